@@ -1,0 +1,57 @@
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# Django 6 needs Python 3.12 or newer: take the first one on PATH, else one that pyenv holds.
+PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
+	$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3; do \
+	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v "$$p"; break; }; done)
+
+.PHONY: help run test lint types pytest clean
+
+help:
+	@echo "make run    set up and serve the app on http://$(HOST):$(PORT)"
+	@echo "make test   set up and run the whole suite (lint, types, import contract, pytest)"
+
+$(PY):
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6); none found. Set PYTHON=/path/to/python3.12." >&2; exit 1; }
+	"$(PYTHON)" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(VENV)/.runtime $@
+
+# Web server and a Celery worker with its beat, together; Ctrl-C stops both.
+# With no REDIS_URL the broker is a folder under var/ (no server to install).
+run: $(VENV)/.runtime
+	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
+	export DEBUG=$${DEBUG:-1}; \
+	$(BIN)/celery -A config worker --beat --loglevel=INFO --concurrency=1 --schedule=var/celerybeat-schedule & \
+	worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+
+types: $(VENV)/.dev
+	DEBUG=1 $(BIN)/mypy  # django-stubs loads the settings
+
+pytest: $(VENV)/.dev
+	$(BIN)/pytest
+
+test: lint types pytest
+
+clean:
+	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache .import_linter_cache

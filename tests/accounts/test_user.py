@@ -1,0 +1,15 @@
+import pytest
+from django.contrib.auth import get_user_model
+
+from accounts.models import User
+
+
+def test_the_user_model_is_the_projects_own():
+    assert get_user_model() is User
+
+
+@pytest.mark.django_db
+def test_a_user_signs_in_with_username_and_password(client):
+    User.objects.create_user(username="alice", password="a-long-demo-password")
+    assert client.login(username="alice", password="a-long-demo-password")
+    assert not client.login(username="alice", password="wrong")

@@ -1,0 +1,100 @@
+"""Settings come from the environment; production settings are safe by default."""
+
+import os
+import subprocess
+import sys
+
+from tests.conftest import BASE_DIR
+
+PRODUCTION_KEY = "k" * 20 + "-a-long-random-production-secret-" + "x" * 20
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR, env={**clean, **env}, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def django_setting(name: str, **env: str) -> str:
+    result = run_manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        f"from django.conf import settings; print(settings.{name})",
+        **env,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off():
+    result = run_manage("check", DEBUG="0")
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_it_runs_with_a_development_key_when_debug_is_on():
+    result = run_manage("check", DEBUG="1")
+    assert result.returncode == 0, result.stderr
+
+
+def test_production_settings_pass_djangos_deployment_check():
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DEBUG="0", SECRET_KEY=PRODUCTION_KEY, ALLOWED_HOSTS="kingdoms.example.org",
+        SECURE_SSL_REDIRECT="1", SECURE_HSTS_PRELOAD="1", EMAIL_HOST="smtp.example.org",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_cookies_are_secure_and_hsts_is_on():
+    env = {"DEBUG": "0", "SECRET_KEY": PRODUCTION_KEY, "SECURE_SSL_REDIRECT": ""}
+    assert django_setting("SESSION_COOKIE_SECURE", **env) == "True"
+    assert django_setting("CSRF_COOKIE_SECURE", **env) == "True"
+    assert int(django_setting("SECURE_HSTS_SECONDS", **env)) >= 31536000
+    assert django_setting("SECURE_SSL_REDIRECT", **env) == "True"
+
+
+def test_the_default_database_is_a_sqlite_file(tmp_path):
+    engine = django_setting(
+        "DATABASES['default']['ENGINE']", DEBUG="1", DATABASE_URL="", VAR_DIR=str(tmp_path)
+    )
+    assert engine == "django.db.backends.sqlite3"
+
+
+def test_without_redis_celery_uses_a_broker_that_needs_no_server(tmp_path):
+    env = {"DEBUG": "1", "REDIS_URL": "", "VAR_DIR": str(tmp_path)}
+    assert django_setting("CELERY_BROKER_URL", **env) == "filesystem://"
+
+
+def test_database_url_selects_postgresql():
+    engine = django_setting(
+        "DATABASES['default']['ENGINE']", DEBUG="1", DATABASE_URL="postgres://u:p@db:5432/mk"
+    )
+    assert engine == "django.db.backends.postgresql"
+
+
+def test_a_bad_yes_no_value_is_refused_with_its_name():
+    result = run_manage("check", DEBUG="perhaps")
+    assert result.returncode != 0
+    assert "DEBUG must be a yes/no value" in result.stderr
+
+
+def test_the_migrations_match_the_models():
+    result = run_manage("makemigrations", "--check", "--dry-run", DEBUG="1")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_without_a_mail_server_fails_the_deployment_check():
+    result = run_manage(
+        "check", "--deploy", DEBUG="0", SECRET_KEY=PRODUCTION_KEY, ALLOWED_HOSTS="example.org"
+    )
+    assert result.returncode != 0
+    assert "mail.E001" in result.stdout + result.stderr
+
+
+def test_email_settings_configure_the_smtp_mailer():
+    env = {"DEBUG": "1", "EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "2525"}
+    assert django_setting("MAILERS['default']['OPTIONS']['port']", **env) == "2525"
