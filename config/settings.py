@@ -112,11 +112,12 @@ TEMPLATES = [
 ]
 
 # Database: PostgreSQL in deployment and CI, a SQLite file by default.
+DATABASE_URL = env_str("DATABASE_URL")
+if not DATABASE_URL:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASE_URL = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 DATABASES = {
-    "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
-    )
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: WAL and immediate
@@ -170,6 +171,8 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
 else:
+    (CELERY_BROKER_DIR / "messages").mkdir(parents=True, exist_ok=True)
+    (CELERY_BROKER_DIR / "results").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_DIR / "messages"),
