@@ -2,7 +2,7 @@
 
 DATABASE_URL   default: a SQLite file under var/
 REDIS_URL      default: none (Celery then uses a folder under var/ as its broker)
-SECRET_KEY     required unless DEBUG is on
+SECRET_KEY     required to serve the app unless DEBUG is on
 DEBUG          default: off
 ALLOWED_HOSTS  comma-separated; default: localhost names when DEBUG is on, none otherwise
 EMAIL_HOST     SMTP server for mail (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
@@ -57,12 +57,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", False)
 
+# Without DEBUG there is no default: the web app refuses to start without a key (the
+# system check in config/checks.py, and config/wsgi.py), while commands that need no key,
+# such as `manage.py adjudicate`, still run.
 SECRET_KEY = env_str("SECRET_KEY")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Set it to a long random string, or set DEBUG=1 for development."
-        )
+if not SECRET_KEY and DEBUG:
     SECRET_KEY = "django-insecure-development-key-never-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])

@@ -1,0 +1,631 @@
+"""Summer phase C: battles (rulings B1 to B11)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from campaign.rules import combat
+from campaign.rules.combat import Side, natural_key
+from campaign.rules.errors import RuleError
+from campaign.rules.hexmap import Hex, Terrain
+from campaign.rules.orders import take_control
+from campaign.rules.state import (
+    Army,
+    Battle,
+    BattleInput,
+    BattleSide,
+    BattlesMode,
+    Campaign,
+    Settlement,
+    Ship,
+    Step,
+    Unit,
+)
+from campaign.rules.turn import Turn
+
+AWAITING = "awaiting_result"
+RESOLVED = "resolved"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The two kingdoms that fought, and who won (None: a draw, or nobody)."""
+
+    sides: tuple[str, str]
+    winner: str | None = None
+
+    @property
+    def loser(self) -> str | None:
+        if self.winner is None:
+            return None
+        return self.sides[1] if self.winner == self.sides[0] else self.sides[0]
+
+
+def fight_battles(campaign: Campaign, turn: Turn) -> Campaign:
+    """Pick and fight battles until no kingdom can pick (B2); tabletop battles wait for their
+    results, which are applied in picking order (B11)."""
+    while True:
+        campaign = _settle_retreats(campaign, turn)
+        if turn.pending:
+            return campaign
+        earliest = _earliest_awaiting(campaign)
+        if earliest is not None and _result_for(campaign, earliest) is not None:
+            campaign = _apply_reported(campaign, earliest, turn)
+            continue
+        campaign, picked = _pick_one(campaign, turn)
+        if turn.pending:
+            return campaign
+        if picked:
+            continue
+        awaiting = [b for b in _this_month(campaign) if b.status == AWAITING]
+        if awaiting:
+            for battle in awaiting:
+                for side in battle.sides:
+                    turn.wait("battle_result", side.kingdom, hex=list(battle.hex))
+            return campaign
+        inputs = replace(campaign.inputs, battle_choices={}, battles=(), retreats={})
+        return replace(campaign, inputs=inputs, battle_turn=None).at(Step.REFORM)
+
+
+def _this_month(campaign: Campaign) -> list[Battle]:
+    clock = campaign.clock
+    return [b for b in campaign.battles if b.year == clock.year and b.month == clock.month]
+
+
+def _earliest_awaiting(campaign: Campaign) -> Battle | None:
+    return next((b for b in _this_month(campaign) if b.status == AWAITING), None)
+
+
+def _entries_for(campaign: Campaign, hex_: Hex) -> list[BattleInput]:
+    return [entry for entry in campaign.inputs.battles if entry.hex == hex_]
+
+
+def _consume(campaign: Campaign, hex_: Hex) -> Campaign:
+    battles = tuple(entry for entry in campaign.inputs.battles if entry.hex != hex_)
+    return replace(campaign, inputs=replace(campaign.inputs, battles=battles))
+
+
+# --- B1, B2: contested tiles and picking ----------------------------------------------------
+
+
+def contested(campaign: Campaign) -> dict[Hex, list[Unit]]:
+    """Ruling B1: tiles holding units of two or more kingdoms, with their units."""
+    by_hex: dict[Hex, list[Unit]] = {}
+    carried = {ship.carrying for ship in campaign.ships.values() if ship.carrying}
+    for army in campaign.armies.values():
+        if army.id not in carried:
+            by_hex.setdefault(army.hex, []).append(army)
+    for ship in campaign.ships.values():
+        by_hex.setdefault(ship.hex, []).append(ship)
+    return {h: units for h, units in by_hex.items() if len({u.kingdom for u in units}) > 1}
+
+
+def _pickable(campaign: Campaign, kingdom_id: str) -> list[Hex]:
+    """Contested tiles where the kingdom has an upright unit and no battle awaits its result."""
+    waiting = {b.hex for b in _this_month(campaign) if b.status == AWAITING}
+    return sorted(
+        h
+        for h, units in contested(campaign).items()
+        if h not in waiting and any(u.kingdom == kingdom_id and u.upright for u in units)
+    )
+
+
+def _pick_one(campaign: Campaign, turn: Turn) -> tuple[Campaign, bool]:
+    """Going round in player order from `battle_turn`, the first kingdom that can pick a
+    battle picks one and fights it (B2). False if nobody can pick."""
+    order = campaign.player_order
+    start = order.index(campaign.battle_turn) if campaign.battle_turn in order else 0
+    for offset in range(len(order)):
+        picker = order[(start + offset) % len(order)]
+        tiles = _pickable(campaign, picker)
+        if not tiles:
+            continue
+        campaign = replace(campaign, battle_turn=picker)
+        hex_ = _chosen_tile(campaign, picker, tiles, turn)
+        if hex_ is None:
+            return campaign, False
+        campaign = _fight(campaign, hex_, picker, turn)
+        if turn.pending:
+            return campaign, False
+        return replace(campaign, battle_turn=_after(order, picker)), True
+    return campaign, False
+
+
+def _after(order: Sequence[str], kingdom_id: str) -> str:
+    return order[(order.index(kingdom_id) + 1) % len(order)]
+
+
+def _chosen_tile(campaign: Campaign, picker: str, tiles: list[Hex], turn: Turn) -> Hex | None:
+    """The picker's stated preference, else its only tile; with defaults the first in
+    [q, r] order; otherwise wait for its choice (B2)."""
+    for preferred in campaign.inputs.battle_choices.get(picker, ()):
+        if preferred in tiles:
+            return preferred
+    if len(tiles) == 1 or turn.defaults:
+        return tiles[0]
+    turn.wait("battle_choice", picker, choices=[list(h) for h in tiles])
+    return None
+
+
+def _opponent(campaign: Campaign, hex_: Hex, picker: str) -> str:
+    """One with upright units if any; among those, the tile's controller if present; else
+    the first in player order (B2)."""
+    units = [u for u in campaign.units_in(hex_) if u.kingdom != picker]
+    upright = {u.kingdom for u in units if u.upright}
+    candidates = upright or {u.kingdom for u in units}
+    controller = campaign.owner(hex_)
+    if controller in candidates:
+        return controller
+    return next(k for k in campaign.player_order if k in candidates)
+
+
+# --- B3 to B9: fighting a battle -----------------------------------------------------------
+
+
+def _fight(campaign: Campaign, hex_: Hex, picker: str, turn: Turn) -> Campaign:
+    """Ruling B3: the kind of battle follows from the upright units of each side."""
+    opponent = _opponent(campaign, hex_, picker)
+    mine = [u for u in campaign.units_in(hex_) if u.kingdom == picker and u.upright]
+    theirs = [u for u in campaign.units_in(hex_) if u.kingdom == opponent and u.upright]
+    if not theirs:
+        return _slaughter(campaign, hex_, picker, opponent, turn)
+    armies_both = _armies(mine) and _armies(theirs)
+    if armies_both:
+        return _pitched(campaign, hex_, picker, opponent, turn)
+    if _ships(mine) and _ships(theirs):
+        return _naval(campaign, hex_, picker, opponent, turn)
+    return _land_water(campaign, hex_, picker, opponent, turn)
+
+
+def _armies(units: Sequence[Unit]) -> list[Army]:
+    return [u for u in units if isinstance(u, Army)]
+
+
+def _ships(units: Sequence[Unit]) -> list[Ship]:
+    return [u for u in units if isinstance(u, Ship)]
+
+
+def _side(campaign: Campaign, hex_: Hex, kingdom_id: str) -> BattleSide:
+    units = [u for u in campaign.units_in(hex_) if u.kingdom == kingdom_id]
+    upright_armies = [a for a in _armies(units) if a.upright]
+    return BattleSide(
+        kingdom=kingdom_id,
+        armies=tuple(a.id for a in upright_armies),
+        ships=tuple(s.id for s in _ships(units)),
+        points=combat.battle_points(len(upright_armies)),
+        strategy_cards=campaign.kingdom(kingdom_id).pitched_losses,
+        defending=any(a.defending for a in upright_armies),
+    )
+
+
+def _record(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
+    """Add the battle to the campaign's list, in place of the one that awaited its result
+    in this tile, if any, so the list stays in picking order."""
+    turn.record(
+        "battle",
+        kind=battle.kind,
+        hex=list(battle.hex),
+        attacker=battle.attacker,
+        defender=battle.defender,
+        status=battle.status,
+        result=battle.result,
+        winner=battle.winner,
+        dice=list(battle.dice),
+    )
+    if _awaiting_at(campaign, battle.hex) is not None:
+        return _replace_battle(campaign, battle)
+    return replace(campaign, battles=(*campaign.battles, battle))
+
+
+def _awaiting_at(campaign: Campaign, hex_: Hex) -> Battle | None:
+    return next((b for b in _this_month(campaign) if b.hex == hex_ and b.status == AWAITING), None)
+
+
+def _new_battle(campaign: Campaign, hex_: Hex, kind: str, picker: str, opponent: str) -> Battle:
+    return Battle(
+        year=campaign.clock.year,
+        month=campaign.clock.month,
+        hex=hex_,
+        kind=kind,
+        attacker=picker,
+        defender=opponent,
+        sides=(_side(campaign, hex_, picker), _side(campaign, hex_, opponent)),
+    )
+
+
+def _slaughter(campaign: Campaign, hex_: Hex, picker: str, victim: str, turn: Turn) -> Campaign:
+    """Ruling B5: one of the victim's units is removed (the highest id), the rest retreat."""
+    battle = _new_battle(campaign, hex_, "slaughter", picker, victim)
+    units = [u for u in campaign.units_in(hex_) if u.kingdom == victim]
+    removed = max(units, key=lambda u: natural_key(u.id))
+    campaign = _destroy(campaign, removed, turn, "slaughtered")
+    battle = replace(battle, result="win", winner=picker, extra={"removed": removed.id})
+    campaign = _record(campaign, battle, turn)
+    return _apply_outcome(campaign, hex_, Outcome((picker, victim), picker), turn)
+
+
+def _pitched(campaign: Campaign, hex_: Hex, picker: str, opponent: str, turn: Turn) -> Campaign:
+    """Rulings B4 and B6: a concession, else a pitched battle (handed off, or simple)."""
+    battle = _new_battle(campaign, hex_, "pitched", picker, opponent)
+    entries = _entries_for(campaign, hex_)
+    conceding = next((e.concede for e in entries if e.concede in (picker, opponent)), None)
+    weaker = _weaker_side(battle)
+    last_stand = None
+    if conceding is None and weaker is not None:
+        if _may_make_last_stand(campaign, hex_, weaker):
+            if any(e.last_stand == weaker for e in entries):
+                last_stand = weaker
+            elif not turn.defaults:
+                turn.wait("last_stand", weaker, hex=list(hex_))
+                return campaign
+        if last_stand is None:
+            conceding = weaker
+    if conceding is not None:
+        forced = conceding == weaker
+        return _concede(campaign, battle, conceding, turn, forced=forced)
+    battle = replace(battle, last_stand=last_stand)
+    if last_stand is not None:
+        campaign = _consume(campaign, hex_)
+    if campaign.options.battles is BattlesMode.SIMPLE:
+        return _simple(campaign, battle, turn)
+    return _hand_off(campaign, battle, turn)
+
+
+def _weaker_side(battle: Battle) -> str | None:
+    """The side with fewer upright armies, which must concede (ruling B4)."""
+    attacker, defender = battle.sides
+    if len(attacker.armies) == len(defender.armies):
+        return None
+    return attacker.kingdom if len(attacker.armies) < len(defender.armies) else defender.kingdom
+
+
+def _may_make_last_stand(campaign: Campaign, hex_: Hex, kingdom_id: str) -> bool:
+    """No adjacent tile it controls, or a fortress it controls here held by one of its
+    armies with a Defend order (ruling B4)."""
+    if not any(campaign.owner(h) == kingdom_id for h in campaign.map.neighbours(hex_)):
+        return True
+    holding = campaign.tiles.get(hex_)
+    defends = any(
+        a.kingdom == kingdom_id and a.defending for a in campaign.armies.values() if a.hex == hex_
+    )
+    return (
+        holding is not None
+        and holding.owner == kingdom_id
+        and holding.settlement is Settlement.FORTRESS
+        and defends
+    )
+
+
+def _concede(
+    campaign: Campaign, battle: Battle, conceding: str, turn: Turn, *, forced: bool
+) -> Campaign:
+    """Ruling B4: a loss for the side that concedes, worth no might and no strategy."""
+    winner = battle.defender if conceding == battle.attacker else battle.attacker
+    battle = replace(
+        battle,
+        kind="concession",
+        result="win",
+        winner=winner,
+        extra={"conceded_by": conceding, "forced": forced},
+    )
+    campaign = _record(_consume(campaign, battle.hex), battle, turn)
+    return _apply_outcome(
+        campaign, battle.hex, Outcome((battle.attacker, battle.defender), winner), turn
+    )
+
+
+def _hand_off(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
+    """Ruling B6: everything the two players need for their game of Kings of War; the
+    battle then waits for its result."""
+    condition_die, scenario_die = turn.roll(), turn.roll()
+    scenario = combat.scenario(scenario_die)
+    largest = max(len(side.armies) for side in battle.sides)
+    defended = any(side.defending for side in battle.sides)
+    settlement = campaign.settlement(battle.hex)
+    battle = replace(
+        battle,
+        board=combat.board_size(largest),
+        condition=combat.tile_condition(campaign.map.battlefield(battle.hex), condition_die),
+        scenario=scenario.name,
+        defender_benefit=combat.defender_benefit(settlement and str(settlement))
+        if defended
+        else None,
+        status=AWAITING,
+        dice=(condition_die, scenario_die),
+        extra={
+            "battlefield": str(campaign.map.battlefield(battle.hex)),
+            "how_to_win": scenario.how_to_win,
+            "condition_die": condition_die,
+            "scenario_die": scenario_die,
+        },
+    )
+    return _record(campaign, battle, turn)
+
+
+def _simple(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
+    """Ruling B7: a simple land battle between the upright armies of both sides."""
+    attacker, defender = battle.sides
+    fought = combat.simple_land_battle(
+        _defences(campaign, battle.hex, attacker),
+        _defences(campaign, battle.hex, defender),
+        turn.roll,
+    )
+    winner = _winner_of(battle, fought.winner)
+    battle = replace(
+        battle,
+        kind="simple",
+        status=RESOLVED,
+        result="draw" if winner is None else "win",
+        winner=winner,
+        dice=(*battle.dice, *fought.dice),
+        extra={
+            **battle.extra,
+            "attacker_dice": list(fought.picker_dice),
+            "defender_dice": list(fought.opponent_dice),
+            "attacker_hits": fought.picker_hits,
+            "defender_hits": fought.opponent_hits,
+        },
+    )
+    campaign = _record(campaign, battle, turn)
+    return _apply_pitched_result(campaign, battle, turn, tabletop=False)
+
+
+def _defences(campaign: Campaign, hex_: Hex, side: BattleSide) -> list[int]:
+    kingdom = campaign.kingdom(side.kingdom)
+    holding = campaign.tiles.get(hex_)
+    own = holding is not None and holding.owner == side.kingdom
+    return [
+        combat.army_defence(
+            defends=campaign.armies[army_id].defending,
+            own_capital=own and kingdom.capital == hex_,
+            own_fortress=own and holding is not None and holding.settlement is Settlement.FORTRESS,
+        )
+        for army_id in side.armies
+    ]
+
+
+def _winner_of(battle: Battle, side: Side | None) -> str | None:
+    if side is None:
+        return None
+    return battle.attacker if side is Side.PICKER else battle.defender
+
+
+def _loser_of(battle: Battle, winner: str | None) -> str | None:
+    if winner is None:
+        return None
+    return battle.defender if winner == battle.attacker else battle.attacker
+
+
+def _naval(campaign: Campaign, hex_: Hex, picker: str, opponent: str, turn: Turn) -> Campaign:
+    """Ruling B8: rounds of dice until a side has no ships, or fewer than the other."""
+    battle = _new_battle(campaign, hex_, "naval", picker, opponent)
+    fleets = [
+        [
+            combat.NavalShip(s.id, s.carrying is not None)
+            for s in _ships(campaign.units_in(hex_))
+            if s.kingdom == k and s.upright
+        ]
+        for k in (picker, opponent)
+    ]
+    tile = campaign.map.tiles[hex_]
+    river = tile.river or tile.terrain is Terrain.LAKE
+    fought = combat.naval_battle(fleets[0], fleets[1], river=river, roll=turn.roll)
+    for naval_round in fought.rounds:
+        for ship_id in (*naval_round.picker_sunk, *naval_round.opponent_sunk):
+            campaign = _destroy(campaign, campaign.ships[ship_id], turn, "sunk")
+    winner = _winner_of(battle, fought.winner)
+    battle = replace(
+        battle,
+        result="draw" if winner is None else "win",
+        winner=winner,
+        dice=fought.dice,
+        extra={
+            "rounds": [
+                {
+                    "attacker_dice": list(r.picker_dice),
+                    "defender_dice": list(r.opponent_dice),
+                    "attacker_sunk": list(r.picker_sunk),
+                    "defender_sunk": list(r.opponent_sunk),
+                }
+                for r in fought.rounds
+            ]
+        },
+    )
+    campaign = _record(campaign, battle, turn)
+    return _apply_outcome(campaign, hex_, Outcome((picker, opponent), winner), turn)
+
+
+def _land_water(campaign: Campaign, hex_: Hex, picker: str, opponent: str, turn: Turn) -> Campaign:
+    """Ruling B9: one die per army or ship (a ship with an army counts 2), totals compared."""
+    battle = _new_battle(campaign, hex_, "land_water", picker, opponent)
+    counts = [_land_water_dice(campaign, hex_, k) for k in (picker, opponent)]
+    fought = combat.land_water_battle(counts[0], counts[1], turn.roll)
+    winner = _winner_of(battle, fought.winner)
+    battle = replace(
+        battle,
+        result="draw" if winner is None else "win",
+        winner=winner,
+        dice=fought.dice,
+        extra={"attacker_total": fought.picker_total, "defender_total": fought.opponent_total},
+    )
+    campaign = _record(campaign, battle, turn)
+    return _apply_outcome(campaign, hex_, Outcome((picker, opponent), winner), turn)
+
+
+def _land_water_dice(campaign: Campaign, hex_: Hex, kingdom_id: str) -> int:
+    units = [u for u in campaign.units_in(hex_) if u.kingdom == kingdom_id and u.upright]
+    return sum(2 if isinstance(u, Ship) and u.carrying else 1 for u in units)
+
+
+# --- reported results (B6, B11) --------------------------------------------------------------
+
+
+def _result_for(campaign: Campaign, battle: Battle) -> BattleInput | None:
+    """A concession, a reported result, or the admin's switch to a simple battle."""
+    sides = {side.kingdom for side in battle.sides}
+    for entry in _entries_for(campaign, battle.hex):
+        if entry.concede in sides or entry.result is not None or entry.resolve == "simple":
+            return entry
+    return None
+
+
+def _apply_reported(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
+    entry = _result_for(campaign, battle)
+    assert entry is not None
+    campaign = _consume(campaign, battle.hex)
+    picker = battle.attacker
+    if entry.concede is not None:
+        campaign = _concede(campaign, battle, entry.concede, turn, forced=False)
+    elif entry.resolve == "simple":
+        campaign = _simple(campaign, battle, turn)
+    else:
+        if entry.winner is not None and entry.winner not in (battle.attacker, battle.defender):
+            raise RuleError(
+                "winner-not-in-battle",
+                "inputs.battles",
+                f"{entry.winner} did not fight the battle at {list(battle.hex)}.",
+            )
+        battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
+        campaign = _record(campaign, battle, turn)
+        campaign = _apply_pitched_result(campaign, battle, turn, tabletop=True)
+    campaign = _restate_awaiting(campaign, turn)
+    return replace(campaign, battle_turn=_after(campaign.player_order, picker))
+
+
+def _replace_battle(campaign: Campaign, battle: Battle) -> Campaign:
+    battles = tuple(
+        battle
+        if (b.year, b.month, b.hex, b.status) == (battle.year, battle.month, battle.hex, AWAITING)
+        else b
+        for b in campaign.battles
+    )
+    return replace(campaign, battles=battles)
+
+
+def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
+    """Ruling B11: a battle whose sides a result has changed is re-stated before its own
+    result is accepted (a result already reported for it is set aside)."""
+    for battle in _this_month(campaign):
+        if battle.status != AWAITING:
+            continue
+        sides = (
+            _side(campaign, battle.hex, battle.attacker),
+            _side(campaign, battle.hex, battle.defender),
+        )
+        if sides == battle.sides:
+            continue
+        largest = max(len(side.armies) for side in sides)
+        restated = replace(battle, sides=sides, board=combat.board_size(max(largest, 1)))
+        campaign = _consume(_replace_battle(campaign, restated), battle.hex)
+        turn.record("battle-restated", hex=list(battle.hex), sides=[s.kingdom for s in sides])
+    return campaign
+
+
+# --- B10: results ----------------------------------------------------------------------
+
+
+def _apply_pitched_result(
+    campaign: Campaign, battle: Battle, turn: Turn, *, tabletop: bool
+) -> Campaign:
+    """Might for a pitched battle won on the tabletop; a strategy for its loser (B10)."""
+    loser = _loser_of(battle, battle.winner)
+    if battle.winner is not None and tabletop:
+        winner = campaign.kingdom(battle.winner)
+        campaign = campaign.with_kingdom(replace(winner, pitched_wins=winner.pitched_wins + 1))
+    if loser is not None:
+        beaten = campaign.kingdom(loser)
+        campaign = campaign.with_kingdom(replace(beaten, pitched_losses=beaten.pitched_losses + 1))
+        turn.record("strategy-learned", kingdom=loser, strategies=beaten.pitched_losses + 1)
+    return _apply_outcome(
+        campaign, battle.hex, Outcome((battle.attacker, battle.defender), battle.winner), turn
+    )
+
+
+def _apply_outcome(campaign: Campaign, hex_: Hex, outcome: Outcome, turn: Turn) -> Campaign:
+    """Ruling B10. Loss: the loser's units retreat and lie down. Draw: units stay if their
+    kingdom controls the tile, else retreat upright. Win: the winner takes the tile."""
+    if outcome.winner is not None and outcome.loser is not None:
+        campaign = _order_retreat(campaign, hex_, outcome.loser, "loss")
+        if hex_ in campaign.tiles:
+            campaign = take_control(campaign, hex_, outcome.winner, turn)
+        return campaign
+    for kingdom_id in outcome.sides:
+        if campaign.owner(hex_) != kingdom_id:
+            campaign = _order_retreat(campaign, hex_, kingdom_id, "draw")
+    return campaign
+
+
+def _order_retreat(campaign: Campaign, hex_: Hex, kingdom_id: str, why: str) -> Campaign:
+    for unit in campaign.units_in(hex_):
+        if unit.kingdom == kingdom_id:
+            campaign = campaign.with_unit(replace(unit, retreat=why))
+    return campaign
+
+
+def retreat_options(campaign: Campaign, unit: Unit) -> list[Hex]:
+    """Adjacent tiles its kingdom controls; ships may also retreat into open water without
+    enemy ships (ruling B10)."""
+    hexmap = campaign.map
+    options: list[Hex] = []
+    for h in hexmap.neighbours(unit.hex):
+        owned = campaign.owner(h) == unit.kingdom
+        if isinstance(unit, Army):
+            if owned and hexmap.army_may_move(unit.hex, h):
+                options.append(h)
+            continue
+        if not hexmap.ship_may_move(unit.hex, h):
+            continue
+        open_water = hexmap.tiles[h].terrain is Terrain.OCEAN and not any(
+            isinstance(u, Ship) and u.kingdom != unit.kingdom for u in campaign.units_in(h)
+        )
+        if owned or open_water:
+            options.append(h)
+    return sorted(options)
+
+
+def _settle_retreats(campaign: Campaign, turn: Turn) -> Campaign:
+    """Move every retreating unit: where its player said, where it must, or by default the
+    first tile in [q, r] order; destroyed with nowhere to go (ruling B10)."""
+    retreating = sorted(
+        (u for u in campaign.units() if u.retreat),
+        key=lambda u: natural_key(u.id),
+    )
+    for unit in retreating:
+        options = retreat_options(campaign, unit)
+        choice = campaign.inputs.retreats.get(unit.id)
+        if choice is not None and choice not in options:
+            raise RuleError(
+                "bad-retreat",
+                f"inputs.retreats.{unit.id}",
+                f"{unit.id} can't retreat to {list(choice)}: it may go to {[list(h) for h in options]}.",
+                unit.id,
+            )
+        if not options:
+            campaign = _destroy(campaign, unit, turn, "no retreat")
+            continue
+        if choice is None and len(options) > 1 and not turn.defaults:
+            turn.wait("retreat", unit.kingdom, unit=unit.id, choices=[list(h) for h in options])
+            continue
+        campaign = _retreat(campaign, unit, choice or options[0], turn)
+    return campaign
+
+
+def _retreat(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
+    lies_down = unit.retreat == "loss"
+    upright = unit.upright and not lies_down
+    turn.record("retreated", unit=unit.id, **{"from": list(unit.hex)}, to=list(to), upright=upright)
+    campaign = campaign.with_unit(replace(unit, hex=to, upright=upright, retreat=None))
+    if isinstance(unit, Ship) and unit.carrying:
+        army = campaign.armies[unit.carrying]
+        campaign = campaign.with_army(replace(army, hex=to, upright=army.upright and not lies_down))
+    return campaign
+
+
+def _destroy(campaign: Campaign, unit: Unit, turn: Turn, why: str) -> Campaign:
+    """A unit is removed; an army aboard a sunk or destroyed ship goes down with it."""
+    lost = [unit.id]
+    if isinstance(unit, Ship) and unit.carrying:
+        lost.append(unit.carrying)
+    turn.record("destroyed", units=lost, hex=list(unit.hex), why=why)
+    for unit_id in lost:
+        campaign = campaign.without_unit(unit_id)
+    return campaign

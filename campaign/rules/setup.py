@@ -1,0 +1,181 @@
+"""Setup, steps A to E of the rulebook's Initial Kingdom, with rulings S1 to S3 and D2."""
+
+from dataclasses import replace
+
+from campaign.rules.errors import RuleError
+from campaign.rules.hexmap import Hex
+from campaign.rules.players import roll_off
+from campaign.rules.state import (
+    Army,
+    Campaign,
+    Holding,
+    Season,
+    Settlement,
+    SettlementPlan,
+    Step,
+)
+from campaign.rules.turn import Turn
+
+# Chosen for a kingdom that has not named its race by the deadline (the rulebook and
+# rulings are silent; the app's rules page says so).
+UNDECLARED_RACE = "Undeclared"
+
+
+def choose_races(campaign: Campaign, turn: Turn) -> Campaign:
+    """A, ruling S1: races are chosen in secret and revealed together. B, ruling S2: then
+    a roll-off among all kingdoms, in the order they joined, sets the player order."""
+    missing = [
+        k.id for k in campaign.kingdoms if k.race is None and k.id not in campaign.inputs.races
+    ]
+    if missing and not turn.defaults:
+        for kingdom_id in missing:
+            turn.wait("race", kingdom_id)
+        return campaign
+    kingdoms = tuple(
+        replace(k, race=campaign.inputs.races.get(k.id, k.race or UNDECLARED_RACE))
+        for k in campaign.kingdoms
+    )
+    turn.record("races-revealed", races={k.id: k.race for k in kingdoms})
+    order = roll_off([k.id for k in kingdoms], turn, "player order")
+    turn.record("player-order", order=order)
+    inputs = replace(campaign.inputs, races={})
+    return replace(campaign, kingdoms=kingdoms, player_order=tuple(order), inputs=inputs).at(
+        Step.CAPITALS
+    )
+
+
+def choose_capitals(campaign: Campaign, turn: Turn) -> Campaign:
+    """C, ruling S3: in player order, each kingdom puts its capital city on a free start tile."""
+    for kingdom_id in campaign.player_order:
+        if campaign.kingdom(kingdom_id).capital is not None:
+            continue
+        free = _free_start_tiles(campaign)
+        choice = campaign.inputs.capitals.get(kingdom_id)
+        if choice is None and not turn.defaults:
+            turn.wait("capital", kingdom_id, choices=[list(h) for h in free])
+            return campaign
+        capital = _check_capital(campaign, kingdom_id, choice, free)
+        campaign = campaign.with_kingdom(replace(campaign.kingdom(kingdom_id), capital=capital))
+        campaign = campaign.with_holding(Holding(capital, kingdom_id, Settlement.CITY))
+        turn.record("capital-founded", kingdom=kingdom_id, hex=list(capital))
+    return replace(campaign, inputs=replace(campaign.inputs, capitals={})).at(Step.SETTLEMENTS)
+
+
+def _free_start_tiles(campaign: Campaign) -> list[Hex]:
+    return [h for h in campaign.map.start_tiles() if h not in campaign.tiles]
+
+
+def _check_capital(campaign: Campaign, kingdom_id: str, choice: Hex | None, free: list[Hex]) -> Hex:
+    where = f"inputs.capitals.{kingdom_id}"
+    if choice is None:  # the deadline default: the first free start tile
+        if not free:
+            raise RuleError("no-start-tile-left", where, "No start tile is left for a capital.")
+        return free[0]
+    if choice not in campaign.map.tiles or not campaign.map.tiles[choice].start:
+        raise RuleError(
+            "capital-not-start-tile", where, f"{list(choice)} is not a start tile (a white circle)."
+        )
+    if choice not in free:
+        raise RuleError(
+            "capital-taken", where, f"{list(choice)} is already another kingdom's capital."
+        )
+    return choice
+
+
+def place_settlements(campaign: Campaign, turn: Turn) -> Campaign:
+    """D, ruling S3: in reverse player order, 1 city, 1 fortress and 2 villages on four of
+    the capital's enterable neighbours; every other enterable neighbour is controlled too."""
+    for kingdom_id in reversed(campaign.player_order):
+        capital = campaign.kingdom(kingdom_id).capital
+        if capital is None or _has_settled(campaign, kingdom_id):
+            continue
+        sites = _settlement_sites(campaign, capital)
+        plan = campaign.inputs.settlements.get(kingdom_id)
+        if plan is None and not turn.defaults:
+            turn.wait("settlements", kingdom_id, choices=[list(h) for h in sites])
+            return campaign
+        plan = plan or SettlementPlan(sites[0], sites[1], (sites[2], sites[3]))
+        _check_plan(kingdom_id, plan, sites)
+        placed = {
+            plan.city: Settlement.CITY,
+            plan.fortress: Settlement.FORTRESS,
+            plan.villages[0]: Settlement.VILLAGE,
+            plan.villages[1]: Settlement.VILLAGE,
+        }
+        for site in sites:
+            campaign = campaign.with_holding(Holding(site, kingdom_id, placed.get(site)))
+        turn.record(
+            "settlements-placed",
+            kingdom=kingdom_id,
+            settlements={
+                str(s): [list(h) for h, t in placed.items() if t is s] for s in Settlement
+            },
+            controlled=[list(h) for h in sites if h not in placed],
+        )
+    inputs = replace(campaign.inputs, settlements={})
+    return replace(campaign, inputs=inputs).at(Step.ARMIES)
+
+
+def _has_settled(campaign: Campaign, kingdom_id: str) -> bool:
+    return sum(1 for h in campaign.tiles.values() if h.owner == kingdom_id) > 1
+
+
+def _settlement_sites(campaign: Campaign, capital: Hex) -> list[Hex]:
+    """The capital's neighbours an army may enter, in [q, r] order."""
+    return sorted(h for h in campaign.map.neighbours(capital) if campaign.map.army_may_enter(h))
+
+
+def _check_plan(kingdom_id: str, plan: SettlementPlan, sites: list[Hex]) -> None:
+    where = f"inputs.settlements.{kingdom_id}"
+    chosen = [
+        ("city", plan.city),
+        ("fortress", plan.fortress),
+        ("villages[0]", plan.villages[0]),
+        ("villages[1]", plan.villages[1]),
+    ]
+    if len(sites) < 4:
+        raise RuleError(
+            "too-few-sites",
+            where,
+            "The capital has fewer than four enterable neighbours (ruling M8).",
+        )
+    seen: set[Hex] = set()
+    for name, hex_ in chosen:
+        if hex_ not in sites:
+            raise RuleError(
+                "settlement-not-beside-capital",
+                f"{where}.{name}",
+                f"{list(hex_)} is not a tile next to the capital that an army may enter.",
+            )
+        if hex_ in seen:
+            raise RuleError(
+                "settlement-twice", f"{where}.{name}", f"{list(hex_)} already holds a settlement."
+            )
+        seen.add(hex_)
+
+
+def place_starting_armies(campaign: Campaign, turn: Turn) -> Campaign:
+    """E, ruling S3: in reverse player order, each kingdom puts its one army on a settlement
+    it controls. Then the first summer begins."""
+    for kingdom_id in reversed(campaign.player_order):
+        if any(a.kingdom == kingdom_id for a in campaign.armies.values()):
+            continue
+        own = sorted(
+            h.hex for h in campaign.tiles.values() if h.owner == kingdom_id and h.settlement
+        )
+        choice = campaign.inputs.starting_armies.get(kingdom_id)
+        if choice is None and not turn.defaults:
+            turn.wait("starting_army", kingdom_id, choices=[list(h) for h in own])
+            return campaign
+        hex_ = choice or campaign.kingdom(kingdom_id).capital or own[0]
+        if hex_ not in own:
+            raise RuleError(
+                "starting-army-not-on-settlement",
+                f"inputs.starting_armies.{kingdom_id}",
+                f"{list(hex_)} is not a settlement of {kingdom_id}: the first army starts in one.",
+            )
+        army = Army(id=f"{kingdom_id}-1", kingdom=kingdom_id, hex=hex_)
+        campaign = campaign.with_army(army)
+        turn.record("army-placed", kingdom=kingdom_id, army=army.id, hex=list(hex_))
+    inputs = replace(campaign.inputs, starting_armies={})
+    return replace(campaign, inputs=inputs).at(Step.ORDERS, month=1, season=Season.SUMMER)

@@ -1,0 +1,315 @@
+"""The campaign's state as frozen dataclasses: what the campaign file holds, inside the engine.
+
+The JSON shape lives only in `fileformat` (parse, validate, serialise).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from campaign.rules.hexmap import Hex, HexMap
+
+type JsonObject = Mapping[str, object]
+
+
+class Season(StrEnum):
+    SETUP = "setup"
+    SUMMER = "summer"
+    WINTER = "winter"
+    ENDED = "ended"
+
+
+class Step(StrEnum):
+    RACES = "races"
+    CAPITALS = "capitals"
+    SETTLEMENTS = "settlements"
+    ARMIES = "armies"
+    ORDERS = "orders"
+    RESOLUTION = "resolution"
+    BATTLES = "battles"
+    REFORM = "reform"
+    RECALL = "recall"
+    GATHER = "gather"
+    TITHE = "tithe"
+    BUILD = "build"
+    FEED = "feed"
+    DEPLOY = "deploy"
+    FINAL = "final"
+
+
+STEPS: Mapping[Season, tuple[Step, ...]] = {
+    Season.SETUP: (Step.RACES, Step.CAPITALS, Step.SETTLEMENTS, Step.ARMIES),
+    Season.SUMMER: (Step.ORDERS, Step.RESOLUTION, Step.BATTLES, Step.REFORM),
+    Season.WINTER: (Step.RECALL, Step.GATHER, Step.TITHE, Step.BUILD, Step.FEED, Step.DEPLOY),
+    Season.ENDED: (Step.FINAL,),
+}
+
+
+class OrdersMode(StrEnum):
+    """Ruling O1."""
+
+    SEALED = "sealed"
+    CYCLE = "cycle"
+
+
+class BattlesMode(StrEnum):
+    """Ruling B6."""
+
+    TABLETOP = "tabletop"
+    SIMPLE = "simple"
+
+
+class Settlement(StrEnum):
+    VILLAGE = "village"
+    CITY = "city"
+    FORTRESS = "fortress"
+
+
+class OrderKind(StrEnum):
+    MOVE = "move"
+    DEFEND = "defend"
+    RAZE = "raze"
+    REGROUP = "regroup"
+    STAY = "stay"  # ruling O3: the default for an upright ship, the one order the rulebook lacks
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    years: int = 6
+    months: int = 6
+    orders: OrdersMode = OrdersMode.SEALED
+    battles: BattlesMode = BattlesMode.TABLETOP
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    year: int
+    season: Season
+    month: int
+    step: Step
+
+
+@dataclass(frozen=True, slots=True)
+class Kingdom:
+    id: str
+    name: str
+    race: str | None = None
+    capital: Hex | None = None
+    gold: int = 0
+    food: int = 0
+    pitched_wins: int = 0
+    pitched_losses: int = 0
+    eliminated: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """An explored tile: its owner and settlement (the file's `tiles[]`)."""
+
+    hex: Hex
+    owner: str
+    settlement: Settlement | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Army:
+    id: str
+    kingdom: str
+    hex: Hex
+    upright: bool = True
+    ally: str | None = None
+    # This month only (cleared at Reform): a Defend marker (B4, B6, B7) and the Move it
+    # made, from and to (R1).
+    defending: bool = False
+    moved: tuple[Hex, Hex] | None = None
+    # Set when the army must leave the tile after a lost or drawn battle (B10) and its
+    # player has not yet said where to.
+    retreat: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ship:
+    id: str
+    kingdom: str
+    hex: Hex
+    upright: bool = True
+    carrying: str | None = None
+    retreat: str | None = None
+
+
+type Unit = Army | Ship
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    unit: str
+    order: OrderKind
+    to: Hex | None = None
+    carry: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementPlan:
+    """Setup step D: where a kingdom puts its first city, fortress and two villages."""
+
+    city: Hex
+    fortress: Hex
+    villages: tuple[Hex, Hex]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleInput:
+    """One entry of `inputs.battles`: a concession, a Last Stand choice, a reported
+    result, or the admin's switch to a simple battle."""
+
+    hex: Hex
+    concede: str | None = None
+    last_stand: str | None = None
+    result: str | None = None
+    winner: str | None = None
+    resolve: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    races: Mapping[str, str] = field(default_factory=dict)
+    capitals: Mapping[str, Hex] = field(default_factory=dict)
+    settlements: Mapping[str, SettlementPlan] = field(default_factory=dict)
+    starting_armies: Mapping[str, Hex] = field(default_factory=dict)
+    orders: Mapping[str, tuple[Order, ...]] = field(default_factory=dict)
+    battle_choices: Mapping[str, tuple[Hex, ...]] = field(default_factory=dict)
+    battles: tuple[BattleInput, ...] = ()
+    retreats: Mapping[str, Hex] = field(default_factory=dict)
+    # The winter decisions are carried as given until the winter steps use them.
+    winter: JsonObject = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BattleSide:
+    kingdom: str
+    armies: tuple[str, ...]
+    ships: tuple[str, ...]
+    points: int
+    strategy_cards: int
+    defending: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    year: int
+    month: int
+    hex: Hex
+    kind: str
+    attacker: str
+    defender: str
+    sides: tuple[BattleSide, BattleSide]
+    board: str | None = None
+    condition: str | None = None
+    scenario: str | None = None
+    defender_benefit: str | None = None
+    last_stand: str | None = None
+    status: str = "resolved"
+    result: str | None = None
+    winner: str | None = None
+    dice: tuple[int, ...] = ()
+    extra: JsonObject = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    kind: str
+    kingdom: str
+    detail: JsonObject = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Campaign:
+    name: str
+    options: Options
+    map: HexMap
+    clock: Clock
+    player_order: tuple[str, ...]
+    kingdoms: tuple[Kingdom, ...]
+    tiles: Mapping[Hex, Holding]
+    armies: Mapping[str, Army]
+    ships: Mapping[str, Ship]
+    inputs: Inputs = Inputs()
+    dice: tuple[int, ...] | None = None
+    dice_rolled: int = 0
+    battle_turn: str | None = None
+    pending: tuple[Pending, ...] = ()
+    battles: tuple[Battle, ...] = ()
+    events: tuple[JsonObject, ...] = ()
+    extra: JsonObject = field(default_factory=dict)
+
+    def kingdom(self, kingdom_id: str) -> Kingdom:
+        for kingdom in self.kingdoms:
+            if kingdom.id == kingdom_id:
+                return kingdom
+        raise KeyError(kingdom_id)
+
+    def owner(self, hex_: Hex) -> str | None:
+        holding = self.tiles.get(hex_)
+        return holding.owner if holding else None
+
+    def settlement(self, hex_: Hex) -> Settlement | None:
+        holding = self.tiles.get(hex_)
+        return holding.settlement if holding else None
+
+    def units(self) -> list[Unit]:
+        """Every army and ship."""
+        return [*self.armies.values(), *self.ships.values()]
+
+    def units_in(self, hex_: Hex) -> list[Unit]:
+        """Armies (not those aboard ships) and ships in a tile, in id order."""
+        carried = {ship.carrying for ship in self.ships.values() if ship.carrying}
+        units: list[Unit] = [
+            army for army in self.armies.values() if army.hex == hex_ and army.id not in carried
+        ]
+        units.extend(ship for ship in self.ships.values() if ship.hex == hex_)
+        return units
+
+    def carrier_of(self, army_id: str) -> Ship | None:
+        for ship in self.ships.values():
+            if ship.carrying == army_id:
+                return ship
+        return None
+
+    # --- the same campaign with one thing changed ---------------------------------
+
+    def with_kingdom(self, kingdom: Kingdom) -> "Campaign":
+        kingdoms = tuple(kingdom if k.id == kingdom.id else k for k in self.kingdoms)
+        return replace(self, kingdoms=kingdoms)
+
+    def with_holding(self, holding: Holding) -> "Campaign":
+        return replace(self, tiles={**self.tiles, holding.hex: holding})
+
+    def with_army(self, army: Army) -> "Campaign":
+        return replace(self, armies={**self.armies, army.id: army})
+
+    def with_ship(self, ship: Ship) -> "Campaign":
+        return replace(self, ships={**self.ships, ship.id: ship})
+
+    def with_unit(self, unit: Unit) -> "Campaign":
+        return self.with_army(unit) if isinstance(unit, Army) else self.with_ship(unit)
+
+    def without_unit(self, unit_id: str) -> "Campaign":
+        armies = {k: a for k, a in self.armies.items() if k != unit_id}
+        ships = {
+            k: replace(s, carrying=None) if s.carrying == unit_id else s
+            for k, s in self.ships.items()
+            if k != unit_id
+        }
+        return replace(self, armies=armies, ships=ships)
+
+    def at(
+        self, step: Step, *, month: int | None = None, season: Season | None = None
+    ) -> "Campaign":
+        clock = replace(
+            self.clock,
+            step=step,
+            month=self.clock.month if month is None else month,
+            season=self.clock.season if season is None else season,
+        )
+        return replace(self, clock=clock)
