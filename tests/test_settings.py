@@ -98,3 +98,13 @@ def test_production_without_a_mail_server_fails_the_deployment_check():
 def test_email_settings_configure_the_smtp_mailer():
     env = {"DEBUG": "1", "EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "2525"}
     assert django_setting("MAILERS['default']['OPTIONS']['port']", **env) == "2525"
+
+
+def test_the_wsgi_app_refuses_to_start_without_a_secret_key():
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    result = subprocess.run(
+        [sys.executable, "-c", "import config.wsgi"],
+        cwd=BASE_DIR, env={**clean, "DEBUG": "0"}, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr

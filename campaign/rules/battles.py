@@ -199,7 +199,9 @@ def _side(campaign: Campaign, hex_: Hex, kingdom_id: str) -> BattleSide:
 
 def _record(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
     """Add the battle to the campaign's list, in place of the one that awaited its result
-    in this tile, if any, so the list stays in picking order."""
+    in this tile, if any, so the list stays in picking order. The event holds the dice
+    rolled now: those of the hand-off were recorded with it (ruling D1)."""
+    awaiting = _awaiting_at(campaign, battle.hex)
     turn.record(
         "battle",
         kind=battle.kind,
@@ -209,9 +211,9 @@ def _record(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
         status=battle.status,
         result=battle.result,
         winner=battle.winner,
-        dice=list(battle.dice),
+        dice=list(battle.dice[len(awaiting.dice) :] if awaiting else battle.dice),
     )
-    if _awaiting_at(campaign, battle.hex) is not None:
+    if awaiting is not None:
         return _replace_battle(campaign, battle)
     return replace(campaign, battles=(*campaign.battles, battle))
 

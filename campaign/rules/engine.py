@@ -7,6 +7,7 @@ waits for (`pending`), the battles, the events and the scores.
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from campaign.rules import battles, orders, reform, setup
 from campaign.rules.dice import Dice
@@ -30,7 +31,7 @@ STEP_RULES: Mapping[Step, StepRule] = {
 }
 
 
-def advance(data: object, *, defaults: bool = False) -> dict[str, object]:
+def advance(data: object, *, defaults: bool = False) -> dict[str, Any]:
     """The campaign file, advanced. Raises RuleError for a bad file or an illegal decision."""
     campaign = run(parse_campaign(data), defaults=defaults)
     return dump_campaign(campaign, scores(campaign))

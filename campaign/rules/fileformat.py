@@ -75,7 +75,7 @@ class Json:
         raise RuleError(code, self.path or "(file)", message, unit)
 
     def child(self, key: str) -> "Json":
-        value = self.value[key] if isinstance(self.value, dict) else None
+        value = self.value.get(key) if isinstance(self.value, dict) else None
         return Json(value, f"{self.path}.{key}" if self.path else key)
 
     def as_object(

@@ -317,8 +317,10 @@ def _travel_region(hexmap: HexMap, start: Hex) -> set[Hex]:
 def _travel_steps(hexmap: HexMap, h: Hex) -> Iterator[Hex]:
     by_army = hexmap.army_may_enter(h)
     by_ship = hexmap.ship_may_enter(h)
+    # Neighbours on the map are adjacent: only what may enter them is left to ask (ruling M3).
     for n in hexmap.neighbours(h):
-        if (by_army and hexmap.army_may_move(h, n)) or (by_ship and hexmap.ship_may_move(h, n)):
+        on_foot = by_army and hexmap.army_may_enter(n) and not hexmap.is_water_edge(h, n)
+        if on_foot or (by_ship and hexmap.ship_may_enter(n)):
             yield n
 
 

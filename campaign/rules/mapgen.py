@@ -100,7 +100,7 @@ class _Draft:
 def _draft_map(rng: random.Random, size: int, starts: int) -> HexMap | None:
     shape = _grow_shape(rng, size)
     around = {h: tuple(n for n in neighbours(h) if n in shape) for h in sorted(shape)}
-    draft = _Draft(rng, around, terrain=dict.fromkeys(shape, Terrain.PLAINS))
+    draft = _Draft(rng, around, terrain=dict.fromkeys(sorted(shape), Terrain.PLAINS))
     _flood_sea(draft)
     draft.coast = {
         h for h in draft.land() if any(draft.terrain[n] is Terrain.OCEAN for n in around[h])
@@ -266,6 +266,7 @@ def _runs(ring: list[bool]) -> int:
 
 
 def _fill_lakes(draft: _Draft) -> None:
+    """A few small lakes of one to three tiles, away from the coast."""
     rng = draft.rng
     inland = sorted(
         h for h in draft.land() if h not in draft.coast and draft.terrain[h] in CAPITAL_TERRAIN
@@ -326,6 +327,7 @@ def _cut_bays(draft: _Draft) -> None:
 
 
 def _is_bay(draft: _Draft, a: Hex, b: Hex) -> bool:
+    """Of the two hexes next to both `a` and `b`, one is ocean and the other is land."""
     between = set(neighbours(a)) & set(neighbours(b))
     kinds = sorted(draft.terrain.get(h) is Terrain.OCEAN for h in between)
     on_map = all(h in draft.terrain for h in between)
@@ -333,17 +335,25 @@ def _is_bay(draft: _Draft, a: Hex, b: Hex) -> bool:
 
 
 def _place_starts(draft: _Draft, count: int) -> frozenset[Hex] | None:
-    """Start tiles on the mainland, each as far from the others as the land allows; None
-    when `count` of them don't fit at least ruling M8's distance apart."""
-    rng = draft.rng
+    """Start tiles on the mainland, on tiles with as many open neighbours as the land allows
+    (six, else five, else ruling M8's four), so that no capital is cramped against the coast
+    or the board edge; None when `count` of them don't fit."""
     hexmap = draft.hexmap()
-    mainland = _mainland(hexmap)
-    candidates = [
-        h
-        for h in sorted(mainland)
+    room = {
+        h: sum(hexmap.army_may_move(h, n) for n in draft.around[h])
+        for h in sorted(_mainland(hexmap))
         if draft.terrain[h] in CAPITAL_TERRAIN
-        and sum(hexmap.army_may_move(h, n) for n in draft.around[h]) >= MIN_START_NEIGHBOURS
-    ]
+    }
+    for least in range(6, MIN_START_NEIGHBOURS - 1, -1):
+        chosen = _spread(draft.rng, [h for h, n in room.items() if n >= least], count)
+        if chosen is not None:
+            return chosen
+    return None
+
+
+def _spread(rng: random.Random, candidates: list[Hex], count: int) -> frozenset[Hex] | None:
+    """`count` of the candidates, each next one as far from those chosen as it can be; None
+    when they don't fit at least ruling M8's distance apart."""
     if not candidates:
         return None
     tiebreak = {h: rng.random() for h in candidates}

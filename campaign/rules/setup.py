@@ -94,6 +94,12 @@ def place_settlements(campaign: Campaign, turn: Turn) -> Campaign:
         if plan is None and not turn.defaults:
             turn.wait("settlements", kingdom_id, choices=[list(h) for h in sites])
             return campaign
+        if len(sites) < 4:
+            raise RuleError(
+                "too-few-sites",
+                f"inputs.settlements.{kingdom_id}",
+                "The capital has fewer than four enterable neighbours (ruling M8).",
+            )
         plan = plan or SettlementPlan(sites[0], sites[1], (sites[2], sites[3]))
         _check_plan(kingdom_id, plan, sites)
         placed = {
@@ -133,12 +139,6 @@ def _check_plan(kingdom_id: str, plan: SettlementPlan, sites: list[Hex]) -> None
         ("villages[0]", plan.villages[0]),
         ("villages[1]", plan.villages[1]),
     ]
-    if len(sites) < 4:
-        raise RuleError(
-            "too-few-sites",
-            where,
-            "The capital has fewer than four enterable neighbours (ruling M8).",
-        )
     seen: set[Hex] = set()
     for name, hex_ in chosen:
         if hex_ not in sites:
