@@ -1,6 +1,6 @@
 """Summer phase C: battles (rulings B1 to B11)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from campaign.rules import combat
@@ -47,10 +47,14 @@ def fight_battles(campaign: Campaign, turn: Turn) -> Campaign:
         campaign = _settle_retreats(campaign, turn)
         if turn.pending:
             return campaign
+        campaign = _restate_awaiting(campaign, turn)
         earliest = _earliest_awaiting(campaign)
-        if earliest is not None and _result_for(campaign, earliest) is not None:
-            campaign = _apply_reported(campaign, earliest, turn)
-            continue
+        if earliest is not None:
+            campaign, settled = _settle_awaiting(campaign, earliest, turn)
+            if turn.pending:
+                return campaign
+            if settled:
+                continue
         campaign, picked = _pick_one(campaign, turn)
         if turn.pending:
             return campaign
@@ -58,12 +62,21 @@ def fight_battles(campaign: Campaign, turn: Turn) -> Campaign:
             continue
         awaiting = [b for b in _this_month(campaign) if b.status == AWAITING]
         if awaiting:
-            for battle in awaiting:
-                for side in battle.sides:
-                    turn.wait("battle_result", side.kingdom, hex=list(battle.hex))
+            _wait_for_results(campaign, awaiting, turn)
             return campaign
         inputs = replace(campaign.inputs, battle_choices={}, battles=(), retreats={})
         return replace(campaign, inputs=inputs, battle_turn=None).at(Step.REFORM)
+
+
+def _wait_for_results(campaign: Campaign, awaiting: list[Battle], turn: Turn) -> None:
+    """Both players of every battle still waiting for its tabletop result; a battle whose
+    result is in only waits for an earlier one (B11)."""
+    for battle in awaiting:
+        if battle is not awaiting[0] and _result_for(campaign, battle) is not None:
+            continue
+        restated = {"restated": True} if battle.extra.get("restated") else {}
+        for side in battle.sides:
+            turn.wait("battle_result", side.kingdom, hex=list(battle.hex), **restated)
 
 
 def _this_month(campaign: Campaign) -> list[Battle]:
@@ -79,8 +92,11 @@ def _entries_for(campaign: Campaign, hex_: Hex) -> list[BattleInput]:
     return [entry for entry in campaign.inputs.battles if entry.hex == hex_]
 
 
-def _consume(campaign: Campaign, hex_: Hex) -> Campaign:
-    battles = tuple(entry for entry in campaign.inputs.battles if entry.hex != hex_)
+def _consume(
+    campaign: Campaign, hex_: Hex, used: Callable[[BattleInput], bool] = lambda entry: True
+) -> Campaign:
+    """The battle inputs without those for this tile that have been used."""
+    battles = tuple(e for e in campaign.inputs.battles if e.hex != hex_ or not used(e))
     return replace(campaign, inputs=replace(campaign.inputs, battles=battles))
 
 
@@ -185,7 +201,12 @@ def _ships(units: Sequence[Unit]) -> list[Ship]:
 
 
 def _side(campaign: Campaign, hex_: Hex, kingdom_id: str) -> BattleSide:
-    units = [u for u in campaign.units_in(hex_) if u.kingdom == kingdom_id]
+    """A kingdom's side in a tile, its units in id order whatever the file's order, so a
+    side stated again compares equal (B11)."""
+    units = sorted(
+        (u for u in campaign.units_in(hex_) if u.kingdom == kingdom_id),
+        key=lambda u: natural_key(u.id),
+    )
     upright_armies = [a for a in _armies(units) if a.upright]
     return BattleSide(
         kingdom=kingdom_id,
@@ -245,31 +266,50 @@ def _slaughter(campaign: Campaign, hex_: Hex, picker: str, victim: str, turn: Tu
     return _apply_outcome(campaign, hex_, Outcome((picker, victim), picker), turn)
 
 
+@dataclass(frozen=True, slots=True)
+class BeforeBattle:
+    """What ruling B4 settles before a pitched battle is played."""
+
+    conceding: str | None = None
+    forced: bool = False
+    last_stand: str | None = None
+
+
 def _pitched(campaign: Campaign, hex_: Hex, picker: str, opponent: str, turn: Turn) -> Campaign:
     """Rulings B4 and B6: a concession, else a pitched battle (handed off, or simple)."""
     battle = _new_battle(campaign, hex_, "pitched", picker, opponent)
-    entries = _entries_for(campaign, hex_)
-    conceding = next((e.concede for e in entries if e.concede in (picker, opponent)), None)
-    weaker = _weaker_side(battle)
-    last_stand = None
-    if conceding is None and weaker is not None:
-        if _may_make_last_stand(campaign, hex_, weaker):
-            if any(e.last_stand == weaker for e in entries):
-                last_stand = weaker
-            elif not turn.defaults:
-                turn.wait("last_stand", weaker, hex=list(hex_))
-                return campaign
-        if last_stand is None:
-            conceding = weaker
-    if conceding is not None:
-        forced = conceding == weaker
-        return _concede(campaign, battle, conceding, turn, forced=forced)
-    battle = replace(battle, last_stand=last_stand)
-    if last_stand is not None:
-        campaign = _consume(campaign, hex_)
+    before = _before_battle(campaign, battle, turn)
+    if before is None:
+        return campaign
+    if before.conceding is not None:
+        return _concede(campaign, battle, before.conceding, turn, forced=before.forced)
+    if before.last_stand is not None:
+        battle = replace(battle, last_stand=before.last_stand)
+        campaign = _consume(campaign, hex_, lambda e: e.last_stand == before.last_stand)
     if campaign.options.battles is BattlesMode.SIMPLE:
         return _simple(campaign, battle, turn)
     return _hand_off(campaign, battle, turn)
+
+
+def _before_battle(campaign: Campaign, battle: Battle, turn: Turn) -> BeforeBattle | None:
+    """Ruling B4: either side may concede; a side with fewer upright armies must, unless it
+    may make a Last Stand and chooses to. None while such a side has not said (with
+    defaults it doesn't make one)."""
+    entries = _entries_for(campaign, battle.hex)
+    sides = (battle.attacker, battle.defender)
+    weaker = _weaker_side(battle)
+    conceding = next((e.concede for e in entries if e.concede in sides), None)
+    if conceding is not None:
+        return BeforeBattle(conceding=conceding, forced=conceding == weaker)
+    if weaker is None:
+        return BeforeBattle()
+    if _may_make_last_stand(campaign, battle.hex, weaker):
+        if any(e.last_stand == weaker for e in entries):
+            return BeforeBattle(last_stand=weaker)
+        if not turn.defaults:
+            turn.wait("last_stand", weaker, hex=list(battle.hex))
+            return None
+    return BeforeBattle(conceding=weaker, forced=True)
 
 
 def _weaker_side(battle: Battle) -> str | None:
@@ -305,6 +345,7 @@ def _concede(
     battle = replace(
         battle,
         kind="concession",
+        status=RESOLVED,
         result="win",
         winner=winner,
         extra={"conceded_by": conceding, "forced": forced},
@@ -320,27 +361,31 @@ def _hand_off(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
     battle then waits for its result."""
     condition_die, scenario_die = turn.roll(), turn.roll()
     scenario = combat.scenario(scenario_die)
-    largest = max(len(side.armies) for side in battle.sides)
-    defended = any(side.defending for side in battle.sides)
-    settlement = campaign.settlement(battle.hex)
+    battlefield = campaign.map.battlefield(battle.hex)
     battle = replace(
-        battle,
-        board=combat.board_size(largest),
-        condition=combat.tile_condition(campaign.map.battlefield(battle.hex), condition_die),
+        _stated(campaign, battle),
+        condition=combat.tile_condition(battlefield, condition_die),
         scenario=scenario.name,
-        defender_benefit=combat.defender_benefit(settlement and str(settlement))
-        if defended
-        else None,
         status=AWAITING,
         dice=(condition_die, scenario_die),
         extra={
-            "battlefield": str(campaign.map.battlefield(battle.hex)),
+            "battlefield": str(battlefield),
             "how_to_win": scenario.how_to_win,
             "condition_die": condition_die,
             "scenario_die": scenario_die,
         },
     )
     return _record(campaign, battle, turn)
+
+
+def _stated(campaign: Campaign, battle: Battle) -> Battle:
+    """The board by the larger side, and the defender benefit for the tile's settlement
+    if one side's army there Defends (B6)."""
+    largest = max(len(side.armies) for side in battle.sides)
+    settlement = campaign.settlement(battle.hex)
+    defended = any(side.defending for side in battle.sides)
+    benefit = combat.defender_benefit(settlement and str(settlement)) if defended else None
+    return replace(battle, board=combat.board_size(largest), defender_benefit=benefit)
 
 
 def _simple(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
@@ -470,27 +515,47 @@ def _result_for(campaign: Campaign, battle: Battle) -> BattleInput | None:
     return None
 
 
-def _apply_reported(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
+def _settle_awaiting(campaign: Campaign, battle: Battle, turn: Turn) -> tuple[Campaign, bool]:
+    """The earliest battle awaiting its result (B11). If a re-statement has left a side with
+    fewer armies, it must concede or make a Last Stand first (B4); then a reported result
+    is applied. False if it still waits."""
+    weaker = _weaker_side(battle)
+    if weaker is not None and battle.last_stand != weaker:
+        before = _before_battle(campaign, battle, turn)
+        if before is None:
+            return campaign, False
+        if before.last_stand is not None:
+            campaign = _consume(campaign, battle.hex, lambda e: e.last_stand == weaker)
+            return _replace_battle(campaign, replace(battle, last_stand=weaker)), True
+        assert before.conceding is not None
+        campaign = _concede(campaign, battle, before.conceding, turn, forced=before.forced)
+        return _resume_after(campaign, battle), True
     entry = _result_for(campaign, battle)
-    assert entry is not None
+    if entry is None:
+        return campaign, False
+    return _resume_after(_apply_reported(campaign, battle, entry, turn), battle), True
+
+
+def _resume_after(campaign: Campaign, battle: Battle) -> Campaign:
+    """Picking resumes with the kingdom after the one that picked the battle (B11)."""
+    return replace(campaign, battle_turn=_after(campaign.player_order, battle.attacker))
+
+
+def _apply_reported(campaign: Campaign, battle: Battle, entry: BattleInput, turn: Turn) -> Campaign:
     campaign = _consume(campaign, battle.hex)
-    picker = battle.attacker
     if entry.concede is not None:
-        campaign = _concede(campaign, battle, entry.concede, turn, forced=False)
-    elif entry.resolve == "simple":
-        campaign = _simple(campaign, battle, turn)
-    else:
-        if entry.winner is not None and entry.winner not in (battle.attacker, battle.defender):
-            raise RuleError(
-                "winner-not-in-battle",
-                "inputs.battles",
-                f"{entry.winner} did not fight the battle at {list(battle.hex)}.",
-            )
-        battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
-        campaign = _record(campaign, battle, turn)
-        campaign = _apply_pitched_result(campaign, battle, turn, tabletop=True)
-    campaign = _restate_awaiting(campaign, turn)
-    return replace(campaign, battle_turn=_after(campaign.player_order, picker))
+        return _concede(campaign, battle, entry.concede, turn, forced=False)
+    if entry.resolve == "simple":
+        return _simple(campaign, battle, turn)
+    if entry.winner is not None and entry.winner not in (battle.attacker, battle.defender):
+        raise RuleError(
+            "winner-not-in-battle",
+            "inputs.battles",
+            f"{entry.winner} did not fight the battle at {list(battle.hex)}.",
+        )
+    battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
+    campaign = _record(campaign, battle, turn)
+    return _apply_pitched_result(campaign, battle, turn, tabletop=True)
 
 
 def _replace_battle(campaign: Campaign, battle: Battle) -> Campaign:
@@ -504,8 +569,9 @@ def _replace_battle(campaign: Campaign, battle: Battle) -> Campaign:
 
 
 def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
-    """Ruling B11: a battle whose sides a result has changed is re-stated before its own
-    result is accepted (a result already reported for it is set aside)."""
+    """Ruling B11: a battle awaiting its result whose units a retreat has changed is
+    re-stated (sides, points, strategy cards, board, defender benefit; the condition and
+    scenario stand), and whatever was reported for it is set aside."""
     for battle in _this_month(campaign):
         if battle.status != AWAITING:
             continue
@@ -513,12 +579,17 @@ def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
             _side(campaign, battle.hex, battle.attacker),
             _side(campaign, battle.hex, battle.defender),
         )
-        if sides == battle.sides:
+        if [(s.armies, s.ships) for s in sides] == [(s.armies, s.ships) for s in battle.sides]:
             continue
-        largest = max(len(side.armies) for side in sides)
-        restated = replace(battle, sides=sides, board=combat.board_size(max(largest, 1)))
+        restated = _stated(campaign, replace(battle, sides=sides))
+        restated = replace(restated, extra={**battle.extra, "restated": True})
         campaign = _consume(_replace_battle(campaign, restated), battle.hex)
-        turn.record("battle-restated", hex=list(battle.hex), sides=[s.kingdom for s in sides])
+        turn.record(
+            "battle-restated",
+            hex=list(battle.hex),
+            sides={s.kingdom: [*s.armies, *s.ships] for s in sides},
+            board=restated.board,
+        )
     return campaign
 
 
@@ -607,6 +678,9 @@ def _settle_retreats(campaign: Campaign, turn: Turn) -> Campaign:
         if choice is None and len(options) > 1 and not turn.defaults:
             turn.wait("retreat", unit.kingdom, unit=unit.id, choices=[list(h) for h in options])
             continue
+        # A choice is used once: the unit may have to retreat again later this month.
+        retreats = {u: h for u, h in campaign.inputs.retreats.items() if u != unit.id}
+        campaign = replace(campaign, inputs=replace(campaign.inputs, retreats=retreats))
         campaign = _retreat(campaign, unit, choice or options[0], turn)
     return campaign
 

@@ -182,6 +182,7 @@ def check_orders(campaign: Campaign, kingdom_id: str, orders: Sequence[Order]) -
     """Refuse the first illegal order of a kingdom's list (RuleError with the order's field)."""
     seen: set[str] = set()
     aboard = _aboard(campaign, orders)
+    carriers: dict[str, str] = {}  # army -> the ship whose order carries it
     for index, order in enumerate(orders):
         where = f"inputs.orders.{kingdom_id}[{index}]"
         unit = _own_unit(campaign, kingdom_id, order, where)
@@ -200,6 +201,16 @@ def check_orders(campaign: Campaign, kingdom_id: str, orders: Sequence[Order]) -
         _check_order_kind(campaign, unit, order, where)
         if isinstance(unit, Ship):
             _check_ship_pairing(campaign, unit, order, where)
+            if order.carry is not None and order.carry in carriers:
+                # rulebook: each ship pairs with only one army, and an army with one ship
+                raise RuleError(
+                    "army-on-two-ships",
+                    f"{where}.carry",
+                    f"Army {order.carry} already sails with ship {carriers[order.carry]}: an army pairs with one ship (ruling O8).",
+                    order.carry,
+                )
+            if order.carry is not None:
+                carriers[order.carry] = unit.id
         elif order.carry is not None:
             raise RuleError(
                 "carry-by-army",
@@ -397,7 +408,12 @@ def _resolve(campaign: Campaign, order: Order, turn: Turn) -> Campaign:
         return campaign.with_army(replace(unit, defending=True))
     if order.order is OrderKind.REGROUP:
         turn.record("regrouped", unit=unit.id, hex=list(unit.hex))
-        return campaign.with_unit(replace(unit, upright=True))
+        campaign = campaign.with_unit(replace(unit, upright=True))
+        if isinstance(unit, Ship) and unit.carrying:
+            # ruling O8: the pair has one order, so the army aboard stands up with its ship
+            army = campaign.armies[unit.carrying]
+            campaign = campaign.with_army(replace(army, upright=True))
+        return campaign
     turn.record("stayed", unit=unit.id, hex=list(unit.hex))
     return campaign
 

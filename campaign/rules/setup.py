@@ -1,5 +1,6 @@
 """Setup, steps A to E of the rulebook's Initial Kingdom, with rulings S1 to S3 and D2."""
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from campaign.rules.errors import RuleError
@@ -58,7 +59,16 @@ def choose_capitals(campaign: Campaign, turn: Turn) -> Campaign:
         campaign = campaign.with_kingdom(replace(campaign.kingdom(kingdom_id), capital=capital))
         campaign = campaign.with_holding(Holding(capital, kingdom_id, Settlement.CITY))
         turn.record("capital-founded", kingdom=kingdom_id, hex=list(capital))
+        inputs = replace(campaign.inputs, capitals=_without(campaign.inputs.capitals, kingdom_id))
+        campaign = replace(campaign, inputs=inputs)
     return replace(campaign, inputs=replace(campaign.inputs, capitals={})).at(Step.SETTLEMENTS)
+
+
+def _without[T](decisions: Mapping[str, T], kingdom_id: str) -> dict[str, T]:
+    """The decisions still to be used: a kingdom's is consumed once it is applied, even
+    while the step waits for the next kingdom (the campaign file: inputs are consumed when
+    used)."""
+    return {k: decision for k, decision in decisions.items() if k != kingdom_id}
 
 
 def _free_start_tiles(campaign: Campaign) -> list[Hex]:
@@ -118,6 +128,8 @@ def place_settlements(campaign: Campaign, turn: Turn) -> Campaign:
             },
             controlled=[list(h) for h in sites if h not in placed],
         )
+        plans = _without(campaign.inputs.settlements, kingdom_id)
+        campaign = replace(campaign, inputs=replace(campaign.inputs, settlements=plans))
     inputs = replace(campaign.inputs, settlements={})
     return replace(campaign, inputs=inputs).at(Step.ARMIES)
 
@@ -177,5 +189,7 @@ def place_starting_armies(campaign: Campaign, turn: Turn) -> Campaign:
         army = Army(id=f"{kingdom_id}-1", kingdom=kingdom_id, hex=hex_)
         campaign = campaign.with_army(army)
         turn.record("army-placed", kingdom=kingdom_id, army=army.id, hex=list(hex_))
+        chosen = _without(campaign.inputs.starting_armies, kingdom_id)
+        campaign = replace(campaign, inputs=replace(campaign.inputs, starting_armies=chosen))
     inputs = replace(campaign.inputs, starting_armies={})
     return replace(campaign, inputs=inputs).at(Step.ORDERS, month=1, season=Season.SUMMER)
