@@ -184,12 +184,23 @@ def _fight(campaign: Campaign, hex_: Hex, picker: str, turn: Turn) -> Campaign:
     theirs = [u for u in campaign.units_in(hex_) if u.kingdom == opponent and u.upright]
     if not theirs:
         return _slaughter(campaign, hex_, picker, opponent, turn)
-    armies_both = _armies(mine) and _armies(theirs)
-    if armies_both:
+    ships_both = bool(_ships(mine) and _ships(theirs))
+    if (
+        _armies(mine)
+        and _armies(theirs)
+        and not (ships_both and _naval_chosen(campaign, hex_, picker))
+    ):
         return _pitched(campaign, hex_, picker, opponent, turn)
-    if _ships(mine) and _ships(theirs):
+    if ships_both:
+        campaign = _consume(campaign, hex_, lambda entry: entry.naval == picker)
         return _naval(campaign, hex_, picker, opponent, turn)
     return _land_water(campaign, hex_, picker, opponent, turn)
+
+
+def _naval_chosen(campaign: Campaign, hex_: Hex, picker: str) -> bool:
+    """Ruling B3: with upright armies and ships on both sides, the picker may choose a
+    naval battle instead of a pitched one (`{"hex": ..., "naval": picker}`; else pitched)."""
+    return any(entry.naval == picker for entry in _entries_for(campaign, hex_))
 
 
 def _armies(units: Sequence[Unit]) -> list[Army]:

@@ -465,13 +465,14 @@ def _order(json: Json) -> Order:
 
 def _battle_input(json: Json, known: Collection[str]) -> BattleInput:
     fields = json.as_object(
-        required=("hex",), optional=("concede", "last_stand", "result", "winner", "resolve")
+        required=("hex",),
+        optional=("concede", "last_stand", "naval", "result", "winner", "resolve"),
     )
-    actions = [key for key in ("concede", "last_stand", "result", "resolve") if key in fields]
+    actions = [k for k in ("concede", "last_stand", "naval", "result", "resolve") if k in fields]
     if len(actions) != 1:
         json.refuse(
             "bad-battle-input",
-            "Each battle entry is one of: a concession, a Last Stand, a result, or 'resolve'.",
+            "Each battle entry is one of: a concession, a Last Stand, a naval battle, a result, or 'resolve'.",
         )
 
     def kingdom(key: str) -> str | None:
@@ -499,6 +500,7 @@ def _battle_input(json: Json, known: Collection[str]) -> BattleInput:
         hex=fields["hex"].as_hex(),
         concede=kingdom("concede"),
         last_stand=kingdom("last_stand"),
+        naval=kingdom("naval"),
         result=result,
         winner=winner,
         resolve=resolve,
@@ -800,7 +802,7 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
 
 def _dump_battle_input(entry: BattleInput) -> dict[str, object]:
     data: dict[str, object] = {"hex": _hex(entry.hex)}
-    for key in ("concede", "last_stand", "result", "winner", "resolve"):
+    for key in ("concede", "last_stand", "naval", "result", "winner", "resolve"):
         value = getattr(entry, key)
         if value is not None:
             data[key] = value

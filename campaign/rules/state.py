@@ -160,12 +160,14 @@ class SettlementPlan:
 
 @dataclass(frozen=True, slots=True)
 class BattleInput:
-    """One entry of `inputs.battles`: a concession, a Last Stand choice, a reported
-    result, or the admin's switch to a simple battle."""
+    """One entry of `inputs.battles`: a concession, a Last Stand choice, a picker's choice
+    of a naval battle (ruling B3), a reported result, or the admin's switch to a simple
+    battle."""
 
     hex: Hex
     concede: str | None = None
     last_stand: str | None = None
+    naval: str | None = None
     result: str | None = None
     winner: str | None = None
     resolve: str | None = None

@@ -334,8 +334,8 @@ def test_b3_an_army_aboard_a_ship_counts_as_part_of_its_ship():
 
 def test_b3_upright_armies_on_both_sides_make_a_pitched_battle_and_ships_share_its_result():
     """At the coastal tile [0, 0], blue's, each side has an upright army and an empty ship;
-    simple battles. It is a pitched battle between the armies, not a naval battle (the
-    file has no way to choose one). Red rolls 6, blue 1: blue loses, and its ship retreats
+    simple battles. Red, the picker, has not chosen a naval battle, so it is a pitched
+    battle between the armies. Red rolls 6, blue 1: blue loses, and its ship retreats
     with its army, on its side, into the open water blue chose."""
     before = simple(
         map=SEA,
@@ -360,6 +360,46 @@ def test_b3_upright_armies_on_both_sides_make_a_pitched_battle_and_ships_share_i
     assert where(after, "blue-s1") == ([1, -1], False)
     assert where(after, "red-s1") == ([0, 0], True)
     assert owner(after, (0, 0)) == "red"
+
+
+def test_b3_the_picker_may_choose_a_naval_battle_instead_of_a_pitched_one():
+    """As above, both sides have an upright army and an empty ship at [0, 0], blue's, but
+    red, the picker, has chosen a naval battle there (a battles entry with "naval"). Ship
+    against ship, one round: red rolls 4 (a hit), blue 2. Blue's ship sinks, blue has fewer
+    ships and loses: its army retreats, on its side. The armies never fought."""
+    before = simple(
+        map=SEA,
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+        inputs={"battles": [{"hex": [0, 0], "naval": "red"}]},
+        dice=[4, 2, *ROLL_OFF],
+    )
+    after = run(before)
+    battle = the_battle(after)
+    assert (battle["kind"], battle["winner"], battle["dice"]) == ("naval", "red", [4, 2])
+    assert unit(after, "blue-s1") is None
+    assert where(after, "blue-1") == ([1, 0], False)
+    assert where(after, "red-1") == ([0, 0], True)
+    assert owner(after, (0, 0)) == "red"
+    assert after["inputs"].get("battles", []) == []
+
+
+def test_b3_only_the_picker_chooses_a_naval_battle():
+    """The same tile, but the naval entry names blue, who did not pick the battle (red is
+    first in player order and picks): it is a pitched battle as usual, decided on the
+    tabletop, and handed off."""
+    before = at_battles(
+        map=SEA,
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+        inputs={"battles": [{"hex": [0, 0], "naval": "blue"}]},
+        dice=[4, 4],
+    )
+    after = run(before)
+    assert the_battle(after)["kind"] == "pitched"
+    assert the_battle(after)["status"] == "awaiting_result"
 
 
 def test_b3_ships_on_both_sides_without_armies_on_both_make_a_naval_battle():
