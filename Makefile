@@ -12,11 +12,12 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
 	$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v "$$p"; break; }; done)
 
-.PHONY: help run test lint types pytest clean
+.PHONY: help run test bench lint types pytest clean
 
 help:
 	@echo "make run    set up and serve the app on http://$(HOST):$(PORT)"
 	@echo "make test   set up and run the whole suite (lint, types, import contract, pytest)"
+	@echo "make bench  time whole bot-played campaigns and one month of the rules engine"
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6); none found. Set PYTHON=/path/to/python3.12." >&2; exit 1; }
@@ -52,6 +53,10 @@ pytest: $(VENV)/.dev
 	$(BIN)/pytest
 
 test: lint types pytest
+
+# One figure a line, `bench: NAME VALUE UNIT`, and a line per target (met or not met).
+bench: $(VENV)/.runtime
+	$(PY) manage.py bench
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache .import_linter_cache

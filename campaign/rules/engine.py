@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from campaign.rules import battles, orders, reform, setup
+from campaign.rules import battles, orders, reform, setup, winter
 from campaign.rules.dice import Dice
 from campaign.rules.fileformat import dump_campaign, parse_campaign
 from campaign.rules.scoring import scores
@@ -28,6 +28,12 @@ STEP_RULES: Mapping[Step, StepRule] = {
     Step.RESOLUTION: orders.resolve_orders,
     Step.BATTLES: battles.fight_battles,
     Step.REFORM: reform.reform,
+    Step.RECALL: winter.recall,
+    Step.GATHER: winter.gather,
+    Step.TITHE: winter.tithe,
+    Step.BUILD: winter.build,
+    Step.FEED: winter.feed,
+    Step.DEPLOY: winter.deploy,
 }
 
 
@@ -38,19 +44,18 @@ def advance(data: object, *, defaults: bool = False) -> dict[str, Any]:
 
 
 def run(campaign: Campaign, *, defaults: bool) -> Campaign:
-    rules = STEP_RULES
     start = campaign.clock
     turn = Turn(
         defaults=defaults,
         dice=Dice(campaign.options.seed, campaign.dice_rolled, campaign.dice),
         clock=campaign.clock,
     )
-    while campaign.clock.season is not Season.ENDED and campaign.clock.step in rules:
+    while campaign.clock.season is not Season.ENDED:
         if defaults and _next_months_orders(start, campaign.clock):
             orders.wait_for_orders(campaign, turn)
             break
         turn.clock = campaign.clock
-        campaign = rules[campaign.clock.step](campaign, turn)
+        campaign = STEP_RULES[campaign.clock.step](campaign, turn)
         if turn.pending:
             break
     return replace(

@@ -6,6 +6,7 @@ refusal names the field ("armies[2].hex") and carries a stable code.
 
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import replace
 from typing import NoReturn
 
 from campaign.rules.combat import natural_key
@@ -29,11 +30,15 @@ from campaign.rules.state import (
     OrderKind,
     OrdersMode,
     Pending,
+    Placement,
+    Purchase,
+    PurchaseKind,
     Season,
     Settlement,
     SettlementPlan,
     Ship,
     Step,
+    Tithe,
 )
 
 FORMAT = 1
@@ -59,7 +64,6 @@ TOP_LEVEL = (
     "events",
     "scores",
 )
-WINTER_INPUTS = ("tithes", "purchases", "feed", "deploy")
 
 
 class Json:
@@ -144,7 +148,7 @@ class Json:
     def optional[T](self, read: Callable[["Json"], T]) -> T | None:
         return None if self.value is None else read(self)
 
-    def choice[E: (Season, Step, OrdersMode, BattlesMode, Settlement, OrderKind)](
+    def choice[E: (Season, Step, OrdersMode, BattlesMode, Settlement, OrderKind, PurchaseKind)](
         self, enum: type[E]
     ) -> E:
         text = self.as_str()
@@ -194,7 +198,10 @@ def parse_campaign(data: object) -> Campaign:
         events=tuple(_event(item) for item in top["events"].as_list()) if "events" in top else (),
     )
     validate_state(campaign)
-    return campaign
+    counted = tuple(
+        _with_counters(k, campaign.armies.values(), campaign.ships.values()) for k in kingdoms
+    )
+    return replace(campaign, kingdoms=counted)
 
 
 def _options(json: Json) -> Options:
@@ -236,6 +243,8 @@ def _kingdom(json: Json) -> Kingdom:
             "pitched_wins",
             "pitched_losses",
             "eliminated",
+            "armies_raised",
+            "ships_built",
         ),
     )
     kingdom_id = fields["id"].as_str()
@@ -251,6 +260,25 @@ def _kingdom(json: Json) -> Kingdom:
         eliminated=_get(
             fields, "eliminated", lambda j: j.optional(lambda y: y.as_int(minimum=1)), None
         ),
+        armies_raised=_get(fields, "armies_raised", lambda j: j.as_int(minimum=0), 0),
+        ships_built=_get(fields, "ships_built", lambda j: j.as_int(minimum=0), 0),
+    )
+
+
+def _with_counters(kingdom: Kingdom, armies: Collection[Army], ships: Collection[Ship]) -> Kingdom:
+    """At least as many raised and built as the highest number among its units' ids, so a
+    hand-written file without the counters never gets a repeated id."""
+
+    def highest(ids: list[str], prefix: str) -> int:
+        numbers = [i.removeprefix(prefix) for i in ids if i.startswith(prefix)]
+        return max((int(n) for n in numbers if n.isdigit()), default=0)
+
+    own_armies = [a.id for a in armies if a.kingdom == kingdom.id]
+    own_ships = [s.id for s in ships if s.kingdom == kingdom.id]
+    return replace(
+        kingdom,
+        armies_raised=max(kingdom.armies_raised, highest(own_armies, f"{kingdom.id}-")),
+        ships_built=max(kingdom.ships_built, highest(own_ships, f"{kingdom.id}-s")),
     )
 
 
@@ -402,7 +430,10 @@ def _inputs(json: Json, known: Collection[str]) -> Inputs:
             "battle_choices",
             "battles",
             "retreats",
-            *WINTER_INPUTS,
+            "tithes",
+            "purchases",
+            "feed",
+            "deploy",
         ),
     )
 
@@ -431,8 +462,60 @@ def _inputs(json: Json, known: Collection[str]) -> Inputs:
         retreats={unit: value.as_hex() for unit, value in fields["retreats"].as_mapping().items()}
         if "retreats" in fields
         else {},
-        winter={key: fields[key].value for key in WINTER_INPUTS if key in fields},
+        tithes=per_kingdom("tithes", lambda j: tuple(_tithe(item) for item in j.as_list())),
+        purchases=per_kingdom("purchases", lambda j: tuple(_purchase(i) for i in j.as_list())),
+        feed=per_kingdom("feed", _feed),
+        deploy=per_kingdom("deploy", lambda j: tuple(_placement(i) for i in j.as_list())),
     )
+
+
+def _tithe(json: Json) -> Tithe:
+    fields = json.as_object(required=("to",), optional=("gold", "food"))
+    return Tithe(
+        to=fields["to"].as_str(),
+        gold=_get(fields, "gold", lambda j: j.as_int(0, 1), 0),
+        food=_get(fields, "food", lambda j: j.as_int(0, 1), 0),
+    )
+
+
+def _purchase(json: Json) -> Purchase:
+    fields = json.as_object(optional=("build", "recruit", "disband", "hex", "ally"))
+    actions = [key for key in ("build", "recruit", "disband") if key in fields]
+    if len(actions) != 1:
+        json.refuse("bad-purchase", "Each purchase is one of: build, recruit or disband.")
+    if "disband" in fields:
+        if "hex" in fields or "ally" in fields:
+            json.refuse("bad-purchase", "A disband names only the army.")
+        return Purchase(PurchaseKind.DISBAND, army=fields["disband"].as_str())
+    if "hex" not in fields:
+        json.child("hex").refuse("missing-field", "A build or a recruit needs 'hex'.")
+    if "build" in fields:
+        kind = fields["build"].choice(PurchaseKind)
+        if kind in (PurchaseKind.ARMY, PurchaseKind.DISBAND) or "ally" in fields:
+            fields["build"].refuse(
+                "unknown-value", "Build a village, city, fortress, capital or ship."
+            )
+    else:
+        if fields["recruit"].as_str() != "army":
+            fields["recruit"].refuse("unknown-value", "The only thing to recruit is an army.")
+        kind = PurchaseKind.ARMY
+    return Purchase(
+        kind,
+        hex=fields["hex"].as_hex(),
+        ally=_get(fields, "ally", lambda j: j.optional(Json.as_str), None),
+    )
+
+
+def _feed(json: Json) -> tuple[str, ...]:
+    fields = json.as_object(optional=("disband",))
+    return (
+        tuple(item.as_str() for item in fields["disband"].as_list()) if "disband" in fields else ()
+    )
+
+
+def _placement(json: Json) -> Placement:
+    fields = json.as_object(required=("army", "hex"))
+    return Placement(army=fields["army"].as_str(), hex=fields["hex"].as_hex())
 
 
 def _settlement_plan(json: Json) -> SettlementPlan:
@@ -725,6 +808,8 @@ def _dump_kingdom(kingdom: Kingdom) -> dict[str, object]:
         "pitched_wins": kingdom.pitched_wins,
         "pitched_losses": kingdom.pitched_losses,
         "eliminated": kingdom.eliminated,
+        "armies_raised": kingdom.armies_raised,
+        "ships_built": kingdom.ships_built,
     }
 
 
@@ -796,8 +881,34 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
         data["battles"] = [_dump_battle_input(entry) for entry in inputs.battles]
     if inputs.retreats:
         data["retreats"] = {unit: _hex(h) for unit, h in inputs.retreats.items()}
-    data.update(inputs.winter)
+    if inputs.tithes:
+        data["tithes"] = {
+            k: [{"to": t.to, "gold": t.gold, "food": t.food} for t in gifts]
+            for k, gifts in inputs.tithes.items()
+        }
+    if inputs.purchases:
+        data["purchases"] = {
+            k: [_dump_purchase(p) for p in purchases] for k, purchases in inputs.purchases.items()
+        }
+    if inputs.feed:
+        data["feed"] = {k: {"disband": list(ids)} for k, ids in inputs.feed.items()}
+    if inputs.deploy:
+        data["deploy"] = {
+            k: [{"army": p.army, "hex": _hex(p.hex)} for p in placements]
+            for k, placements in inputs.deploy.items()
+        }
     return data
+
+
+def _dump_purchase(purchase: Purchase) -> dict[str, object]:
+    if purchase.kind is PurchaseKind.DISBAND:
+        return {"disband": purchase.army}
+    if purchase.kind is PurchaseKind.ARMY:
+        data: dict[str, object] = {"recruit": "army", "hex": _hex(purchase.hex)}
+        if purchase.ally is not None:
+            data["ally"] = purchase.ally
+        return data
+    return {"build": str(purchase.kind), "hex": _hex(purchase.hex)}
 
 
 def _dump_battle_input(entry: BattleInput) -> dict[str, object]:

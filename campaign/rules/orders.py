@@ -39,9 +39,9 @@ def give_orders(campaign: Campaign, turn: Turn) -> Campaign:
     defaults (O3). In `cycle` mode the orders are taken one at a time in the order cycle,
     with first player brakes (O1)."""
     if campaign.options.orders is OrdersMode.CYCLE:
-        orders = _order_cycle(campaign, turn)
+        orders = _order_cycle(campaign, turn, defaults=turn.defaults)
     else:
-        orders = _sealed_orders(campaign, turn)
+        orders = _sealed_orders(campaign, turn, defaults=turn.defaults)
     if turn.pending:
         return campaign
     inputs = replace(campaign.inputs, orders=orders)
@@ -51,7 +51,7 @@ def give_orders(campaign: Campaign, turn: Turn) -> Campaign:
 def wait_for_orders(campaign: Campaign, turn: Turn) -> None:
     """Add to `turn.pending` the kingdoms whose orders are still missing."""
     if campaign.options.orders is OrdersMode.CYCLE:
-        _order_cycle(campaign, replace(turn, defaults=False))
+        _order_cycle(campaign, turn, defaults=False)
         return
     for kingdom_id in campaign.player_order:
         given = campaign.inputs.orders.get(kingdom_id, ())
@@ -60,20 +60,22 @@ def wait_for_orders(campaign: Campaign, turn: Turn) -> None:
             turn.wait("orders", kingdom_id, units=missing)
 
 
-def _sealed_orders(campaign: Campaign, turn: Turn) -> dict[str, tuple[Order, ...]]:
+def _sealed_orders(
+    campaign: Campaign, turn: Turn, *, defaults: bool
+) -> dict[str, tuple[Order, ...]]:
     """Ruling O1, sealed: every kingdom gives all its orders at once."""
     complete: dict[str, tuple[Order, ...]] = {}
     for kingdom_id in campaign.player_order:
         given = campaign.inputs.orders.get(kingdom_id, ())
         check_orders(campaign, kingdom_id, given)
         missing = _unordered(campaign, kingdom_id, given)
-        if missing and not turn.defaults:
+        if missing and not defaults:
             turn.wait("orders", kingdom_id, units=missing)
         complete[kingdom_id] = given + _default_orders(campaign, missing)
     return complete
 
 
-def _order_cycle(campaign: Campaign, turn: Turn) -> dict[str, tuple[Order, ...]]:
+def _order_cycle(campaign: Campaign, turn: Turn, *, defaults: bool) -> dict[str, tuple[Order, ...]]:
     """Ruling O1, cycle: in player order each kingdom gives one order, round and round; if
     the first player has more armies than the second, it orders all its units first."""
     lists = {k: list(campaign.inputs.orders.get(k, ())) for k in campaign.player_order}
@@ -83,7 +85,7 @@ def _order_cycle(campaign: Campaign, turn: Turn) -> dict[str, tuple[Order, ...]]
     cycle = list(campaign.player_order)
     if _first_player_brakes(campaign):
         first = cycle.pop(0)
-        if not _take_all(campaign, first, lists[first], taken[first], turn):
+        if not _take_all(campaign, first, lists[first], taken[first], turn, defaults=defaults):
             return {}
     while any(_unordered(campaign, k, tuple(taken[k])) for k in cycle):
         for kingdom_id in cycle:
@@ -92,7 +94,7 @@ def _order_cycle(campaign: Campaign, turn: Turn) -> dict[str, tuple[Order, ...]]
                 continue  # a kingdom with nothing left to order passes
             if lists[kingdom_id]:
                 taken[kingdom_id].append(lists[kingdom_id].pop(0))
-            elif turn.defaults:
+            elif defaults:
                 taken[kingdom_id].extend(_default_orders(campaign, missing[:1]))
             else:
                 turn.wait("orders", kingdom_id, units=missing, cycle=True)
@@ -101,12 +103,18 @@ def _order_cycle(campaign: Campaign, turn: Turn) -> dict[str, tuple[Order, ...]]
 
 
 def _take_all(
-    campaign: Campaign, kingdom_id: str, given: list[Order], taken: list[Order], turn: Turn
+    campaign: Campaign,
+    kingdom_id: str,
+    given: list[Order],
+    taken: list[Order],
+    turn: Turn,
+    *,
+    defaults: bool,
 ) -> bool:
     taken.extend(given)
     given.clear()
     missing = _unordered(campaign, kingdom_id, tuple(taken))
-    if missing and not turn.defaults:
+    if missing and not defaults:
         turn.wait("orders", kingdom_id, units=missing, cycle=True, first_player_brakes=True)
         return False
     taken.extend(_default_orders(campaign, missing))

@@ -101,6 +101,10 @@ class Kingdom:
     pitched_wins: int = 0
     pitched_losses: int = 0
     eliminated: int | None = None
+    # How many armies and ships the kingdom has ever had, so a new one never takes the
+    # id of one that was lost.
+    armies_raised: int = 0
+    ships_built: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +178,43 @@ class BattleInput:
 
 
 @dataclass(frozen=True, slots=True)
+class Tithe:
+    """A gift to another kingdom (ruling W4): up to 1 gold and up to 1 food."""
+
+    to: str
+    gold: int = 0
+    food: int = 0
+
+
+class PurchaseKind(StrEnum):
+    VILLAGE = "village"
+    CITY = "city"
+    FORTRESS = "fortress"
+    CAPITAL = "capital"
+    SHIP = "ship"
+    ARMY = "army"
+    DISBAND = "disband"
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """One purchase of a winter (ruling W5): a build, a recruit, or a disband."""
+
+    kind: PurchaseKind
+    hex: Hex | None = None
+    ally: str | None = None
+    army: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where an army is deployed (ruling W7)."""
+
+    army: str
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
 class Inputs:
     races: Mapping[str, str] = field(default_factory=dict)
     capitals: Mapping[str, Hex] = field(default_factory=dict)
@@ -183,8 +224,10 @@ class Inputs:
     battle_choices: Mapping[str, tuple[Hex, ...]] = field(default_factory=dict)
     battles: tuple[BattleInput, ...] = ()
     retreats: Mapping[str, Hex] = field(default_factory=dict)
-    # The winter decisions are carried as given until the winter steps use them.
-    winter: JsonObject = field(default_factory=dict)
+    tithes: Mapping[str, tuple[Tithe, ...]] = field(default_factory=dict)
+    purchases: Mapping[str, tuple[Purchase, ...]] = field(default_factory=dict)
+    feed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    deploy: Mapping[str, tuple[Placement, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ RULINGS = {
     "B": 11,  # battles
     "R": 3,  # reform
     "D": 2,  # dice
+    "W": 7,  # winter
+    "P": 2,  # scoring
 }
 
 

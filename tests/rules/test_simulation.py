@@ -1,0 +1,158 @@
+"""Whole campaigns played by the bots through `advance` (campaign/rules/simulation.py):
+a hundred seeded 8-kingdom campaigns run to the end, the scores are a recount of the final
+state, and the same seed gives the same campaign."""
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from campaign.rules.bots import ANSWERS
+from campaign.rules.engine import advance
+from campaign.rules.fileformat import parse_campaign
+from campaign.rules.mapgen import generate_map
+from campaign.rules.simulation import campaign_files, new_campaign, play_campaign
+
+type Json = dict[str, Any]
+
+ENDED = {"year": 6, "season": "ended", "month": 0, "step": "final"}
+SETTLEMENT_MIGHT = {"village": 1, "city": 2, "fortress": 2}
+
+
+def game(seed: int) -> tuple[str, str]:
+    """Battles and orders for a seed: both kinds of battle, and cycle orders one time in ten
+    (they take a call of the engine per kingdom, so they are slower)."""
+    return ("simple" if seed % 2 else "tabletop", "cycle" if seed % 10 == 9 else "sealed")
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_an_8_kingdom_campaign_plays_to_the_end(seed):
+    """Seeds 0 to 99, 8 kingdoms on a small generated map: the bots answer everything the
+    engine asks, the campaign ends after 6 years, and the final file is valid, asks for
+    nothing, and holds scores that are a recount of its state."""
+    battles, orders = game(seed)
+    final = play_campaign(8, seed, generate_map(8, seed, 150), battles, orders)
+    assert final["clock"] == ENDED
+    assert final["pending"] == []
+    parse_campaign(json.loads(json.dumps(final)))  # valid: the engine would refuse a bad state
+    assert_scores_recount(final)
+    assert_eliminated_have_nothing(final)
+
+
+def assert_scores_recount(final: Json) -> None:
+    """Rulings P1, P2: might is tabletop wins, settlements (the capital 3), 5 an army."""
+    table = [recount(final, kingdom) for kingdom in final["kingdoms"]]
+    assert len(final["scores"]) == len(table)
+    for entry in final["scores"]:
+        assert {k: entry[k] for k in entry if k != "rank"} in table
+    mights = [entry["might"] for entry in final["scores"]]
+    assert mights == sorted(mights, reverse=True)
+    assert final["scores"][0]["rank"] == 1
+    ranks = [entry["rank"] for entry in final["scores"]]
+    assert ranks == sorted(ranks)
+
+
+def recount(final: Json, kingdom: Json) -> Json:
+    own = [t for t in final["tiles"] if t["owner"] == kingdom["id"]]
+    count = Counter(t["settlement"] for t in own if t["settlement"])
+    armies = sum(1 for a in final["armies"] if a["kingdom"] == kingdom["id"])
+    holds_capital = kingdom["capital"] is not None
+    might = (
+        kingdom["pitched_wins"]
+        + sum(SETTLEMENT_MIGHT[s] * n for s, n in count.items())
+        + holds_capital
+        + 5 * armies
+    )
+    return {
+        "kingdom": kingdom["id"],
+        "might": might,
+        "armies": armies,
+        "cities": count["city"],
+        "fortresses": count["fortress"],
+        "villages": count["village"],
+    }
+
+
+def assert_eliminated_have_nothing(final: Json) -> None:
+    for kingdom in final["kingdoms"]:
+        if kingdom["eliminated"] is None:
+            continue
+        assert kingdom["id"] not in final["player_order"]
+        units = [*final["armies"], *final["ships"]]
+        assert not [u for u in units if u["kingdom"] == kingdom["id"]]
+
+
+def test_the_final_file_feeds_back_in_unchanged():
+    """The engine accepts its own final file, and an ended campaign goes no further."""
+    final = play_campaign(3, 5, generate_map(3, 5, 100))
+    assert advance(json.loads(json.dumps(final))) == final
+
+
+def test_the_same_seed_gives_the_same_campaign_and_another_seed_another():
+    hexmap = generate_map(4, 11, 120)
+    first = json.dumps(play_campaign(4, 11, hexmap, "tabletop", "cycle"))
+    assert json.dumps(play_campaign(4, 11, hexmap, "tabletop", "cycle")) == first
+    assert json.dumps(play_campaign(4, 12, hexmap, "tabletop", "cycle")) != first
+
+
+def test_the_global_random_source_is_neither_used_nor_disturbed():
+    hexmap = generate_map(2, 3, 60)
+    random.seed(1)
+    first = play_campaign(2, 3, hexmap)
+    random.seed(2)
+    state = random.getstate()
+    assert play_campaign(2, 3, hexmap) == first
+    assert random.getstate() == state
+
+
+def test_only_the_entry_point_is_called_and_every_file_is_its_output():
+    """The simulator goes through the `advance` it is given, one call per file."""
+    calls: list[object] = []
+
+    def counting(data: object) -> Json:
+        calls.append(data)
+        return advance(data)
+
+    hexmap = generate_map(2, 8, 60)
+    files = list(
+        campaign_files(new_campaign(2, 8, hexmap), random.Random(8), hexmap, advance=counting)
+    )
+    assert len(files) == len(calls)
+    assert files[-1]["clock"] == ENDED
+
+
+def test_the_bots_answer_every_kind_of_pending():
+    """The kinds the campaign file lists (campaign-file.md, Outputs)."""
+    kinds = {
+        "race", "capital", "settlements", "starting_army", "orders", "battle_choice",
+        "last_stand", "battle_result", "retreat", "tithes", "purchases", "feed", "deploy",
+    }  # fmt: skip
+    assert set(ANSWERS) == kinds
+
+
+def test_the_campaigns_ask_every_kind_of_decision():
+    """Over a few small campaigns the bots are asked, and answer, every kind of decision
+    but the rare Last Stand (a weaker side with no tile of its own next to the battle)."""
+    asked: Counter[str] = Counter()
+    for seed in range(6):
+        hexmap = generate_map(8, seed, 150)
+        data = new_campaign(8, seed, hexmap, battles=game(seed)[0])
+        for after in campaign_files(data, random.Random(seed), hexmap):
+            asked.update(p["kind"] for p in after["pending"])
+    assert set(asked) >= set(ANSWERS) - {"last_stand"}
+
+
+@pytest.mark.parametrize(
+    ("kingdoms", "battles", "orders", "problem"),
+    [
+        (1, "simple", "sealed", "2 to 8 kingdoms, not 1"),
+        (9, "simple", "sealed", "2 to 8 kingdoms, not 9"),
+        (2, "dice", "sealed", "not 'dice'"),
+        (2, "simple", "secret", "not 'secret'"),
+    ],
+)
+def test_bad_arguments_are_refused(kingdoms, battles, orders, problem):
+    with pytest.raises(ValueError, match=problem):
+        new_campaign(kingdoms, 1, generate_map(2, 1, 60), battles=battles, orders=orders)
