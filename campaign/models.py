@@ -1,4 +1,13 @@
+"""Campaigns in the database. The state of a campaign is its newest snapshot (the whole
+campaign file); rows exist for what must be queried: who plays which kingdom, what each
+kingdom has submitted, deadlines, the audit trail."""
+
+import secrets
+from typing import Any
+
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class WorkerHeartbeat(models.Model):
@@ -10,3 +19,190 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.worker} at {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+def new_join_code() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def default_deadlines() -> dict[str, int]:
+    """Hours allowed for each kind of step."""
+    return {"setup": 48, "orders": 72, "battles": 168, "winter": 48}
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open for players"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        ENDED = "ended", "Ended"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    kingdoms = models.PositiveSmallIntegerField(help_text="How many kingdoms the campaign needs.")
+    options: models.JSONField[dict[str, Any]] = models.JSONField(
+        default=dict, help_text="The campaign file's options: years, months, orders, battles, seed."
+    )
+    deadlines: models.JSONField[dict[str, int]] = models.JSONField(
+        default=default_deadlines,
+        help_text="Hours allowed per step: setup, orders, battles, winter.",
+    )
+    map_name = models.CharField(max_length=60, help_text="A built-in map, or 'generated'.")
+    map: models.JSONField[dict[str, Any]] = models.JSONField(help_text="The campaign file's map.")
+    join_code = models.CharField(max_length=20, unique=True, default=new_join_code)
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When the current step is due."
+    )
+    paused_with = models.DurationField(
+        null=True, blank=True, help_text="Time that was left before the deadline when paused."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user in a campaign: ruling a kingdom, administering it, or both."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    kingdom = models.SlugField(
+        max_length=20, blank=True, help_text="The kingdom's id in the campaign file."
+    )
+    kingdom_name = models.CharField(max_length=60, blank=True)
+    colour = models.CharField(max_length=7, blank=True, help_text="#rrggbb")
+    heraldry = models.CharField(
+        max_length=2, blank=True, help_text="A letter or sign shown with the colour."
+    )
+    is_admin = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user"),
+            models.UniqueConstraint(
+                fields=["campaign", "kingdom"],
+                condition=~Q(kingdom=""),
+                name="one_player_per_kingdom",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign}" + (f" as {self.kingdom}" if self.kingdom else "")
+
+
+class Snapshot(models.Model):
+    """The campaign file after a start, an advance, an undo, a correction or an import.
+    The newest is the campaign's state; `decisions` are the inputs that produced it."""
+
+    class Reason(models.TextChoices):
+        START = "start"
+        ADVANCE = "advance"
+        UNDO = "undo"
+        CORRECTION = "correction"
+        IMPORT = "import"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
+    number = models.PositiveIntegerField()
+    data: models.JSONField[dict[str, Any]] = models.JSONField()
+    decisions: models.JSONField[dict[str, Any]] = models.JSONField(default=dict)
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    defaults = models.BooleanField(
+        default=False, help_text="Missing decisions took their defaults."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="one_snapshot_per_number")
+        ]
+
+    def __str__(self) -> str:
+        clock = self.data.get("clock", {})
+        return f"{self.campaign} #{self.number} ({clock.get('season')} {clock.get('step')})"
+
+
+class Submission(models.Model):
+    """A kingdom's decision of one kind (an `inputs` key of the campaign file) for the
+    step that stood at `snapshot`: editable until it is ready, consumed by an advance."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="submissions")
+    kingdom = models.SlugField(max_length=20)
+    kind = models.CharField(max_length=20)
+    payload: models.JSONField[Any] = models.JSONField()
+    snapshot = models.PositiveIntegerField(help_text="The snapshot number it was given against.")
+    ready = models.BooleanField(default=False)
+    consumed_by = models.ForeignKey(
+        Snapshot, null=True, blank=True, on_delete=models.SET_NULL, related_name="submissions"
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "kingdom", "kind"],
+                condition=Q(consumed_by__isnull=True),
+                name="one_open_submission_per_kind",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom} {self.kind} for #{self.snapshot}"
+
+
+class AuditEntry(models.Model):
+    """Something an admin (or the deadline) did to a campaign, and why."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=30)
+    reason = models.TextField(blank=True)
+    details: models.JSONField[dict[str, Any]] = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} on {self.campaign}"
+
+
+class Reminder(models.Model):
+    """A reminder owed to a kingdom before a deadline (sent by the notifications issue)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="reminders")
+    kingdom = models.SlugField(max_length=20)
+    snapshot = models.PositiveIntegerField()
+    deadline = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "kingdom", "snapshot"], name="one_reminder_per_step"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"remind {self.kingdom} of {self.campaign} before {self.deadline:%Y-%m-%d %H:%M}"

@@ -190,6 +190,8 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "campaign.tasks.record_heartbeat", "schedule": 60.0},
+    "advance-due-campaigns": {"task": "campaign.tasks.advance_due_campaigns", "schedule": 60.0},
+    "queue-reminders": {"task": "campaign.tasks.queue_reminders", "schedule": 60.0},
 }
 
 # E-mail: SMTP when EMAIL_HOST is set, else printed to the console (development only:
