@@ -39,3 +39,9 @@ def redis_url() -> str:
     except redis.RedisError as error:
         service_missing("Redis", f"it does not answer at REDIS_URL ({error})")
     return url
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Tests create many users; the production hasher is slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,520 @@
+"""The campaign services: who may do what, what is refused (and that nothing changes
+then), and how decisions become snapshots."""
+
+import copy
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from campaign import services
+from campaign.models import AuditEntry, Campaign, Snapshot, Submission
+from campaign.services import ServiceError
+from config.celery import app as celery_app
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def eager_celery():
+    """Tasks queued by the services run at once, in this process."""
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def cast():
+    make = User.objects.create_user
+    return {
+        name: make(name, password="a-long-test-password") for name in ("gm", "alice", "bob", "eve")
+    }
+
+
+@pytest.fixture
+def open_campaign(cast):
+    return services.campaign_create(
+        name="Autumn League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+
+
+@pytest.fixture
+def campaign(open_campaign, cast):
+    services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red Elves")
+    services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    services.campaign_start(campaign=open_campaign, actor=cast["gm"])
+    open_campaign.refresh_from_db()
+    return open_campaign
+
+
+def newest(campaign: Campaign) -> Snapshot:
+    return services.latest_snapshot(campaign)
+
+
+def refused(call, code: str) -> ServiceError:
+    with pytest.raises(ServiceError) as error:
+        call()
+    assert error.value.code == code
+    assert error.value.message
+    return error.value
+
+
+# --- creating, joining, starting ---------------------------------------------------------
+
+
+def test_it_creates_a_campaign_open_for_players_with_its_admin(open_campaign, cast):
+    assert open_campaign.status == Campaign.Status.OPEN
+    assert open_campaign.slug == "autumn-league"
+    assert services.is_admin(open_campaign, cast["gm"])
+    assert len(open_campaign.map["tiles"]) == 84
+    assert AuditEntry.objects.filter(campaign=open_campaign, action="created").exists()
+
+
+def test_it_creates_a_campaign_on_a_generated_map(cast):
+    made = services.campaign_create(
+        name="Wild", admin=cast["gm"], kingdoms=3, size=120, options={"seed": 7}
+    )
+    assert made.map_name == "generated"
+    assert sum(t["start"] for t in made.map["tiles"]) >= 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"kingdoms": 9}, "kingdom-count"),
+        ({"kingdoms": 2, "map_name": "atlantis"}, "unknown-map"),
+        ({"kingdoms": 8, "map_name": "borderlands"}, "map-size"),
+    ],
+)
+def test_a_campaign_that_cant_be_made_is_refused(cast, kwargs, code):
+    refused(lambda: services.campaign_create(name="X", admin=cast["gm"], **kwargs), code)
+    assert not Campaign.objects.exists()
+
+
+def test_the_same_name_gets_its_own_slug(open_campaign, cast):
+    again = services.campaign_create(
+        name="Autumn League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    assert again.slug == "autumn-league-2"
+
+
+def test_players_join_and_get_a_kingdom_id_from_its_name(open_campaign, cast):
+    red = services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
+    red_again = services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Red")
+    assert (red.kingdom, red_again.kingdom) == ("red", "red2")
+    assert red.heraldry == "R"
+
+
+def test_joining_is_refused_twice_when_full_and_without_a_name(open_campaign, cast):
+    services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
+    refused(
+        lambda: services.campaign_join(
+            campaign=open_campaign, user=cast["alice"], kingdom_name="Again"
+        ),
+        "already-joined",
+    )
+    refused(
+        lambda: services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="  "),
+        "no-name",
+    )
+    services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue")
+    refused(
+        lambda: services.campaign_join(
+            campaign=open_campaign, user=cast["eve"], kingdom_name="Green"
+        ),
+        "full",
+    )
+
+
+def test_the_admin_may_also_rule_a_kingdom(open_campaign, cast):
+    membership = services.campaign_join(
+        campaign=open_campaign, user=cast["gm"], kingdom_name="Grey"
+    )
+    assert membership.is_admin
+    assert membership.kingdom == "grey"
+
+
+def test_only_the_admin_starts_and_only_when_full(open_campaign, cast):
+    services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
+    refused(lambda: services.campaign_start(campaign=open_campaign, actor=cast["gm"]), "not-full")
+    services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue")
+    refused(
+        lambda: services.campaign_start(campaign=open_campaign, actor=cast["alice"]), "not-an-admin"
+    )
+    assert not Snapshot.objects.exists()
+
+
+def test_starting_makes_the_first_snapshot_waiting_for_races(campaign):
+    snapshot = newest(campaign)
+    assert snapshot.number == 1
+    assert snapshot.reason == Snapshot.Reason.START
+    assert snapshot.data["clock"]["step"] == "races"
+    assert {p["kingdom"] for p in snapshot.data["pending"]} == {"red-elves", "blue-dwarfs"}
+    assert campaign.status == Campaign.Status.RUNNING
+    assert campaign.deadline > timezone.now() + timedelta(hours=47)
+
+
+def test_nobody_joins_a_started_campaign(campaign, cast):
+    refused(
+        lambda: services.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Late"),
+        "not-open",
+    )
+
+
+# --- submissions ----------------------------------------------------------------------
+
+
+def test_an_outsider_can_not_submit(campaign, cast):
+    refused(
+        lambda: services.submission_save(
+            campaign=campaign, user=cast["eve"], kind="races", payload="Orcs"
+        ),
+        "not-a-player",
+    )
+    assert not Submission.objects.exists()
+
+
+def test_only_what_is_asked_may_be_submitted(campaign, cast):
+    refused(
+        lambda: services.submission_save(
+            campaign=campaign, user=cast["alice"], kind="orders", payload=[]
+        ),
+        "not-asked",
+    )
+    refused(
+        lambda: services.submission_save(
+            campaign=campaign, user=cast["alice"], kind="everything", payload=1
+        ),
+        "not-asked",
+    )
+
+
+def test_an_illegal_decision_is_refused_at_once_in_the_games_words(campaign, cast):
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    error = refused(
+        lambda: services.submission_save(
+            campaign=campaign, user=cast["alice"], kind="races", payload=""
+        ),
+        "wrong-type",
+    )
+    assert error.field == "inputs.races.red-elves"
+    assert Submission.objects.get().payload == "Elves"
+
+
+def test_a_decision_may_be_changed_until_ready_then_only_after_withdrawing(campaign, cast):
+    alice = cast["alice"]
+    services.submission_save(campaign=campaign, user=alice, kind="races", payload="Elves")
+    services.submission_save(campaign=campaign, user=alice, kind="races", payload="Undead")
+    assert services.submission_set_ready(campaign=campaign, user=alice) == 1
+    refused(
+        lambda: services.submission_save(
+            campaign=campaign, user=alice, kind="races", payload="Orcs"
+        ),
+        "already-ready",
+    )
+    services.submission_set_ready(campaign=campaign, user=alice, ready=False)
+    services.submission_save(campaign=campaign, user=alice, kind="races", payload="Orcs")
+    assert Submission.objects.get().payload == "Orcs"
+    assert Submission.objects.count() == 1
+
+
+def test_s1_a_secret_race_stays_out_of_the_snapshot_until_the_advance(campaign, cast):
+    services.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
+    )
+    assert "Nightstalkers" not in str(newest(campaign).data)
+
+
+def test_when_everyone_is_ready_the_campaign_advances(
+    campaign, cast, eager_celery, django_capture_on_commit_callbacks
+):
+    for user, race in (("alice", "Elves"), ("bob", "Dwarfs")):
+        services.submission_save(campaign=campaign, user=cast[user], kind="races", payload=race)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    assert newest(campaign).number == 1  # bob is not ready yet
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submission_set_ready(campaign=campaign, user=cast["bob"])
+    snapshot = newest(campaign)
+    assert snapshot.number == 2
+    assert snapshot.data["clock"]["step"] == "capitals"
+    assert [k["race"] for k in snapshot.data["kingdoms"]] == ["Elves", "Dwarfs"]
+    assert snapshot.decisions["races"] == {"red-elves": "Elves", "blue-dwarfs": "Dwarfs"}
+    assert not Submission.objects.filter(consumed_by=None).exists()
+
+
+# --- advancing --------------------------------------------------------------------------
+
+
+def test_an_advance_from_an_old_snapshot_does_nothing(campaign):
+    assert (
+        services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True).number
+        == 2
+    )
+    assert (
+        services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True) is None
+    )
+    assert Snapshot.objects.count() == 2
+
+
+def test_at_the_deadline_drafts_count_and_the_rest_take_defaults(campaign, cast):
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+    assert snapshot.defaults
+    assert snapshot.data["clock"] == {"year": 1, "season": "summer", "month": 1, "step": "orders"}
+    races = {k["id"]: k["race"] for k in snapshot.data["kingdoms"]}
+    assert races == {"red-elves": "Elves", "blue-dwarfs": "Undeclared"}
+
+
+def test_without_defaults_only_ready_decisions_are_used(campaign, cast):
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)
+    assert snapshot.data["clock"]["step"] == "races"
+    assert Submission.objects.filter(consumed_by=None).count() == 1
+
+
+def test_the_campaigns_due_are_the_running_ones_past_their_deadline(campaign, cast):
+    assert services.campaigns_due() == []
+    Campaign.objects.filter(pk=campaign.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    assert services.campaigns_due() == [(campaign.pk, 1)]
+    services.campaign_pause(campaign=campaign, actor=cast["gm"])
+    assert services.campaigns_due() == []
+
+
+# --- admin controls --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "control",
+    [
+        lambda c, u: services.campaign_pause(campaign=c, actor=u),
+        lambda c, u: services.campaign_extend(campaign=c, actor=u, hours=5),
+        lambda c, u: services.campaign_advance_now(campaign=c, actor=u),
+        lambda c, u: services.campaign_undo(campaign=c, actor=u, reason="x"),
+        lambda c, u: services.correct_resources(
+            campaign=c, actor=u, reason="x", kingdom="red-elves", gold=9, food=9
+        ),
+    ],
+)
+def test_only_an_admin_uses_the_admin_controls(campaign, cast, control):
+    before = (Snapshot.objects.count(), Campaign.objects.get().deadline)
+    refused(lambda: control(campaign, cast["alice"]), "not-an-admin")
+    assert (Snapshot.objects.count(), Campaign.objects.get().deadline) == before
+
+
+def test_pause_stops_the_deadline_and_resume_gives_the_time_back(campaign, cast):
+    left = campaign.deadline - timezone.now()
+    paused = services.campaign_pause(campaign=campaign, actor=cast["gm"], reason="holiday")
+    assert (paused.status, paused.deadline) == (Campaign.Status.PAUSED, None)
+    resumed = services.campaign_resume(campaign=campaign, actor=cast["gm"])
+    assert resumed.status == Campaign.Status.RUNNING
+    assert abs((resumed.deadline - timezone.now()) - left) < timedelta(minutes=1)
+    assert list(
+        AuditEntry.objects.filter(campaign=campaign).values_list("action", flat=True)[:2]
+    ) == ["resumed", "paused"]
+
+
+def test_extend_moves_the_deadline(campaign, cast):
+    before = campaign.deadline
+    extended = services.campaign_extend(
+        campaign=campaign, actor=cast["gm"], hours=24, reason="a busy week"
+    )
+    assert extended.deadline - before == timedelta(hours=24)
+    refused(
+        lambda: services.campaign_extend(campaign=campaign, actor=cast["gm"], hours=0), "bad-hours"
+    )
+
+
+def test_advance_now_uses_the_defaults_and_is_audited(campaign, cast):
+    snapshot = services.campaign_advance_now(
+        campaign=campaign, actor=cast["gm"], reason="everyone agreed"
+    )
+    assert snapshot.defaults
+    assert snapshot.created_by == cast["gm"]
+    assert AuditEntry.objects.filter(action="advanced-now", reason="everyone agreed").exists()
+
+
+def test_undo_goes_back_and_reopens_the_decisions_it_used(campaign, cast):
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    undo = services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="Bob was away")
+    assert undo.number == 3
+    assert undo.data == Snapshot.objects.get(number=1).data
+    reopened = Submission.objects.get()
+    assert (reopened.consumed_by, reopened.ready, reopened.payload) == (None, False, "Elves")
+    assert AuditEntry.objects.filter(action="undone", reason="Bob was away").exists()
+
+
+def test_nothing_to_undo_at_the_start(campaign, cast):
+    refused(
+        lambda: services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x"),
+        "nothing-to-undo",
+    )
+
+
+def test_a_correction_is_checked_by_the_engine_recorded_and_kept(campaign, cast):
+    snapshot = services.correct_resources(
+        campaign=campaign,
+        actor=cast["gm"],
+        reason="forgot a tithe",
+        kingdom="red-elves",
+        gold=2,
+        food=1,
+    )
+    assert snapshot.reason == Snapshot.Reason.CORRECTION
+    red = next(k for k in snapshot.data["kingdoms"] if k["id"] == "red-elves")
+    assert (red["gold"], red["food"]) == (2, 1)
+    entry = AuditEntry.objects.get(action="corrected")
+    assert (entry.reason, entry.actor, entry.details["what"]) == (
+        "forgot a tithe",
+        cast["gm"],
+        "resources of red-elves",
+    )
+
+
+def test_a_correction_the_engine_refuses_changes_nothing(campaign, cast):
+    data = copy.deepcopy(newest(campaign).data)
+    ocean = next(t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "ocean")
+    data["armies"] = [
+        {"id": "red-elves-1", "kingdom": "red-elves", "hex": ocean, "upright": True, "ally": None}
+    ]
+    error = refused(
+        lambda: services.campaign_correct(
+            campaign=campaign, actor=cast["gm"], reason="x", data=data, what="army"
+        ),
+        "cannot-stand-here",
+    )
+    assert error.field == "armies[0].hex"
+    refused(
+        lambda: services.correct_tile(
+            campaign=campaign,
+            actor=cast["gm"],
+            reason=" ",
+            hex=[0, 0],
+            owner="red-elves",
+            settlement=None,
+        ),
+        "no-reason",
+    )
+    assert Snapshot.objects.count() == 1
+    assert not AuditEntry.objects.filter(action="corrected").exists()
+
+
+# --- battles ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def battle_waiting(campaign, cast):
+    """Armies of both kingdoms meet on a plains tile at the battles step: the engine hands
+    the battle off to the tabletop."""
+    data = copy.deepcopy(newest(campaign).data)
+    plains = next(
+        t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
+    )
+    data.update(
+        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
+        player_order=["red-elves", "blue-dwarfs"],
+        tiles=[{"hex": plains, "owner": "red-elves", "settlement": None}],
+        armies=[
+            {
+                "id": "red-elves-1",
+                "kingdom": "red-elves",
+                "hex": plains,
+                "upright": True,
+                "ally": None,
+            },
+            {
+                "id": "blue-dwarfs-1",
+                "kingdom": "blue-dwarfs",
+                "hex": plains,
+                "upright": True,
+                "ally": None,
+            },
+        ],
+        pending=[],
+    )
+    for kingdom in data["kingdoms"]:
+        kingdom["race"] = "Elves"
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
+    )
+    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=2)
+    assert snapshot.data["battles"][0]["status"] == "awaiting_result"
+    return plains
+
+
+def test_the_admin_records_a_tabletop_result_and_the_campaign_moves_on(
+    campaign, cast, battle_waiting, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_report_result(
+            campaign=campaign,
+            actor=cast["gm"],
+            hex=battle_waiting,
+            result="win",
+            winner="blue-dwarfs",
+        )
+    snapshot = newest(campaign)
+    battle = snapshot.data["battles"][0]
+    assert (battle["status"], battle["winner"]) == ("resolved", "blue-dwarfs")
+    assert snapshot.data["clock"]["step"] == "orders"
+
+
+def test_a_result_is_refused_for_a_tile_with_no_battle_or_a_winner_who_did_not_fight(
+    campaign, cast, battle_waiting
+):
+    refused(
+        lambda: services.battle_report_result(
+            campaign=campaign, actor=cast["gm"], hex=[99, 99], result="draw"
+        ),
+        "no-such-battle",
+    )
+    refused(
+        lambda: services.battle_report_result(
+            campaign=campaign, actor=cast["alice"], hex=battle_waiting, result="draw"
+        ),
+        "not-an-admin",
+    )
+    assert not Submission.objects.exists()
+
+
+def test_a_player_concedes_a_handed_off_battle(
+    campaign, cast, battle_waiting, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_concede(campaign=campaign, user=cast["alice"], hex=battle_waiting)
+    battle = newest(campaign).data["battles"][0]
+    assert (battle["kind"], battle["winner"]) == ("concession", "blue-dwarfs")
+
+
+def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
+    cast, eager_celery, django_capture_on_commit_callbacks
+):
+    cyclic = services.campaign_create(
+        name="Cycle",
+        admin=cast["gm"],
+        kingdoms=2,
+        map_name="borderlands",
+        options={"orders": "cycle"},
+    )
+    services.campaign_join(campaign=cyclic, user=cast["alice"], kingdom_name="Red")
+    services.campaign_join(campaign=cyclic, user=cast["bob"], kingdom_name="Blue")
+    services.campaign_start(campaign=cyclic, actor=cast["gm"])
+    services.campaign_advance_now(campaign=cyclic, actor=cast["gm"])  # setup by the defaults
+    data = newest(cyclic).data
+    (first,) = data["pending"]
+    player = cast["alice"] if first["kingdom"] == "red" else cast["bob"]
+    other = "blue" if first["kingdom"] == "red" else "red"
+    order = {"unit": first["units"][0], "order": "defend"}
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submission_save(campaign=cyclic, user=player, kind="orders", payload=[order])
+    after = newest(cyclic).data
+    assert after["inputs"]["orders"][first["kingdom"]] == [order]  # public once given
+    assert [p["kingdom"] for p in after["pending"]] == [other]
+    refused(
+        lambda: services.submission_save(
+            campaign=cyclic, user=player, kind="orders", payload=[order]
+        ),
+        "not-asked",
+    )
