@@ -13,7 +13,14 @@ from django.utils.text import slugify
 
 from accounts.models import User
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
-from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    Membership,
+    Snapshot,
+    Submission,
+    default_deadlines,
+)
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
@@ -159,12 +166,20 @@ def campaign_create(
         slug=_unique_slug(Campaign, slugify(name)[:50]),
         kingdoms=kingdoms,
         options=options,
-        deadlines={**Campaign._meta.get_field("deadlines").get_default(), **(deadlines or {})},
+        deadlines={**default_deadlines(), **(deadlines or {})},
         map_name=map_name,
         map=map_to_json(hexmap),
     )
     Membership.objects.create(campaign=campaign, user=admin, is_admin=True)
     _audit(campaign, admin, "created", details={"kingdoms": kingdoms, "map": map_name})
+    return campaign
+
+
+def campaign_for_code(code: str) -> Campaign:
+    """The campaign a join code (from the invitation link) belongs to."""
+    campaign = Campaign.objects.filter(join_code=code.strip()).first()
+    if campaign is None:
+        raise ServiceError("No campaign has that join code.", code="unknown-code", field="code")
     return campaign
 
 

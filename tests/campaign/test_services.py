@@ -99,6 +99,11 @@ def test_the_same_name_gets_its_own_slug(open_campaign, cast):
     assert again.slug == "autumn-league-2"
 
 
+def test_a_join_code_finds_its_campaign(open_campaign):
+    assert services.campaign_for_code(f" {open_campaign.join_code} ") == open_campaign
+    refused(lambda: services.campaign_for_code("nope"), "unknown-code")
+
+
 def test_players_join_and_get_a_kingdom_id_from_its_name(open_campaign, cast):
     red = services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
     red_again = services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Red")
