@@ -15,7 +15,7 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
 .PHONY: help run test bench lint types pytest clean
 
 help:
-	@echo "make run    set up and serve the app on http://$(HOST):$(PORT)"
+	@echo "make run    set up and serve the app with a demo campaign on http://$(HOST):$(PORT)"
 	@echo "make test   set up and run the whole suite (lint, types, import contract, pytest)"
 	@echo "make bench  time whole bot-played campaigns and one month of the rules engine"
 
@@ -36,6 +36,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
 # With no REDIS_URL the broker is a folder under var/ (no server to install).
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
 	export DEBUG=$${DEBUG:-1}; \
 	$(BIN)/celery -A config worker --beat --loglevel=INFO --concurrency=1 --schedule=var/celerybeat-schedule & \
 	worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \

@@ -102,9 +102,16 @@ def ready_kingdoms(campaign: Campaign) -> set[str]:
     }
 
 
+# While its orders are asked, a kingdom may also state its battle preferences for this
+# month: which tiles to pick first (ruling B2) and a naval battle instead of a pitched one
+# (B3), or concede a battle before it is fought (B4).
+ALSO_ASKED = {"orders": {"battle_choices", "battles"}, "battle_choices": {"battles"}}
+
+
 def asked_of(data: Json, kingdom: str) -> set[str]:
     """The `inputs` keys the campaign is waiting for from this kingdom."""
-    return {ANSWERS[p["kind"]] for p in data.get("pending", []) if p["kingdom"] == kingdom}
+    asked = {ANSWERS[p["kind"]] for p in data.get("pending", []) if p["kingdom"] == kingdom}
+    return asked.union(*(ALSO_ASKED.get(key, set()) for key in asked))
 
 
 # --- creating and joining ------------------------------------------------------------------
@@ -445,9 +452,9 @@ def campaign_advance(
     the next deadline. Does nothing if the campaign has moved on from `snapshot_number`
     (so a task may run twice). With `defaults`, missing decisions take the rulings'
     deadline defaults and drafts not yet marked ready count."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
-    if campaign.status == Campaign.Status.ENDED:
-        return None
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if campaign is None or campaign.status == Campaign.Status.ENDED:
+        return None  # deleted, or over, since the task was queued
     latest = latest_snapshot(campaign)
     if latest.number != snapshot_number:
         return None

@@ -172,10 +172,13 @@ if REDIS_URL:
 else:
     (CELERY_BROKER_DIR / "messages").mkdir(parents=True, exist_ok=True)
     (CELERY_BROKER_DIR / "results").mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = (
+        "filesystem://localhost//"  # the host is ignored; naming it avoids a warning
+    )
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_DIR / "messages"),
         "data_folder_out": str(CELERY_BROKER_DIR / "messages"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
         "store_processed": False,
     }
     CELERY_RESULT_BACKEND = f"file://{CELERY_BROKER_DIR / 'results'}"

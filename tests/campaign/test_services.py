@@ -2,6 +2,7 @@
 then), and how decisions become snapshots."""
 
 import copy
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -52,7 +53,13 @@ def newest(campaign: Campaign) -> Snapshot:
     return services.latest_snapshot(campaign)
 
 
-def refused(call, code: str) -> ServiceError:
+def advanced(snapshot: Snapshot | None) -> Snapshot:
+    """The snapshot an advance made (it made one)."""
+    assert snapshot is not None
+    return snapshot
+
+
+def refused(call: Callable[[], object], code: str) -> ServiceError:
     with pytest.raises(ServiceError) as error:
         call()
     assert error.value.code == code
@@ -253,10 +260,8 @@ def test_when_everyone_is_ready_the_campaign_advances(
 
 
 def test_an_advance_from_an_old_snapshot_does_nothing(campaign):
-    assert (
-        services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True).number
-        == 2
-    )
+    first = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+    assert advanced(first).number == 2
     assert (
         services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True) is None
     )
@@ -265,7 +270,9 @@ def test_an_advance_from_an_old_snapshot_does_nothing(campaign):
 
 def test_at_the_deadline_drafts_count_and_the_rest_take_defaults(campaign, cast):
     services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
-    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+    snapshot = advanced(
+        services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+    )
     assert snapshot.defaults
     assert snapshot.data["clock"] == {"year": 1, "season": "summer", "month": 1, "step": "orders"}
     races = {k["id"]: k["race"] for k in snapshot.data["kingdoms"]}
@@ -274,7 +281,7 @@ def test_at_the_deadline_drafts_count_and_the_rest_take_defaults(campaign, cast)
 
 def test_without_defaults_only_ready_decisions_are_used(campaign, cast):
     services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
-    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)
+    snapshot = advanced(services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1))
     assert snapshot.data["clock"]["step"] == "races"
     assert Submission.objects.filter(consumed_by=None).count() == 1
 
@@ -309,11 +316,13 @@ def test_only_an_admin_uses_the_admin_controls(campaign, cast, control):
 
 
 def test_pause_stops_the_deadline_and_resume_gives_the_time_back(campaign, cast):
+    assert campaign.deadline is not None
     left = campaign.deadline - timezone.now()
     paused = services.campaign_pause(campaign=campaign, actor=cast["gm"], reason="holiday")
     assert (paused.status, paused.deadline) == (Campaign.Status.PAUSED, None)
     resumed = services.campaign_resume(campaign=campaign, actor=cast["gm"])
     assert resumed.status == Campaign.Status.RUNNING
+    assert resumed.deadline is not None
     assert abs((resumed.deadline - timezone.now()) - left) < timedelta(minutes=1)
     assert list(
         AuditEntry.objects.filter(campaign=campaign).values_list("action", flat=True)[:2]
@@ -332,8 +341,8 @@ def test_extend_moves_the_deadline(campaign, cast):
 
 
 def test_advance_now_uses_the_defaults_and_is_audited(campaign, cast):
-    snapshot = services.campaign_advance_now(
-        campaign=campaign, actor=cast["gm"], reason="everyone agreed"
+    snapshot = advanced(
+        services.campaign_advance_now(campaign=campaign, actor=cast["gm"], reason="everyone agreed")
     )
     assert snapshot.defaults
     assert snapshot.created_by == cast["gm"]
@@ -444,7 +453,7 @@ def battle_waiting(campaign, cast):
     services.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
     )
-    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=2)
+    snapshot = advanced(services.campaign_advance(campaign_id=campaign.pk, snapshot_number=2))
     assert snapshot.data["battles"][0]["status"] == "awaiting_result"
     return plains
 
@@ -523,3 +532,25 @@ def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
         ),
         "not-asked",
     )
+
+
+def test_b3_with_its_orders_a_kingdom_may_state_its_battle_preferences(campaign, cast):
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # setup by the defaults
+    naval = {"hex": [0, 0], "naval": "red-elves"}
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="battles", payload=[naval])
+    services.submission_save(
+        campaign=campaign, user=cast["alice"], kind="battle_choices", payload=[[0, 0]]
+    )
+    assert Submission.objects.get(kind="battles").payload == [naval]
+    refused(
+        lambda: services.submission_save(
+            campaign=campaign, user=cast["alice"], kind="tithes", payload=[]
+        ),
+        "not-asked",
+    )
+
+
+def test_an_advance_queued_for_a_deleted_campaign_does_nothing(campaign):
+    pk = campaign.pk
+    campaign.delete()
+    assert services.campaign_advance(campaign_id=pk, snapshot_number=1) is None

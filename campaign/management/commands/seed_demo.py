@@ -1,0 +1,266 @@
+"""`manage.py seed_demo [--reset]`: a demo campaign to look around in, slug `demo`.
+
+An admin `gm` (also a Django superuser, for /admin/) and four players, `alice`, `bob`,
+`carol` and `dave`, all with the password `demo`, on the built-in map river-kingdoms.
+Everything goes through the services, as it would on the site: the players join, the gm
+starts the campaign, and bots answer what each snapshot waits for (submitted, marked
+ready, advanced) until a pitched battle has gone out to the tabletop and waits for its
+result. The bots are steered so that two armies march on each other; with the fixed seed
+the demo is the same every time.
+
+It runs only with DEBUG on (the accounts have a known password). If the demo exists it
+says so and changes nothing; `--reset` deletes it and makes it again."""
+
+import random
+from argparse import ArgumentParser
+from collections import deque
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from accounts.models import User
+from campaign import services
+from campaign.maps import BUILTIN_MAPS
+from campaign.models import Campaign, Snapshot
+from campaign.rules import bots
+from campaign.rules.hexmap import Hex, HexMap, map_from_json
+
+type Json = dict[str, Any]
+
+SLUG = "demo"
+PASSWORD = "demo"
+ADMIN = "gm"
+MAP = "river-kingdoms"
+SEED = 2  # the dice and the bots: a pitched battle waits in the fourth summer month
+# (username, kingdom, colour)
+PLAYERS = (
+    ("alice", "Aldermark", "#2e7d32"),
+    ("bob", "Brightwater", "#1565c0"),
+    ("carol", "Carrowmoor", "#c62828"),
+    ("dave", "Duskhollow", "#6a1b9a"),
+)
+MAX_STEPS = 200  # snapshots; the demo needs about 17
+
+
+class Command(BaseCommand):
+    help = "Create the demo campaign 'demo' (users gm, alice, bob, carol, dave; password demo)."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument(
+            "--reset", action="store_true", help="delete the demo campaign and make it again"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:
+            self.stderr.write(
+                "No demo: its accounts have a known password, so seed_demo runs only with DEBUG=1."
+            )
+            return
+        existing = Campaign.objects.filter(slug=SLUG).first()
+        if existing is not None and not options["reset"]:
+            self.stdout.write(
+                f"The demo campaign exists already (slug {SLUG}): nothing changed. "
+                "`manage.py seed_demo --reset` makes it again."
+            )
+            return
+        with transaction.atomic():
+            if existing is not None:
+                existing.delete()
+            users, created = demo_users()
+            campaign = demo_campaign(users)
+        self.stdout.write(describe(campaign, created))
+
+
+def demo_users() -> tuple[dict[str, User], list[str]]:
+    """The gm and the players, made or found, each with the demo password."""
+    users: dict[str, User] = {}
+    created: list[str] = []
+    for name in (ADMIN, *(player for player, _, _ in PLAYERS)):
+        user, made = User.objects.get_or_create(username=name)
+        user.set_password(PASSWORD)
+        user.email = user.email or f"{name}@example.org"
+        if name == ADMIN:
+            user.is_staff = user.is_superuser = True
+        user.save()
+        users[name] = user
+        if made:
+            created.append(name)
+    return users, created
+
+
+def demo_campaign(users: Mapping[str, User]) -> Campaign:
+    """The campaign, started and played by bots until a pitched battle waits."""
+    admin = users[ADMIN]
+    campaign = services.campaign_create(
+        name="Demo", admin=admin, kingdoms=len(PLAYERS), map_name=MAP, options={"seed": SEED}
+    )
+    for username, kingdom_name, colour in PLAYERS:
+        services.campaign_join(
+            campaign=campaign, user=users[username], kingdom_name=kingdom_name, colour=colour
+        )
+    services.campaign_start(campaign=campaign, actor=admin)
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rng = random.Random(SEED)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        if awaiting(services.latest_snapshot(campaign).data):
+            campaign.refresh_from_db()
+            return campaign
+        play_bot_step(campaign, players=players, admin=admin, rng=rng, hexmap=hexmap, march=True)
+    raise CommandError(f"No pitched battle went to the tabletop in {MAX_STEPS} snapshots.")
+
+
+def describe(campaign: Campaign, created: list[str]) -> str:
+    snapshot = services.latest_snapshot(campaign)
+    clock = snapshot.data["clock"]
+    members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
+    lines = [
+        f"Campaign {campaign.name!r} (slug {campaign.slug}) on {BUILTIN_MAPS[MAP].title}, "
+        f"{campaign.kingdoms} kingdoms, {campaign.status}: year {clock['year']}, "
+        f"{clock['season']} month {clock['month']}, {snapshot.number} snapshots.",
+    ]
+    for battle in awaiting(snapshot.data):
+        attacker, defender = members[battle["attacker"]], members[battle["defender"]]
+        lines.append(
+            f"A pitched battle at {battle['hex']} waits for its tabletop result: "
+            f"{attacker.kingdom_name} ({attacker.user}) against "
+            f"{defender.kingdom_name} ({defender.user}), on a {battle['board']} board."
+        )
+    names = [ADMIN, *(player for player, _, _ in PLAYERS)]
+    made = f" (created: {', '.join(created)})" if created else " (all existed)"
+    lines += [
+        f"Users, password {PASSWORD!r}: {', '.join(names)}{made}. "
+        f"{ADMIN} runs the campaign and is a Django superuser: see the data at /admin/.",
+    ]
+    return "\n".join(lines)
+
+
+def awaiting(data: Json) -> list[Json]:
+    """The battles of a campaign file waiting for their tabletop result."""
+    return [b for b in data.get("battles", []) if b["status"] == "awaiting_result"]
+
+
+# --- bots through the services ----------------------------------------------------------------
+
+
+def play_bot_step(
+    campaign: Campaign,
+    *,
+    players: Mapping[str, User],
+    admin: User,
+    rng: random.Random,
+    hexmap: HexMap | None = None,
+    march: bool = False,
+) -> Snapshot:
+    """Answer with bots whatever the newest snapshot waits for, the way people would: each
+    kingdom's player saves its decisions and marks them ready; tabletop results and the
+    admin's simple battles come from the admin. Then advance, and return the newest
+    snapshot. With `march`, two armies are steered to meet (see `march_armies`)."""
+    snapshot = services.latest_snapshot(campaign)
+    data = snapshot.data
+    hexmap = hexmap or map_from_json(data["map"])
+    decided: Json = bots.decide(data, rng, hexmap)["inputs"]
+    if march and data["clock"]["step"] == "orders":
+        march_armies(data, decided, hexmap)
+    for kingdom, kind, payload in bot_answers(data, decided):
+        services.submission_save(
+            campaign=campaign, user=players[kingdom], kind=kind, payload=payload
+        )
+    given = len((data.get("inputs") or {}).get("battles", []))
+    for entry in decided.get("battles", [])[given:]:
+        _battle_entry(campaign, players, admin, entry)
+    for kingdom in sorted(services.owing(data)):
+        services.submission_set_ready(campaign=campaign, user=players[kingdom])
+    advanced = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=snapshot.number)
+    return advanced or services.latest_snapshot(campaign)
+
+
+def bot_answers(data: Json, decided: Json) -> Iterator[tuple[str, str, Any]]:
+    """(kingdom, kind, payload) for each decision a kingdom owes, from the bots' inputs;
+    battle entries apart (`_battle_entry`)."""
+    pending = data.get("pending", [])
+    before = data.get("inputs") or {}
+    cycle = data["options"].get("orders") == "cycle"
+    owed = sorted({(p["kingdom"], services.ANSWERS[p["kind"]]) for p in pending})
+    for kingdom, kind in owed:
+        if kind in services.LISTED:
+            continue
+        answer = decided.get(kind, {})
+        if kind in services.BY_UNIT:
+            units = {p["unit"] for p in pending if p["kingdom"] == kingdom and "unit" in p}
+            yield kingdom, kind, {unit: to for unit, to in answer.items() if unit in units}
+        elif kind == "orders" and cycle:  # given one after another: only the new ones
+            yield kingdom, kind, answer[kingdom][len(before.get(kind, {}).get(kingdom, [])) :]
+        elif kingdom in answer:
+            yield kingdom, kind, answer[kingdom]
+
+
+def _battle_entry(
+    campaign: Campaign, players: Mapping[str, User], admin: User, entry: Json
+) -> None:
+    if "result" in entry:
+        services.battle_report_result(
+            campaign=campaign,
+            actor=admin,
+            hex=entry["hex"],
+            result=entry["result"],
+            winner=entry.get("winner"),
+        )
+    elif "resolve" in entry:
+        services.battle_resolve_simply(campaign=campaign, actor=admin, hex=entry["hex"])
+    elif "naval" in entry:
+        return  # no service takes the choice of a naval battle yet: it stays pitched
+    else:  # a concession or a Last Stand, by the kingdom it names
+        kingdom = entry.get("concede") or entry["last_stand"]
+        services.submission_save(
+            campaign=campaign, user=players[kingdom], kind="battles", payload=[entry]
+        )
+
+
+def march_armies(data: Json, inputs: Json, hexmap: HexMap) -> None:
+    """Steer the bots' orders so that two armies meet: of the upright armies given an
+    order, the two of different kingdoms with the shortest march between them; the one
+    first in id order marches a step towards the other, which stands and defends. Month
+    after month the two close in, until they share a tile and a battle is fought."""
+    orders = inputs.get("orders", {})
+    ordered = {order["unit"] for given in orders.values() for order in given}
+    armies = [a for a in data.get("armies", []) if a["upright"] and a["id"] in ordered]
+    best: tuple[int, str, str, Hex] | None = None
+    for hunter in sorted(armies, key=lambda a: a["id"]):
+        steps = _first_steps(hexmap, (hunter["hex"][0], hunter["hex"][1]))
+        for quarry in armies:
+            there = (quarry["hex"][0], quarry["hex"][1])
+            if quarry["kingdom"] == hunter["kingdom"] or there not in steps:
+                continue
+            distance, step = steps[there]
+            if best is None or (distance, hunter["id"], quarry["id"]) < best[:3]:
+                best = (distance, hunter["id"], quarry["id"], step)
+    if best is None:
+        return
+    _, hunter_id, quarry_id, step = best
+    for given in orders.values():
+        for i, order in enumerate(given):
+            if order["unit"] == hunter_id:
+                given[i] = {"unit": hunter_id, "order": "move", "to": list(step)}
+            elif order["unit"] == quarry_id:
+                given[i] = {"unit": quarry_id, "order": "defend"}
+
+
+def _first_steps(hexmap: HexMap, start: Hex) -> dict[Hex, tuple[int, Hex]]:
+    """Every tile an army can march to from `start`: how many steps, and the first one."""
+    found: dict[Hex, tuple[int, Hex]] = {}
+    frontier = deque([(start, 0, start)])
+    seen = {start}
+    while frontier:
+        here, distance, first = frontier.popleft()
+        for there in hexmap.neighbours(here):
+            if there in seen or not hexmap.army_may_move(here, there):
+                continue
+            seen.add(there)
+            step = there if here == start else first
+            found[there] = (distance + 1, step)
+            frontier.append((there, distance + 1, step))
+    return found

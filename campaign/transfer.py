@@ -1,0 +1,529 @@
+"""Export and import: a campaign as one JSON document, to back it up or move it between
+servers. The document holds what is needed to recreate the campaign row, its members
+(matched to users by username), every snapshot with its number, and the decisions not
+yet used; `file` is the newest snapshot's campaign file (the public contract of
+../shared/design/campaign-file.md).
+
+    {"export": 1,
+     "campaign": {"name", "slug", "status", "kingdoms", "options", "deadlines", "map_name",
+                  "map", "join_code", "deadline", "paused_with", "created_at"},
+     "members": [{"username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin",
+                  "joined_at"}],
+     "snapshots": [{"number", "reason", "defaults", "data", "decisions", "created_by",
+                    "created_at"}],
+     "submissions": [{"kingdom", "kind", "payload", "snapshot", "ready", "submitted_by",
+                      "created_at", "updated_at"}],
+     "file": <the newest snapshot's data, or null before the start>}
+
+Times are ISO 8601 with their offset; `paused_with` is an ISO 8601 duration. An import is
+checked whole before anything is written, and written in one transaction: a bad document
+changes nothing. The audit trail, the reminders and the decisions already used (they are
+in each snapshot's `decisions`) are not exported."""
+
+from collections.abc import Collection
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import transaction
+from django.utils.dateparse import parse_datetime, parse_duration
+from django.utils.duration import duration_iso_string
+
+from accounts.models import User
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    Membership,
+    Snapshot,
+    Submission,
+    new_join_code,
+)
+from campaign.rules.errors import RuleError
+from campaign.rules.fileformat import parse_campaign
+from campaign.rules.hexmap import map_from_json
+from campaign.services import KINDS, ServiceError
+
+type Json = dict[str, Any]
+
+EXPORT_FORMAT = 1
+TOP = ("export", "campaign", "members", "snapshots")
+CAMPAIGN = ("name", "slug", "status", "kingdoms", "options", "deadlines", "map_name")
+CAMPAIGN_OPTIONAL = ("map", "join_code", "deadline", "paused_with", "created_at")
+MEMBER = ("username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin")
+SNAPSHOT = ("number", "reason", "defaults", "data", "decisions", "created_at")
+SUBMISSION = ("kingdom", "kind", "payload", "snapshot", "ready")
+STAMPS = ("created_at", "updated_at")
+SLUG_LENGTH = 60  # Campaign.slug
+
+
+# --- export ---------------------------------------------------------------------------
+
+
+def campaign_export(campaign: Campaign) -> Json:
+    """The export document of a campaign, read while its row is locked so that no advance
+    lands halfway through."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        members = campaign.memberships.select_related("user").order_by("joined_at", "pk")
+        snapshots = list(campaign.snapshots.select_related("created_by").order_by("number"))
+        submissions = (
+            campaign.submissions.filter(consumed_by=None)
+            .select_related("submitted_by")
+            .order_by("created_at", "pk")
+        )
+        return {
+            "export": EXPORT_FORMAT,
+            "campaign": {
+                "name": campaign.name,
+                "slug": campaign.slug,
+                "status": campaign.status,
+                "kingdoms": campaign.kingdoms,
+                "options": campaign.options,
+                "deadlines": campaign.deadlines,
+                "map_name": campaign.map_name,
+                "map": campaign.map,
+                "join_code": campaign.join_code,
+                "deadline": _iso(campaign.deadline),
+                "paused_with": None
+                if campaign.paused_with is None
+                else duration_iso_string(campaign.paused_with),
+                "created_at": _iso(campaign.created_at),
+            },
+            "members": [
+                {
+                    "username": m.user.get_username(),
+                    "kingdom": m.kingdom,
+                    "kingdom_name": m.kingdom_name,
+                    "colour": m.colour,
+                    "heraldry": m.heraldry,
+                    "is_admin": m.is_admin,
+                    "joined_at": _iso(m.joined_at),
+                }
+                for m in members
+            ],
+            "snapshots": [
+                {
+                    "number": s.number,
+                    "reason": s.reason,
+                    "defaults": s.defaults,
+                    "data": s.data,
+                    "decisions": s.decisions,
+                    "created_by": _username(s.created_by),
+                    "created_at": _iso(s.created_at),
+                }
+                for s in snapshots
+            ],
+            "submissions": [
+                {
+                    "kingdom": s.kingdom,
+                    "kind": s.kind,
+                    "payload": s.payload,
+                    "snapshot": s.snapshot,
+                    "ready": s.ready,
+                    "submitted_by": _username(s.submitted_by),
+                    "created_at": _iso(s.created_at),
+                    "updated_at": _iso(s.updated_at),
+                }
+                for s in submissions
+            ],
+            "file": snapshots[-1].data if snapshots else None,
+        }
+
+
+def _iso(when: datetime | None) -> str | None:
+    return None if when is None else when.isoformat()
+
+
+def _username(user: User | None) -> str | None:
+    return None if user is None else user.get_username()
+
+
+# --- import ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
+    """Recreate an exported campaign, under `slug` if given. Members are matched to users
+    by username; a user missing here is created with no usable password (the audit entry
+    of the import lists them). A bad document raises a ServiceError and writes nothing."""
+    top = _object(data, "the document", TOP, ("submissions", "file"))
+    if top["export"] != EXPORT_FORMAT or isinstance(top["export"], bool):
+        raise _bad("export", f"This server reads export format {EXPORT_FORMAT}.")
+    campaign, hexmap, stamps = _campaign(top["campaign"])
+    members = _members(top["members"])
+    snapshots = _snapshots(top["snapshots"])
+    submissions = _submissions(top.get("submissions", []))
+    newest = snapshots[-1][0].data if snapshots else None
+    _check_consistent(campaign, members, snapshots, submissions, newest)
+    if "file" in top and top["file"] != newest:
+        raise _bad("file", "file is not the newest snapshot's data.")
+    if hexmap is None:
+        if newest is None:
+            raise _bad("campaign.map", "campaign.map is needed for a campaign with no snapshots.")
+        hexmap = newest["map"]
+    where = "campaign.slug" if slug is None else "--slug"
+    campaign.slug = campaign.slug if slug is None else slug
+    _check_slug(campaign.slug, where)
+    if Campaign.objects.filter(slug=campaign.slug).exists():
+        raise ServiceError(
+            f"A campaign with the slug {campaign.slug!r} exists already: "
+            "import it under another slug (--slug).",
+            code="slug-taken",
+            field=where,
+        )
+    if Campaign.objects.filter(join_code=campaign.join_code).exists():
+        campaign.join_code = new_join_code()
+
+    users, created = _users(
+        [name for name, _, _ in members],
+        [name for _, name, _ in snapshots] + [name for _, name, _ in submissions],
+    )
+    campaign.map = hexmap
+    campaign.save()
+    _stamp([campaign], [stamps])
+    for name, _, membership in members:
+        membership.campaign, membership.user = campaign, users[name]
+    for snapshot, creator, _ in snapshots:
+        snapshot.campaign, snapshot.created_by = campaign, users.get(creator or "")
+    for submission, submitter, _ in submissions:
+        submission.campaign, submission.submitted_by = campaign, users.get(submitter or "")
+    _stamp(Membership.objects.bulk_create([m for _, _, m in members]), [t for _, t, _ in members])
+    _stamp(Snapshot.objects.bulk_create([s for s, _, _ in snapshots]), [t for _, _, t in snapshots])
+    _stamp(
+        Submission.objects.bulk_create([s for s, _, _ in submissions]),
+        [t for _, _, t in submissions],
+    )
+    AuditEntry.objects.create(
+        campaign=campaign,
+        action="imported",
+        details={"snapshots": len(snapshots), "created_users": created},
+    )
+    return campaign
+
+
+def created_users(campaign: Campaign) -> list[str]:
+    """The usernames the import of this campaign had to create."""
+    entry = campaign.audit.filter(action="imported").order_by("-pk").first()
+    return [] if entry is None else list(entry.details.get("created_users", []))
+
+
+# The rows read from the document, unsaved, with the usernames they refer to and the
+# times to restore once saved (the models stamp `created_at` themselves on insert).
+type Stamps = dict[str, datetime]
+type MemberRow = tuple[str, Stamps, Membership]
+type SnapshotRow = tuple[Snapshot, str | None, Stamps]
+type SubmissionRow = tuple[Submission, str | None, Stamps]
+
+
+def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
+    """The campaign row (unsaved, with no map yet), its map if the document gives one,
+    and its creation time."""
+    where = "campaign"
+    obj = _object(value, where, CAMPAIGN, CAMPAIGN_OPTIONAL)
+    status = _str(obj, "status", where)
+    if status not in Campaign.Status.values:
+        raise _bad(
+            f"{where}.status", f"{where}.status must be one of {', '.join(Campaign.Status.values)}."
+        )
+    kingdoms = _int(obj, "kingdoms", where)
+    if not 2 <= kingdoms <= 8:
+        raise _bad(f"{where}.kingdoms", f"{where}.kingdoms must be 2 to 8.")
+    deadlines = _dict(obj, "deadlines", where)
+    for step, hours in deadlines.items():
+        if not isinstance(hours, int) or isinstance(hours, bool) or hours < 0:
+            raise _bad(
+                f"{where}.deadlines.{step}", f"{where}.deadlines.{step} must be a number of hours."
+            )
+    hexmap: Json | None = None
+    if obj.get("map") is not None:
+        hexmap = _dict(obj, "map", where)
+        try:
+            map_from_json(hexmap, f"{where}.map")
+        except RuleError as error:
+            raise _refused_by_engine(error) from None
+    paused_with = None
+    if obj.get("paused_with") is not None:
+        paused_with = parse_duration(_str(obj, "paused_with", where))
+        if paused_with is None:
+            raise _bad(f"{where}.paused_with", f"{where}.paused_with must be an ISO 8601 duration.")
+    campaign = Campaign(
+        name=_str(obj, "name", where, blank=False, longest=120),
+        slug=_str(obj, "slug", where),
+        status=status,
+        kingdoms=kingdoms,
+        options=_dict(obj, "options", where),
+        deadlines=deadlines,
+        map_name=_str(obj, "map_name", where, blank=False, longest=60),
+        deadline=_time(obj, "deadline", where, null=True),
+        paused_with=paused_with,
+    )
+    if obj.get("join_code") is not None:
+        campaign.join_code = _str(obj, "join_code", where, blank=False, longest=20)
+    return campaign, hexmap, _stamps(obj, where, ("created_at",))
+
+
+def _members(value: object) -> list[MemberRow]:
+    rows: list[MemberRow] = []
+    for i, item in enumerate(_list(value, "members")):
+        where = f"members[{i}]"
+        obj = _object(item, where, MEMBER, ("joined_at",))
+        kingdom = _str(obj, "kingdom", where, longest=20)
+        if kingdom:
+            _check_slug(kingdom, f"{where}.kingdom")
+        row = Membership(
+            kingdom=kingdom,
+            kingdom_name=_str(obj, "kingdom_name", where, longest=60),
+            colour=_str(obj, "colour", where, longest=7),
+            heraldry=_str(obj, "heraldry", where, longest=2),
+            is_admin=_bool(obj, "is_admin", where),
+        )
+        username = _str(obj, "username", where, blank=False, longest=150)
+        try:
+            User.username_validator(username)
+        except ValidationError:
+            raise _bad(
+                f"{where}.username", f"{where}.username {username!r} is not a username."
+            ) from None
+        rows.append((username, _stamps(obj, where, ("joined_at",)), row))
+    _unique([name for name, _, _ in rows], "members", "Two members have the username")
+    _unique([m.kingdom for _, _, m in rows if m.kingdom], "members", "Two members rule the kingdom")
+    return rows
+
+
+def _snapshots(value: object) -> list[SnapshotRow]:
+    rows: list[SnapshotRow] = []
+    for i, item in enumerate(_list(value, "snapshots")):
+        where = f"snapshots[{i}]"
+        obj = _object(item, where, SNAPSHOT, ("created_by",))
+        number = _int(obj, "number", where)
+        if number != i + 1:
+            raise _bad(
+                f"{where}.number",
+                f"The snapshots must be numbered 1, 2, 3... in order: {where} is number {number}.",
+            )
+        reason = _str(obj, "reason", where)
+        if reason not in Snapshot.Reason.values:
+            raise _bad(
+                f"{where}.reason",
+                f"{where}.reason must be one of {', '.join(Snapshot.Reason.values)}.",
+            )
+        data = _dict(obj, "data", where)
+        try:
+            parse_campaign(data)
+        except RuleError as error:
+            raise _refused_by_engine(error, f"{where}.data") from None
+        snapshot = Snapshot(
+            number=number,
+            reason=reason,
+            defaults=_bool(obj, "defaults", where),
+            data=data,
+            decisions=_dict(obj, "decisions", where),
+        )
+        rows.append((snapshot, _username_in(obj, "created_by", where), _stamps(obj, where)))
+    return rows
+
+
+def _submissions(value: object) -> list[SubmissionRow]:
+    rows: list[SubmissionRow] = []
+    for i, item in enumerate(_list(value, "submissions")):
+        where = f"submissions[{i}]"
+        obj = _object(item, where, SUBMISSION, ("submitted_by", *STAMPS))
+        kind = _str(obj, "kind", where)
+        if kind not in KINDS:
+            raise _bad(f"{where}.kind", f"{where}.kind must be one of {', '.join(sorted(KINDS))}.")
+        submission = Submission(
+            kingdom=_str(obj, "kingdom", where, longest=20),
+            kind=kind,
+            payload=obj["payload"],
+            snapshot=_int(obj, "snapshot", where),
+            ready=_bool(obj, "ready", where),
+        )
+        rows.append(
+            (submission, _username_in(obj, "submitted_by", where), _stamps(obj, where, STAMPS))
+        )
+    _unique(
+        [f"{s.kind} of {s.kingdom or 'the admin'}" for s, _, _ in rows],
+        "submissions",
+        "Two open submissions are the",
+    )
+    return rows
+
+
+def _check_consistent(
+    campaign: Campaign,
+    members: list[MemberRow],
+    snapshots: list[SnapshotRow],
+    submissions: list[SubmissionRow],
+    newest: Json | None,
+) -> None:
+    """What the services rely on: a started campaign has snapshots and an open one none;
+    every player's kingdom is in the newest campaign file; open decisions answer a
+    snapshot of the campaign, from a kingdom of it."""
+    started = campaign.status != Campaign.Status.OPEN
+    if started and newest is None:
+        raise _bad("snapshots", f"A {campaign.status} campaign has at least one snapshot.")
+    if not started and newest is not None:
+        raise _bad("snapshots", "A campaign open for players has no snapshots yet.")
+    players = [m.kingdom for _, _, m in members if m.kingdom]
+    if len(players) > campaign.kingdoms:
+        raise _bad("members", f"The campaign has {campaign.kingdoms} kingdoms, not {len(players)}.")
+    in_file = {k.get("id") for k in newest["kingdoms"]} if newest is not None else set(players)
+    for i, (_, _, member) in enumerate(members):
+        if member.kingdom and member.kingdom not in in_file:
+            raise _bad(
+                f"members[{i}].kingdom",
+                f"members[{i}].kingdom: there is no kingdom {member.kingdom!r} "
+                "in the newest campaign file.",
+            )
+    for i, (submission, _, _) in enumerate(submissions):
+        where = f"submissions[{i}]"
+        if submission.kingdom and submission.kingdom not in in_file:
+            raise _bad(
+                f"{where}.kingdom",
+                f"{where}.kingdom: there is no kingdom {submission.kingdom!r} in the campaign.",
+            )
+        if not 1 <= submission.snapshot <= len(snapshots):
+            raise _bad(
+                f"{where}.snapshot", f"{where}.snapshot: there is no snapshot of that number."
+            )
+
+
+def _users(members: list[str], others: list[str | None]) -> tuple[dict[str, User], list[str]]:
+    """The users by username: every member, created when missing (with no usable
+    password), and those of the other names who exist here (a snapshot's author)."""
+    names = set(members) | {name for name in others if name}
+    users = {u.get_username(): u for u in User.objects.filter(username__in=names)}
+    created = []
+    for name in members:
+        if name not in users:
+            users[name] = User.objects.create_user(username=name)
+            created.append(name)
+    return users, created
+
+
+def _stamp[M: (Campaign, Membership, Snapshot, Submission)](
+    rows: list[M], stamps: list[Stamps]
+) -> None:
+    """Put back the times the document gave, which saving replaced with now."""
+    fields: set[str] = set()
+    for row, times in zip(rows, stamps, strict=True):
+        for field, when in times.items():
+            setattr(row, field, when)
+            fields.add(field)
+    if rows and fields:
+        type(rows[0]).objects.bulk_update(rows, sorted(fields))
+
+
+# --- reading the document -------------------------------------------------------------
+
+
+def _bad(field: str, message: str) -> ServiceError:
+    return ServiceError(message, code="bad-export", field=field)
+
+
+def _refused_by_engine(error: RuleError, where: str | None = None) -> ServiceError:
+    field = f"{where}.{error.field}" if where else error.field
+    unit = f" (unit {error.unit})" if error.unit else ""
+    return ServiceError(
+        f"{field}{unit}: the rules engine refuses it: {error.message} ({error.code})",
+        code="refused-file",
+        field=field,
+    )
+
+
+def _object(
+    value: object, where: str, required: Collection[str], optional: Collection[str] = ()
+) -> Json:
+    if not isinstance(value, dict):
+        raise _bad(where, f"{where} must be a JSON object.")
+    missing = [key for key in required if key not in value]
+    if missing:
+        raise _bad(where, f"{where} has no {', '.join(missing)}.")
+    unknown = sorted(str(key) for key in value if key not in required and key not in optional)
+    if unknown:
+        raise _bad(where, f"{where} has unknown fields: {', '.join(unknown)}.")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _bad(where, f"{where} must be a JSON list.")
+    return value
+
+
+def _dict(obj: Json, key: str, where: str) -> Json:
+    value = obj[key]
+    if not isinstance(value, dict):
+        raise _bad(f"{where}.{key}", f"{where}.{key} must be a JSON object.")
+    return value
+
+
+def _str(obj: Json, key: str, where: str, *, blank: bool = True, longest: int | None = None) -> str:
+    value = obj[key]
+    if not isinstance(value, str) or (not blank and not value.strip()):
+        what = "a text" if blank else "a text that is not empty"
+        raise _bad(f"{where}.{key}", f"{where}.{key} must be {what}.")
+    if longest is not None and len(value) > longest:
+        raise _bad(f"{where}.{key}", f"{where}.{key} is longer than {longest} characters.")
+    return value
+
+
+def _int(obj: Json, key: str, where: str) -> int:
+    value = obj[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise _bad(f"{where}.{key}", f"{where}.{key} must be a whole number.")
+    return value
+
+
+def _bool(obj: Json, key: str, where: str) -> bool:
+    value = obj[key]
+    if not isinstance(value, bool):
+        raise _bad(f"{where}.{key}", f"{where}.{key} must be true or false.")
+    return value
+
+
+def _username_in(obj: Json, key: str, where: str) -> str | None:
+    return None if obj.get(key) is None else _str(obj, key, where, blank=False)
+
+
+def _time(obj: Json, key: str, where: str, *, null: bool = False) -> datetime | None:
+    value = obj.get(key)
+    if value is None and null:
+        return None
+    try:
+        when = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:  # well formed, but no such time (a 13th month)
+        when = None
+    if when is None or when.tzinfo is None:
+        raise _bad(f"{where}.{key}", f"{where}.{key} must be an ISO 8601 time with its UTC offset.")
+    return when
+
+
+def _stamps(obj: Json, where: str, keys: Collection[str] = ("created_at",)) -> Stamps:
+    stamps: Stamps = {}
+    for key in keys:
+        if obj.get(key) is not None:
+            when = _time(obj, key, where)
+            assert when is not None
+            stamps[key] = when
+    return stamps
+
+
+def _unique(values: list[str], field: str, saying: str) -> None:
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise _bad(field, f"{saying} {value}.")
+        seen.add(value)
+
+
+def _check_slug(slug: str, where: str) -> None:
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        raise _bad(
+            where, f"{where} must be letters, digits, hyphens or underscores, not {slug!r}."
+        ) from None
+    if len(slug) > SLUG_LENGTH:
+        raise _bad(where, f"{where} is longer than {SLUG_LENGTH} characters.")

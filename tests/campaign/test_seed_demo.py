@@ -1,0 +1,105 @@
+"""`manage.py seed_demo`: the demo campaign `make run` serves, played by bots through the
+services until a pitched battle waits for its tabletop result."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from accounts.models import User
+from campaign import services
+from campaign.models import Campaign, Membership, Snapshot
+
+pytestmark = pytest.mark.django_db
+
+USERNAMES = ["gm", "alice", "bob", "carol", "dave"]
+
+
+@pytest.fixture(autouse=True)
+def development(settings):
+    """The demo is for development: DEBUG on; a quick hasher keeps the tests fast."""
+    settings.DEBUG = True
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def seed(*args: str) -> str:
+    out = StringIO()
+    call_command("seed_demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def counts() -> dict[str, int]:
+    return {
+        model.__name__: model.objects.count() for model in (User, Campaign, Membership, Snapshot)
+    }
+
+
+def test_it_makes_the_users_and_a_running_campaign_with_a_battle_for_the_tabletop():
+    out = seed()
+
+    campaign = Campaign.objects.get(slug="demo")
+    assert campaign.status == Campaign.Status.RUNNING
+    assert (campaign.map_name, campaign.kingdoms) == ("river-kingdoms", 4)
+    players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
+    assert sorted(players) == ["alice", "bob", "carol", "dave"]
+    assert services.is_admin(campaign, User.objects.get(username="gm"))
+    data = services.latest_snapshot(campaign).data
+    assert data["clock"]["season"] == "summer"
+    assert data["clock"]["month"] >= 2  # a few months have been played
+    (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
+    assert battle["kind"] == "pitched"
+    asked = {(p["kind"], p["kingdom"]) for p in data["pending"]}
+    assert asked == {("battle_result", battle["attacker"]), ("battle_result", battle["defender"])}
+    assert {battle["attacker"], battle["defender"]} <= set(players.values())
+    assert "waits for its tabletop result" in out
+
+
+def test_everyone_logs_in_with_the_password_demo(client):
+    seed()
+    for username in USERNAMES:
+        assert client.login(username=username, password="demo"), username
+        client.logout()
+
+
+def test_gm_is_a_superuser_who_sees_the_demo_in_the_django_admin(client):
+    seed()
+    assert User.objects.filter(username="gm", is_staff=True, is_superuser=True).exists()
+    assert not User.objects.filter(is_staff=True).exclude(username="gm").exists()
+    client.post(reverse("admin:login"), {"username": "gm", "password": "demo"})
+    page = client.get(reverse("admin:campaign_snapshot_changelist"))
+    assert page.status_code == 200
+    assert "Demo #1 (setup races)" in page.text
+
+
+def test_running_it_again_changes_nothing():
+    seed()
+    before = counts()
+
+    out = seed()
+
+    assert "exists already" in out
+    assert counts() == before
+
+
+def test_reset_makes_the_same_demo_again():
+    seed()
+    first = Campaign.objects.get(slug="demo")
+    first_data = services.latest_snapshot(first).data
+
+    seed("--reset")
+
+    again = Campaign.objects.get(slug="demo")
+    assert again.pk != first.pk
+    assert not Campaign.objects.filter(pk=first.pk).exists()
+    assert services.latest_snapshot(again).data == first_data
+    assert User.objects.count() == len(USERNAMES)
+
+
+def test_it_makes_nothing_without_debug(settings):
+    settings.DEBUG = False
+    err = StringIO()
+    call_command("seed_demo", stderr=err)
+    assert "DEBUG" in err.getvalue()
+    assert not Campaign.objects.exists()
+    assert not User.objects.exists()
