@@ -39,7 +39,7 @@ run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
 	export DEBUG=$${DEBUG:-1}; \
 	$(BIN)/celery -A config worker --beat --loglevel=INFO --concurrency=1 --schedule=var/celerybeat-schedule & \
-	worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM HUP; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: $(VENV)/.dev

@@ -297,15 +297,24 @@ def _check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> Non
 
 
 @transaction.atomic
-def submission_save(*, campaign: Campaign, user: User, kind: str, payload: Any) -> Submission:
+def submission_save(
+    *, campaign: Campaign, user: User, kind: str, payload: Any, seen: int | None = None
+) -> Submission:
     """Give or change a decision the campaign is waiting for from the user's kingdom. In
     `cycle` mode an order is given once and is final; otherwise it may be changed until
-    the kingdom marks itself ready."""
+    the kingdom marks itself ready. `seen` is the snapshot the player was looking at: if
+    the campaign has moved on since, the decision is refused rather than applied to a
+    step the player never saw."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
         raise ServiceError("The campaign is not running.", code="not-running")
     snapshot = latest_snapshot(campaign)
+    if seen is not None and seen != snapshot.number:
+        raise ServiceError(
+            "The campaign has moved on since you looked: check the new state and decide again.",
+            code="moved-on",
+        )
     if kind not in KINDS or kind not in asked_of(snapshot.data, kingdom):
         raise ServiceError(
             "Nothing of that kind is asked of your kingdom now.", code="not-asked", field=kind
@@ -444,14 +453,45 @@ def gather_inputs(snapshot: Snapshot, submissions: Iterable[Submission]) -> Json
     return inputs
 
 
-@transaction.atomic
 def campaign_advance(
     *, campaign_id: int, snapshot_number: int, defaults: bool = False, actor: User | None = None
 ) -> Snapshot | None:
     """Gather the decisions into `inputs`, run the engine, store the new snapshot and open
     the next deadline. Does nothing if the campaign has moved on from `snapshot_number`
     (so a task may run twice). With `defaults`, missing decisions take the rulings'
-    deadline defaults and drafts not yet marked ready count."""
+    deadline defaults and drafts not yet marked ready count. If the engine refuses, nothing
+    changes but the campaign is paused and the refusal recorded, for its admins to see."""
+    try:
+        return _advance_locked(campaign_id, snapshot_number, defaults=defaults, actor=actor)
+    except RuleError as error:
+        with transaction.atomic():
+            campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+            if campaign.status == Campaign.Status.RUNNING:
+                campaign.paused_with = (
+                    (campaign.deadline - timezone.now()) if campaign.deadline else None
+                )
+                campaign.status, campaign.deadline = Campaign.Status.PAUSED, None
+                campaign.save()
+            details = {
+                "snapshot": snapshot_number,
+                "code": error.code,
+                "field": error.field,
+                "message": error.message,
+            }
+            _audit(
+                campaign,
+                actor,
+                "advance-refused",
+                "The rules engine refused to advance; the campaign is paused.",
+                details,
+            )
+        raise ServiceError(error.message, code=error.code, field=error.field) from None
+
+
+@transaction.atomic
+def _advance_locked(
+    campaign_id: int, snapshot_number: int, *, defaults: bool, actor: User | None
+) -> Snapshot | None:
     campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
     if campaign is None or campaign.status == Campaign.Status.ENDED:
         return None  # deleted, or over, since the task was queued
@@ -461,16 +501,7 @@ def campaign_advance(
     open_submissions = Submission.objects.filter(campaign=campaign, consumed_by=None)
     used = list(open_submissions if defaults else open_submissions.filter(ready=True))
     inputs = gather_inputs(latest, used)
-    try:
-        advanced = advance({**latest.data, "inputs": inputs}, defaults=defaults)
-    except RuleError as error:
-        _audit(
-            campaign,
-            actor,
-            "advance-refused",
-            details={"code": error.code, "field": error.field, "message": error.message},
-        )
-        raise ServiceError(error.message, code=error.code, field=error.field) from None
+    advanced = advance({**latest.data, "inputs": inputs}, defaults=defaults)
     snapshot = Snapshot.objects.create(
         campaign=campaign, number=latest.number + 1, data=advanced, decisions=inputs,
         reason=Snapshot.Reason.ADVANCE, defaults=defaults, created_by=actor,

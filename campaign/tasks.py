@@ -2,6 +2,7 @@
 database errors are retried; anything else raises, so it is seen in the worker's log."""
 
 from datetime import timedelta
+from typing import Any
 
 from celery import Task, shared_task
 from django.db import OperationalError
@@ -31,22 +32,27 @@ def advance_campaign(campaign_id: int, snapshot_number: int, defaults: bool = Fa
 
 
 @shared_task
-def advance_due_campaigns() -> int:
+def advance_due_campaigns(queue: str | None = None) -> int:
     """Run by the beat each minute: every campaign whose deadline passed advances with the
-    rulings' defaults for whoever is not ready."""
+    rulings' defaults for whoever is not ready. The advances go to `queue` if given (a
+    worker that serves one queue only), else where the task routes send them."""
     due = services.campaigns_due()
+    routing: dict[str, Any] = {"queue": queue} if queue else {}
     for campaign_id, number in due:
-        advance_campaign.delay(campaign_id, number, defaults=True)
+        advance_campaign.apply_async((campaign_id, number), {"defaults": True}, **routing)
     return len(due)
 
 
 @shared_task
 def queue_reminders() -> int:
     """Run by the beat each minute: record a reminder for every kingdom that still owes a
-    decision a day before its deadline (sending them arrives with notifications)."""
-    soon = timezone.now() + REMIND_BEFORE
+    decision a day before its deadline (sending them arrives with notifications). Once the
+    deadline has passed the defaults apply instead: no reminder then."""
+    now = timezone.now()
+    soon = now + REMIND_BEFORE
     created = 0
-    for campaign in Campaign.objects.filter(status=Campaign.Status.RUNNING, deadline__lte=soon):
+    running = Campaign.objects.filter(status=Campaign.Status.RUNNING)
+    for campaign in running.filter(deadline__gt=now, deadline__lte=soon):
         snapshot = services.latest_snapshot(campaign)
         ready = services.ready_kingdoms(campaign)
         for kingdom in services.owing(snapshot.data) - ready:

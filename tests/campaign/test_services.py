@@ -554,3 +554,14 @@ def test_an_advance_queued_for_a_deleted_campaign_does_nothing(campaign):
     pk = campaign.pk
     campaign.delete()
     assert services.campaign_advance(campaign_id=pk, snapshot_number=1) is None
+
+
+def test_a_decision_for_a_step_that_has_moved_on_is_refused(campaign, cast):
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    refused(
+        lambda: services.submission_save(
+            campaign=campaign, user=cast["alice"], kind="orders", payload=[], seen=1
+        ),
+        "moved-on",
+    )
+    assert not Submission.objects.exists()

@@ -1,0 +1,204 @@
+"""Many players at once, and the deadline at the same moment, on PostgreSQL: each thread
+has its own connection, as each web request and worker has. The services lock the
+campaign row and check the snapshot they started from, so one advance lands per step,
+never two, and no decision given is lost."""
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from accounts.models import User
+from campaign import services
+from campaign.models import Campaign, Snapshot, Submission
+from campaign.rules.bots import decide
+from campaign.rules.engine import advance as engine_advance
+from config.celery import app as celery_app
+from tests.campaign.test_whole_campaign import payloads_of
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+KINGDOMS = ("Red", "Blue", "Green", "Gold", "Black", "White", "Grey", "Purple")
+# How long after the players the deadline strikes, one round each: before them, among
+# them (a ready kingdom's advance and the deadline's race for the lock), after them.
+DEADLINE_DELAYS = (0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6)
+
+
+@pytest.fixture
+def eager(monkeypatch):
+    """An advance queued by the last kingdom ready runs at once, in that player's thread,
+    right after its transaction commits: racing the deadline's advance."""
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
+    monkeypatch.setitem(celery_app.conf, "task_eager_propagates", True)
+
+
+@pytest.fixture
+def advances(monkeypatch):
+    """Every call of the advance service, by a player's queued task or the deadline: the
+    snapshot number it started from and the snapshot it made (None: it moved on)."""
+    made: list[tuple[int, Snapshot | None]] = []
+    real_advance = services.campaign_advance
+
+    def recorded(**kwargs: Any) -> Snapshot | None:
+        snapshot = real_advance(**kwargs)
+        made.append((kwargs["snapshot_number"], snapshot))
+        return snapshot
+
+    monkeypatch.setattr(services, "campaign_advance", recorded)
+    return made
+
+
+def full_campaign(kingdoms: tuple[str, ...] = KINGDOMS) -> Campaign:
+    admin = User.objects.create_user("gm", password="a-long-test-password")
+    campaign = services.campaign_create(
+        name="Crowded",
+        admin=admin,
+        kingdoms=len(kingdoms),
+        options={"seed": 3, "battles": "simple"},
+    )
+    for name in kingdoms:
+        user = User.objects.create_user(name.lower(), password="a-long-test-password")
+        services.campaign_join(campaign=campaign, user=user, kingdom_name=name)
+    services.campaign_start(campaign=campaign, actor=admin)
+    campaign.refresh_from_db()
+    return campaign
+
+
+def given_in(submission: Submission, decisions: dict[str, Any]) -> bool:
+    """The submission's payload is part of the inputs an advance used."""
+    decision = decisions.get(submission.kind)
+    if decision is None:
+        return False
+    if submission.kind in services.LISTED:
+        return all(entry in decision for entry in submission.payload)
+    if submission.kind in services.BY_UNIT:
+        return bool(submission.payload.items() <= decision.items())
+    return bool(decision.get(submission.kingdom) == submission.payload)
+
+
+def run_together(jobs: list[Callable[[], Any]]) -> list[BaseException]:
+    """Start the jobs at the same moment, each in a thread with its own database
+    connection, and return what they raised."""
+    start = threading.Barrier(len(jobs))
+    raised: list[BaseException] = []
+
+    def run(job: Callable[[], Any]) -> None:
+        try:
+            start.wait()
+            job()
+        except BaseException as error:
+            raised.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a thread hung"
+    return raised
+
+
+def test_players_and_the_deadline_at_once_advance_once_per_step_and_lose_nothing(
+    postgres, eager, advances
+):
+    campaign = full_campaign()
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rng = random.Random(7)
+    saved: list[Submission] = []
+    refused: list[tuple[str, bool]] = []
+    lock = threading.Lock()
+
+    def player(kingdom: str, number: int, payloads: dict[str, Any]) -> Callable[[], None]:
+        def give_and_mark_ready() -> None:
+            for kind, payload in payloads.items():
+                try:
+                    submission = services.submission_save(
+                        campaign=campaign, user=players[kingdom], kind=kind, payload=payload
+                    )
+                except services.ServiceError as error:
+                    moved_on = services.latest_snapshot(campaign).number != number
+                    with lock:
+                        refused.append((error.code, moved_on))
+                else:
+                    with lock:
+                        saved.append(submission)
+            services.submission_set_ready(campaign=campaign, user=players[kingdom])
+
+        return give_and_mark_ready
+
+    for round_, delay in enumerate(DEADLINE_DELAYS):
+        before = services.latest_snapshot(campaign)
+        decided = decide(before.data, rng)["inputs"]
+        jobs = [player(k, before.number, payloads_of(before.data, decided, k)) for k in players]
+
+        def deadline(number: int = before.number, delay: float = delay) -> None:
+            time.sleep(delay)
+            services.campaign_advance(
+                campaign_id=campaign.pk, snapshot_number=number, defaults=True
+            )
+
+        calls_before = len(advances)
+        raised = run_together([*jobs, deadline])
+
+        assert raised == []
+        landed = [snapshot for _, snapshot in advances[calls_before:] if snapshot is not None]
+        from_before = [
+            n for n, snapshot in advances[calls_before:] if snapshot and n == before.number
+        ]
+        assert len(from_before) == 1, f"round {round_}: {len(from_before)} advances from one step"
+        numbers = list(campaign.snapshots.order_by("number").values_list("number", flat=True))
+        assert numbers == list(range(1, numbers[-1] + 1))
+        assert sorted(s.number for s in landed) == numbers[before.number :]
+
+    newest = services.latest_snapshot(campaign)
+    assert newest.number > len(DEADLINE_DELAYS)  # every round advanced
+    assert saved, "no decision was ever given in time"
+    # A decision is refused only when the step moved on under it, or when the kingdom
+    # already gave a final one for the step (late, in the round before).
+    assert all(moved_on or code == "already-ready" for code, moved_on in refused), refused
+    for submission in saved:
+        submission.refresh_from_db()
+        if submission.consumed_by is None:
+            # Still open: given against the newest step, waiting for its advance.
+            assert submission.snapshot == newest.number, submission
+        else:
+            # Consumed by the advance of the step it was given against, and in its inputs.
+            used = submission.consumed_by
+            assert used.number == submission.snapshot + 1, submission
+            assert given_in(submission, used.decisions), submission
+    # Nothing was half-written: the open decisions are one per kingdom and kind.
+    open_ = Submission.objects.filter(campaign=campaign, consumed_by=None)
+    assert open_.count() == len(set(open_.values_list("kingdom", "kind")))
+    assert all(s.snapshot == newest.number for s in open_)
+
+
+def test_two_advances_racing_for_the_same_snapshot_land_once(postgres, monkeypatch):
+    campaign = full_campaign(KINGDOMS[:2])
+
+    def slow_engine(data, *, defaults=False):
+        time.sleep(0.05)  # hold the campaign's lock while the other advance waits for it
+        return engine_advance(data, defaults=defaults)
+
+    monkeypatch.setattr(services, "advance", slow_engine)
+    for _ in range(4):
+        number = services.latest_snapshot(campaign).number
+        made: list[Snapshot | None] = []
+
+        def advance(number: int = number, made: list[Snapshot | None] = made) -> None:
+            made.append(
+                services.campaign_advance(
+                    campaign_id=campaign.pk, snapshot_number=number, defaults=True
+                )
+            )
+
+        assert run_together([advance, advance]) == []
+        assert len(made) == 2
+        assert [s is None for s in made].count(True) == 1
+        assert campaign.snapshots.filter(number=number + 1).count() == 1
+        assert campaign.snapshots.count() == number + 1
