@@ -563,14 +563,12 @@ def campaign_resume(*, campaign: Campaign, actor: User, reason: str = "") -> Cam
     campaign = _locked_for_admin(campaign, actor)
     if campaign.status != Campaign.Status.PAUSED:
         raise ServiceError("The campaign is not paused.", code="not-paused")
-    left = campaign.paused_with or timedelta(0)
-    campaign.status, campaign.deadline, campaign.paused_with = (
-        Campaign.Status.RUNNING,
-        timezone.now() + max(left, timedelta(0)),
-        None,
-    )
+    left = max(campaign.paused_with or timedelta(0), timedelta(0))
+    campaign.status = Campaign.Status.RUNNING
+    campaign.deadline, campaign.paused_with = timezone.now() + left, None
     campaign.save()
     _audit(campaign, actor, "resumed", reason)
+    _advance_when_ready(campaign, latest_snapshot(campaign))  # all may have got ready meanwhile
     return campaign
 
 

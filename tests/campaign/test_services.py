@@ -565,3 +565,17 @@ def test_a_decision_for_a_step_that_has_moved_on_is_refused(campaign, cast):
         "moved-on",
     )
     assert not Submission.objects.exists()
+
+
+def test_a_campaign_that_got_ready_while_paused_advances_on_resume(
+    campaign, cast, eager_celery, django_capture_on_commit_callbacks
+):
+    services.campaign_pause(campaign=campaign, actor=cast["gm"])
+    for user, race in (("alice", "Elves"), ("bob", "Dwarfs")):
+        services.submission_save(campaign=campaign, user=cast[user], kind="races", payload=race)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submission_set_ready(campaign=campaign, user=cast[user])
+    assert newest(campaign).number == 1  # paused: nothing moves
+    with django_capture_on_commit_callbacks(execute=True):
+        services.campaign_resume(campaign=campaign, actor=cast["gm"])
+    assert newest(campaign).number == 2
