@@ -296,6 +296,30 @@ def _check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> Non
         raise ServiceError(error.message, code=error.code, field=error.field) from None
 
 
+# What a player may say about a battle: for its own kingdom only. Results are reported by
+# the admin (players' reports, confirmed by their opponent, come with the battles issue).
+PLAYER_BATTLE_ENTRIES = {"concede", "last_stand", "naval"}
+
+
+def _check_own(data: Json, kind: str, kingdom: str, payload: Any) -> None:
+    """A player decides only for its own kingdom and its own units."""
+    if kind in LISTED:
+        for entry in payload if isinstance(payload, list) else [payload]:
+            said = set(entry) - {"hex"} if isinstance(entry, dict) else set()
+            if len(said) != 1 or not said <= PLAYER_BATTLE_ENTRIES or entry[said.pop()] != kingdom:
+                raise ServiceError(
+                    "You may concede, make a Last Stand or choose a naval battle for your own "
+                    "kingdom; battle results are recorded by the campaign's admin.",
+                    code="not-yours", field=kind,
+                )  # fmt: skip
+    if kind in BY_UNIT:
+        own = {u["id"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom}
+        if not isinstance(payload, dict) or not set(payload) <= own:
+            raise ServiceError(
+                "You may only move your own kingdom's units.", code="not-yours", field=kind
+            )
+
+
 @transaction.atomic
 def submission_save(
     *, campaign: Campaign, user: User, kind: str, payload: Any, seen: int | None = None
@@ -319,12 +343,14 @@ def submission_save(
         raise ServiceError(
             "Nothing of that kind is asked of your kingdom now.", code="not-asked", field=kind
         )
-    _check_with_engine(snapshot.data, kind, kingdom, payload)
+    _check_own(snapshot.data, kind, kingdom, payload)
     # An order given in the cycle (ruling O1) and a battle entry are final once given.
     final = _cycle_orders(snapshot.data, kind) or kind in LISTED
     submission = Submission.objects.filter(
         campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
     ).first()
+    given = submission.payload if final and submission is not None else []
+    _check_with_engine(snapshot.data, kind, kingdom, [*given, *payload] if final else payload)
     if submission is not None and submission.ready and not final:
         raise ServiceError(
             "You marked this ready: withdraw that first to change it.", code="already-ready"

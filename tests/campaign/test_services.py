@@ -579,3 +579,33 @@ def test_a_campaign_that_got_ready_while_paused_advances_on_resume(
     with django_capture_on_commit_callbacks(execute=True):
         services.campaign_resume(campaign=campaign, actor=cast["gm"])
     assert newest(campaign).number == 2
+
+
+def test_a_player_can_not_report_a_battle_result_or_speak_for_another_kingdom(
+    campaign, cast, battle_waiting
+):
+    for entry in (
+        {"hex": battle_waiting, "result": "win", "winner": "red-elves"},
+        {"hex": battle_waiting, "concede": "blue-dwarfs"},
+        {"hex": battle_waiting, "last_stand": "blue-dwarfs", "naval": "red-elves"},
+    ):
+        refused(
+            lambda entry=entry: services.submission_save(
+                campaign=campaign, user=cast["alice"], kind="battles", payload=[entry]
+            ),
+            "not-yours",
+        )
+    assert not Submission.objects.exists()
+
+
+def test_a_player_can_not_retreat_another_kingdoms_units(campaign, cast):
+    data = newest(campaign).data
+    assert services.asked_of(data, "red-elves") == {"races"}
+    with pytest.raises(ServiceError) as error:
+        services._check_own(
+            {**data, "armies": [{"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs"}], "ships": []},
+            "retreats",
+            "red-elves",
+            {"blue-dwarfs-1": [0, 0]},
+        )
+    assert error.value.code == "not-yours"
