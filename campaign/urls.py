@@ -7,4 +7,5 @@ app_name = "campaign"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("c/<slug:slug>/", views.campaign_page, name="campaign"),
 ]

@@ -1,20 +1,122 @@
 import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.db.models import OuterRef, Subquery
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from campaign.models import WorkerHeartbeat
+from accounts.models import User
+from campaign.models import Campaign, Membership, Snapshot, WorkerHeartbeat
 from config.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 
 
+# What a player reads for each kind of decision the campaign waits for.
+ASKS = {
+    "race": "choose your race",
+    "capital": "choose your capital",
+    "settlements": "place your settlements",
+    "starting_army": "place your first army",
+    "orders": "give your orders",
+    "battle_choice": "choose your next battle",
+    "last_stand": "decide on a Last Stand",
+    "battle_result": "play your tabletop battle",
+    "retreat": "choose where to retreat",
+    "tithes": "give your tithes",
+    "purchases": "make your winter purchases",
+    "feed": "choose which armies go hungry",
+    "deploy": "deploy your armies",
+}
+
+
+@dataclass(frozen=True)
+class MyCampaign:
+    """A campaign on the home page, from its player's (or admin's) side."""
+
+    campaign: Campaign
+    membership: Membership
+    owed: list[str]
+    deadline: datetime | None
+
+
+def my_campaigns(user: Any) -> list[MyCampaign]:
+    """The user's campaigns with what each waits for from them: one query, however many
+    campaigns and however long they have run (only `pending` is read from the snapshot)."""
+    newest_pending = Snapshot.objects.filter(campaign=OuterRef("campaign")).order_by("-number")
+    memberships = (
+        Membership.objects.filter(user=user)
+        .select_related("campaign")
+        .annotate(pending=Subquery(newest_pending.values("data__pending")[:1]))
+        .order_by("-campaign__created_at")
+    )
+    result = []
+    for membership in memberships:
+        pending = membership.pending or []
+        owed = [
+            ASKS[p["kind"]]
+            for p in pending
+            if p["kingdom"] == membership.kingdom and membership.kingdom
+        ]
+        result.append(
+            MyCampaign(
+                membership.campaign, membership, sorted(set(owed)), membership.campaign.deadline
+            )
+        )
+    return result
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "campaign/home.html")
+    campaigns = my_campaigns(request.user) if request.user.is_authenticated else []
+    return render(request, "campaign/home.html", {"campaigns": campaigns})
+
+
+def _membership_for(request: HttpRequest, slug: str) -> Membership:
+    """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
+    one doesn't belong to stays invisible."""
+    user = request.user
+    membership = (
+        Membership.objects.select_related("campaign").filter(campaign__slug=slug, user=user).first()
+        if isinstance(user, User)
+        else None
+    )
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+@login_required
+@require_GET
+def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = _membership_for(request, slug)
+    campaign = membership.campaign
+    snapshot = campaign.snapshots.order_by("-number").first()
+    data = snapshot.data if snapshot else None
+    owed = [
+        ASKS[p["kind"]]
+        for p in (data or {}).get("pending", [])
+        if p["kingdom"] == membership.kingdom
+    ]
+    players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    return render(
+        request,
+        "campaign/campaign.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "clock": data["clock"] if data else None,
+            "owed": sorted(set(owed)),
+            "players": players,
+            "scores": data["scores"] if data else [],
+        },
+    )
 
 
 def _database_answers() -> str | None:

@@ -129,7 +129,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
-LOGIN_URL = "admin:login"
+LOGIN_URL = "accounts:sign_in"
+LOGIN_REDIRECT_URL = "campaign:home"
+LOGOUT_REDIRECT_URL = "campaign:home"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,152 @@
+"""Signing in, the home page and the campaign page, for each kind of visitor: a player of
+the campaign, its admin, a player of another campaign, and a signed-out visitor."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import User
+from campaign import services
+from campaign.models import Campaign
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture
+def cast():
+    return {
+        name: User.objects.create_user(name, password=PASSWORD)
+        for name in ("gm", "alice", "bob", "eve")
+    }
+
+
+def new_campaign(cast, name: str = "Autumn League", *, start: bool = True) -> Campaign:
+    campaign = services.campaign_create(
+        name=name, admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    services.campaign_join(
+        campaign=campaign, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
+    )
+    services.campaign_join(
+        campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs", colour="#0000aa"
+    )
+    if start:
+        services.campaign_start(campaign=campaign, actor=cast["gm"])
+    campaign.refresh_from_db()
+    return campaign
+
+
+def signed_in(client, user):
+    client.force_login(user)
+    return client
+
+
+def test_signing_in_takes_a_player_home(client, cast):
+    response = client.post(reverse("accounts:sign_in"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert response.url == reverse("campaign:home")
+
+
+def test_a_wrong_password_is_told_and_nobody_is_signed_in(client, cast):
+    response = client.post(reverse("accounts:sign_in"), {"username": "alice", "password": "wrong"})
+    assert response.status_code == 200
+    assert "didn&#x27;t match" in response.text or "didn't match" in response.text
+    assert "_auth_user_id" not in client.session
+
+
+def test_signing_out(client, cast):
+    signed_in(client, cast["alice"])
+    response = client.post(reverse("accounts:sign_out"))
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_signed_out_visitor_sees_the_game_and_a_sign_in_link(client):
+    page = client.get(reverse("campaign:home")).text
+    assert "Sign in" in page
+    assert "My campaigns" not in page
+
+
+def test_home_lists_my_campaigns_with_what_each_waits_for_from_me(client, cast):
+    campaign = new_campaign(cast)
+    page = signed_in(client, cast["alice"]).get(reverse("campaign:home")).text
+    assert "Autumn League" in page
+    assert "you rule Red Elves" in page
+    assert "Waiting for you: choose your race, by" in page
+    assert f'<time datetime="{campaign.deadline:%Y-%m-%dT%H:%M}' in page
+
+
+def test_home_does_not_list_other_peoples_campaigns(client, cast):
+    new_campaign(cast)
+    page = signed_in(client, cast["eve"]).get(reverse("campaign:home")).text
+    assert "Autumn League" not in page
+    assert "You are not in any campaign yet." in page
+
+
+def test_home_takes_the_same_queries_however_many_campaigns_and_snapshots(client, cast):
+    new_campaign(cast, "First")
+    signed_in(client, cast["alice"])
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("campaign:home"))
+    for n in range(3):
+        more = new_campaign(cast, f"More {n}")
+        services.campaign_advance_now(campaign=more, actor=cast["gm"])
+    with CaptureQueriesContext(connection) as many:
+        page = client.get(reverse("campaign:home")).text
+    assert page.count("you rule Red Elves") == 4
+    assert len(many.captured_queries) == len(few.captured_queries)
+
+
+def test_a_player_sees_the_campaign_page(client, cast):
+    campaign = new_campaign(cast)
+    response = signed_in(client, cast["alice"]).get(
+        reverse("campaign:campaign", args=[campaign.slug])
+    )
+    assert response.status_code == 200
+    assert "Waiting for Red Elves: choose your race" in response.text
+    assert "Blue Dwarfs" in response.text
+
+
+def test_a_player_of_another_campaign_gets_not_found(client, cast):
+    campaign = new_campaign(cast)
+    response = signed_in(client, cast["eve"]).get(
+        reverse("campaign:campaign", args=[campaign.slug])
+    )
+    assert response.status_code == 404
+
+
+def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast):
+    campaign = new_campaign(cast)
+    response = client.get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("accounts:sign_in"))
+
+
+def test_only_the_admin_sees_the_join_code(client, cast):
+    campaign = services.campaign_create(
+        name="Open", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
+    admin_page = (
+        signed_in(client, cast["gm"]).get(reverse("campaign:campaign", args=[campaign.slug])).text
+    )
+    assert campaign.join_code in admin_page
+    assert "1 of 2 kingdoms have joined" in admin_page
+    player_page = (
+        signed_in(client, cast["alice"])
+        .get(reverse("campaign:campaign", args=[campaign.slug]))
+        .text
+    )
+    assert campaign.join_code not in player_page
+
+
+def test_s1_a_secret_race_never_reaches_another_players_page(client, cast):
+    campaign = new_campaign(cast)
+    services.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
+    )
+    for user in ("bob", "gm"):
+        for url in (reverse("campaign:home"), reverse("campaign:campaign", args=[campaign.slug])):
+            assert "Nightstalkers" not in signed_in(client, cast[user]).get(url).text
