@@ -584,17 +584,17 @@ def test_a_campaign_that_got_ready_while_paused_advances_on_resume(
 def test_a_player_can_not_report_a_battle_result_or_speak_for_another_kingdom(
     campaign, cast, battle_waiting
 ):
-    for entry in (
+    entries: list[dict[str, object]] = [
         {"hex": battle_waiting, "result": "win", "winner": "red-elves"},
         {"hex": battle_waiting, "concede": "blue-dwarfs"},
         {"hex": battle_waiting, "last_stand": "blue-dwarfs", "naval": "red-elves"},
-    ):
-        refused(
-            lambda entry=entry: services.submission_save(
+    ]
+    for entry in entries:
+        with pytest.raises(ServiceError) as error:
+            services.submission_save(
                 campaign=campaign, user=cast["alice"], kind="battles", payload=[entry]
-            ),
-            "not-yours",
-        )
+            )
+        assert error.value.code == "not-yours"
     assert not Submission.objects.exists()
 
 

@@ -3,6 +3,7 @@ the campaign, its admin, a player of another campaign, and a signed-out visitor.
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -22,7 +23,9 @@ def cast():
     }
 
 
-def new_campaign(cast, name: str = "Autumn League", *, start: bool = True) -> Campaign:
+def new_campaign(
+    cast: dict[str, User], name: str = "Autumn League", *, start: bool = True
+) -> Campaign:
     campaign = services.campaign_create(
         name=name, admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
@@ -38,7 +41,7 @@ def new_campaign(cast, name: str = "Autumn League", *, start: bool = True) -> Ca
     return campaign
 
 
-def signed_in(client, user):
+def signed_in(client: Client, user: User) -> Client:
     client.force_login(user)
     return client
 
