@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from campaign.mapsvg import KingdomLook, legend_items, render_map
 from campaign.models import Campaign, Membership, Snapshot, WorkerHeartbeat
 from config.celery import app as celery_app
 
@@ -105,6 +106,7 @@ def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
         if p["kingdom"] == membership.kingdom
     ]
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
     return render(
         request,
         "campaign/campaign.html",
@@ -115,6 +117,8 @@ def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
             "owed": sorted(set(owed)),
             "players": players,
             "scores": data["scores"] if data else [],
+            "map_svg": render_map(data, kingdoms=looks) if data else None,
+            "legend": legend_items(),
         },
     )
 

@@ -153,3 +153,32 @@ def test_s1_a_secret_race_never_reaches_another_players_page(client, cast):
     for user in ("bob", "gm"):
         for url in (reverse("campaign:home"), reverse("campaign:campaign", args=[campaign.slug])):
             assert "Nightstalkers" not in signed_in(client, cast[user]).get(url).text
+
+
+def test_the_campaign_page_draws_the_map_for_its_players(client, cast):
+    campaign = new_campaign(cast)
+    page = (
+        signed_in(client, cast["alice"])
+        .get(reverse("campaign:campaign", args=[campaign.slug]))
+        .text
+    )
+    assert page.count('class="hex ') + page.count("class='hex ") >= len(campaign.map["tiles"])
+    assert 'data-hex="0,0"' in page
+    assert "Legend" in page
+
+
+def test_the_campaign_page_takes_the_same_queries_on_a_small_and_a_large_campaign(client, cast):
+    small = new_campaign(cast, "Small")
+    big = services.campaign_create(name="Big", admin=cast["gm"], kingdoms=2, size=1000)
+    services.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
+    services.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
+    services.campaign_start(campaign=big, actor=cast["gm"])
+    for _ in range(3):
+        services.campaign_advance_now(campaign=big, actor=cast["gm"])
+    signed_in(client, cast["alice"])
+    counts = []
+    for campaign in (small, big):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("campaign:campaign", args=[campaign.slug])).status_code == 200
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]
