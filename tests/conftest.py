@@ -4,11 +4,19 @@ set, because CI provides PostgreSQL, Redis and Chromium and a skip there would h
 a broken setup."""
 
 import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import redis
 from django.conf import settings
+from django.db import connection
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
@@ -45,3 +53,39 @@ def redis_url() -> str:
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@dataclass(frozen=True)
+class Worker:
+    """A Celery worker process listening on a queue of its own, and its log."""
+
+    queue: str
+    log: Path
+
+
+def database_url_for_tests() -> str:
+    """DATABASE_URL for the database the tests run on (pytest-django's test database)."""
+    db = connection.settings_dict
+    user = quote(db["USER"] or "", safe="")
+    password = quote(db["PASSWORD"] or "", safe="")
+    credentials = f"{user}:{password}@" if password else f"{user}@"
+    return f"postgres://{credentials}{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@contextmanager
+def celery_worker(redis_url: str, log: Path) -> Iterator[Worker]:
+    """A real worker process on the real Redis broker and the PostgreSQL test database,
+    on a queue no other worker listens to; stopped on the way out."""
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    env = {**os.environ, "DATABASE_URL": database_url_for_tests(), "REDIS_URL": redis_url}
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+             f"--queues={queue}", f"--hostname={queue}@%h", "--loglevel=INFO"],
+            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            yield Worker(queue, log)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)

@@ -2,18 +2,13 @@
 beat runs each minute (deadlines due, reminders). Eager runs in this process for the
 rules of each task; a real Celery worker on Redis and PostgreSQL for the whole path."""
 
-import os
-import subprocess
-import sys
 import time
-import uuid
 from datetime import timedelta
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.utils import timezone
 
 from accounts.models import User
@@ -24,7 +19,7 @@ from campaign.rules.errors import RuleError
 from campaign.services import ServiceError
 from campaign.tasks import advance_campaign, advance_due_campaigns, queue_reminders
 from config.celery import app as celery_app
-from tests.conftest import BASE_DIR
+from tests.conftest import celery_worker
 
 PASSWORD = "a-long-test-password"
 
@@ -305,14 +300,6 @@ def test_no_reminder_in_a_paused_or_ended_campaign():
 # --- the real thing: a worker on Redis, the test database on PostgreSQL --------------
 
 
-def database_url_of_test_database() -> str:
-    db = connection.settings_dict
-    user = quote(db["USER"] or "", safe="")
-    password = quote(db["PASSWORD"] or "", safe="")
-    credentials = f"{user}:{password}@" if password else f"{user}@"
-    return f"postgres://{credentials}{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def newest_number(campaign: Campaign) -> int:
     return services.latest_snapshot(campaign).number
 
@@ -326,26 +313,16 @@ def test_a_worker_advances_a_campaign_whose_deadline_passed(postgres, redis_url,
     campaign = running_campaign("Deadline")
     set_deadline(campaign, -timedelta(minutes=1))
     first = services.latest_snapshot(campaign)
-    queue = f"test-{uuid.uuid4().hex[:12]}"
-    log = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": database_url_of_test_database(), "REDIS_URL": redis_url}
-    with log.open("w") as out:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             f"--queues={queue}", f"--hostname={queue}@%h", "--loglevel=INFO"],
-            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            result = advance_due_campaigns.apply_async(kwargs={"queue": queue}, queue=queue)
-            assert result.get(timeout=60) == 1, log.read_text()
-            give_up = time.monotonic() + 60
-            while newest_number(campaign) == first.number and time.monotonic() < give_up:
-                time.sleep(0.2)
-        finally:
-            worker.terminate()
-            worker.wait(timeout=30)
+    with celery_worker(redis_url, tmp_path / "worker.log") as worker:
+        result = advance_due_campaigns.apply_async(
+            kwargs={"queue": worker.queue}, queue=worker.queue
+        )
+        assert result.get(timeout=60) == 1, worker.log.read_text()
+        give_up = time.monotonic() + 60
+        while newest_number(campaign) == first.number and time.monotonic() < give_up:
+            time.sleep(0.2)
 
-    assert newest_number(campaign) == first.number + 1, log.read_text()
+    assert newest_number(campaign) == first.number + 1, worker.log.read_text()
     advanced = services.latest_snapshot(campaign)
     assert advanced.defaults
     assert advanced.reason == Snapshot.Reason.ADVANCE
