@@ -8,4 +8,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("c/<slug:slug>/", views.campaign_page, name="campaign"),
+    path("c/<slug:slug>/kingdom/", views.kingdom_page, name="kingdom"),
 ]

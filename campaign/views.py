@@ -167,3 +167,37 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "worker_last_seen": _last_heartbeat() if problems["database"] is None else None,
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+@login_required
+@require_GET
+def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The player's own kingdom: resources, armies, ships, settlements, strategy cards,
+    projected might, and what it owes by when. Nobody sees another kingdom's page."""
+    membership = _membership_for(request, slug)
+    if not membership.kingdom:
+        raise Http404("You don't rule a kingdom in this campaign.")
+    campaign = membership.campaign
+    snapshot = campaign.snapshots.order_by("-number").first()
+    if snapshot is None:
+        raise Http404("The campaign has not started yet.")
+    data, me = snapshot.data, membership.kingdom
+    kingdom = next(k for k in data["kingdoms"] if k["id"] == me)
+    carried = {s["carrying"] for s in data["ships"] if s["carrying"]}
+    return render(
+        request,
+        "campaign/kingdom.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "kingdom": kingdom,
+            "armies": [
+                dict(a, aboard=a["id"] in carried) for a in data["armies"] if a["kingdom"] == me
+            ],
+            "ships": [s for s in data["ships"] if s["kingdom"] == me],
+            "settlements": [t for t in data["tiles"] if t["owner"] == me and t["settlement"]],
+            "tiles": sum(1 for t in data["tiles"] if t["owner"] == me),
+            "score": next((s for s in data["scores"] if s["kingdom"] == me), None),
+            "owed": sorted({ASKS[p["kind"]] for p in data["pending"] if p["kingdom"] == me}),
+        },
+    )

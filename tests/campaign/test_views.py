@@ -182,3 +182,44 @@ def test_the_campaign_page_takes_the_same_queries_on_a_small_and_a_large_campaig
             assert client.get(reverse("campaign:campaign", args=[campaign.slug])).status_code == 200
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]
+
+
+def kingdom_url(campaign: Campaign) -> str:
+    return reverse("campaign:kingdom", args=[campaign.slug])
+
+
+def test_a_player_sees_their_own_kingdom(client, cast):
+    campaign = new_campaign(cast)
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # setup by the defaults
+    page = signed_in(client, cast["alice"]).get(kingdom_url(campaign)).text
+    assert "Red Elves" in page
+    assert "red-elves-1" in page
+    assert "blue-dwarfs-1" not in page  # not the other kingdom's armies
+    assert "Waiting for you: give your orders" in page
+    assert "(capital)" in page
+
+
+def test_nobody_else_sees_a_kingdom_page(client, cast):
+    campaign = new_campaign(cast)
+    assert signed_in(client, cast["eve"]).get(kingdom_url(campaign)).status_code == 404
+    assert (
+        signed_in(client, cast["gm"]).get(kingdom_url(campaign)).status_code == 404
+    )  # admin rules none
+    client.logout()
+    assert client.get(kingdom_url(campaign)).status_code == 302
+
+
+def test_the_kingdom_page_takes_the_same_queries_on_a_small_and_a_large_campaign(client, cast):
+    small = new_campaign(cast, "Small")
+    big = services.campaign_create(name="Big", admin=cast["gm"], kingdoms=2, size=1000)
+    services.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
+    services.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
+    services.campaign_start(campaign=big, actor=cast["gm"])
+    services.campaign_advance_now(campaign=big, actor=cast["gm"])
+    signed_in(client, cast["alice"])
+    counts = []
+    for campaign in (small, big):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(kingdom_url(campaign)).status_code == 200
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]
