@@ -16,6 +16,7 @@ from typing import Any
 
 from campaign.rules.hexmap import Hex, HexMap, Terrain, connected, map_from_json
 from campaign.rules.state import (
+    MAX_ARMIES,
     Army,
     Campaign,
     Clock,
@@ -28,7 +29,7 @@ from campaign.rules.state import (
     Ship,
     Step,
 )
-from campaign.rules.winter import BUILDS, CAPITAL_LIMIT, DEPLOYMENT_LIMIT, MAX_ARMIES, home
+from campaign.rules.winter import BUILDS, CAPITAL_LIMIT, DEPLOYMENT_LIMIT, home
 
 type JsonDict = dict[str, Any]
 type Pending = Mapping[str, Any]

@@ -13,6 +13,7 @@ from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, map_from_json, map_to_json
 from campaign.rules.state import (
+    MAX_ARMIES,
     STEPS,
     Army,
     Battle,
@@ -42,7 +43,6 @@ from campaign.rules.state import (
 )
 
 FORMAT = 1
-MAX_ARMIES = 6  # rulebook, Winter: at most 6 armies in a kingdom
 
 TOP_LEVEL = (
     "format",

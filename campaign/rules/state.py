@@ -11,6 +11,8 @@ from campaign.rules.hexmap import Hex, HexMap
 
 type JsonObject = Mapping[str, object]
 
+MAX_ARMIES = 6  # rulebook, Winter: at most 6 armies in a kingdom
+
 
 class Season(StrEnum):
     SETUP = "setup"

@@ -10,6 +10,7 @@ from campaign.rules.hexmap import Hex, connected, distance
 from campaign.rules.orders import army_count
 from campaign.rules.players import order_by_count
 from campaign.rules.state import (
+    MAX_ARMIES,
     Army,
     Campaign,
     Holding,
@@ -25,7 +26,6 @@ from campaign.rules.state import (
 )
 from campaign.rules.turn import Turn
 
-MAX_ARMIES = 6
 # Ruling W7: how many armies each settlement can take at deployment.
 DEPLOYMENT_LIMIT = {Settlement.VILLAGE: 1, Settlement.CITY: 2, Settlement.FORTRESS: 3}
 CAPITAL_LIMIT = 3
