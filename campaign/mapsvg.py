@@ -16,7 +16,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from campaign.rules.hexmap import Hex, hex_label, neighbours
@@ -93,6 +93,21 @@ class KingdomLook:
     name: str
     colour: str
     heraldry: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A hex the player may tap on the map, drawn highlighted above everything else as an
+    SVG link: `href` works without JavaScript, and `attrs` (htmx's `hx-post`, `hx-vals`…)
+    are added to the link as they are. `kind` says what tapping does, for the styling:
+    "unit" (choose one of my units), "chosen" (the unit chosen now), "target" (a place to
+    send it, or to put something at setup)."""
+
+    hex: Hex
+    label: str
+    href: str
+    kind: str = "target"
+    attrs: Mapping[str, str] = field(default_factory=dict)
 
 
 class LegendItem(NamedTuple):
@@ -609,11 +624,17 @@ def _by_hex(items: object) -> dict[Hex, Mapping[str, Any]]:
     return found
 
 
-def render_map(data: Mapping[str, Any], *, kingdoms: Mapping[str, KingdomLook]) -> str:
+def render_map(
+    data: Mapping[str, Any],
+    *,
+    kingdoms: Mapping[str, KingdomLook],
+    picks: Sequence[Pick] = (),
+) -> str:
     """The campaign file's map as one inline SVG string (no script, no external file).
 
     `kingdoms` maps kingdom ids to how they look; a kingdom of the file without one is drawn
-    with its name from the file, a colour of its own and its name's first letter."""
+    with its name from the file, a colour of its own and its name's first letter. `picks`
+    are the hexes the player may tap now, drawn on top as links."""
     scene = _scene(data, kingdoms)
     if scene.terrain:
         xs = [_centre(h)[0] for h in scene.terrain]
@@ -650,7 +671,29 @@ def render_map(data: Mapping[str, Any], *, kingdoms: Mapping[str, KingdomLook]) 
         group = _el(tokens, "g", {"class": "hex-units", "data-hex": f"{h[0]},{h[1]}"})
         _draw_units(group, x, y, scene.units[h], scene.looks)
     _draw_moves(root, defs, _last_month_moves(data), scene.looks, scene.terrain)
+    _draw_picks(root, [p for p in picks if p.hex in scene.terrain])
     return ET.tostring(root, encoding="unicode")
+
+
+def _draw_picks(root: ET.Element, picks: Sequence[Pick]) -> None:
+    if not picks:
+        return
+    layer = _el(root, "g", {"class": "picks"})
+    for pick in picks:
+        x, y = _centre(pick.hex)
+        link = _el(
+            layer,
+            "a",
+            {
+                **pick.attrs,
+                "href": pick.href,
+                "class": f"pick pick-{pick.kind}",
+                "aria-label": pick.label,
+                "data-hex": f"{pick.hex[0]},{pick.hex[1]}",
+            },
+        )
+        _title(link, pick.label)
+        _el(link, "polygon", {"points": _points(x, y, 0.92)})
 
 
 def _water_edges(items: Iterable[object], terrain: Mapping[Hex, object]) -> dict[Hex, list[Hex]]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import views
+from campaign import dashboard_views, order_views, rules_views, setup_views, views
 
 app_name = "campaign"
 
@@ -9,4 +9,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("c/<slug:slug>/", views.campaign_page, name="campaign"),
     path("c/<slug:slug>/kingdom/", views.kingdom_page, name="kingdom"),
+    *order_views.urlpatterns,
+    *setup_views.urlpatterns,
+    *dashboard_views.urlpatterns,
+    *rules_views.urlpatterns,
 ]

@@ -1,0 +1,78 @@
+"""What the page tests share: a fixed cast (an admin, two players, an outsider), a small
+campaign between them, and bots that play it forward through the services."""
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from django.test import Client
+
+from accounts.models import User
+from campaign import services
+from campaign.management.commands.seed_demo import play_bot_step
+from campaign.models import Campaign
+
+PASSWORD = "a-long-test-password"
+CAST = ("gm", "alice", "bob", "eve")  # eve plays in another campaign, or in none
+
+
+def make_cast() -> dict[str, User]:
+    return {name: User.objects.create_user(name, password=PASSWORD) for name in CAST}
+
+
+def new_campaign(
+    cast: dict[str, User],
+    name: str = "Autumn League",
+    *,
+    start: bool = True,
+    map_name: str = "borderlands",
+    options: dict[str, Any] | None = None,
+) -> Campaign:
+    """alice (Red Elves) and bob (Blue Dwarfs), run by gm."""
+    campaign = services.campaign_create(
+        name=name, admin=cast["gm"], kingdoms=2, map_name=map_name, options=options or {}
+    )
+    services.campaign_join(
+        campaign=campaign, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
+    )
+    services.campaign_join(
+        campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs", colour="#0000aa"
+    )
+    if start:
+        services.campaign_start(campaign=campaign, actor=cast["gm"])
+    campaign.refresh_from_db()
+    return campaign
+
+
+def kingdom_of(campaign: Campaign, user: User) -> str:
+    return services.kingdom_of(campaign, user)
+
+
+def play_until(
+    campaign: Campaign,
+    cast: dict[str, User],
+    reached: Callable[[dict[str, Any]], bool],
+    *,
+    seed: int = 1,
+    limit: int = 200,
+) -> dict[str, Any]:
+    """Let bots answer for every kingdom, snapshot after snapshot, until the newest
+    campaign file is `reached`; return that file."""
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rng = random.Random(seed)
+    for _ in range(limit):
+        data = services.latest_snapshot(campaign).data
+        if reached(data):
+            campaign.refresh_from_db()
+            return data
+        play_bot_step(campaign, players=players, admin=cast["gm"], rng=rng)
+    raise AssertionError(f"not reached in {limit} snapshots")
+
+
+def at_step(step: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda data: data["clock"]["step"] == step
+
+
+def signed_in(client: Client, user: User) -> Client:
+    client.force_login(user)
+    return client
