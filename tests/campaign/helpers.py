@@ -26,11 +26,13 @@ def new_campaign(
     *,
     start: bool = True,
     map_name: str = "borderlands",
+    size: int | None = None,
     options: dict[str, Any] | None = None,
 ) -> Campaign:
-    """alice (Red Elves) and bob (Blue Dwarfs), run by gm."""
+    """alice (Red Elves) and bob (Blue Dwarfs), run by gm; `map_name="generated"` with a
+    `size` (say 1000 hexes) makes a large one, for the query-count tests."""
     campaign = services.campaign_create(
-        name=name, admin=cast["gm"], kingdoms=2, map_name=map_name, options=options or {}
+        name=name, admin=cast["gm"], kingdoms=2, map_name=map_name, size=size, options=options or {}
     )
     services.campaign_join(
         campaign=campaign, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
