@@ -1,7 +1,7 @@
 """Summer phases A and B: giving orders (rulings O1, O3, O8) and resolving them (O2, O4 to O7)."""
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
@@ -226,6 +226,46 @@ def check_orders(campaign: Campaign, kingdom_id: str, orders: Sequence[Order]) -
                 "Only a ship's order can carry an army.",
                 order.unit,
             )
+
+
+@dataclass(frozen=True, slots=True)
+class OrderChoices:
+    """What one unit may be ordered to do now (ruling O3), each checked by the same rules
+    that judge a given order: the tiles it may move to, its other orders, and for a ship
+    the armies it may carry (ruling O8)."""
+
+    moves: tuple[Hex, ...]
+    orders: tuple[OrderKind, ...]
+    carry: tuple[str, ...]
+
+
+def order_choices(campaign: Campaign, unit_id: str) -> OrderChoices:
+    """The legal orders of one unit, for a player choosing them."""
+    unit = unit_of(campaign, unit_id)
+
+    def legal(order: Order) -> bool:
+        try:
+            _check_order_kind(campaign, unit, order, "")
+            if isinstance(unit, Ship) and order.carry is not None:
+                _check_ship_pairing(campaign, unit, order, "")
+        except RuleError:
+            return False
+        return True
+
+    moves = tuple(
+        h for h in campaign.map.neighbours(unit.hex) if legal(Order(unit.id, OrderKind.MOVE, h))
+    )
+    orders = tuple(
+        kind for kind in OrderKind if kind is not OrderKind.MOVE and legal(Order(unit.id, kind))
+    )
+    carry: tuple[str, ...] = ()
+    if isinstance(unit, Ship):
+        carry = tuple(
+            army.id
+            for army in campaign.armies.values()
+            if army.kingdom == unit.kingdom and legal(Order(unit.id, OrderKind.STAY, carry=army.id))
+        )
+    return OrderChoices(moves, orders, carry)
 
 
 def _own_unit(campaign: Campaign, kingdom_id: str, order: Order, where: str) -> Unit:
