@@ -143,11 +143,14 @@ class _Unit:
 
 
 @dataclass(frozen=True, slots=True)
-class _Move:
+class Move:
+    """An arrow on the map: a unit's move, made last month or (`planned`) ordered now."""
+
     unit: str
     kingdom: str
     start: Hex
     end: Hex
+    planned: bool = False
 
 
 def _hex(value: object) -> Hex | None:
@@ -211,7 +214,7 @@ def _units(data: Mapping[str, Any]) -> list[_Unit]:
     return units
 
 
-def _last_month_moves(data: Mapping[str, Any]) -> list[_Move]:
+def _last_month_moves(data: Mapping[str, Any]) -> list[Move]:
     """The moves of the newest resolved summer month: the clock's month once its orders are
     resolved, the month before while a new month waits for orders, and in winter or at the
     end the last summer month of the clock's year."""
@@ -230,7 +233,7 @@ def _last_month_moves(data: Mapping[str, Any]) -> list[_Move]:
         target = (year, max(ints)) if ints else None
     else:
         target = None
-    moves: list[_Move] = []
+    moves: list[Move] = []
     for event in events:
         if event.get("type") != "moved" or (event.get("year"), event.get("month")) != target:
             continue
@@ -238,7 +241,7 @@ def _last_month_moves(data: Mapping[str, Any]) -> list[_Move]:
         if start is not None and end is not None and start != end:
             unit = _text(event.get("unit"))
             kingdom = _text(event.get("kingdom")) or unit.rsplit("-", 1)[0]
-            moves.append(_Move(unit, kingdom, start, end))
+            moves.append(Move(unit, kingdom, start, end))
     return moves
 
 
@@ -522,7 +525,7 @@ def _names(kingdom_ids: Iterable[str], looks: Mapping[str, _Look]) -> str:
 def _draw_moves(
     root: ET.Element,
     defs: ET.Element,
-    moves: Sequence[_Move],
+    moves: Sequence[Move],
     looks: Mapping[str, _Look],
     on_map: Mapping[Hex, object],
 ) -> None:
@@ -561,8 +564,13 @@ def _draw_moves(
             "x2": _n(bx - dx * 13 + sx),
             "y2": _n(by - dy * 13 + sy),
         }
-        arrow = _el(layer, "g", {"class": "move", "data-unit": move.unit})
-        _title(arrow, f"{move.unit} moved {hex_label(move.start)} to {hex_label(move.end)}")
+        arrow = _el(
+            layer,
+            "g",
+            {"class": "move planned" if move.planned else "move", "data-unit": move.unit},
+        )
+        verb = "is ordered to move" if move.planned else "moved"
+        _title(arrow, f"{move.unit} {verb} {hex_label(move.start)} to {hex_label(move.end)}")
         halo = {"stroke": "#ffffff", "stroke-width": "5", "stroke-opacity": "0.8"}
         _el(arrow, "line", {**line, **halo, "stroke-linecap": "round"})
         _el(
@@ -574,6 +582,7 @@ def _draw_moves(
                 "stroke-width": "2.5",
                 "stroke-linecap": "round",
                 "marker-end": f"url(#{markers[colour]})",
+                **({"stroke-dasharray": "5 3"} if move.planned else {}),
             },
         )
 
@@ -629,12 +638,14 @@ def render_map(
     *,
     kingdoms: Mapping[str, KingdomLook],
     picks: Sequence[Pick] = (),
+    moves: Sequence[Move] | None = None,
 ) -> str:
     """The campaign file's map as one inline SVG string (no script, no external file).
 
     `kingdoms` maps kingdom ids to how they look; a kingdom of the file without one is drawn
     with its name from the file, a colour of its own and its name's first letter. `picks`
-    are the hexes the player may tap now, drawn on top as links."""
+    are the hexes the player may tap now, drawn on top as links. `moves` are the arrows to
+    draw; by default the moves of the newest resolved summer month."""
     scene = _scene(data, kingdoms)
     if scene.terrain:
         xs = [_centre(h)[0] for h in scene.terrain]
@@ -670,7 +681,8 @@ def render_map(
         x, y = _centre(h)
         group = _el(tokens, "g", {"class": "hex-units", "data-hex": f"{h[0]},{h[1]}"})
         _draw_units(group, x, y, scene.units[h], scene.looks)
-    _draw_moves(root, defs, _last_month_moves(data), scene.looks, scene.terrain)
+    arrows = _last_month_moves(data) if moves is None else moves
+    _draw_moves(root, defs, arrows, scene.looks, scene.terrain)
     _draw_picks(root, [p for p in picks if p.hex in scene.terrain])
     return ET.tostring(root, encoding="unicode")
 

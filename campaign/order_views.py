@@ -1,3 +1,508 @@
-from django.urls import URLPattern
+"""The orders page: a player taps one of their units on the map, the tiles it may move to
+light up, and a tap gives the order; buttons give Defend, Raze, Regroup and Stay, and a ship
+may carry an army. Each order is checked by the engine as it is given (through
+`services.submission_save`), and a refusal is shown beside the unit in the game's words.
 
-urlpatterns: list[URLPattern] = []
+Sealed mode (ruling O1): the orders are a draft, in the kingdom's resolution sequence (O2),
+editable until the player marks them ready. Cycle mode: one order at a time in the order
+cycle, final once given, and everyone's orders of the month shown as they come (the board
+polls while it is not the player's turn)."""
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from campaign import services
+from campaign.mapsvg import KingdomLook, Move, Pick, render_map
+from campaign.models import Campaign, Membership, Snapshot, Submission
+from campaign.requests import HtmxHttpRequest
+from campaign.rules.errors import RuleError
+from campaign.rules.fileformat import parse_campaign
+from campaign.rules.hexmap import Hex, hex_label
+from campaign.rules.orders import OrderChoices, order_choices
+from campaign.rules.state import OrderKind
+from campaign.views import _membership_for
+
+type Json = dict[str, Any]
+
+ORDER_WORDS = {
+    "move": "Move",
+    "defend": "Defend",
+    "raze": "Raze",
+    "regroup": "Regroup",
+    "stay": "Stay",
+}
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    """One of the player's units asked for an order, with the order drafted for it."""
+
+    id: str
+    noun: str  # "Army" or "Ship"
+    hex: Hex
+    where: str
+    upright: bool
+    carrying: str | None
+    order: Json | None
+
+    @property
+    def order_words(self) -> str:
+        return order_words(self.order) if self.order else "No order yet"
+
+
+@dataclass(frozen=True)
+class Target:
+    hex: Hex
+    label: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything the orders board shows, for one player at one snapshot."""
+
+    campaign: Campaign
+    membership: Membership
+    snapshot: int
+    clock: Json
+    cycle: bool
+    asked: bool  # the campaign waits for this kingdom's orders now
+    waiting_for: list[str]  # kingdom names the campaign waits for
+    brakes: bool  # ruling O1: the first player orders all its units first
+    units: list[UnitRow]  # in resolution sequence: ordered ones first
+    ready: bool
+    selected: UnitRow | None
+    moves: list[Target]
+    orders: list[str]
+    carry: list[str]
+    error: str | None
+    given: list[tuple[str, str]]  # cycle mode: (kingdom name, order) given this month
+    map_svg: str
+
+    @property
+    def ordered(self) -> int:
+        return sum(1 for unit in self.units if unit.order)
+
+    @property
+    def editable(self) -> bool:
+        return self.asked and not self.ready
+
+    @property
+    def sequence(self) -> list[UnitRow]:
+        return [unit for unit in self.units if unit.order]
+
+    @property
+    def polls(self) -> bool:
+        """Whether the board refreshes itself: while it waits for someone else."""
+        return not self.asked or self.ready
+
+
+def order_words(order: Json) -> str:
+    words = ORDER_WORDS.get(order.get("order", ""), str(order.get("order")))
+    if order.get("to") is not None:
+        words += f" to {hex_label(tuple(order['to']))}"
+    if order.get("carry"):
+        words += f", carrying {order['carry']}"
+    return words
+
+
+# --- access ---------------------------------------------------------------------------
+
+
+def _player_for(request: HtmxHttpRequest, slug: str) -> Membership:
+    """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
+    membership = _membership_for(request, slug)
+    if not membership.kingdom:
+        raise Http404("You don't rule a kingdom in this campaign.")
+    return membership
+
+
+def _newest(campaign: Campaign) -> Snapshot:
+    snapshot = campaign.snapshots.order_by("-number").first()
+    if snapshot is None:
+        raise Http404("The campaign has not started yet.")
+    return snapshot
+
+
+def _draft(campaign: Campaign, kingdom: str) -> Submission | None:
+    return Submission.objects.filter(
+        campaign=campaign, kingdom=kingdom, kind="orders", consumed_by=None
+    ).first()
+
+
+# --- the board ------------------------------------------------------------------------
+
+
+def _board(
+    request: HtmxHttpRequest,
+    membership: Membership,
+    *,
+    selected: str | None = None,
+    error: str | None = None,
+) -> Board:
+    campaign = membership.campaign
+    snapshot = _newest(campaign)
+    data, me = snapshot.data, membership.kingdom
+    cycle = data["options"].get("orders") == "cycle"
+    summer_orders = data["clock"]["step"] == "orders"
+    mine = [p for p in data.get("pending", []) if p["kind"] == "orders" and p["kingdom"] == me]
+    draft = _draft(campaign, me)
+    drafted = [] if cycle or draft is None else list(draft.payload)
+    units = _unit_rows(data, me, drafted, asked=[u for p in mine for u in p.get("units", [])])
+    chosen = next((u for u in units if u.id == selected), None)
+    choices = _choices(data, chosen.id) if chosen and mine else None
+    players = list(campaign.memberships.exclude(kingdom=""))
+    names = {p.kingdom: p.kingdom_name for p in players}
+    pending_orders = [p for p in data.get("pending", []) if p["kind"] == "orders"]
+    board = Board(
+        campaign=campaign,
+        membership=membership,
+        snapshot=snapshot.number,
+        clock=data["clock"],
+        cycle=cycle,
+        asked=bool(mine),
+        waiting_for=[names.get(p["kingdom"], p["kingdom"]) for p in pending_orders],
+        brakes=any(p.get("first_player_brakes") for p in pending_orders),
+        units=units,
+        ready=bool(draft and draft.ready and not cycle),
+        selected=chosen,
+        moves=[Target(h, _hex_words(data, h)) for h in choices.moves] if choices else [],
+        orders=[kind.value for kind in choices.orders] if choices else [],
+        carry=list(choices.carry) if choices else [],
+        error=error,
+        given=_given_in_cycle(data, names) if cycle and summer_orders else [],
+        map_svg="",
+    )
+    looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
+    planned = [
+        Move(unit.id, me, unit.hex, tuple(unit.order["to"]), planned=True)
+        for unit in units
+        if unit.order and unit.order.get("to")
+    ]
+    svg = render_map(data, kingdoms=looks, picks=_picks(request, board), moves=planned)
+    return replace(board, map_svg=svg)
+
+
+def _unit_rows(data: Json, kingdom: str, drafted: list[Json], asked: list[str]) -> list[UnitRow]:
+    """The kingdom's units asked for an order: those ordered first, in their sequence."""
+    tiles = {tuple(t["hex"]): t for t in data["map"]["tiles"]}
+    units = {u["id"]: (u, "Army") for u in data["armies"] if u["kingdom"] == kingdom}
+    units |= {u["id"]: (u, "Ship") for u in data["ships"] if u["kingdom"] == kingdom}
+    orders = {o["unit"]: o for o in drafted}
+    in_sequence = [o["unit"] for o in drafted if o["unit"] in asked]
+    rows = []
+    for unit_id in [*in_sequence, *(u for u in asked if u not in orders)]:
+        unit, noun = units[unit_id]
+        where = tuple(unit["hex"])
+        rows.append(
+            UnitRow(
+                id=unit_id,
+                noun=noun,
+                hex=where,
+                where=f"{hex_label(where)} {tiles[where]['terrain']}",
+                upright=unit["upright"],
+                carrying=unit.get("carrying"),
+                order=orders.get(unit_id),
+            )
+        )
+    return rows
+
+
+def _choices(data: Json, unit_id: str) -> OrderChoices | None:
+    try:
+        return order_choices(parse_campaign(data), unit_id)
+    except (RuleError, KeyError):
+        return None
+
+
+def _hex_words(data: Json, h: Hex) -> str:
+    terrain = next(t for t in data["map"]["tiles"] if tuple(t["hex"]) == h)["terrain"]
+    explored = next((t for t in data["tiles"] if tuple(t["hex"]) == h), None)
+    return f"{hex_label(h)} {terrain}" + ("" if explored or terrain == "ocean" else ", unexplored")
+
+
+def _given_in_cycle(data: Json, names: dict[str, str]) -> list[tuple[str, str]]:
+    """Cycle mode: the orders given so far this month, public as soon as given (O1)."""
+    given = (data.get("inputs") or {}).get("orders", {})
+    return [
+        (names.get(kingdom, kingdom), f"{order['unit']}: {order_words(order)}")
+        for kingdom in data["player_order"]
+        for order in given.get(kingdom, [])
+    ]
+
+
+def _picks(request: HtmxHttpRequest, board: Board) -> list[Pick]:
+    """The hexes the player may tap: their units, or where the chosen unit may move."""
+    if not board.editable:
+        return []
+    url = reverse("campaign:orders", args=[board.campaign.slug])
+    swap = {"hx-target": "#orders-board", "hx-swap": "outerHTML", "hx-push-url": "true"}
+    chosen = board.selected
+    if chosen is None:
+        first_here: dict[Hex, UnitRow] = {}
+        for unit in sorted(board.units, key=lambda u: u.order is not None):
+            first_here.setdefault(unit.hex, unit)
+        return [
+            Pick(
+                hex=h,
+                label=f"Choose {unit.noun.lower()} {unit.id} at {hex_label(h)}",
+                href=f"{url}?unit={unit.id}",
+                kind="unit",
+                attrs={**swap, "hx-get": f"{url}?unit={unit.id}"},
+            )
+            for h, unit in first_here.items()
+        ]
+    give = reverse("campaign:orders_give", args=[board.campaign.slug])
+    picks = [
+        Pick(
+            hex=chosen.hex,
+            label=f"{chosen.noun} {chosen.id} is here: tap to choose another unit",
+            href=url,
+            kind="chosen",
+            attrs={**swap, "hx-get": url},
+        )
+    ]
+    for target in board.moves:
+        to = f"{target.hex[0]},{target.hex[1]}"
+        values = {"unit": chosen.id, "order": "move", "to": to, "seen": board.snapshot}
+        picks.append(
+            Pick(
+                hex=target.hex,
+                label=f"Move {chosen.id} to {target.label}",
+                href=f"{url}?unit={chosen.id}&to={to}",
+                attrs={
+                    **swap,
+                    "hx-post": give,
+                    "hx-vals": json.dumps(values),
+                    "hx-push-url": "false",
+                    **({"hx-include": "#carry-choice"} if chosen.noun == "Ship" else {}),
+                },
+            )
+        )
+    return picks
+
+
+def _respond(
+    request: HtmxHttpRequest, board: Board, *, confirm: Target | None = None
+) -> HttpResponse:
+    context = {"board": board, "confirm": confirm}
+    if request.htmx:
+        return render(request, "campaign/orders.html#board", context)
+    return render(request, "campaign/orders.html", context)
+
+
+def _after_post(
+    request: HtmxHttpRequest,
+    membership: Membership,
+    *,
+    selected: str | None,
+    error: str | None,
+) -> HttpResponse:
+    """htmx gets the refreshed board; a plain form post is sent back to the page (with the
+    refusal as a message), so reloading never posts again."""
+    if request.htmx:
+        return _respond(request, _board(request, membership, selected=selected, error=error))
+    if error:
+        messages.error(request, error)
+    url = reverse("campaign:orders", args=[membership.campaign.slug])
+    return redirect(f"{url}?unit={selected}" if selected else url)
+
+
+# --- views ----------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    membership = _player_for(request, slug)
+    board = _board(request, membership, selected=request.GET.get("unit"))
+    confirm = None
+    to = _read_hex(request.GET.get("to", ""))
+    if board.selected and to is not None:
+        confirm = next((t for t in board.moves if t.hex == to), None)
+    return _respond(request, board, confirm=confirm)
+
+
+@login_required
+@require_POST
+def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Give (or change) one unit's order."""
+    membership = _player_for(request, slug)
+    unit = request.POST.get("unit", "")
+    order = _read_order(request.POST)
+    if order is None:
+        return _after_post(
+            request, membership, selected=unit or None, error="That order could not be read."
+        )
+    campaign, kingdom = membership.campaign, membership.kingdom
+    cycle = campaign.options.get("orders") == "cycle"
+    draft = _draft(campaign, kingdom)
+    others = [o for o in (draft.payload if draft and not cycle else []) if o["unit"] != unit]
+    at = (
+        next((i for i, o in enumerate(draft.payload) if o["unit"] == unit), None) if draft else None
+    )
+    payload = [order] if cycle else _placed(others, order, at)
+    try:
+        services.submission_save(
+            campaign=campaign,
+            user=_user(request),
+            kind="orders",
+            payload=payload,
+            seen=_read_int(request.POST.get("seen")),
+        )
+    except services.ServiceError as refusal:
+        return _after_post(request, membership, selected=unit, error=refusal.message)
+    return _after_post(request, membership, selected=_next_unordered(membership, unit), error=None)
+
+
+@login_required
+@require_POST
+def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Take one unit's order out of the draft (sealed mode)."""
+    membership = _player_for(request, slug)
+    unit = request.POST.get("unit", "")
+    draft = _draft(membership.campaign, membership.kingdom)
+    payload = [o for o in (draft.payload if draft else []) if o["unit"] != unit]
+    error = _save_draft(request, membership, payload)
+    return _after_post(request, membership, selected=unit or None, error=error)
+
+
+@login_required
+@require_POST
+def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Set the resolution sequence (ruling O2): the units in their new order, from a drag,
+    or one unit moved up or down by its buttons."""
+    membership = _player_for(request, slug)
+    draft = _draft(membership.campaign, membership.kingdom)
+    orders = {o["unit"]: o for o in (draft.payload if draft else [])}
+    units = request.POST.getlist("unit")
+    if sorted(units) != sorted(orders):
+        return _after_post(
+            request,
+            membership,
+            selected=None,
+            error="Your orders changed while you were sorting them: here they are as they stand.",
+        )
+    for step, key in ((-1, "raise"), (1, "lower")):
+        if request.POST.get(key) in units:
+            i = units.index(request.POST[key])
+            j = min(max(i + step, 0), len(units) - 1)
+            units[i], units[j] = units[j], units[i]
+    error = _save_draft(request, membership, [orders[u] for u in units])
+    return _after_post(request, membership, selected=None, error=error)
+
+
+@login_required
+@require_POST
+def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Mark the orders ready (the month resolves once every kingdom is), or withdraw that."""
+    membership = _player_for(request, slug)
+    ready = request.POST.get("ready") == "yes"
+    board = _board(request, membership)
+    error = None
+    if not board.asked:
+        error = "Your orders are not asked for now."
+    elif ready and board.ordered < len(board.units):
+        error = (
+            f"Give every unit an order first: {board.ordered} of {len(board.units)} units ordered."
+        )
+    else:
+        services.submission_set_ready(
+            campaign=membership.campaign, user=_user(request), ready=ready
+        )
+    return _after_post(request, membership, selected=None, error=error)
+
+
+# --- reading the forms ------------------------------------------------------------------
+
+
+def _user(request: HtmxHttpRequest) -> User:
+    assert isinstance(request.user, User)  # login_required
+    return request.user
+
+
+def _read_int(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+def _read_hex(value: str) -> Hex | None:
+    parts = value.split(",")
+    if len(parts) != 2:
+        return None
+    q, r = (_read_int(p.strip()) for p in parts)
+    return (q, r) if q is not None and r is not None else None
+
+
+def _read_order(form: Any) -> Json | None:
+    """The order a form gives, in the campaign file's words, or None if it makes no sense."""
+    unit, kind = form.get("unit", ""), form.get("order", "")
+    if not unit or kind not in {k.value for k in OrderKind}:
+        return None
+    order: Json = {"unit": unit, "order": kind}
+    if kind == "move":
+        to = _read_hex(form.get("to", ""))
+        if to is None:
+            return None
+        order["to"] = list(to)
+    if form.get("carry"):
+        order["carry"] = form["carry"]
+    return order
+
+
+def _placed(others: list[Json], order: Json, at: int | None) -> list[Json]:
+    """The draft with the order in its unit's old place in the sequence, or last."""
+    if at is None:
+        return [*others, order]
+    return [*others[:at], order, *others[at:]]
+
+
+def _save_draft(
+    request: HtmxHttpRequest, membership: Membership, payload: list[Json]
+) -> str | None:
+    try:
+        services.submission_save(
+            campaign=membership.campaign,
+            user=_user(request),
+            kind="orders",
+            payload=payload,
+            seen=_read_int(request.POST.get("seen")),
+        )
+    except services.ServiceError as refusal:
+        return refusal.message
+    return None
+
+
+def _next_unordered(membership: Membership, after: str) -> str | None:
+    """The unit to choose next once one is ordered, so a player taps through their units."""
+    draft = _draft(membership.campaign, membership.kingdom)
+    if membership.campaign.options.get("orders") == "cycle":
+        return None
+    data = _newest(membership.campaign).data
+    ordered = {o["unit"] for o in (draft.payload if draft else [])}
+    asked = [
+        unit
+        for p in data.get("pending", [])
+        if p["kind"] == "orders" and p["kingdom"] == membership.kingdom
+        for unit in p.get("units", [])
+    ]
+    return next((u for u in asked if u not in ordered and u != after), None)
+
+
+urlpatterns = [
+    path("c/<slug:slug>/orders/", orders_page, name="orders"),
+    path("c/<slug:slug>/orders/give/", orders_give, name="orders_give"),
+    path("c/<slug:slug>/orders/withdraw/", orders_withdraw, name="orders_withdraw"),
+    path("c/<slug:slug>/orders/sequence/", orders_sequence, name="orders_sequence"),
+    path("c/<slug:slug>/orders/ready/", orders_ready, name="orders_ready"),
+]

@@ -1,5 +1,6 @@
 """`manage.py seed_demo`: the demo campaign `make run` serves, played by bots through the
-services until a pitched battle waits for its tabletop result."""
+services until a pitched battle has been fought at the tabletop and every kingdom is asked
+for its next orders."""
 
 from io import StringIO
 
@@ -35,7 +36,7 @@ def counts() -> dict[str, int]:
     }
 
 
-def test_it_makes_the_users_and_a_running_campaign_with_a_battle_for_the_tabletop():
+def test_it_makes_the_users_and_a_running_campaign_that_has_fought_a_battle_and_waits_for_orders():
     out = seed()
 
     campaign = Campaign.objects.get(slug="demo")
@@ -46,13 +47,15 @@ def test_it_makes_the_users_and_a_running_campaign_with_a_battle_for_the_tableto
     assert services.is_admin(campaign, User.objects.get(username="gm"))
     data = services.latest_snapshot(campaign).data
     assert data["clock"]["season"] == "summer"
-    assert data["clock"]["month"] >= 2  # a few months have been played
-    (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
-    assert battle["kind"] == "pitched"
+    assert data["clock"]["step"] == "orders"
     asked = {(p["kind"], p["kingdom"]) for p in data["pending"]}
-    assert asked == {("battle_result", battle["attacker"]), ("battle_result", battle["defender"])}
+    assert asked == {("orders", kingdom) for kingdom in players.values()}
+    handed_off = [s.data for s in campaign.snapshots.all() if s.data["clock"]["step"] == "battles"]
+    (battle,) = [b for b in handed_off[0]["battles"] if b["status"] == "awaiting_result"]
+    assert battle["kind"] == "pitched"
     assert {battle["attacker"], battle["defender"]} <= set(players.values())
-    assert "waits for its tabletop result" in out
+    assert "went to the tabletop and its result is in" in out
+    assert "Now the campaign waits for the orders of alice, bob, carol, dave." in out
 
 
 def test_everyone_logs_in_with_the_password_demo(client):

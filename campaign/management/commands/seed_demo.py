@@ -4,9 +4,10 @@ An admin `gm` (also a Django superuser, for /admin/) and four players, `alice`, 
 `carol` and `dave`, all with the password `demo`, on the built-in map river-kingdoms.
 Everything goes through the services, as it would on the site: the players join, the gm
 starts the campaign, and bots answer what each snapshot waits for (submitted, marked
-ready, advanced) until a pitched battle has gone out to the tabletop and waits for its
-result. The bots are steered so that two armies march on each other; with the fixed seed
-the demo is the same every time.
+ready, advanced) until a pitched battle has gone out to the tabletop, the gm has reported
+its result, and every kingdom is asked for its next month's orders: a newcomer signing in
+as alice has orders to give. The bots are steered so that two armies march on each other;
+with the fixed seed the demo is the same every time.
 
 It runs only with DEBUG on (the accounts have a known password). If the demo exists it
 says so and changes nothing; `--reset` deletes it and makes it again."""
@@ -70,8 +71,8 @@ class Command(BaseCommand):
             if existing is not None:
                 existing.delete()
             users, created = demo_users()
-            campaign = demo_campaign(users)
-        self.stdout.write(describe(campaign, created))
+            campaign, battle = demo_campaign(users)
+        self.stdout.write(describe(campaign, battle, created))
 
 
 def demo_users() -> tuple[dict[str, User], list[str]]:
@@ -91,8 +92,10 @@ def demo_users() -> tuple[dict[str, User], list[str]]:
     return users, created
 
 
-def demo_campaign(users: Mapping[str, User]) -> Campaign:
-    """The campaign, started and played by bots until a pitched battle waits."""
+def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
+    """The campaign, started and played by bots until a pitched battle has been fought at the
+    tabletop (its result reported by the gm) and every kingdom is asked for its orders
+    again. Returns the campaign and that battle."""
     admin = users[ADMIN]
     campaign = services.campaign_create(
         name="Demo", admin=admin, kingdoms=len(PLAYERS), map_name=MAP, options={"seed": SEED}
@@ -105,37 +108,40 @@ def demo_campaign(users: Mapping[str, User]) -> Campaign:
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rng = random.Random(SEED)
     hexmap = map_from_json(campaign.map)
+    fought: Json | None = None
     for _ in range(MAX_STEPS):
-        if awaiting(services.latest_snapshot(campaign).data):
+        data = services.latest_snapshot(campaign).data
+        if fought is not None and data["clock"]["step"] == "orders":
             campaign.refresh_from_db()
-            return campaign
-        play_bot_step(campaign, players=players, admin=admin, rng=rng, hexmap=hexmap, march=True)
+            return campaign, fought
+        fought = fought or next(iter(awaiting(data)), None)
+        play_bot_step(
+            campaign, players=players, admin=admin, rng=rng, hexmap=hexmap, march=fought is None
+        )
     raise CommandError(f"No pitched battle went to the tabletop in {MAX_STEPS} snapshots.")
 
 
-def describe(campaign: Campaign, created: list[str]) -> str:
+def describe(campaign: Campaign, battle: Json, created: list[str]) -> str:
     snapshot = services.latest_snapshot(campaign)
     clock = snapshot.data["clock"]
     members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
-    lines = [
-        f"Campaign {campaign.name!r} (slug {campaign.slug}) on {BUILTIN_MAPS[MAP].title}, "
-        f"{campaign.kingdoms} kingdoms, {campaign.status}: year {clock['year']}, "
-        f"{clock['season']} month {clock['month']}, {snapshot.number} snapshots.",
-    ]
-    for battle in awaiting(snapshot.data):
-        attacker, defender = members[battle["attacker"]], members[battle["defender"]]
-        lines.append(
-            f"A pitched battle at {battle['hex']} waits for its tabletop result: "
-            f"{attacker.kingdom_name} ({attacker.user}) against "
-            f"{defender.kingdom_name} ({defender.user}), on a {battle['board']} board."
-        )
+    attacker, defender = members[battle["attacker"]], members[battle["defender"]]
+    waiting = sorted(members[k].user.username for k in services.owing(snapshot.data))
     names = [ADMIN, *(player for player, _, _ in PLAYERS)]
     made = f" (created: {', '.join(created)})" if created else " (all existed)"
-    lines += [
-        f"Users, password {PASSWORD!r}: {', '.join(names)}{made}. "
-        f"{ADMIN} runs the campaign and is a Django superuser: see the data at /admin/.",
-    ]
-    return "\n".join(lines)
+    return "\n".join(
+        [
+            f"Campaign {campaign.name!r} (slug {campaign.slug}) on {BUILTIN_MAPS[MAP].title}, "
+            f"{campaign.kingdoms} kingdoms, {campaign.status}: year {clock['year']}, "
+            f"{clock['season']} month {clock['month']}, {snapshot.number} snapshots.",
+            f"A pitched battle at {battle['hex']} went to the tabletop and its result is in: "
+            f"{attacker.kingdom_name} ({attacker.user}) against "
+            f"{defender.kingdom_name} ({defender.user}), on a {battle['board']} board.",
+            f"Now the campaign waits for the {clock['step']} of {', '.join(waiting)}.",
+            f"Users, password {PASSWORD!r}: {', '.join(names)}{made}. "
+            f"{ADMIN} runs the campaign and is a Django superuser: see the data at /admin/.",
+        ]
+    )
 
 
 def awaiting(data: Json) -> list[Json]:

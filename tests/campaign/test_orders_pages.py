@@ -1,0 +1,364 @@
+"""The orders page: a player taps a unit, the legal tiles light up, a tap gives the order;
+the engine judges each order at once; the draft stays sealed, in its resolution sequence,
+editable until ready. For each kind of visitor: a player, the admin, a player of another
+campaign, a signed-out visitor."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import Submission
+from campaign.rules.fileformat import parse_campaign
+from campaign.rules.orders import order_choices
+from tests.campaign.helpers import at_step, kingdom_of, new_campaign, play_until, signed_in
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def campaign(cast):
+    """Year 1, summer month 1: alice and bob each have one army to order."""
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_step("orders"))
+    return campaign
+
+
+def url(campaign, name="orders"):
+    return reverse(f"campaign:{name}", args=[campaign.slug])
+
+
+def newest(campaign):
+    return services.latest_snapshot(campaign)
+
+
+def army_of(campaign, user):
+    kingdom = kingdom_of(campaign, user)
+    return next(a for a in newest(campaign).data["armies"] if a["kingdom"] == kingdom)
+
+
+def legal_moves(campaign, unit_id):
+    return order_choices(parse_campaign(newest(campaign).data), unit_id).moves
+
+
+def draft(campaign, user):
+    kingdom = kingdom_of(campaign, user)
+    submission = Submission.objects.filter(
+        campaign=campaign, kingdom=kingdom, kind="orders", consumed_by=None
+    ).first()
+    return submission.payload if submission else None
+
+
+def give(client, campaign, unit, order, to=None, *, seen=None, htmx=True, **extra):
+    form = {"unit": unit, "order": order, "seen": seen or newest(campaign).number, **extra}
+    if to is not None:
+        form["to"] = f"{to[0]},{to[1]}"
+    return client.post(url(campaign, "orders_give"), form, **(HTMX if htmx else {}))
+
+
+# --- a player ---------------------------------------------------------------------------
+
+
+def test_a_player_sees_their_unit_outlined_on_the_map_and_none_ordered(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    page = signed_in(client, cast["alice"]).get(url(campaign)).text
+    assert "0 of 1 unit ordered." in page
+    assert f'aria-label="Choose army {army["id"]} at [{army["hex"][0]}, {army["hex"][1]}]"' in page
+    assert "Ready" in page
+
+
+def test_choosing_a_unit_lights_up_exactly_the_tiles_the_engine_allows(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    page = signed_in(client, cast["alice"]).get(url(campaign), {"unit": army["id"]}).text
+    lit = re.findall(r'class="pick pick-target"[^>]*data-hex="(-?\d+),(-?\d+)"', page)
+    assert sorted((int(q), int(r)) for q, r in lit) == sorted(legal_moves(campaign, army["id"]))
+    assert f"Army {army['id']}" in page
+    assert ">Defend</button>" in page
+
+
+def test_tapping_a_lit_tile_gives_the_move_and_draws_it_as_planned(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    to = legal_moves(campaign, army["id"])[0]
+    response = give(signed_in(client, cast["alice"]), campaign, army["id"], "move", to)
+    assert response.status_code == 200
+    assert "<html" not in response.text  # the board fragment only
+    assert "1 of 1 unit ordered." in response.text
+    assert f"Move to [{to[0]}, {to[1]}]" in response.text
+    assert 'class="move planned"' in response.text
+    assert draft(campaign, cast["alice"]) == [{"unit": army["id"], "order": "move", "to": list(to)}]
+
+
+def test_changing_an_order_replaces_it(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    give(client, campaign, army["id"], "move", legal_moves(campaign, army["id"])[0])
+    page = give(client, campaign, army["id"], "defend").text
+    assert draft(campaign, cast["alice"]) == [{"unit": army["id"], "order": "defend"}]
+    assert "Defend" in page
+    assert "1 of 1 unit ordered." in page
+
+
+def test_an_illegal_move_is_refused_beside_the_unit_in_the_games_words(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    give(client, campaign, army["id"], "defend")
+    q, r = army["hex"]
+    tiles = [tuple(t["hex"]) for t in newest(campaign).data["map"]["tiles"]]
+    far = next(h for h in tiles if max(abs(h[0] - q), abs(h[1] - r), abs(h[0] + h[1] - q - r)) > 1)
+    page = give(client, campaign, army["id"], "move", far).text
+    assert 'class="order-error" role="alert"' in page
+    assert f"{army['id']} can only move to a tile next to" in page
+    assert draft(campaign, cast["alice"]) == [{"unit": army["id"], "order": "defend"}]
+
+
+def test_a_forged_order_for_another_kingdoms_army_is_refused(client, cast, campaign):
+    bobs = army_of(campaign, cast["bob"])
+    page = give(signed_in(client, cast["alice"]), campaign, bobs["id"], "defend").text
+    assert "belongs to" in page
+    assert draft(campaign, cast["alice"]) is None
+    assert draft(campaign, cast["bob"]) is None
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"unit": "x", "order": "fly"},
+        {"unit": "x", "order": "move", "to": "north"},
+        {"unit": "", "order": "defend"},
+        {"unit": "x", "order": "move", "to": "1,2,3"},
+    ],
+)
+def test_an_order_that_makes_no_sense_gets_a_message_not_an_error(client, cast, campaign, form):
+    signed_in(client, cast["alice"])
+    page = client.post(url(campaign, "orders_give"), form, **HTMX)
+    assert page.status_code == 200
+    assert "That order could not be read." in page.text
+    plain = client.post(url(campaign, "orders_give"), form, follow=True)
+    assert plain.status_code == 200
+    assert "That order could not be read." in plain.text
+    assert draft(campaign, cast["alice"]) is None
+
+
+def test_an_order_from_a_page_the_campaign_has_moved_on_from_is_refused(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    page = give(signed_in(client, cast["alice"]), campaign, army["id"], "defend", seen=1).text
+    assert "The campaign has moved on since you looked" in page
+    assert draft(campaign, cast["alice"]) is None
+
+
+def test_without_javascript_a_tapped_tile_asks_to_confirm_and_the_form_gives_it(
+    client, cast, campaign
+):
+    army = army_of(campaign, cast["alice"])
+    to = legal_moves(campaign, army["id"])[0]
+    signed_in(client, cast["alice"])
+    page = client.get(url(campaign), {"unit": army["id"], "to": f"{to[0]},{to[1]}"}).text
+    assert f">Move to [{to[0]}, {to[1]}]" in page
+    response = give(client, campaign, army["id"], "move", to, htmx=False)
+    assert response.status_code == 302
+    assert draft(campaign, cast["alice"])[0]["to"] == list(to)
+
+
+def test_ready_is_refused_until_every_unit_has_an_order(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert "Give every unit an order first: 0 of 1 units ordered." in page
+    assert not Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).exists()
+
+
+def test_ready_locks_the_orders_until_withdrawn(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    give(client, campaign, army["id"], "defend")
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert "Your orders are ready" in page
+    assert "Not ready: change my orders" in page
+    assert 'class="pick' not in page  # nothing to tap while ready
+    refused = give(client, campaign, army["id"], "move", legal_moves(campaign, army["id"])[0])
+    assert "withdraw that first" in refused.text
+    assert draft(campaign, cast["alice"]) == [{"unit": army["id"], "order": "defend"}]
+    page = client.post(url(campaign, "orders_ready"), {"ready": "no"}, **HTMX).text
+    assert "0 of 1" not in page
+    assert "1 of 1 unit ordered." in page
+    assert ">Ready</button>" in page
+
+
+def test_when_both_are_ready_the_month_resolves(
+    client, cast, campaign, eager_celery, django_capture_on_commit_callbacks
+):
+    before = newest(campaign).number
+    for name in ("alice", "bob"):
+        army = army_of(campaign, cast[name])
+        signed_in(client, cast[name])
+        give(client, campaign, army["id"], "defend")
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    assert newest(campaign).number > before
+    page = client.get(url(campaign)).text
+    assert "month 2" in page
+
+
+def test_the_board_fragment_polls_while_waiting_for_others(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    assert 'hx-trigger="every 5s"' not in client.get(url(campaign), **HTMX).text
+    give(client, campaign, army["id"], "defend")
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert 'hx-trigger="every 5s"' in page
+
+
+# --- the resolution sequence ------------------------------------------------------------
+
+
+@pytest.fixture
+def two_armies(cast):
+    """A month in which alice has two or more units to order (after a winter of buying)."""
+    campaign = new_campaign(cast)
+
+    def alice_has_two(data):
+        units = [p.get("units", []) for p in data["pending"] if p["kind"] == "orders"]
+        kingdom = kingdom_of(campaign, cast["alice"])
+        mine = [p for p in data["pending"] if p["kind"] == "orders" and p["kingdom"] == kingdom]
+        return bool(units) and bool(mine) and len(mine[0]["units"]) >= 2
+
+    play_until(campaign, cast, alice_has_two, limit=400)
+    return campaign
+
+
+def test_o2_the_sequence_follows_the_order_given_and_the_arrows_change_it(client, cast, two_armies):
+    campaign = two_armies
+    kingdom = kingdom_of(campaign, cast["alice"])
+    first, second = next(
+        p["units"] for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom
+    )[:2]
+    signed_in(client, cast["alice"])
+    for unit in (first, second):
+        choices = order_choices(parse_campaign(newest(campaign).data), unit)
+        give(client, campaign, unit, choices.orders[0].value)
+    assert [o["unit"] for o in draft(campaign, cast["alice"])][:2] == [first, second]
+    units = [o["unit"] for o in draft(campaign, cast["alice"])]
+    form = {"unit": units, "lower": first, "seen": newest(campaign).number}
+    page = client.post(url(campaign, "orders_sequence"), form, **HTMX).text
+    assert [o["unit"] for o in draft(campaign, cast["alice"])][:2] == [second, first]
+    assert page.index(f"Army {second}") < page.index(f"Army {first}")
+    # a drag posts the whole list in its new order
+    dragged = list(reversed(units))
+    client.post(url(campaign, "orders_sequence"), {"unit": dragged}, **HTMX)
+    assert [o["unit"] for o in draft(campaign, cast["alice"])] == dragged
+
+
+def test_o2_a_sequence_that_does_not_match_the_orders_is_refused(client, cast, two_armies):
+    campaign = two_armies
+    kingdom = kingdom_of(campaign, cast["alice"])
+    units = next(p["units"] for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
+    signed_in(client, cast["alice"])
+    choices = order_choices(parse_campaign(newest(campaign).data), units[0])
+    give(client, campaign, units[0], choices.orders[0].value)
+    before = draft(campaign, cast["alice"])
+    page = client.post(url(campaign, "orders_sequence"), {"unit": ["bob-1", units[0]]}, **HTMX)
+    assert "Your orders changed while you were sorting them" in page.text
+    assert draft(campaign, cast["alice"]) == before
+
+
+# --- who may see and give orders -----------------------------------------------------------
+
+
+def test_sealed_orders_never_reach_another_players_browser(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    to = legal_moves(campaign, army["id"])[0]
+    give(signed_in(client, cast["alice"]), campaign, army["id"], "move", to)
+    client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    said = f"[{to[0]}, {to[1]}]"
+    signed_in(client, cast["bob"])
+    pages = [
+        client.get(url(campaign)),
+        client.get(url(campaign), **HTMX),
+        client.get(url(campaign), {"unit": army["id"]}, **HTMX),
+        client.get(url(campaign, "campaign")),
+        client.get(url(campaign, "kingdom")),
+        client.get(reverse("campaign:home")),
+    ]
+    for page in pages:
+        assert page.status_code == 200
+        assert f"Move to {said}" not in page.text
+        assert 'class="move planned"' not in page.text
+        assert f"{army['id']} is ordered" not in page.text
+
+
+def test_another_campaigns_player_and_the_admin_get_404(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    for name in ("eve", "gm"):
+        signed_in(client, cast[name])
+        assert client.get(url(campaign)).status_code == 404
+        response = give(client, campaign, army["id"], "defend")
+        assert response.status_code == 404
+    assert draft(campaign, cast["alice"]) is None
+
+
+def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    for response in (
+        client.get(url(campaign)),
+        give(client, campaign, army["id"], "defend", htmx=False),
+        client.post(url(campaign, "orders_ready"), {"ready": "yes"}),
+    ):
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("accounts:sign_in"))
+    assert draft(campaign, cast["alice"]) is None
+
+
+def test_orders_are_not_asked_outside_the_orders_step(client, cast):
+    campaign = new_campaign(cast)  # at setup: races
+    page = signed_in(client, cast["alice"]).get(url(campaign)).text
+    assert "The campaign is not waiting for your orders now" in page
+    response = give(client, campaign, "red-elves-1", "defend")
+    assert "Nothing of that kind is asked of your kingdom now." in response.text
+
+
+def test_the_page_takes_the_same_queries_on_a_small_and_a_large_campaign(client, cast):
+    small = new_campaign(cast, "Small")
+    play_until(small, cast, at_step("orders"))
+    large = new_campaign(cast, "Large", map_name="generated", size=1000)
+    play_until(large, cast, lambda d: d["clock"]["month"] >= 3 and d["clock"]["step"] == "orders")
+    signed_in(client, cast["alice"])
+    counts = []
+    for campaign in (small, large):
+        unit = army_of(campaign, cast["alice"])["id"]
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(campaign), {"unit": unit}).status_code == 200
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]
+
+
+# --- cycle mode ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cycle(cast):
+    campaign = new_campaign(cast, "Cycle", options={"orders": "cycle"})
+    play_until(campaign, cast, at_step("orders"))
+    return campaign
+
+
+def test_o1_cycle_mode_says_whose_turn_it_is_and_orders_are_public_once_given(
+    client, cast, cycle, eager_celery, django_capture_on_commit_callbacks
+):
+    data = newest(cycle).data
+    (turn,) = [p for p in data["pending"] if p["kind"] == "orders"]
+    first = next(m.user for m in cycle.memberships.filter(kingdom=turn["kingdom"]))
+    other = cast["bob"] if first == cast["alice"] else cast["alice"]
+    first_name = cycle.memberships.get(user=first).kingdom_name
+    waiting_page = signed_in(client, other).get(url(cycle)).text
+    assert f"Waiting for {first_name} to give an order." in waiting_page
+    assert 'hx-trigger="every 5s"' in waiting_page
+    assert "Your turn: give one order." in signed_in(client, first).get(url(cycle)).text
+    unit = turn["units"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        give(client, cycle, unit, "defend")
+    seen_by_other = signed_in(client, other).get(url(cycle), **HTMX).text
+    assert f"{first_name}: {unit}: Defend" in seen_by_other
