@@ -3,4 +3,7 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import User
 
-admin.site.register(User, UserAdmin)
+
+@admin.register(User)
+class TimeZoneUserAdmin(UserAdmin[User]):
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Preferences", {"fields": ("time_zone",)}))

@@ -1,6 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from accounts import views
+
 app_name = "accounts"
 
 urlpatterns = [
@@ -10,4 +12,5 @@ urlpatterns = [
         name="sign_in",
     ),
     path("sign-out/", auth_views.LogoutView.as_view(), name="sign_out"),
+    path("settings/", views.settings_page, name="settings"),
 ]

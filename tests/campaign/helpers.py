@@ -63,7 +63,7 @@ def play_until(
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rng = random.Random(seed)
     for _ in range(limit):
-        data = services.latest_snapshot(campaign).data
+        data: dict[str, Any] = services.latest_snapshot(campaign).data
         if reached(data):
             campaign.refresh_from_db()
             return data
