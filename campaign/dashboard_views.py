@@ -1,3 +1,394 @@
-from django.urls import URLPattern
+"""The campaign admin's dashboard: where the campaign stands, who it waits for, the
+deadline controls, the battle queue, corrections and the audit log. Every change goes
+through a service; a form only checks the shape of what was typed."""
 
-urlpatterns: list[URLPattern] = []
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from campaign import services
+from campaign.forms import (
+    AdminActionForm,
+    ArmyForm,
+    BattleResultForm,
+    BattleSimpleForm,
+    CampaignForm,
+    Choices,
+    ExtendForm,
+    ResourcesForm,
+    StartForm,
+    TileForm,
+    UndoForm,
+)
+from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.requests import HtmxHttpRequest
+from campaign.services import ServiceError
+from campaign.views import ASKS, _membership_for
+
+type Json = dict[str, Any]
+type Action = Callable[[Campaign, User, dict[str, Any]], str]
+
+AUDIT_SHOWN = 50
+TEMPLATE = "campaign/dashboard.html"
+
+
+def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
+    """The signed-in admin's membership and user; 404 for everyone else, players included."""
+    membership = _membership_for(request, slug)
+    if not membership.is_admin or not isinstance(request.user, User):
+        raise Http404("No such campaign.")
+    return membership, request.user
+
+
+# --- what the page shows ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A decision the newest snapshot waits for, and how far its kingdom has got with it."""
+
+    kingdom: str
+    player: str
+    asked: str
+    given: str
+
+
+@dataclass(frozen=True)
+class AwaitingBattle:
+    battle: Json
+    sides: list[tuple[str, Json]]
+    result_form: forms.Form
+    simple_form: forms.Form
+
+
+def _given(ready: bool | None) -> str:
+    if ready is None:
+        return "Nothing yet"
+    return "Ready" if ready else "Draft, not ready"
+
+
+def waiting_for(
+    campaign: Campaign, data: Json, names: dict[str, str], players: dict[str, str]
+) -> list[Waiting]:
+    """Each decision asked, with whether its kingdom has a draft or is ready. Only those
+    two facts are read from the submissions, never their payloads: orders are sealed."""
+    open_ = Submission.objects.filter(campaign=campaign, consumed_by=None)
+    ready = {(k, kind): r for k, kind, r in open_.values_list("kingdom", "kind", "ready")}
+    asked = sorted({(p["kingdom"], p["kind"]) for p in data.get("pending", [])})
+    return [
+        Waiting(
+            kingdom=names.get(kingdom, kingdom),
+            player=players.get(kingdom, "nobody"),
+            asked=ASKS.get(kind, kind),
+            given=_given(ready.get((kingdom, services.ANSWERS.get(kind, kind)))),
+        )
+        for kingdom, kind in asked
+    ]
+
+
+# The audit log's actions in words; anything else is shown as it is stored.
+DONE = {
+    "created": "created the campaign",
+    "started": "started the campaign",
+    "paused": "paused",
+    "resumed": "resumed",
+    "extended": "extended the deadline",
+    "advanced": "advanced",
+    "advanced-now": "advanced at once",
+    "advance-refused": "could not advance",
+    "undone": "undid the last step",
+    "corrected": "corrected the state",
+    "battle-result": "settled a battle",
+}
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    entry: AuditEntry
+    who: str
+    what: str
+
+
+def audit_log(campaign: Campaign) -> list[AuditLine]:
+    entries = campaign.audit.select_related("actor")[:AUDIT_SHOWN]
+    return [
+        AuditLine(
+            entry=entry,
+            who=entry.actor.get_username() if entry.actor else "automatic",
+            what=DONE.get(entry.action, entry.action)
+            + "".join(f"; {key}: {value}" for key, value in entry.details.items()),
+        )
+        for entry in entries
+    ]
+
+
+def _choices(data: Json | None) -> dict[str, Choices]:
+    data = data or {}
+    names = {k["id"]: k["name"] for k in data.get("kingdoms", [])}
+    return {
+        "kingdoms": list(names.items()),
+        "armies": [
+            (a["id"], f"{a['id']} ({names.get(a['kingdom'], a['kingdom'])}) at "
+             f"[{a['hex'][0]}, {a['hex'][1]}]{'' if a['upright'] else ', on its side'}")
+            for a in data.get("armies", [])
+        ],
+    }  # fmt: skip
+
+
+def _hex_text(hex_: list[int]) -> str:
+    return f"{hex_[0]},{hex_[1]}"
+
+
+def awaiting_battles(data: Json, names: dict[str, str]) -> list[AwaitingBattle]:
+    """The battles waiting for their tabletop result, each with its two forms."""
+    queue = []
+    for n, battle in enumerate(data.get("battles", [])):
+        if battle["status"] != "awaiting_result":
+            continue
+        sides = [battle["attacker"], battle["defender"]]
+        result_form = BattleResultForm(
+            initial={"hex": _hex_text(battle["hex"])},
+            kingdoms=[(k, names.get(k, k)) for k in sides],
+            auto_id=f"battle-{n}-%s",
+        )
+        queue.append(
+            AwaitingBattle(
+                battle=battle,
+                sides=[(names.get(s["kingdom"], s["kingdom"]), s) for s in battle["sides"]],
+                result_form=result_form,
+                simple_form=BattleSimpleForm(
+                    initial={"hex": _hex_text(battle["hex"])}, auto_id=f"simple-{n}-%s"
+                ),
+            )
+        )
+    return queue
+
+
+# --- the forms of the page ------------------------------------------------------------------
+
+FORMS: dict[str, type[forms.Form]] = {
+    "start": StartForm,
+    "pause": AdminActionForm,
+    "resume": AdminActionForm,
+    "extend": ExtendForm,
+    "advance": AdminActionForm,
+    "undo": UndoForm,
+    "battle-result": BattleResultForm,
+    "battle-simple": BattleSimpleForm,
+    "tile": TileForm,
+    "army": ArmyForm,
+    "resources": ResourcesForm,
+}
+
+
+# The forms shown once on the page; the battle forms come with each battle.
+PAGE_FORMS = [action for action in FORMS if not action.startswith("battle-")]
+
+
+def _form(action: str, data: Json | None, post: Any = None) -> forms.Form:
+    form_class = FORMS[action]
+    if issubclass(form_class, CampaignForm):
+        return form_class(post, auto_id=f"{action}-%s", **_choices(data))
+    return form_class(post, auto_id=f"{action}-%s")
+
+
+def _render(
+    request: HtmxHttpRequest,
+    membership: Membership,
+    *,
+    bound: tuple[str, forms.Form] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    campaign = membership.campaign
+    snapshot: Snapshot | None = campaign.snapshots.order_by("-number").first()
+    data = snapshot.data if snapshot else None
+    players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    names = {k["id"]: k["name"] for k in (data or {}).get("kingdoms", [])}
+    names |= {p.kingdom: p.kingdom_name for p in players}
+    page_forms = {action: _form(action, data) for action in PAGE_FORMS}
+    if bound is not None and bound[0] in page_forms:
+        page_forms[bound[0]] = bound[1]
+    waiting: list[Waiting] = []
+    battles: list[AwaitingBattle] = []
+    if data:
+        usernames = {p.kingdom: p.user.get_username() for p in players}
+        waiting = waiting_for(campaign, data, names, usernames)
+        battles = awaiting_battles(data, names)
+    paused_until = None
+    if campaign.status == Campaign.Status.PAUSED and campaign.paused_with:
+        paused_until = timezone.now() + campaign.paused_with
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "snapshot": snapshot,
+        "clock": data["clock"] if data else None,
+        "now": timezone.now(),
+        "paused_until": paused_until,
+        "players": players,
+        "waiting": waiting,
+        "battles": battles,
+        "kingdoms": (data or {}).get("kingdoms", []),
+        "audit": audit_log(campaign),
+        "forms": page_forms,
+    }
+    template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    membership, _ = _admin_for(request, slug)
+    return _render(request, membership)
+
+
+# --- what the page does -------------------------------------------------------------------
+
+
+def _start(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_start(campaign=campaign, actor=actor)
+    return "The campaign has started: the kingdoms choose their races."
+
+
+def _pause(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_pause(campaign=campaign, actor=actor, reason=form["reason"])
+    return "The campaign is paused: its deadline stands still until you resume it."
+
+
+def _resume(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_resume(campaign=campaign, actor=actor, reason=form["reason"])
+    return "The campaign runs again, with the time that was left."
+
+
+def _extend(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    hours = form["hours"]
+    services.campaign_extend(campaign=campaign, actor=actor, hours=hours, reason=form["reason"])
+    return f"The deadline is {hours} hour{'s' if hours != 1 else ''} later."
+
+
+def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    snapshot = services.campaign_advance_now(campaign=campaign, actor=actor, reason=form["reason"])
+    if snapshot is None:
+        return "The campaign had already moved on: nothing was advanced."
+    clock = snapshot.data["clock"]
+    return f"The campaign advanced to year {clock['year']}, {clock['season']}, {clock['step']}."
+
+
+def _undo(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    snapshot = services.campaign_undo(campaign=campaign, actor=actor, reason=form["reason"])
+    clock = snapshot.data["clock"]
+    return f"Undone: back to year {clock['year']}, {clock['season']}, {clock['step']}."
+
+
+def _battle_result(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    outcome = form["outcome"]
+    services.battle_report_result(
+        campaign=campaign,
+        actor=actor,
+        hex=form["hex"],
+        result="draw" if outcome == "draw" else "win",
+        winner=None if outcome == "draw" else outcome,
+    )
+    return f"The result of the battle at {form['hex']} is recorded; the campaign moves on."
+
+
+def _battle_simple(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.battle_resolve_simply(campaign=campaign, actor=actor, hex=form["hex"])
+    return f"The battle at {form['hex']} will be settled as a simple battle."
+
+
+def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.correct_tile(
+        campaign=campaign,
+        actor=actor,
+        reason=form["reason"],
+        hex=form["hex"],
+        owner=form["owner"] or None,
+        settlement=form["settlement"] or None,
+    )
+    return f"The tile at {form['hex']} is corrected."
+
+
+def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.correct_army(
+        campaign=campaign,
+        actor=actor,
+        reason=form["reason"],
+        army=form["army"],
+        hex=None if form["remove"] else form["hex"],
+        upright=form["upright"],
+    )
+    return f"The army {form['army']} is {'removed' if form['remove'] else 'corrected'}."
+
+
+def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.correct_resources(
+        campaign=campaign,
+        actor=actor,
+        reason=form["reason"],
+        kingdom=form["kingdom"],
+        gold=form["gold"],
+        food=form["food"],
+    )
+    return "The treasury is corrected."
+
+
+ACTIONS: dict[str, Action] = {
+    "start": _start,
+    "pause": _pause,
+    "resume": _resume,
+    "extend": _extend,
+    "advance": _advance,
+    "undo": _undo,
+    "battle-result": _battle_result,
+    "battle-simple": _battle_simple,
+    "tile": _tile,
+    "army": _army,
+    "resources": _resources,
+}
+
+
+def _form_errors(form: forms.Form) -> str:
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
+
+
+@login_required
+@require_POST
+def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpResponse:
+    """Check the form, call the service; tell the admin what happened or why not. Without
+    htmx, back to the page (or the page with the form's errors); with htmx, the board."""
+    membership, actor = _admin_for(request, slug)
+    if action not in ACTIONS:
+        raise Http404("No such action.")
+    campaign = membership.campaign
+    newest = campaign.snapshots.order_by("-number").values_list("data", flat=True).first()
+    form = _form(action, newest, request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Nothing was changed. {_form_errors(form)}")
+        return _render(
+            request, membership, bound=(action, form), status=200 if request.htmx else 400
+        )
+    try:
+        messages.success(request, ACTIONS[action](campaign, actor, form.cleaned_data))
+    except ServiceError as error:
+        messages.error(request, f"Nothing was changed. {error.message}")
+    if request.htmx:
+        membership.campaign.refresh_from_db()
+        return _render(request, membership)
+    return redirect("campaign:dashboard", slug=slug)
+
+
+urlpatterns: list[URLPattern] = [
+    path("c/<slug:slug>/dashboard/", dashboard, name="dashboard"),
+    path("c/<slug:slug>/dashboard/<slug:action>/", dashboard_action, name="dashboard_action"),
+]

@@ -1,0 +1,153 @@
+"""Forms for the admin's dashboard. They check the shape of what is typed (a hex, a number,
+a kingdom of this campaign); whether the change is allowed is the services' to say."""
+
+import re
+from typing import Any
+
+from django import forms
+
+type Choices = list[tuple[str, str]]
+
+HEX = re.compile(r"^\s*\[?\s*(-?\d{1,4})\s*,\s*(-?\d{1,4})\s*\]?\s*$")
+SETTLEMENTS: Choices = [
+    ("", "No settlement"),
+    ("village", "Village"),
+    ("city", "City"),
+    ("fortress", "Fortress"),
+]
+NOT_A_HEX = "Give a hex as two whole numbers, like 3, -2."
+MAX_EXTENSION_HOURS = 24 * 28
+
+
+class HexField(forms.CharField):
+    """A hex typed as two whole numbers, `q, r` (brackets allowed): cleaned to [q, r]."""
+
+    def to_python(self, value: Any) -> list[int] | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if not text:
+            return None
+        found = HEX.match(text)
+        if found is None:
+            raise forms.ValidationError(NOT_A_HEX, code="invalid")
+        return [int(found.group(1)), int(found.group(2))]
+
+
+def reason_field(*, required: bool) -> forms.CharField:
+    return forms.CharField(
+        required=required,
+        max_length=500,
+        strip=True,
+        label="Reason" if required else "Reason (optional)",
+        help_text="Recorded in the audit log."
+        if not required
+        else "Required: recorded in the audit log.",
+        error_messages={"required": "Say why."},
+    )
+
+
+class AdminActionForm(forms.Form):
+    """Pause, resume, advance now: an optional reason for the audit log."""
+
+    reason = reason_field(required=False)
+
+
+class UndoForm(forms.Form):
+    reason = reason_field(required=True)
+
+
+class ExtendForm(forms.Form):
+    hours = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_EXTENSION_HOURS,
+        initial=24,
+        label="Hours",
+        error_messages={"invalid": "Give the hours as a whole number."},
+    )
+    reason = reason_field(required=False)
+
+
+class StartForm(forms.Form):
+    """Starting takes no input: the form only carries the CSRF token."""
+
+
+class CampaignForm(forms.Form):
+    """A form whose choices come from the newest campaign file: its kingdoms and armies."""
+
+    def __init__(
+        self,
+        *args: Any,
+        kingdoms: Choices | None = None,
+        armies: Choices | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.setup_choices(kingdoms or [], armies or [])
+
+    def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
+        """Fill the choice fields; each form knows which it has."""
+
+    def set_choices(self, field: str, choices: Choices) -> None:
+        choice_field = self.fields[field]
+        assert isinstance(choice_field, forms.ChoiceField)
+        choice_field.choices = choices
+
+
+class BattleResultForm(CampaignForm):
+    """A tabletop result: one side won, or a draw."""
+
+    hex = HexField(widget=forms.HiddenInput)
+    outcome = forms.ChoiceField(
+        widget=forms.RadioSelect, label="Result", error_messages={"required": "Choose the result."}
+    )
+
+    def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
+        self.set_choices(
+            "outcome", [(k, f"{name} won") for k, name in kingdoms] + [("draw", "Draw")]
+        )
+
+
+class BattleSimpleForm(forms.Form):
+    hex = HexField(widget=forms.HiddenInput)
+
+
+class TileForm(CampaignForm):
+    hex = HexField(label="Hex (q, r)")
+    owner = forms.ChoiceField(label="Owner", required=False)
+    settlement = forms.ChoiceField(label="Settlement", choices=SETTLEMENTS, required=False)
+    reason = reason_field(required=True)
+
+    def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
+        self.set_choices("owner", [("", "Nobody (unexplored)"), *kingdoms])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not cleaned.get("owner") and cleaned.get("settlement"):
+            self.add_error("settlement", "A tile with a settlement needs an owner.")
+        return cleaned
+
+
+class ArmyForm(CampaignForm):
+    army = forms.ChoiceField(label="Army")
+    hex = HexField(label="Move to hex (q, r)", required=False)
+    upright = forms.BooleanField(label="Upright", required=False, initial=True)
+    remove = forms.BooleanField(label="Remove the army", required=False)
+    reason = reason_field(required=True)
+
+    def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
+        self.set_choices("army", armies)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not cleaned.get("remove") and cleaned.get("hex") is None and "hex" not in self.errors:
+            self.add_error("hex", "Say where the army stands, or remove it.")
+        return cleaned
+
+
+class ResourcesForm(CampaignForm):
+    kingdom = forms.ChoiceField(label="Kingdom")
+    gold = forms.IntegerField(min_value=0, max_value=999, label="Gold")
+    food = forms.IntegerField(min_value=0, max_value=999, label="Food")
+    reason = reason_field(required=True)
+
+    def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
+        self.set_choices("kingdom", kingdoms)

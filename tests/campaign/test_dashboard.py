@@ -1,0 +1,609 @@
+"""The campaign admin's dashboard, for each kind of visitor: its admin (who may also rule a
+kingdom), a player of the campaign, a player of another campaign (eve), and a signed-out
+visitor. Every action goes through the page as a POST, with and without htmx."""
+
+import copy
+import random
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import AuditEntry, Campaign, Snapshot, Submission
+from campaign.rules import bots
+from campaign.rules.hexmap import map_from_json
+from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+def dashboard_url(campaign: Campaign) -> str:
+    return reverse("campaign:dashboard", args=[campaign.slug])
+
+
+def action_url(campaign: Campaign, action: str) -> str:
+    return reverse("campaign:dashboard_action", args=[campaign.slug, action])
+
+
+def newest(campaign: Campaign) -> Snapshot:
+    return services.latest_snapshot(campaign)
+
+
+def state(campaign: Campaign) -> tuple[Any, ...]:
+    """Everything an action could change."""
+    fresh = Campaign.objects.get(pk=campaign.pk)
+    return (
+        fresh.status,
+        fresh.deadline,
+        fresh.paused_with,
+        list(Snapshot.objects.filter(campaign=campaign).values_list("number", "data")),
+        list(Submission.objects.filter(campaign=campaign).values_list("payload", "consumed_by")),
+        AuditEntry.objects.filter(campaign=campaign).count(),
+    )
+
+
+def page_of(client: Client, campaign: Campaign) -> str:
+    response = client.get(dashboard_url(campaign))
+    assert response.status_code == 200
+    return response.text
+
+
+def messages_of(response: Any) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def land_next_to(data: dict[str, Any], hex_: list[int]) -> list[int]:
+    """A land hex beside `hex_` where no army stands."""
+    hexmap = map_from_json(data["map"])
+    terrain = {(t["hex"][0], t["hex"][1]): t["terrain"] for t in data["map"]["tiles"]}
+    taken = {(a["hex"][0], a["hex"][1]) for a in data["armies"]}
+    return next(
+        list(n)
+        for n in hexmap.neighbours((hex_[0], hex_[1]))
+        if terrain.get(n) not in (None, "ocean") and n not in taken
+    )
+
+
+@pytest.fixture
+def campaign(cast):
+    return new_campaign(cast)
+
+
+@pytest.fixture
+def at_orders(campaign, cast):
+    """Setup done by the deadline defaults: armies on the map, orders asked."""
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    campaign.refresh_from_db()
+    return campaign
+
+
+@pytest.fixture
+def battle_waiting(campaign, cast):
+    """Armies of both kingdoms meet on a plains tile at the battles step: the engine hands
+    the battle off to the tabletop."""
+    data = copy.deepcopy(newest(campaign).data)
+    plains = next(
+        t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
+    )
+    army = {"upright": True, "ally": None, "hex": plains}
+    data.update(
+        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
+        player_order=["red-elves", "blue-dwarfs"],
+        tiles=[{"hex": plains, "owner": "red-elves", "settlement": None}],
+        armies=[
+            {"id": "red-elves-1", "kingdom": "red-elves", **army},
+            {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", **army},
+        ],
+        pending=[],
+    )
+    for kingdom in data["kingdoms"]:
+        kingdom["race"] = "Elves"
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
+    )
+    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=2)
+    assert snapshot is not None
+    assert snapshot.data["battles"][0]["status"] == "awaiting_result"
+    return plains
+
+
+# --- who sees the dashboard ----------------------------------------------------------------
+
+
+def test_the_admin_sees_where_the_campaign_stands(client, cast, campaign):
+    page = page_of(signed_in(client, cast["gm"]), campaign)
+    assert "Running" in page
+    assert "Year 1, setup, step: races" in page
+    assert f'<time datetime="{campaign.deadline:%Y-%m-%dT%H:%M}' in page
+    assert "1\xa0day, 23\xa0hours left" in page  # setup has 48 hours
+
+
+@pytest.mark.parametrize("visitor", ["alice", "bob", "eve"])
+def test_nobody_but_the_admin_sees_the_dashboard(client, cast, campaign, visitor):
+    assert signed_in(client, cast[visitor]).get(dashboard_url(campaign)).status_code == 404
+
+
+def test_a_signed_out_visitor_is_sent_to_sign_in(client, campaign):
+    response = client.get(dashboard_url(campaign))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("accounts:sign_in"))
+
+
+WAITING_ROW = re.compile(
+    r'<tr><td>([^<]*) <span class="player">\(([^<]*)\)</span></td><td>([^<]*)</td>'
+    r'<td class="given">([^<]*)</td>'
+)
+
+
+def test_it_shows_who_has_not_submitted_and_how_far_they_got(client, cast, campaign):
+    signed_in(client, cast["gm"])
+    assert WAITING_ROW.findall(page_of(client, campaign)) == [
+        ("Blue Dwarfs", "bob", "choose your race", "Nothing yet"),
+        ("Red Elves", "alice", "choose your race", "Nothing yet"),
+    ]
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    assert ("Red Elves", "alice", "choose your race", "Draft, not ready") in WAITING_ROW.findall(
+        page_of(client, campaign)
+    )
+    services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    assert ("Red Elves", "alice", "choose your race", "Ready") in WAITING_ROW.findall(
+        page_of(client, campaign)
+    )
+
+
+def test_s1_a_secret_race_never_reaches_the_dashboard(client, cast, campaign):
+    services.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
+    )
+    assert "Nightstalkers" not in page_of(signed_in(client, cast["gm"]), campaign)
+
+
+def without_tokens(page: str) -> str:
+    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+    return re.sub(r'"X-CSRFToken": "[^"]*"', "", page)
+
+
+def test_an_admin_who_also_plays_never_reads_another_kingdoms_sealed_orders(client, cast):
+    """alice runs the campaign and rules Red Elves; bob's draft orders change nothing on
+    her dashboard but the word that he has a draft."""
+    campaign = services.campaign_create(
+        name="Own Game", admin=cast["alice"], kingdoms=2, map_name="borderlands"
+    )
+    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
+    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    services.campaign_start(campaign=campaign, actor=cast["alice"])
+    services.campaign_advance_now(campaign=campaign, actor=cast["alice"])
+    data = newest(campaign).data
+    orders = bots.decide(data, random.Random(3), map_from_json(data["map"]))
+    bobs = orders["inputs"]["orders"]["blue-dwarfs"]
+    signed_in(client, cast["alice"])
+    before = without_tokens(page_of(client, campaign))
+    services.submission_save(campaign=campaign, user=cast["bob"], kind="orders", payload=bobs)
+    after = without_tokens(page_of(client, campaign))
+    assert Submission.objects.get(kingdom="blue-dwarfs").payload == bobs
+    assert after.replace("Draft, not ready", "Nothing yet") == before
+    assert "Draft, not ready" in after
+
+
+def test_the_join_code_and_start_for_an_open_campaign(client, cast):
+    campaign = new_campaign(cast, start=False)
+    page = page_of(signed_in(client, cast["gm"]), campaign)
+    assert campaign.join_code in page
+    assert "2 of 2 kingdoms have joined" in page
+    assert "Start the campaign" in page
+    response = client.post(action_url(campaign, "start"), follow=True)
+    assert "The campaign has started" in response.text
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.RUNNING
+    assert newest(campaign).number == 1
+
+
+def test_an_open_campaign_that_is_not_full_can_not_start(client, cast):
+    campaign = services.campaign_create(
+        name="Half", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
+    signed_in(client, cast["gm"])
+    page = page_of(client, campaign)
+    assert "1 of 2 kingdoms have joined" in page
+    assert "Start the campaign" not in page
+    response = client.post(action_url(campaign, "start"), follow=True)
+    assert "Nothing was changed. 1 of 2 kingdoms have joined." in messages_of(response)
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.OPEN
+
+
+# --- deadlines ------------------------------------------------------------------------------
+
+
+def test_the_admin_pauses_and_resumes(client, cast, campaign):
+    signed_in(client, cast["gm"])
+    response = client.post(action_url(campaign, "pause"), {"reason": "holiday"})
+    assert response.status_code == 302
+    assert response.url == dashboard_url(campaign)
+    paused = Campaign.objects.get(pk=campaign.pk)
+    assert (paused.status, paused.deadline) == (Campaign.Status.PAUSED, None)
+    page = client.get(response.url).text
+    assert "The campaign is paused" in page
+    assert "will be left on resuming" in page
+    assert "<strong>gm</strong> paused: <q>holiday</q>" in page
+    client.post(action_url(campaign, "resume"), {"reason": ""})
+    resumed = Campaign.objects.get(pk=campaign.pk)
+    assert resumed.status == Campaign.Status.RUNNING
+    assert abs(resumed.deadline - campaign.deadline) < timedelta(minutes=1)
+
+
+def test_a_refusal_is_told_and_changes_nothing(client, cast, campaign):
+    before = state(campaign)
+    response = signed_in(client, cast["gm"]).post(action_url(campaign, "resume"), follow=True)
+    assert "Nothing was changed. The campaign is not paused." in messages_of(response)
+    assert state(campaign) == before
+
+
+def test_the_admin_extends_the_deadline(client, cast, campaign):
+    signed_in(client, cast["gm"]).post(
+        action_url(campaign, "extend"), {"hours": "24", "reason": "a busy week"}
+    )
+    assert Campaign.objects.get(pk=campaign.pk).deadline - campaign.deadline == timedelta(hours=24)
+    assert AuditEntry.objects.filter(action="extended", reason="a busy week").exists()
+
+
+def test_the_admin_advances_now_with_the_defaults(client, cast, campaign):
+    page = page_of(signed_in(client, cast["gm"]), campaign)
+    assert "<summary>Advance now…</summary>" in page  # asks to confirm first
+    response = client.post(action_url(campaign, "advance"), {"reason": "everyone agreed"})
+    assert response.status_code == 302
+    snapshot = newest(campaign)
+    assert (snapshot.number, snapshot.defaults) == (2, True)
+    assert snapshot.data["clock"]["step"] == "orders"
+    assert AuditEntry.objects.filter(action="advanced-now", reason="everyone agreed").exists()
+    assert "The campaign advanced to year 1, summer, orders." in client.get(response.url).text
+
+
+def test_undo_needs_a_reason_and_then_goes_back(client, cast, at_orders):
+    signed_in(client, cast["gm"])
+    assert "<summary>Undo…</summary>" in page_of(client, at_orders)
+    before = state(at_orders)
+    response = client.post(action_url(at_orders, "undo"), {"reason": "  "})
+    assert response.status_code == 400
+    assert "Nothing was changed. Say why." in response.text
+    assert state(at_orders) == before
+    client.post(action_url(at_orders, "undo"), {"reason": "Bob was away"})
+    undo = newest(at_orders)
+    assert (undo.number, undo.reason) == (3, Snapshot.Reason.UNDO)
+    assert undo.data["clock"]["step"] == "races"
+    assert AuditEntry.objects.filter(action="undone", reason="Bob was away").exists()
+
+
+def test_nothing_to_undo_at_the_start(client, cast, campaign):
+    signed_in(client, cast["gm"])
+    assert "Undo…" not in page_of(client, campaign)
+    response = client.post(action_url(campaign, "undo"), {"reason": "oops"}, follow=True)
+    assert "Nothing was changed. There is no advance to undo." in messages_of(response)
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"hours": "lots"}, "Give the hours as a whole number."),
+        ({"hours": "0"}, "Ensure this value is greater than or equal to 1."),
+        ({"hours": "100000"}, "Ensure this value is less than or equal to 672."),
+        ({}, "This field is required."),
+    ],
+)
+def test_a_bad_extension_is_a_form_error(client, cast, campaign, data, error):
+    before = state(campaign)
+    response = signed_in(client, cast["gm"]).post(action_url(campaign, "extend"), data)
+    assert response.status_code == 400
+    assert error in response.text
+    assert state(campaign) == before
+
+
+# --- battles --------------------------------------------------------------------------------
+
+
+def test_the_battle_queue_shows_the_battle(client, cast, campaign, battle_waiting):
+    page = page_of(signed_in(client, cast["gm"]), campaign)
+    battle = newest(campaign).data["battles"][0]
+    q, r = battle_waiting
+    assert f"At [{q}, {r}], year 1 month 1" in page
+    assert "Red Elves (attacker)" in page or "Red Elves (defender)" in page
+    assert f"Board: {battle['board']}" in page
+    assert f"Scenario: {battle['scenario']}" in page
+    assert "Blue Dwarfs won" in page
+    assert "Draw" in page
+
+
+def test_the_admin_records_a_tabletop_result(
+    client, cast, campaign, battle_waiting, eager_celery, django_capture_on_commit_callbacks
+):
+    signed_in(client, cast["gm"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            action_url(campaign, "battle-result"),
+            {"hex": f"{battle_waiting[0]},{battle_waiting[1]}", "outcome": "blue-dwarfs"},
+        )
+    assert response.status_code == 302
+    battle = newest(campaign).data["battles"][0]
+    assert (battle["status"], battle["result"], battle["winner"]) == (
+        "resolved",
+        "win",
+        "blue-dwarfs",
+    )
+    assert "No battle waits for its tabletop result." in client.get(response.url).text
+
+
+def test_the_admin_settles_a_battle_simply(client, cast, campaign, battle_waiting):
+    hex_text = f"{battle_waiting[0]},{battle_waiting[1]}"
+    signed_in(client, cast["gm"]).post(action_url(campaign, "battle-simple"), {"hex": hex_text})
+    entry = Submission.objects.get(kingdom="", kind="battles")
+    assert entry.payload == [{"hex": battle_waiting, "resolve": "simple"}]
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"hex": "99,99", "outcome": "draw"}, "No battle there waits for its result."),
+        ({"hex": "nowhere", "outcome": "draw"}, "Give a hex as two whole numbers"),
+        ({"outcome": "draw"}, "This field is required."),
+        ({"hex": "HEX", "outcome": "eves-kingdom"}, "Select a valid choice."),
+        ({"hex": "HEX"}, "Choose the result."),
+    ],
+)
+def test_a_forged_battle_result_is_refused_and_changes_nothing(
+    client, cast, campaign, battle_waiting, data, error
+):
+    if data.get("hex") == "HEX":
+        data["hex"] = f"{battle_waiting[0]},{battle_waiting[1]}"
+    before = state(campaign)
+    response = signed_in(client, cast["gm"]).post(action_url(campaign, "battle-result"), data)
+    assert response.status_code in (302, 400)
+    text = response.text if response.status_code == 400 else client.get(response["Location"]).text
+    assert error in text
+    assert "Nothing was changed." in text
+    assert state(campaign) == before
+
+
+# --- corrections ----------------------------------------------------------------------------
+
+
+def test_the_admin_corrects_a_tile(client, cast, at_orders):
+    data = newest(at_orders).data
+    red = next(k for k in data["kingdoms"] if k["id"] == "red-elves")
+    hex_ = land_next_to(data, red["capital"])
+    response = signed_in(client, cast["gm"]).post(
+        action_url(at_orders, "tile"),
+        {"hex": f"{hex_[0]}, {hex_[1]}", "owner": "red-elves", "settlement": "village",
+         "reason": "forgot the village"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    snapshot = newest(at_orders)
+    assert snapshot.reason == Snapshot.Reason.CORRECTION
+    assert {"hex": hex_, "owner": "red-elves", "settlement": "village"} in snapshot.data["tiles"]
+    page = client.get(response["Location"]).text
+    assert f"The tile at {hex_} is corrected." in page
+    assert f"corrected the state; what: tile {hex_}" in page
+    assert "<q>forgot the village</q>" in page
+
+
+def test_the_admin_moves_lays_down_and_removes_an_army(client, cast, at_orders):
+    data = newest(at_orders).data
+    army = next(a for a in data["armies"] if a["kingdom"] == "red-elves")
+    to = land_next_to(data, army["hex"])
+    signed_in(client, cast["gm"]).post(
+        action_url(at_orders, "army"),
+        {"army": army["id"], "hex": f"[{to[0]}, {to[1]}]", "reason": "misplaced"},
+    )
+    moved = next(a for a in newest(at_orders).data["armies"] if a["id"] == army["id"])
+    assert (moved["hex"], moved["upright"]) == (to, False)  # the box was left unticked
+    client.post(
+        action_url(at_orders, "army"), {"army": army["id"], "remove": "on", "reason": "no-show"}
+    )
+    assert army["id"] not in {a["id"] for a in newest(at_orders).data["armies"]}
+
+
+def test_the_admin_corrects_a_treasury(client, cast, at_orders):
+    signed_in(client, cast["gm"]).post(
+        action_url(at_orders, "resources"),
+        {"kingdom": "red-elves", "gold": "2", "food": "1", "reason": "forgot a tithe"},
+    )
+    red = next(k for k in newest(at_orders).data["kingdoms"] if k["id"] == "red-elves")
+    assert (red["gold"], red["food"]) == (2, 1)
+    assert "<tr><td>Red Elves</td><td>2</td><td>1</td></tr>" in page_of(client, at_orders)
+
+
+@pytest.mark.parametrize(
+    ("action", "data", "error"),
+    [
+        ("tile", {"hex": "a, b", "owner": "red-elves", "reason": "x"}, "Give a hex as two"),
+        ("tile", {"hex": "0,0", "owner": "red-elves"}, "Say why."),
+        ("tile", {"hex": "0,0", "owner": "eves-land", "reason": "x"}, "Select a valid choice."),
+        ("tile", {"hex": "0,0", "settlement": "city", "reason": "x"}, "needs an owner"),
+        ("tile", {"hex": "0,0", "settlement": "castle", "reason": "x"}, "Select a valid choice."),
+        ("army", {"army": "eve-1", "hex": "0,0", "reason": "x"}, "Select a valid choice."),
+        ("army", {"army": "red-elves-1", "reason": "x"}, "Say where the army stands"),
+        ("army", {"army": "red-elves-1", "hex": "99999,0", "reason": "x"}, "Give a hex as two"),
+        ("resources", {"kingdom": "red-elves", "gold": "-1", "food": "0", "reason": "x"},
+         "greater than or equal to 0"),
+        ("resources", {"kingdom": "red-elves", "gold": "lots", "food": "0", "reason": "x"},
+         "Enter a whole number."),
+        ("resources", {"kingdom": "eves-land", "gold": "1", "food": "0", "reason": "x"},
+         "Select a valid choice."),
+    ],
+)  # fmt: skip
+def test_a_bad_correction_is_a_form_error_and_changes_nothing(
+    client, cast, at_orders, action, data, error
+):
+    before = state(at_orders)
+    response = signed_in(client, cast["gm"]).post(action_url(at_orders, action), data)
+    assert response.status_code == 400
+    assert error in response.text
+    assert "Nothing was changed." in response.text
+    assert state(at_orders) == before
+
+
+@pytest.mark.parametrize(
+    "post",
+    [
+        {"army": "red-elves-1", "hex": "OCEAN", "upright": "on"},  # no army on the sea
+        {"army": "red-elves-1", "hex": "500,500", "upright": "on"},  # off the map
+    ],
+)
+def test_a_correction_the_rules_refuse_is_told_and_changes_nothing(client, cast, at_orders, post):
+    data = newest(at_orders).data
+    ocean = next(t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "ocean")
+    if post["hex"] == "OCEAN":
+        post = {**post, "hex": f"{ocean[0]},{ocean[1]}"}
+    before = state(at_orders)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(at_orders, "army"), {**post, "reason": "x"}, follow=True
+    )
+    [message] = messages_of(response)
+    assert message.startswith("Nothing was changed. ")
+    assert len(message) > len("Nothing was changed. ")
+    assert state(at_orders) == before
+
+
+def test_a_tile_off_the_map_is_refused(client, cast, at_orders):
+    before = state(at_orders)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(at_orders, "tile"),
+        {"hex": "500,500", "owner": "red-elves", "reason": "x"},
+        follow=True,
+    )
+    [message] = messages_of(response)
+    assert message.startswith("Nothing was changed. ")
+    assert state(at_orders) == before
+
+
+# --- nobody else may act --------------------------------------------------------------------
+
+POSTS = {
+    "start": {},
+    "pause": {"reason": "x"},
+    "resume": {"reason": "x"},
+    "extend": {"hours": "5", "reason": "x"},
+    "advance": {"reason": "x"},
+    "undo": {"reason": "x"},
+    "battle-result": {"hex": "HEX", "outcome": "draw"},
+    "battle-simple": {"hex": "HEX"},
+    "tile": {"hex": "HEX", "owner": "blue-dwarfs", "settlement": "", "reason": "x"},
+    "army": {"army": "red-elves-1", "remove": "on", "reason": "x"},
+    "resources": {"kingdom": "red-elves", "gold": "9", "food": "9", "reason": "x"},
+}
+
+
+# The status each action needs to change something.
+NEEDS = {"start": Campaign.Status.OPEN, "resume": Campaign.Status.PAUSED}
+
+
+@pytest.mark.parametrize("action", POSTS)
+@pytest.mark.parametrize("visitor", ["gm", "alice", "bob", "eve", None])
+def test_only_the_admin_may_act(client, cast, battle_waiting, action, visitor):
+    """Each POST changes the campaign when its admin makes it (a battle waits, there is an
+    advance to undo), and is refused to its players, to eve and to a signed-out visitor."""
+    campaign = Campaign.objects.get()
+    if action == "start":
+        campaign = new_campaign(cast, "Not Yet Started", start=False)
+    Campaign.objects.filter(pk=campaign.pk).update(
+        status=NEEDS.get(action, Campaign.Status.RUNNING)
+    )
+    post = {k: f"{battle_waiting[0]},{battle_waiting[1]}" if v == "HEX" else v
+            for k, v in POSTS[action].items()}  # fmt: skip
+    before = state(campaign)
+    if visitor is not None:
+        signed_in(client, cast[visitor])
+    response = client.post(action_url(campaign, action), post)
+    if visitor == "gm":
+        assert response.status_code == 302
+        assert response.url == dashboard_url(campaign)
+        assert state(campaign) != before
+        return
+    if visitor is None:
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("accounts:sign_in"))
+    else:
+        assert response.status_code == 404
+    assert state(campaign) == before
+
+
+def test_an_unknown_action_or_a_get_is_refused(client, cast, campaign):
+    signed_in(client, cast["gm"])
+    assert client.post(action_url(campaign, "delete-everything")).status_code == 404
+    assert client.get(action_url(campaign, "pause")).status_code == 405
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.RUNNING
+
+
+def test_a_post_without_the_csrf_token_is_refused(cast, campaign):
+    client = signed_in(Client(enforce_csrf_checks=True), cast["gm"])
+    assert client.post(action_url(campaign, "pause")).status_code == 403
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.RUNNING
+
+
+# --- htmx --------------------------------------------------------------------------------
+
+
+def test_every_form_posts_without_javascript_and_with_htmx(client, cast, at_orders):
+    page = page_of(signed_in(client, cast["gm"]), at_orders)
+    forms = re.findall(r"<form ([^>]*)>", page)
+    actions = [f for f in forms if "/dashboard/" in f]
+    assert len(actions) >= 6
+    for form in actions:
+        action = re.search(r'action="([^"]+)"', form)
+        assert action is not None
+        assert 'method="post"' in form
+        assert f'hx-post="{action.group(1)}"' in form
+    assert page.count('name="csrfmiddlewaretoken"') >= len(actions)
+
+
+def test_an_htmx_post_returns_the_refreshed_board(client, cast, campaign):
+    response = signed_in(client, cast["gm"]).post(
+        action_url(campaign, "pause"), {"reason": "holiday"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="board"')
+    assert "<html" not in response.text
+    assert "The campaign is paused" in response.text
+    assert 'status-paused">Paused</dd>' in response.text
+    assert "<summary>Advance now…</summary>" in response.text
+
+
+def test_an_htmx_post_with_a_bad_value_returns_the_board_with_the_error(client, cast, campaign):
+    response = signed_in(client, cast["gm"]).post(
+        action_url(campaign, "extend"), {"hours": "soon"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200  # htmx swaps only successful answers
+    assert response.text.lstrip().startswith('<div id="board"')
+    assert "Give the hours as a whole number." in response.text
+    assert Campaign.objects.get(pk=campaign.pk).deadline == campaign.deadline
+
+
+# --- the audit log and the queries -----------------------------------------------------------
+
+
+def test_the_audit_log_shows_the_newest_fifty_with_who_what_and_why(client, cast, campaign):
+    for n in range(60):
+        services.campaign_extend(campaign=campaign, actor=cast["gm"], hours=1, reason=f"r{n}")
+    page = page_of(signed_in(client, cast["gm"]), campaign)
+    assert page.count("<strong>gm</strong> extended the deadline; hours: 1") == 50
+    assert "<q>r59</q>" in page
+    assert "<q>r9</q>" not in page
+
+
+def test_the_dashboard_takes_the_same_queries_on_a_small_and_a_large_campaign(client, cast):
+    small = new_campaign(cast, "Small")
+    big = new_campaign(cast, "Big", map_name="generated", size=1000)
+    play_until(big, cast, lambda data: data["clock"]["month"] >= 2 and at_step("orders")(data))
+    assert newest(big).number > newest(small).number + 3
+    signed_in(client, cast["gm"])
+    counts = []
+    for campaign in (small, big):
+        with CaptureQueriesContext(connection) as queries:
+            page_of(client, campaign)
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]
