@@ -415,9 +415,15 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             f"Give every unit an order first: {board.ordered} of {len(board.units)} units ordered."
         )
     else:
-        services.submission_set_ready(
-            campaign=membership.campaign, user=_user(request), ready=ready
-        )
+        try:
+            services.submission_set_ready(
+                campaign=membership.campaign,
+                user=_user(request),
+                ready=ready,
+                seen=_read_int(request.POST.get("seen")),
+            )
+        except services.ServiceError as refusal:
+            error = refusal.message
     return _after_post(request, membership, selected=None, error=error)
 
 

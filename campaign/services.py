@@ -334,11 +334,7 @@ def submission_save(
     if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
         raise ServiceError("The campaign is not running.", code="not-running")
     snapshot = latest_snapshot(campaign)
-    if seen is not None and seen != snapshot.number:
-        raise ServiceError(
-            "The campaign has moved on since you looked: check the new state and decide again.",
-            code="moved-on",
-        )
+    _check_seen(snapshot, seen)
     if kind not in KINDS or kind not in asked_of(snapshot.data, kingdom):
         raise ServiceError(
             "Nothing of that kind is asked of your kingdom now.", code="not-asked", field=kind
@@ -369,13 +365,27 @@ def submission_save(
     return submission
 
 
+def _check_seen(snapshot: Snapshot, seen: int | None) -> None:
+    """`seen` is the snapshot the player was looking at: a decision made for a step that
+    has moved on since is refused rather than applied to a step the player never saw."""
+    if seen is not None and seen != snapshot.number:
+        raise ServiceError(
+            "The campaign has moved on since you looked: check the new state and decide again.",
+            code="moved-on",
+        )
+
+
 @transaction.atomic
-def submission_set_ready(*, campaign: Campaign, user: User, ready: bool = True) -> int:
+def submission_set_ready(
+    *, campaign: Campaign, user: User, ready: bool = True, seen: int | None = None
+) -> int:
     """Mark (or unmark) every open decision of the user's kingdom ready. When every kingdom
-    the campaign waits for is ready, the campaign advances."""
+    the campaign waits for is ready, the campaign advances. `seen` as for
+    `submission_save`."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     snapshot = latest_snapshot(campaign)
+    _check_seen(snapshot, seen)
     count = Submission.objects.filter(campaign=campaign, kingdom=kingdom, consumed_by=None).update(
         ready=ready
     )

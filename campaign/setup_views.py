@@ -583,7 +583,10 @@ def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     assert isinstance(request.user, User)  # login_required
     try:
         count = services.submission_set_ready(
-            campaign=membership.campaign, user=request.user, ready=ready
+            campaign=membership.campaign,
+            user=request.user,
+            ready=ready,
+            seen=_seen(request),
         )
     except ServiceError as refusal:
         return _answer(request, membership, error=refusal.message)

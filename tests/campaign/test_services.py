@@ -12,17 +12,8 @@ from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.services import ServiceError
-from config.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager_celery():
-    """Tasks queued by the services run at once, in this process."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 @pytest.fixture
@@ -565,6 +556,22 @@ def test_a_decision_for_a_step_that_has_moved_on_is_refused(campaign, cast):
         "moved-on",
     )
     assert not Submission.objects.exists()
+
+
+def test_ready_given_on_a_page_the_campaign_has_moved_on_from_is_refused(campaign, cast):
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    services.campaign_correct(
+        campaign=campaign,
+        actor=cast["gm"],
+        data=newest(campaign).data,
+        reason="a new snapshot",
+        what="nothing",
+    )
+    refused(
+        lambda: services.submission_set_ready(campaign=campaign, user=cast["alice"], seen=1),
+        "moved-on",
+    )
+    assert not Submission.objects.filter(ready=True).exists()
 
 
 def test_a_campaign_that_got_ready_while_paused_advances_on_resume(
