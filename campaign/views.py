@@ -8,12 +8,15 @@ from django.db import DatabaseError, connection
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from campaign import report
 from campaign.mapsvg import KingdomLook, legend_items, render_map
 from campaign.models import Campaign, Membership, Snapshot, WorkerHeartbeat
+from campaign.requests import HtmxHttpRequest
 from config.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
@@ -95,10 +98,12 @@ def _membership_for(request: HttpRequest, slug: str) -> Membership:
 
 @login_required
 @require_GET
-def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
+def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The campaign's map, legend and kingdoms; with `?at=N` the map as it stood at
+    snapshot N (its clock, tiles and units, never its decisions)."""
     membership = _membership_for(request, slug)
     campaign = membership.campaign
-    snapshot = campaign.snapshots.order_by("-number").first()
+    snapshot = campaign.snapshots.defer("decisions").order_by("-number").first()
     data = snapshot.data if snapshot else None
     owed = [
         ASKS[p["kind"]]
@@ -106,21 +111,153 @@ def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
         if p["kingdom"] == membership.kingdom
     ]
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    context: dict[str, Any] = {
+        "campaign": campaign,
+        "membership": membership,
+        "clock": data["clock"] if data else None,
+        "owed": sorted(set(owed)),
+        "players": players,
+        "scores": data["scores"] if data else [],
+        "legend": legend_items(),
+    }
+    if snapshot is not None:
+        shown = _snapshot_at(campaign, request.GET.get("at"), newest=snapshot)
+        context["history"] = _history(campaign, shown, newest=snapshot, players=players)
+    # The slider swaps in the map section alone; a history restore needs the whole page.
+    fragment = request.htmx and not request.htmx.history_restore_request and snapshot is not None
+    template = "campaign/campaign.html#map-section" if fragment else "campaign/campaign.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _snapshot_at(campaign: Campaign, at: str | None, *, newest: Snapshot) -> Snapshot:
+    """The snapshot `?at=` asks for (the newest without it); 404 for anything else."""
+    if at is None or at == str(newest.number):
+        return newest
+    if not at.isdecimal():
+        raise Http404("No such snapshot.")
+    shown = campaign.snapshots.defer("decisions").filter(number=int(at)).first()
+    if shown is None:
+        raise Http404("No such snapshot.")
+    return shown
+
+
+@dataclass(frozen=True)
+class History:
+    """The map at one snapshot, and where it stands in the campaign's history."""
+
+    number: int
+    newest: int
+    clock: str
+    map_svg: str
+    report_title: str  # what the snapshot's report tells of, "" if nothing happened yet
+
+    @property
+    def looking_back(self) -> bool:
+        return self.number != self.newest
+
+    @property
+    def earlier(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def later(self) -> int | None:
+        return self.number + 1 if self.number < self.newest else None
+
+
+def _history(
+    campaign: Campaign, shown: Snapshot, *, newest: Snapshot, players: list[Membership]
+) -> History:
     looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
+    data = shown.data
+    chapters = report.chapters_to_report(data["events"], _events_before(campaign, shown.number))
+    return History(
+        number=shown.number,
+        newest=newest.number,
+        clock=report.clock_words(data["clock"]),
+        map_svg=render_map(data, kingdoms=looks),
+        report_title=" and ".join(report.chapter_title(c) for c in chapters),
+    )
+
+
+def _events_before(campaign: Campaign, number: int) -> int | None:
+    """How many events the snapshot before `number` holds (None for the first)."""
+    events = (
+        campaign.snapshots.filter(number=number - 1).values_list("data__events", flat=True).first()
+    )
+    return len(events) if isinstance(events, list) else None
+
+
+@login_required
+@require_GET
+def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """What happened in the month (or setup, or winter) that snapshot `number` moved on:
+    every event in words, every die with what it decided, the battles handed off to the
+    tabletop, the new player order, and the month's orders once they are resolved."""
+    membership = _membership_for(request, slug)
+    campaign = membership.campaign
+    snapshot = campaign.snapshots.defer("decisions").filter(number=number).first()
+    if snapshot is None:
+        raise Http404("No such snapshot.")
+    data = snapshot.data
+    chapters = report.chapters_to_report(data["events"], _events_before(campaign, number))
+    if not chapters:
+        raise Http404("Nothing has happened yet.")
+    names = {
+        m.kingdom: m.kingdom_name
+        for m in campaign.memberships.exclude(kingdom="")
+        if m.kingdom_name
+    }
+    reports = [
+        report.month_report(
+            data,
+            chapter,
+            orders=_resolved_orders(campaign, number, chapter) if chapter.is_month else None,
+            names=names,
+        )
+        for chapter in chapters
+    ]
     return render(
         request,
-        "campaign/campaign.html",
+        "campaign/report.html",
         {
             "campaign": campaign,
             "membership": membership,
-            "clock": data["clock"] if data else None,
-            "owed": sorted(set(owed)),
-            "players": players,
-            "scores": data["scores"] if data else [],
-            "map_svg": render_map(data, kingdoms=looks) if data else None,
-            "legend": legend_items(),
+            "number": number,
+            "newest": campaign.snapshots.order_by("-number").values_list("number", flat=True)[0],
+            "reports": reports,
+            "title": " and ".join(r.title for r in reports),
         },
     )
+
+
+def _resolved_orders(
+    campaign: Campaign, number: int, chapter: report.Chapter
+) -> dict[str, Any] | None:
+    """The orders the month was resolved from: the decisions of the snapshot that left the
+    month's orders step, provided it is no later than `number` (so orders are shown only
+    once resolved). None if there is no such snapshot; {} if every unit took its default."""
+    waiting = (
+        campaign.snapshots.filter(
+            number__lte=number,
+            data__clock__year=chapter.year,
+            data__clock__season="summer",
+            data__clock__month=chapter.month,
+            data__clock__step="orders",
+        )
+        .order_by("-number")
+        .values("number")[:1]
+    )
+    row = (
+        campaign.snapshots.filter(number=Subquery(waiting) + 1, number__lte=number)
+        .values_list("number", "decisions__orders")
+        .first()
+    )
+    if row is None:
+        return None
+    orders = row[1]
+    return orders if isinstance(orders, dict) else {}
 
 
 def _database_answers() -> str | None:

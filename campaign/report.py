@@ -1,0 +1,714 @@
+"""The month report: a campaign file's events put into sentences, with every die and what it
+decided, the orders once they are resolved, the battles handed off to the tabletop and the
+new player order.
+
+Pure: no Django. It reads only public parts of the file (`events`, `battles`, `kingdoms`'
+names) and the orders the view passes in once they are resolved; never `inputs`, nor a
+kingdom's race outside the event that reveals the races.
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from campaign.rules.hexmap import hex_label
+
+type Event = Mapping[str, Any]
+type Names = Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Chapter:
+    """A part of the campaign with its own report: the setup, one summer month, a winter."""
+
+    year: int
+    season: str
+    month: int
+
+    @property
+    def is_month(self) -> bool:
+        return self.season == "summer" and self.month > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One D6 as rolled, and what it decided."""
+
+    value: int
+    meaning: str
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One event in words, with the dice that decided it."""
+
+    text: str
+    rolls: tuple[Roll, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """The events of one step (orders resolved, battles, …), in the order they happened."""
+
+    title: str
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KingdomOrders:
+    kingdom: str
+    orders: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A pitched battle handed off to the tabletop: what its two players need."""
+
+    hex: str
+    sides: tuple[str, ...]
+    board: str
+    condition: str
+    scenario: str
+    how_to_win: str
+    defender_benefit: str
+    last_stand: str
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChapterReport:
+    chapter: Chapter
+    title: str
+    orders: tuple[KingdomOrders, ...] | None  # None: not a month, or its orders unknown
+    sections: tuple[Section, ...]
+    handoffs: tuple[Handoff, ...]
+    player_order: tuple[str, ...]
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every die of the chapter, in the order rolled."""
+        lines = (line for section in self.sections for line in section.lines)
+        return tuple(roll for line in lines for roll in line.rolls)
+
+
+# --- Chapters ---------------------------------------------------------------------------------
+
+
+def chapter_of(event: Event) -> Chapter:
+    return Chapter(_int(event.get("year")), str(event.get("season", "")), _int(event.get("month")))
+
+
+def chapters_to_report(events: Sequence[Event], previous_count: int | None) -> list[Chapter]:
+    """The chapters a snapshot's report covers: those its step added events to (the events
+    after the previous snapshot's `previous_count`), else the newest one with events."""
+    fresh = events[previous_count:] if previous_count is not None else []
+    return list(dict.fromkeys(chapter_of(event) for event in fresh or events[-1:]))
+
+
+def chapter_title(chapter: Chapter) -> str:
+    if chapter.season == "setup":
+        return "the setup"
+    if chapter.is_month:
+        return f"year {chapter.year}, summer month {chapter.month}"
+    if chapter.season == "winter":
+        return f"the winter of year {chapter.year}"
+    return f"year {chapter.year}, {chapter.season}"
+
+
+def clock_words(clock: Mapping[str, Any]) -> str:
+    """Where the campaign's clock stands, as a player says it."""
+    year, season, month = clock.get("year"), clock.get("season"), clock.get("month")
+    if season == "summer":
+        return f"year {year}, summer month {month}"
+    if season == "winter":
+        return f"year {year}, winter"
+    if season == "setup":
+        return "the setup"
+    return f"the end of the campaign (year {year})"
+
+
+# --- The report -------------------------------------------------------------------------------
+
+_STEP_TITLES = {
+    "races": "Races and player order",
+    "capitals": "Capitals",
+    "settlements": "Settlements",
+    "armies": "First armies",
+    "orders": "Orders",
+    "resolution": "Orders resolved",
+    "battles": "Battles",
+    "reform": "End of the month",
+    "recall": "Recall",
+    "gather": "Gathering",
+    "tithe": "Tithes",
+    "build": "Building and recruiting",
+    "feed": "Feeding the armies",
+    "deploy": "Deployment",
+    "final": "The end",
+}
+
+
+def month_report(
+    data: Mapping[str, Any],
+    chapter: Chapter,
+    *,
+    orders: Mapping[str, Any] | None = None,
+    names: Names | None = None,
+) -> ChapterReport:
+    """The report of one chapter of the campaign file `data`. `orders` are the month's
+    orders (the `inputs.orders` they were resolved from), passed only once resolved."""
+    names = {**file_names(data), **(names or {})}
+    events = [e for e in _list(data.get("events")) if chapter_of(e) == chapter]
+    battles = [b for b in _list(data.get("battles")) if isinstance(b, Mapping)]
+    describe = _Describer(names, battles)
+    sections: dict[str, list[Line]] = {}
+    for event in events:
+        sections.setdefault(str(event.get("step", "")), []).append(describe.line(event))
+    last_order = next((e for e in reversed(events) if e.get("type") == "player-order"), None)
+    return ChapterReport(
+        chapter=chapter,
+        title=chapter_title(chapter),
+        orders=_orders(orders, names) if chapter.is_month and orders is not None else None,
+        sections=tuple(
+            Section(_STEP_TITLES.get(step, step.capitalize() or "Events"), tuple(lines))
+            for step, lines in sections.items()
+        ),
+        handoffs=tuple(
+            _handoff(b, names)
+            for b in battles
+            if chapter.is_month
+            and (_int(b.get("year")), _int(b.get("month"))) == (chapter.year, chapter.month)
+            and b.get("condition")
+        ),
+        player_order=tuple(_name(k, names) for k in _list(last_order and last_order.get("order"))),
+    )
+
+
+def file_names(data: Mapping[str, Any]) -> dict[str, str]:
+    """Each kingdom's name from the file (its id if it has none)."""
+    return {
+        str(k.get("id")): str(k.get("name") or k.get("id"))
+        for k in _list(data.get("kingdoms"))
+        if isinstance(k, Mapping)
+    }
+
+
+def _orders(orders: Mapping[str, Any], names: Names) -> tuple[KingdomOrders, ...]:
+    return tuple(
+        KingdomOrders(_name(kingdom, names), tuple(order_words(o) for o in _list(given)))
+        for kingdom, given in orders.items()
+    )
+
+
+def order_words(order: Mapping[str, Any]) -> str:
+    """One order as a player would read it: "red-1: move to [1, 0], carrying red-5"."""
+    unit, kind = order.get("unit", "?"), str(order.get("order", "?"))
+    words = f"{unit}: {kind}"
+    if order.get("to") is not None:
+        words += f" to {_hex(order['to'])}"
+    if order.get("carry"):
+        words += f", carrying {order['carry']}"
+    return words
+
+
+def _handoff(battle: Mapping[str, Any], names: Names) -> Handoff:
+    sides = []
+    for side in _list(battle.get("sides")):
+        units = [*_list(side.get("armies")), *_list(side.get("ships"))]
+        cards = _int(side.get("strategy_cards"))
+        sides.append(
+            f"{_name(side.get('kingdom'), names)}: {_words_list(units) or 'no units'}, "
+            f"{side.get('points', 0)} points, "
+            f"{_count(cards, 'strategy card')}{', defending' if side.get('defending') else ''}"
+        )
+    extra = _mapping(battle.get("extra"))
+    stand = battle.get("last_stand")
+    return Handoff(
+        hex=_hex(battle.get("hex")),
+        sides=tuple(sides),
+        board=str(battle.get("board") or ""),
+        condition=str(battle.get("condition") or ""),
+        scenario=str(battle.get("scenario") or ""),
+        how_to_win=str(extra.get("how_to_win") or ""),
+        defender_benefit=str(battle.get("defender_benefit") or ""),
+        last_stand=f"{_name(stand, names)} makes a Last Stand" if stand else "",
+        outcome=_outcome(battle, names),
+    )
+
+
+def _outcome(battle: Mapping[str, Any], names: Names) -> str:
+    if battle.get("status") != "resolved":
+        return "awaiting its result"
+    extra = _mapping(battle.get("extra"))
+    if battle.get("kind") == "concession":
+        return f"conceded by {_name(extra.get('conceded_by'), names)}"
+    how = " as a simple battle" if battle.get("kind") == "simple" else ""
+    if battle.get("result") == "draw":
+        return f"a draw{how}"
+    return f"won by {_name(battle.get('winner'), names)}{how}"
+
+
+# --- Events in words --------------------------------------------------------------------------
+
+
+class _Describer:
+    """Puts events into sentences; knows the kingdoms' names and the battles list, so a
+    battle event can say what each of its dice decided."""
+
+    def __init__(self, names: Names, battles: Sequence[Mapping[str, Any]]) -> None:
+        self.names = names
+        self.battles = battles
+        self.seen: dict[tuple[object, ...], int] = {}
+
+    def k(self, kingdom_id: object) -> str:
+        return _name(kingdom_id, self.names)
+
+    def unit(self, unit_id: object) -> str:
+        """A unit with its kingdom's name, read from its id ("red-2", "red-s1")."""
+        owner = str(unit_id).rsplit("-", 1)[0]
+        return f"{unit_id} ({self.names[owner]})" if owner in self.names else str(unit_id)
+
+    def line(self, event: Event) -> Line:
+        kind = str(event.get("type", ""))
+        describe = _DESCRIPTIONS.get(kind, _generic_for)
+        try:
+            line = describe(self, event)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            line = _generic(event)  # a malformed event still gets a line
+        dice = [die for die in _list(event.get("dice")) if isinstance(die, int)]
+        if [roll.value for roll in line.rolls] != dice:  # every die is shown, whatever it did
+            line = Line(line.text, _generic(event).rolls)
+        return line
+
+    def battle_entry(self, event: Event) -> Mapping[str, Any] | None:
+        """The battles-list entry an event speaks of: a hand-off by its dice, a resolved
+        battle by its place among the resolved battles of its kind in that tile."""
+        here = [
+            b
+            for b in self.battles
+            if (_int(b.get("year")), _int(b.get("month")), list(b.get("hex") or []))
+            == (_int(event.get("year")), _int(event.get("month")), list(event["hex"]))
+        ]
+        dice = list(event.get("dice") or [])
+        if event.get("status") == "awaiting_result":
+            return next((b for b in here if list(b.get("dice") or [])[: len(dice)] == dice), None)
+        key = (event.get("year"), event.get("month"), tuple(event["hex"]), event.get("kind"))
+        nth = self.seen.get(key, 0)
+        self.seen[key] = nth + 1
+        same = [b for b in here if b.get("kind") == event.get("kind")]
+        return same[nth] if nth < len(same) else None
+
+
+def _generic_for(d: _Describer, event: Event) -> Line:
+    return _generic(event)
+
+
+def _generic(event: Event) -> Line:
+    kind = str(event.get("type") or "event")
+    details = ", ".join(
+        f"{key} {_value(value)}"
+        for key, value in event.items()
+        if key not in ("year", "season", "month", "step", "type", "dice")
+    )
+    dice = [d for d in _list(event.get("dice")) if isinstance(d, int)]
+    rolls = tuple(Roll(d, f"a die for {kind}") for d in dice)
+    return Line(f"{kind.replace('-', ' ').capitalize()}{': ' + details if details else ''}.", rolls)
+
+
+def _races_revealed(d: _Describer, e: Event) -> Line:
+    races = e["races"]
+    return Line(
+        "The races are revealed: "
+        + "; ".join(f"{d.k(k)}, {race}" for k, race in races.items())
+        + "."
+    )
+
+
+def _roll_off(d: _Describer, e: Event) -> Line:
+    why = str(e.get("why") or "a tie")
+    pairs = list(zip(e["kingdoms"], e["dice"], strict=True))
+    return Line(
+        f"Roll-off for {why}: " + ", ".join(f"{d.k(k)} rolled {die}" for k, die in pairs) + ".",
+        tuple(Roll(die, f"{d.k(k)}'s roll-off die for {why}") for k, die in pairs),
+    )
+
+
+def _player_order(d: _Describer, e: Event) -> Line:
+    text = "The player order is now " + ", ".join(d.k(k) for k in e["order"])
+    armies = e.get("armies")
+    if isinstance(armies, Mapping) and armies:
+        text += " (by armies: " + ", ".join(f"{d.k(k)} {n}" for k, n in armies.items()) + ")"
+    return Line(text + ".")
+
+
+def _capital_founded(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} founded its capital at {_hex(e['hex'])}.")
+
+
+def _settlements_placed(d: _Describer, e: Event) -> Line:
+    placed = [
+        f"{kind} at {_words_list([_hex(h) for h in hexes])}"
+        for kind, hexes in e["settlements"].items()
+        if hexes
+    ]
+    controlled = _list(e.get("controlled"))
+    text = f"{d.k(e['kingdom'])} placed its settlements: {'; '.join(placed) or 'none'}"
+    if controlled:
+        text += f", and controls {_words_list([_hex(h) for h in controlled])}"
+    return Line(text + ".")
+
+
+def _army_placed(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} placed its first army, {e['army']}, at {_hex(e['hex'])}.")
+
+
+def _moved(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.unit(e['unit'])} moved from {_hex(e['from'])} to {_hex(e['to'])}.")
+
+
+def _explored(d: _Describer, e: Event) -> Line:
+    first, second = e["dice"]
+    found = f"a {e['settlement']}" if e.get("settlement") else "no settlement"
+    decided = f"{d.k(e['kingdom'])} exploring {_hex(e['hex'])}: {first} + {second} = "
+    decided += f"{first + second}, {found}"
+    return Line(
+        f"{d.k(e['kingdom'])} explored {_hex(e['hex'])}: rolled {first} + {second} = "
+        f"{first + second} and found {found}.",
+        (Roll(first, decided), Roll(second, decided)),
+    )
+
+
+def _tile_taken(d: _Describer, e: Event) -> Line:
+    before = f" from {d.k(e['from'])}" if e.get("from") else ""
+    return Line(f"{d.k(e['kingdom'])} took control of {_hex(e['hex'])}{before}.")
+
+
+def _capital_lost(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} lost its capital at {_hex(e['hex'])} ({e.get('how')}).")
+
+
+def _unit_at(text: str) -> Callable[[_Describer, Event], Line]:
+    def describe(d: _Describer, e: Event) -> Line:
+        return Line(text.format(unit=d.unit(e["unit"]), hex=_hex(e["hex"])))
+
+    return describe
+
+
+def _raze_failed(d: _Describer, e: Event) -> Line:
+    enemies = _words_list([str(x) for x in _list(e.get("enemies"))])
+    return Line(
+        f"{d.unit(e['unit'])} could not raze at {_hex(e['hex'])}: enemy units there ({enemies})."
+    )
+
+
+def _razed(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.unit(e['unit'])} razed the {e['settlement']} at {_hex(e['hex'])}.")
+
+
+def _army_landed(d: _Describer, e: Event) -> Line:
+    return Line(f"Army {e['army']} landed from ship {e['ship']} at {_hex(e['hex'])}.")
+
+
+def _army_boarded(d: _Describer, e: Event) -> Line:
+    return Line(f"Army {e['army']} boarded ship {e['ship']} at {_hex(e['hex'])}.")
+
+
+def _slowed(d: _Describer, e: Event) -> Line:
+    return Line(
+        f"{d.unit(e['unit'])} was slowed by the terrain between {_hex(e['from'])} and "
+        f"{_hex(e['to'])} and lies on its side."
+    )
+
+
+def _battle(d: _Describer, e: Event) -> Line:
+    where, kind = _hex(e["hex"]), str(e["kind"])
+    attacker, defender = d.k(e["attacker"]), d.k(e["defender"])
+    entry = d.battle_entry(e)
+    extra = _mapping(entry and entry.get("extra"))
+    dice = [int(x) for x in _list(e.get("dice"))]
+    result = _result(e, d)
+    if e.get("status") == "awaiting_result":
+        return _handed_off(where, attacker, defender, dice, entry or {})
+    if kind == "simple":
+        rolls = _split(dice, len(_list(extra.get("attacker_dice"))), attacker, defender, where)
+        hits = f"hits {extra.get('attacker_hits', '?')} to {extra.get('defender_hits', '?')}"
+        text = f"Simple battle at {where}, {attacker} against {defender}: {hits}; {result}."
+        return Line(text, rolls)
+    if kind == "naval":
+        return _naval(where, attacker, defender, dice, extra, result)
+    if kind == "land_water":
+        total = _int(extra.get("attacker_total"))
+        cut = next((i for i in range(len(dice) + 1) if sum(dice[:i]) == total), len(dice))
+        rolls = _split(dice, cut, attacker, defender, where)
+        text = (
+            f"Land/water battle at {where}, {attacker} against {defender}: totals "
+            f"{extra.get('attacker_total', '?')} to {extra.get('defender_total', '?')}; {result}."
+        )
+        return Line(text, rolls)
+    if kind == "slaughter":
+        removed = f": {extra['removed']} is removed" if extra.get("removed") else ""
+        return Line(f"{attacker} slaughtered {defender}'s units at {where}{removed}.")
+    if kind == "concession":
+        conceding = d.k(extra.get("conceded_by")) if extra.get("conceded_by") else "one side"
+        forced = " (fewer upright armies: it had to)" if extra.get("forced") else ""
+        return Line(f"{conceding} conceded the battle at {where}{forced}; {result}.")
+    if kind == "pitched":
+        return Line(f"The tabletop battle at {where}, {attacker} against {defender}: {result}.")
+    return Line(f"Battle ({kind}) at {where}, {attacker} against {defender}: {result}.")
+
+
+def _result(e: Event, d: _Describer) -> str:
+    if e.get("result") == "draw":
+        return "a draw"
+    if e.get("winner"):
+        return f"{d.k(e['winner'])} won"
+    return "no winner"
+
+
+def _handed_off(
+    where: str, attacker: str, defender: str, dice: list[int], entry: Mapping[str, Any]
+) -> Line:
+    condition, scenario = entry.get("condition") or "?", entry.get("scenario") or "?"
+    board = f" on a {entry['board']} board" if entry.get("board") else ""
+    rolls: tuple[Roll, ...] = ()
+    if len(dice) == 2:
+        rolls = (
+            Roll(dice[0], f"the condition of the battle at {where}: {condition}"),
+            Roll(dice[1], f"the scenario of the battle at {where}: {scenario}"),
+        )
+    return Line(
+        f"The battle at {where}, {attacker} against {defender}, is handed off to the "
+        f"tabletop{board}: {scenario}, {condition}.",
+        rolls,
+    )
+
+
+def _split(dice: list[int], cut: int, attacker: str, defender: str, where: str) -> tuple[Roll, ...]:
+    return tuple(
+        Roll(die, f"{attacker if i < cut else defender}'s die in the battle at {where}")
+        for i, die in enumerate(dice)
+    )
+
+
+def _naval(
+    where: str,
+    attacker: str,
+    defender: str,
+    dice: list[int],
+    extra: Mapping[str, Any],
+    result: str,
+) -> Line:
+    rolls: list[Roll] = []
+    sunk: list[str] = []
+    for number, naval_round in enumerate(_list(extra.get("rounds")), start=1):
+        for who, key in ((attacker, "attacker_dice"), (defender, "defender_dice")):
+            for die in _list(naval_round.get(key)):
+                rolls.append(Roll(die, f"{who}'s die in round {number} at sea at {where}"))
+        sunk += [*_list(naval_round.get("attacker_sunk")), *_list(naval_round.get("defender_sunk"))]
+    if [r.value for r in rolls] != dice:  # the battles list does not match: plain dice
+        rolls = [Roll(die, f"a die in the naval battle at {where}") for die in dice]
+    lost = f"; sunk: {_words_list(sunk)}" if sunk else ""
+    text = f"Naval battle at {where}, {attacker} against {defender}{lost}; {result}."
+    return Line(text, tuple(rolls))
+
+
+def _battle_restated(d: _Describer, e: Event) -> Line:
+    sides = _mapping(e.get("sides"))
+    who = "; ".join(f"{d.k(k)}: {_words_list(u) or 'no units'}" for k, u in sides.items())
+    board = f", now on a {e['board']} board" if e.get("board") else ""
+    return Line(f"The battle at {_hex(e['hex'])} is restated after a retreat ({who}){board}.")
+
+
+def _strategy_learned(d: _Describer, e: Event) -> Line:
+    cards = _count(_int(e.get("strategies")), "strategy card")
+    return Line(f"{d.k(e['kingdom'])} lost a pitched battle and now holds {cards}.")
+
+
+def _retreated(d: _Describer, e: Event) -> Line:
+    lying = "" if e.get("upright") else ", and lies on its side"
+    return Line(f"{d.unit(e['unit'])} retreated from {_hex(e['from'])} to {_hex(e['to'])}{lying}.")
+
+
+def _destroyed(d: _Describer, e: Event) -> Line:
+    units = _words_list([str(u) for u in _list(e.get("units"))])
+    return Line(f"Destroyed at {_hex(e['hex'])} ({e.get('why')}): {units}.")
+
+
+def _recalled(d: _Describer, e: Event) -> Line:
+    return Line(
+        f"Army {e['army']} ({d.k(e['kingdom'])}) is recalled from {_hex(e['from'])} "
+        f"to {_hex(e['to'])}."
+    )
+
+
+def _supply_lost(d: _Describer, e: Event) -> Line:
+    return Line(
+        f"Army {e['army']} ({d.k(e['kingdom'])}) at {_hex(e['hex'])} has no way home and is lost."
+    )
+
+
+def _ship_lost(d: _Describer, e: Event) -> Line:
+    return Line(f"Ship {e['ship']} ({d.k(e['kingdom'])}) has no free port and is lost.")
+
+
+def _ship_docked(d: _Describer, e: Event) -> Line:
+    return Line(f"Ship {e['ship']} ({d.k(e['kingdom'])}) docked at {_hex(e['hex'])}.")
+
+
+def _eliminated(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} is eliminated.")
+
+
+def _gathered(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} gathered {e['gold']} gold and {e['food']} food.")
+
+
+def _tithe(d: _Describer, e: Event) -> Line:
+    text = f"{d.k(e['kingdom'])} gave {e['gold']} gold and {e['food']} food to {d.k(e['to'])}"
+    asked = e.get("asked")
+    if isinstance(asked, Mapping) and (asked.get("gold"), asked.get("food")) != (
+        e["gold"],
+        e["food"],
+    ):
+        text += f" (of {asked.get('gold')} gold and {asked.get('food')} food promised)"
+    return Line(text + ".")
+
+
+def _purchase_skipped(d: _Describer, e: Event) -> Line:
+    purchase = _mapping(e.get("purchase"))
+    what = purchase.get("kind") or "purchase"
+    where = f" at {_hex(purchase['hex'])}" if "hex" in purchase else ""
+    return Line(f"{d.k(e['kingdom'])} could not buy a {what}{where}: {e.get('reason')}")
+
+
+def _disbanded(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} disbanded army {e['army']}.")
+
+
+def _recruited(d: _Describer, e: Event) -> Line:
+    ally = f", an allied {e['ally']} army" if e.get("ally") else ""
+    return Line(f"{d.k(e['kingdom'])} recruited army {e['army']} at {_hex(e['hex'])}{ally}.")
+
+
+def _ship_built(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} built ship {e['ship']} at {_hex(e['hex'])}.")
+
+
+def _capital_named(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} named {_hex(e['hex'])} its new capital.")
+
+
+def _built(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} built a {e['settlement']} at {_hex(e['hex'])}.")
+
+
+def _resources_lost(d: _Describer, e: Event) -> Line:
+    return Line(
+        f"{d.k(e['kingdom'])} lost what it could not keep: {e['gold']} gold and {e['food']} food."
+    )
+
+
+def _starved(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])}'s army {e['army']} went hungry and is disbanded.")
+
+
+def _no_room(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])}'s army {e['army']} found no room to deploy and is lost.")
+
+
+def _deployed(d: _Describer, e: Event) -> Line:
+    return Line(f"{d.k(e['kingdom'])} deployed army {e['army']} at {_hex(e['hex'])}.")
+
+
+def _campaign_ended(d: _Describer, e: Event) -> Line:
+    return Line("The campaign has ended.")
+
+
+_DESCRIPTIONS: dict[str, Callable[[_Describer, Event], Line]] = {
+    "races-revealed": _races_revealed,
+    "roll-off": _roll_off,
+    "player-order": _player_order,
+    "capital-founded": _capital_founded,
+    "settlements-placed": _settlements_placed,
+    "army-placed": _army_placed,
+    "moved": _moved,
+    "explored": _explored,
+    "tile-taken": _tile_taken,
+    "capital-lost": _capital_lost,
+    "raze-nothing-left": _unit_at("{unit} found nothing left to raze at {hex}."),
+    "raze-failed": _raze_failed,
+    "razed": _razed,
+    "defended": _unit_at("{unit} defends {hex}."),
+    "regrouped": _unit_at("{unit} regrouped at {hex} and stands upright."),
+    "stayed": _unit_at("{unit} stayed at {hex}."),
+    "army-landed": _army_landed,
+    "army-boarded": _army_boarded,
+    "slowed-by-terrain": _slowed,
+    "battle": _battle,
+    "battle-restated": _battle_restated,
+    "strategy-learned": _strategy_learned,
+    "retreated": _retreated,
+    "destroyed": _destroyed,
+    "recalled": _recalled,
+    "supply-lost": _supply_lost,
+    "ship-lost": _ship_lost,
+    "ship-docked": _ship_docked,
+    "eliminated": _eliminated,
+    "gathered": _gathered,
+    "tithe": _tithe,
+    "purchase-skipped": _purchase_skipped,
+    "disbanded": _disbanded,
+    "recruited": _recruited,
+    "ship-built": _ship_built,
+    "capital-named": _capital_named,
+    "built": _built,
+    "resources-lost": _resources_lost,
+    "starved": _starved,
+    "no-room": _no_room,
+    "deployed": _deployed,
+    "campaign-ended": _campaign_ended,
+}
+EVENT_TYPES = frozenset(_DESCRIPTIONS)
+
+
+# --- Small helpers ----------------------------------------------------------------------------
+
+
+def _list(value: object) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def _hex(value: object) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return hex_label((value[0], value[1]))
+    return str(value)
+
+
+def _name(kingdom_id: object, names: Names) -> str:
+    return names.get(str(kingdom_id), str(kingdom_id))
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def _words_list(items: Sequence[str]) -> str:
+    return ", ".join(str(item) for item in items)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return _hex(value)
+    if isinstance(value, list):
+        return _words_list([_value(v) for v in value])
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k} {_value(v)}" for k, v in value.items())
+    return str(value)
