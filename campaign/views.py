@@ -8,6 +8,7 @@ from django.db import DatabaseError, connection
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -40,13 +41,45 @@ ASKS = {
 }
 
 
+# The page where a player answers each kind; the others are answered on the campaign's
+# own pages as they come (battles, winter).
+ANSWERED_ON = {
+    "race": "campaign:setup",
+    "capital": "campaign:setup",
+    "settlements": "campaign:setup",
+    "starting_army": "campaign:setup",
+    "orders": "campaign:orders",
+}
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Something the campaign waits for from a kingdom, and where to give it."""
+
+    words: str
+    url: str | None
+
+    def __str__(self) -> str:
+        return self.words
+
+
+def asks_of(slug: str, pending: list[dict[str, Any]] | None, kingdom: str) -> list[Ask]:
+    """What the newest `pending` asks of this kingdom, in the campaign's order of play."""
+    kinds = {p["kind"] for p in pending or [] if kingdom and p["kingdom"] == kingdom}
+    return [
+        Ask(words, reverse(ANSWERED_ON[kind], args=[slug]) if kind in ANSWERED_ON else None)
+        for kind, words in ASKS.items()
+        if kind in kinds
+    ]
+
+
 @dataclass(frozen=True)
 class MyCampaign:
     """A campaign on the home page, from its player's (or admin's) side."""
 
     campaign: Campaign
     membership: Membership
-    owed: list[str]
+    owed: list[Ask]
     deadline: datetime | None
 
 
@@ -60,20 +93,15 @@ def my_campaigns(user: Any) -> list[MyCampaign]:
         .annotate(pending=Subquery(newest_pending.values("data__pending")[:1]))
         .order_by("-campaign__created_at")
     )
-    result = []
-    for membership in memberships:
-        pending = membership.pending or []
-        owed = [
-            ASKS[p["kind"]]
-            for p in pending
-            if p["kingdom"] == membership.kingdom and membership.kingdom
-        ]
-        result.append(
-            MyCampaign(
-                membership.campaign, membership, sorted(set(owed)), membership.campaign.deadline
-            )
+    return [
+        MyCampaign(
+            membership.campaign,
+            membership,
+            asks_of(membership.campaign.slug, membership.pending, membership.kingdom),
+            membership.campaign.deadline,
         )
-    return result
+        for membership in memberships
+    ]
 
 
 @require_GET
@@ -105,17 +133,12 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     campaign = membership.campaign
     snapshot = campaign.snapshots.defer("decisions").order_by("-number").first()
     data = snapshot.data if snapshot else None
-    owed = [
-        ASKS[p["kind"]]
-        for p in (data or {}).get("pending", [])
-        if p["kingdom"] == membership.kingdom
-    ]
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     context: dict[str, Any] = {
         "campaign": campaign,
         "membership": membership,
         "clock": data["clock"] if data else None,
-        "owed": sorted(set(owed)),
+        "owed": asks_of(slug, (data or {}).get("pending"), membership.kingdom),
         "players": players,
         "scores": data["scores"] if data else [],
         "legend": legend_items(),
@@ -335,6 +358,6 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
             "settlements": [t for t in data["tiles"] if t["owner"] == me and t["settlement"]],
             "tiles": sum(1 for t in data["tiles"] if t["owner"] == me),
             "score": next((s for s in data["scores"] if s["kingdom"] == me), None),
-            "owed": sorted({ASKS[p["kind"]] for p in data["pending"] if p["kingdom"] == me}),
+            "owed": asks_of(slug, data["pending"], me),
         },
     )

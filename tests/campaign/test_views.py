@@ -223,3 +223,24 @@ def test_the_kingdom_page_takes_the_same_queries_on_a_small_and_a_large_campaign
             assert client.get(kingdom_url(campaign)).status_code == 200
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_what_waits_for_a_player_links_to_the_page_where_it_is_given(client, cast):
+    campaign = new_campaign(cast)
+    signed_in(client, cast["alice"])
+    setup = reverse("campaign:setup", args=[campaign.slug])
+    for page in (
+        client.get(reverse("campaign:home")).text,
+        client.get(reverse("campaign:campaign", args=[campaign.slug])).text,
+        client.get(reverse("campaign:kingdom", args=[campaign.slug])).text,
+    ):
+        assert f'<a class="button" href="{setup}">Choose your race</a>' in page
+
+
+def test_only_the_admin_is_shown_the_dashboard_link(client, cast):
+    campaign = new_campaign(cast)
+    dashboard = reverse("campaign:dashboard", args=[campaign.slug])
+    page = signed_in(client, cast["gm"]).get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert dashboard in page.text
+    page = signed_in(client, cast["alice"]).get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert dashboard not in page.text

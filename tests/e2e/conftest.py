@@ -1,0 +1,71 @@
+"""End-to-end tests: Debian's Chromium driven by Playwright (no browser download) against
+the app served by pytest-django's live server, on a phone-sized screen. Screenshots are
+saved under test-artifacts/e2e/ for people to look at."""
+
+import os
+import shutil
+from collections.abc import Iterator
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from config.celery import app as celery_app
+from tests.conftest import service_missing
+
+ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    path = chromium_path()
+    if path is None:
+        service_missing("Chromium", "no `chromium` is installed (apt install chromium)")
+    # Playwright's sync API runs an event loop in this thread; the test's own database
+    # calls are plain synchronous ones all the same.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def demo(settings, transactional_db):
+    """The demo campaign of `make run`, made by `seed_demo` (which runs only with DEBUG)."""
+    settings.DEBUG = True
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    call_command("seed_demo", stdout=StringIO())
+    settings.DEBUG = False
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def screenshot():
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = ARTEFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,108 @@
+"""Two players (alice and dave) give their orders on the demo campaign on a phone, one
+changes an order and marks ready, the admin advances, and both see the month report and
+the moved armies."""
+
+import re
+
+import pytest
+
+from campaign import services
+from campaign.models import Campaign
+from tests.e2e.conftest import PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def sign_in(browser, live_server, username):
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/accounts/sign-in/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("demo")
+    page.get_by_role("button", name="Sign in").click()
+    return page
+
+
+def open_orders(page):
+    page.get_by_role("link", name="Demo").first.click()
+    page.get_by_role("link", name="Give your orders").click()
+    page.wait_for_selector("a.pick-unit")
+
+
+def newest(campaign):
+    return services.latest_snapshot(campaign).data
+
+
+def test_two_players_order_the_admin_advances_and_both_see_what_happened(
+    browser, live_server, demo, screenshot
+):
+    campaign = Campaign.objects.get(slug="demo")
+    before = newest(campaign)
+    month = before["clock"]["month"]
+    alice = sign_in(browser, live_server, "alice")
+    open_orders(alice)
+    alice.locator("a.pick-unit").first.tap()
+    alice.wait_for_selector("a.pick-target")
+    screenshot(alice, "orders-alice-unit-chosen")
+    alice.locator("a.pick-target").first.tap()
+    alice.get_by_text("1 of 1 unit ordered.").wait_for()
+    # she changes her mind: the army defends instead
+    alice.locator("a.pick-unit").first.tap()
+    alice.get_by_role("button", name="Defend").tap()
+    alice.get_by_text("Defend", exact=True).first.wait_for()
+    alice.get_by_role("button", name="Ready").tap()
+    alice.get_by_text("Your orders are ready").wait_for()
+    screenshot(alice, "orders-alice-ready")
+
+    # dave's army is upright (dave's and carol's lie on their side after the battle)
+    dave = sign_in(browser, live_server, "dave")
+    open_orders(dave)
+    dave.locator("a.pick-unit").first.tap()
+    target = dave.locator("a.pick-target").first
+    target.wait_for()
+    dave_to = [int(n) for n in target.get_attribute("data-hex").split(",")]
+    target.tap()
+    dave.get_by_text("1 of 1 unit ordered.").wait_for()
+    screenshot(dave, "orders-dave")
+    assert "Defend" not in dave.locator(".sequence").inner_text()  # alice's stay sealed
+
+    gm = sign_in(browser, live_server, "gm")
+    gm.goto(f"{live_server.url}/c/demo/dashboard/")
+    gm.get_by_text("Advance now…").click()
+    gm.get_by_role("button", name="Yes, advance now").click()
+    gm.get_by_text("The campaign advanced to").wait_for()
+    screenshot(gm, "dashboard-advanced")
+
+    after = newest(campaign)
+    assert (after["clock"]["month"], after["clock"]["step"]) != (month, "orders")
+    dave_army = next(a for a in after["armies"] if a["kingdom"] == "duskhollow")
+    assert dave_army["hex"] == dave_to
+    for page, name in ((alice, "alice"), (dave, "dave")):
+        page.goto(f"{live_server.url}/c/demo/")
+        page.get_by_role("link", name=re.compile(f"What happened in .*summer month {month}")).click()
+        report = page.locator("main").inner_text()
+        assert "duskhollow-1" in report
+        assert "aldermark-1" in report
+        screenshot(page, f"report-{name}")
+        page.goto(f"{live_server.url}/c/demo/")
+        token = page.locator(
+            f'g.hex-units[data-hex="{dave_to[0]},{dave_to[1]}"] [data-unit="duskhollow-1"]'
+        )
+        assert token.count() == 1
+        screenshot(page, f"map-{name}")
+
+
+def test_a_player_gives_an_order_with_the_keyboard_alone(browser, live_server, demo, screenshot):
+    alice = sign_in(browser, live_server, "alice")
+    alice.goto(f"{live_server.url}/c/demo/orders/")
+    for _ in range(40):  # tab through the page to the first unit on the map
+        alice.keyboard.press("Tab")
+        if alice.evaluate("document.activeElement.classList.contains('pick-unit')"):
+            break
+    else:
+        raise AssertionError("no unit on the map takes the keyboard's focus")
+    alice.keyboard.press("Enter")
+    alice.get_by_role("button", name="Defend").wait_for()
+    alice.get_by_role("button", name="Defend").focus()
+    alice.keyboard.press("Enter")
+    alice.get_by_text("1 of 1 unit ordered.").wait_for()
+    screenshot(alice, "orders-keyboard")
