@@ -78,7 +78,9 @@ def test_two_players_order_the_admin_advances_and_both_see_what_happened(
     assert dave_army["hex"] == dave_to
     for page, name in ((alice, "alice"), (dave, "dave")):
         page.goto(f"{live_server.url}/c/demo/")
-        page.get_by_role("link", name=re.compile(f"What happened in .*summer month {month}")).click()
+        page.get_by_role(
+            "link", name=re.compile(f"What happened in .*summer month {month}")
+        ).click()
         report = page.locator("main").inner_text()
         assert "duskhollow-1" in report
         assert "aldermark-1" in report
