@@ -1,6 +1,7 @@
 """What the page tests share: a fixed cast (an admin, two players, an outsider), a small
 campaign between them, and bots that play it forward through the services."""
 
+import copy
 import random
 from collections.abc import Callable
 from typing import Any
@@ -78,3 +79,33 @@ def at_step(step: str) -> Callable[[dict[str, Any]], bool]:
 def signed_in(client: Client, user: User) -> Client:
     client.force_login(user)
     return client
+
+
+def hand_off_a_battle(campaign: Campaign, cast: dict[str, User]) -> list[int]:
+    """The gm corrects the newest snapshot so that both kingdoms' armies meet on a plains
+    tile at the battles step, and the engine hands the battle off to the tabletop. Returns
+    the battle's hex."""
+    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    plains: list[int] = next(
+        t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
+    )
+    army = {"upright": True, "ally": None, "hex": plains}
+    data.update(
+        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
+        player_order=["red-elves", "blue-dwarfs"],
+        tiles=[{"hex": plains, "owner": "red-elves", "settlement": None}],
+        armies=[
+            {"id": "red-elves-1", "kingdom": "red-elves", **army},
+            {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", **army},
+        ],
+        pending=[],
+    )
+    for kingdom in data["kingdoms"]:
+        kingdom["race"] = "Elves"
+    corrected = services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
+    )
+    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    assert snapshot is not None
+    assert snapshot.data["battles"][0]["status"] == "awaiting_result"
+    return plains

@@ -2,7 +2,6 @@
 kingdom), a player of the campaign, a player of another campaign (eve), and a signed-out
 visitor. Every action goes through the page as a POST, with and without htmx."""
 
-import copy
 import random
 import re
 from datetime import timedelta
@@ -18,7 +17,7 @@ from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.hexmap import map_from_json
-from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
+from tests.campaign.helpers import at_step, hand_off_a_battle, new_campaign, play_until, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -85,32 +84,7 @@ def at_orders(campaign, cast):
 
 @pytest.fixture
 def battle_waiting(campaign, cast):
-    """Armies of both kingdoms meet on a plains tile at the battles step: the engine hands
-    the battle off to the tabletop."""
-    data = copy.deepcopy(newest(campaign).data)
-    plains = next(
-        t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
-    )
-    army = {"upright": True, "ally": None, "hex": plains}
-    data.update(
-        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
-        player_order=["red-elves", "blue-dwarfs"],
-        tiles=[{"hex": plains, "owner": "red-elves", "settlement": None}],
-        armies=[
-            {"id": "red-elves-1", "kingdom": "red-elves", **army},
-            {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", **army},
-        ],
-        pending=[],
-    )
-    for kingdom in data["kingdoms"]:
-        kingdom["race"] = "Elves"
-    services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
-    )
-    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=2)
-    assert snapshot is not None
-    assert snapshot.data["battles"][0]["status"] == "awaiting_result"
-    return plains
+    return hand_off_a_battle(campaign, cast)
 
 
 # --- who sees the dashboard ----------------------------------------------------------------

@@ -12,6 +12,7 @@ from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.services import ServiceError
+from tests.campaign.helpers import hand_off_a_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -411,42 +412,7 @@ def test_a_correction_the_engine_refuses_changes_nothing(campaign, cast):
 
 @pytest.fixture
 def battle_waiting(campaign, cast):
-    """Armies of both kingdoms meet on a plains tile at the battles step: the engine hands
-    the battle off to the tabletop."""
-    data = copy.deepcopy(newest(campaign).data)
-    plains = next(
-        t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
-    )
-    data.update(
-        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
-        player_order=["red-elves", "blue-dwarfs"],
-        tiles=[{"hex": plains, "owner": "red-elves", "settlement": None}],
-        armies=[
-            {
-                "id": "red-elves-1",
-                "kingdom": "red-elves",
-                "hex": plains,
-                "upright": True,
-                "ally": None,
-            },
-            {
-                "id": "blue-dwarfs-1",
-                "kingdom": "blue-dwarfs",
-                "hex": plains,
-                "upright": True,
-                "ally": None,
-            },
-        ],
-        pending=[],
-    )
-    for kingdom in data["kingdoms"]:
-        kingdom["race"] = "Elves"
-    services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
-    )
-    snapshot = advanced(services.campaign_advance(campaign_id=campaign.pk, snapshot_number=2))
-    assert snapshot.data["battles"][0]["status"] == "awaiting_result"
-    return plains
+    return hand_off_a_battle(campaign, cast)
 
 
 def test_the_admin_records_a_tabletop_result_and_the_campaign_moves_on(

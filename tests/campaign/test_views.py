@@ -3,47 +3,14 @@ the campaign, its admin, a player of another campaign, and a signed-out visitor.
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from accounts.models import User
 from campaign import services
 from campaign.models import Campaign
+from tests.campaign.helpers import PASSWORD, new_campaign, signed_in
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-test-password"
-
-
-@pytest.fixture
-def cast():
-    return {
-        name: User.objects.create_user(name, password=PASSWORD)
-        for name in ("gm", "alice", "bob", "eve")
-    }
-
-
-def new_campaign(
-    cast: dict[str, User], name: str = "Autumn League", *, start: bool = True
-) -> Campaign:
-    campaign = services.campaign_create(
-        name=name, admin=cast["gm"], kingdoms=2, map_name="borderlands"
-    )
-    services.campaign_join(
-        campaign=campaign, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
-    )
-    services.campaign_join(
-        campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs", colour="#0000aa"
-    )
-    if start:
-        services.campaign_start(campaign=campaign, actor=cast["gm"])
-    campaign.refresh_from_db()
-    return campaign
-
-
-def signed_in(client: Client, user: User) -> Client:
-    client.force_login(user)
-    return client
 
 
 def test_signing_in_takes_a_player_home(client, cast):
