@@ -4,49 +4,54 @@ editable until ready. For each kind of visitor: a player, the admin, a player of
 campaign, a signed-out visitor."""
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import User
 from campaign import services
-from campaign.models import Submission
+from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.fileformat import parse_campaign
+from campaign.rules.hexmap import Hex
 from campaign.rules.orders import order_choices
 from tests.campaign.helpers import at_step, kingdom_of, new_campaign, play_until, signed_in
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def campaign(cast):
+def campaign(cast: dict[str, User]) -> Campaign:
     """Year 1, summer month 1: alice and bob each have one army to order."""
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_step("orders"))
     return campaign
 
 
-def url(campaign, name="orders"):
+def url(campaign: Campaign, name: str = "orders") -> str:
     return reverse(f"campaign:{name}", args=[campaign.slug])
 
 
-def newest(campaign):
+def newest(campaign: Campaign) -> Snapshot:
     return services.latest_snapshot(campaign)
 
 
-def army_of(campaign, user):
+def army_of(campaign: Campaign, user: User) -> dict[str, Any]:
     kingdom = kingdom_of(campaign, user)
     return next(a for a in newest(campaign).data["armies"] if a["kingdom"] == kingdom)
 
 
-def legal_moves(campaign, unit_id):
+def legal_moves(campaign: Campaign, unit_id: str) -> tuple[Hex, ...]:
     return order_choices(parse_campaign(newest(campaign).data), unit_id).moves
 
 
-def draft(campaign, user):
+def draft(campaign: Campaign, user: User) -> Any:
     kingdom = kingdom_of(campaign, user)
     submission = Submission.objects.filter(
         campaign=campaign, kingdom=kingdom, kind="orders", consumed_by=None
@@ -54,7 +59,17 @@ def draft(campaign, user):
     return submission.payload if submission else None
 
 
-def give(client, campaign, unit, order, to=None, *, seen=None, htmx=True, **extra):
+def give(
+    client: Client,
+    campaign: Campaign,
+    unit: str,
+    order: str,
+    to: Sequence[int] | None = None,
+    *,
+    seen: int | None = None,
+    htmx: bool = True,
+    **extra: Any,
+) -> Any:
     form = {"unit": unit, "order": order, "seen": seen or newest(campaign).number, **extra}
     if to is not None:
         form["to"] = f"{to[0]},{to[1]}"
@@ -216,11 +231,11 @@ def test_the_board_fragment_polls_while_waiting_for_others(client, cast, campaig
 
 
 @pytest.fixture
-def two_armies(cast):
+def two_armies(cast: dict[str, User]) -> Campaign:
     """A month in which alice has two or more units to order (after a winter of buying)."""
     campaign = new_campaign(cast)
 
-    def alice_has_two(data):
+    def alice_has_two(data: dict[str, Any]) -> bool:
         units = [p.get("units", []) for p in data["pending"] if p["kind"] == "orders"]
         kingdom = kingdom_of(campaign, cast["alice"])
         mine = [p for p in data["pending"] if p["kind"] == "orders" and p["kingdom"] == kingdom]
@@ -339,7 +354,7 @@ def test_the_page_takes_the_same_queries_on_a_small_and_a_large_campaign(client,
 
 
 @pytest.fixture
-def cycle(cast):
+def cycle(cast: dict[str, User]) -> Campaign:
     campaign = new_campaign(cast, "Cycle", options={"orders": "cycle"})
     play_until(campaign, cast, at_step("orders"))
     return campaign

@@ -4,18 +4,25 @@ saved under test-artifacts/e2e/ for people to look at."""
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import Browser, Page
+from pytest_django import Settings
 
 from config.celery import app as celery_app
 from tests.conftest import service_missing
 
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+}
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -32,7 +39,7 @@ def chromium_path() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     path = chromium_path()
     if path is None:
         service_missing("Chromium", "no `chromium` is installed (apt install chromium)")
@@ -48,7 +55,7 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def demo(settings, transactional_db):
+def demo(settings: Settings, transactional_db: None) -> Iterator[None]:
     """The demo campaign of `make run`, made by `seed_demo` (which runs only with DEBUG)."""
     settings.DEBUG = True
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -60,10 +67,10 @@ def demo(settings, transactional_db):
 
 
 @pytest.fixture
-def screenshot():
+def screenshot() -> Callable[[Page, str], Path]:
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page, name: str) -> Path:
+    def take(page: Page, name: str) -> Path:
         path = ARTEFACTS / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
         return path

@@ -3,8 +3,11 @@ changes an order and marks ready, the admin advances, and both see the month rep
 the moved armies."""
 
 import re
+from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 from campaign import services
 from campaign.models import Campaign
@@ -13,7 +16,7 @@ from tests.e2e.conftest import PHONE
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def sign_in(browser, live_server, username):
+def sign_in(browser: Browser, live_server: LiveServer, username: str) -> Page:
     page = browser.new_context(**PHONE).new_page()
     page.goto(f"{live_server.url}/accounts/sign-in/")
     page.get_by_label("Username").fill(username)
@@ -22,14 +25,15 @@ def sign_in(browser, live_server, username):
     return page
 
 
-def open_orders(page):
+def open_orders(page: Page) -> None:
     page.get_by_role("link", name="Demo").first.click()
     page.get_by_role("link", name="Give your orders").click()
     page.wait_for_selector("a.pick-unit")
 
 
-def newest(campaign):
-    return services.latest_snapshot(campaign).data
+def newest(campaign: Campaign) -> dict[str, Any]:
+    data: dict[str, Any] = services.latest_snapshot(campaign).data
+    return data
 
 
 def test_two_players_order_the_admin_advances_and_both_see_what_happened(
@@ -59,7 +63,9 @@ def test_two_players_order_the_admin_advances_and_both_see_what_happened(
     dave.locator("a.pick-unit").first.tap()
     target = dave.locator("a.pick-target").first
     target.wait_for()
-    dave_to = [int(n) for n in target.get_attribute("data-hex").split(",")]
+    data_hex = target.get_attribute("data-hex")
+    assert data_hex is not None
+    dave_to = [int(n) for n in data_hex.split(",")]
     target.tap()
     dave.get_by_text("1 of 1 unit ordered.").wait_for()
     screenshot(dave, "orders-dave")

@@ -12,13 +12,13 @@ from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.mapgen import generate_map
-from campaign.rules.orders import order_choices
+from campaign.rules.orders import OrderChoices, order_choices
 from campaign.rules.simulation import campaign_files, new_campaign
 from campaign.rules.state import OrderKind
-from tests.rules.casebook import army, make_map, position, ship, tile
+from tests.rules.casebook import Json, army, make_map, position, ship, tile
 
 
-def choices(data, unit_id):
+def choices(data: Json, unit_id: str) -> OrderChoices:
     return order_choices(parse_campaign(data), unit_id)
 
 
@@ -67,7 +67,7 @@ def test_o8_a_ship_may_sail_stay_and_carry_the_upright_army_in_its_tile():
     assert offered.carry == ("red-1",)
 
 
-def _at_orders(seed: int, months: int) -> dict:
+def _at_orders(seed: int, months: int) -> Json:
     """The campaign file at the orders step of the month `months` after the first, played
     by bots on a random map."""
     hexmap = generate_map(3, seed, 120)
@@ -96,7 +96,7 @@ def test_o3_every_order_offered_is_accepted_and_every_other_refused(seed, months
                     assert _accepted(data, pending["kingdom"], given) == (kind in offered.orders)
 
 
-def _accepted(data: dict, kingdom: str, given: dict) -> bool:
+def _accepted(data: Json, kingdom: str, given: Json) -> bool:
     trial = {**data, "inputs": {"orders": {kingdom: [given]}}}
     try:
         advance(trial)
