@@ -38,20 +38,22 @@ def chromium_path() -> str | None:
     return os.environ.get("CHROMIUM") or shutil.which("chromium")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium, for one module's tests. Playwright's sync API runs an event loop in this
+    thread while it lives, so Django is told that the tests' own database calls, plain
+    synchronous ones, are safe; both end with the module, before any other test runs."""
     path = chromium_path()
     if path is None:
         service_missing("Chromium", "no `chromium` is installed (apt install chromium)")
-    # Playwright's sync API runs an event loop in this thread; the test's own database
-    # calls are plain synchronous ones all the same.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+            yield browser
+            browser.close()
 
 
 @pytest.fixture
