@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 
+from campaign.rules.hexmap import Hex
+
 type Choices = list[tuple[str, str]]
 
 HEX = re.compile(r"^\s*\[?\s*(-?\d{1,4})\s*,\s*(-?\d{1,4})\s*\]?\s*$")
@@ -19,6 +21,12 @@ NOT_A_HEX = "Give a hex as two whole numbers, like 3, -2."
 MAX_EXTENSION_HOURS = 24 * 28
 
 
+def read_hex(text: str) -> Hex | None:
+    """A hex as a player or a form writes it, `q, r` (brackets allowed), or None."""
+    found = HEX.match(text)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
 class HexField(forms.CharField):
     """A hex typed as two whole numbers, `q, r` (brackets allowed): cleaned to [q, r]."""
 
@@ -26,10 +34,10 @@ class HexField(forms.CharField):
         text = super().to_python(value)
         if not text:
             return None
-        found = HEX.match(text)
-        if found is None:
+        hex_ = read_hex(text)
+        if hex_ is None:
             raise forms.ValidationError(NOT_A_HEX, code="invalid")
-        return [int(found.group(1)), int(found.group(2))]
+        return list(hex_)
 
 
 def reason_field(*, required: bool) -> forms.CharField:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
+from campaign.forms import read_hex
 from campaign.mapsvg import KingdomLook, Move, Pick, render_map
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest
@@ -325,7 +326,7 @@ def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = _player_for(request, slug)
     board = _board(request, membership, selected=request.GET.get("unit"))
     confirm = None
-    to = _read_hex(request.GET.get("to", ""))
+    to = read_hex(request.GET.get("to", ""))
     if board.selected and to is not None:
         confirm = next((t for t in board.moves if t.hex == to), None)
     return _respond(request, board, confirm=confirm)
@@ -442,14 +443,6 @@ def _read_int(value: str | None) -> int | None:
         return None
 
 
-def _read_hex(value: str) -> Hex | None:
-    parts = value.split(",")
-    if len(parts) != 2:
-        return None
-    q, r = (_read_int(p.strip()) for p in parts)
-    return (q, r) if q is not None and r is not None else None
-
-
 def _read_order(form: Any) -> Json | None:
     """The order a form gives, in the campaign file's words, or None if it makes no sense."""
     unit, kind = form.get("unit", ""), form.get("order", "")
@@ -457,7 +450,7 @@ def _read_order(form: Any) -> Json | None:
         return None
     order: Json = {"unit": unit, "order": kind}
     if kind == "move":
-        to = _read_hex(form.get("to", ""))
+        to = read_hex(form.get("to", ""))
         if to is None:
             return None
         order["to"] = list(to)

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
+from campaign.forms import read_hex
 from campaign.mapsvg import KingdomLook, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
@@ -442,11 +443,10 @@ def _seen(request: HttpRequest) -> int:
 
 
 def _hex(request: HttpRequest) -> list[int]:
-    try:
-        q, r = (int(part) for part in request.POST.get("hex", "").split(","))
-    except ValueError:
-        raise ServiceError("Choose a tile on the map or in the list.", code="bad-hex") from None
-    return [q, r]
+    hex_ = read_hex(request.POST.get("hex", ""))
+    if hex_ is None:
+        raise ServiceError("Choose a tile on the map or in the list.", code="bad-hex")
+    return list(hex_)
 
 
 def _save(
