@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -23,14 +23,14 @@ from accounts.models import User
 from campaign import services
 from campaign.forms import read_hex
 from campaign.mapsvg import KingdomLook, Move, Pick, render_map
-from campaign.models import Campaign, Membership, Snapshot, Submission
+from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.orders import OrderChoices, order_choices
 from campaign.rules.state import OrderKind
-from campaign.views import _membership_for
+from campaign.views import _newest, _player_for
 
 type Json = dict[str, Any]
 
@@ -113,24 +113,6 @@ def order_words(order: Json) -> str:
     if order.get("carry"):
         words += f", carrying {order['carry']}"
     return words
-
-
-# --- access ---------------------------------------------------------------------------
-
-
-def _player_for(request: HtmxHttpRequest, slug: str) -> Membership:
-    """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
-    membership = _membership_for(request, slug)
-    if not membership.kingdom:
-        raise Http404("You don't rule a kingdom in this campaign.")
-    return membership
-
-
-def _newest(campaign: Campaign) -> Snapshot:
-    snapshot = campaign.snapshots.order_by("-number").first()
-    if snapshot is None:
-        raise Http404("The campaign has not started yet.")
-    return snapshot
 
 
 def _draft(campaign: Campaign, kingdom: str) -> Submission | None:

@@ -124,6 +124,22 @@ def _membership_for(request: HttpRequest, slug: str) -> Membership:
     return membership
 
 
+def _player_for(request: HttpRequest, slug: str) -> Membership:
+    """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
+    membership = _membership_for(request, slug)
+    if not membership.kingdom:
+        raise Http404("You don't rule a kingdom in this campaign.")
+    return membership
+
+
+def _newest(campaign: Campaign) -> Snapshot:
+    """The campaign's newest snapshot; 404 before it has started."""
+    snapshot = campaign.snapshots.order_by("-number").first()
+    if snapshot is None:
+        raise Http404("The campaign has not started yet.")
+    return snapshot
+
+
 @login_required
 @require_GET
 def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
@@ -334,13 +350,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The player's own kingdom: resources, armies, ships, settlements, strategy cards,
     projected might, and what it owes by when. Nobody sees another kingdom's page."""
-    membership = _membership_for(request, slug)
-    if not membership.kingdom:
-        raise Http404("You don't rule a kingdom in this campaign.")
-    campaign = membership.campaign
-    snapshot = campaign.snapshots.order_by("-number").first()
-    if snapshot is None:
-        raise Http404("The campaign has not started yet.")
+    membership = _player_for(request, slug)
+    snapshot = _newest(membership.campaign)
     data, me = snapshot.data, membership.kingdom
     kingdom = next(k for k in data["kingdoms"] if k["id"] == me)
     carried = {s["carrying"] for s in data["ships"] if s["carrying"]}
@@ -348,7 +359,7 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "campaign/kingdom.html",
         {
-            "campaign": campaign,
+            "campaign": membership.campaign,
             "membership": membership,
             "kingdom": kingdom,
             "armies": [
