@@ -139,7 +139,7 @@ def _board(
     mine = [p for p in data.get("pending", []) if p["kind"] == "orders" and p["kingdom"] == me]
     draft = _draft(campaign, me)
     drafted = [] if cycle or draft is None else list(draft.payload)
-    units = _unit_rows(data, me, drafted, asked=[u for p in mine for u in p.get("units", [])])
+    units = _unit_rows(data, me, drafted, asked=_asked_units(data, me))
     chosen = next((u for u in units if u.id == selected), None)
     choices = _choices(data, chosen.id) if chosen and mine else None
     players = list(campaign.memberships.exclude(kingdom=""))
@@ -172,6 +172,16 @@ def _board(
     ]
     svg = render_map(data, kingdoms=looks, picks=_picks(request, board), moves=planned)
     return replace(board, map_svg=svg)
+
+
+def _asked_units(data: Json, kingdom: str) -> list[str]:
+    """The kingdom's units the campaign waits for an order for."""
+    return [
+        unit
+        for p in data.get("pending", [])
+        if p["kind"] == "orders" and p["kingdom"] == kingdom
+        for unit in p.get("units", [])
+    ]
 
 
 def _unit_rows(data: Json, kingdom: str, drafted: list[Json], asked: list[str]) -> list[UnitRow]:
@@ -471,12 +481,7 @@ def _next_unordered(membership: Membership, after: str) -> str | None:
         return None
     data = _newest(membership.campaign).data
     ordered = {o["unit"] for o in (draft.payload if draft else [])}
-    asked = [
-        unit
-        for p in data.get("pending", [])
-        if p["kind"] == "orders" and p["kingdom"] == membership.kingdom
-        for unit in p.get("units", [])
-    ]
+    asked = _asked_units(data, membership.kingdom)
     return next((u for u in asked if u not in ordered and u != after), None)
 
 
