@@ -1,17 +1,12 @@
-from django.urls import path
-
-from campaign import dashboard_views, order_views, rules_views, setup_views, views
+from campaign.views import campaign, dashboard, health, orders, rules, setup
 
 app_name = "campaign"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
-    path("c/<slug:slug>/", views.campaign_page, name="campaign"),
-    path("c/<slug:slug>/kingdom/", views.kingdom_page, name="kingdom"),
-    path("c/<slug:slug>/report/<int:number>/", views.report_page, name="report"),
-    *order_views.urlpatterns,
-    *setup_views.urlpatterns,
-    *dashboard_views.urlpatterns,
-    *rules_views.urlpatterns,
+    *campaign.urlpatterns,
+    *health.urlpatterns,
+    *orders.urlpatterns,
+    *setup.urlpatterns,
+    *dashboard.urlpatterns,
+    *rules.urlpatterns,
 ]

@@ -6,7 +6,7 @@ import re
 import time
 import xml.etree.ElementTree as ET
 
-from campaign.mapsvg import KingdomLook, LegendItem, legend_items, render_map
+from campaign.display.mapsvg import KingdomLook, LegendItem, legend_items, render_map
 from campaign.rules.hexmap import map_to_json
 from campaign.rules.mapgen import generate_map
 from tests.rules.casebook import Hex, Json, army, make_map, position, ship, tile

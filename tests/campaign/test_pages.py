@@ -50,7 +50,7 @@ def test_healthz_is_503_when_the_database_does_not_answer(client, monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise DatabaseError("connection refused")
 
-    monkeypatch.setattr("campaign.views.connection.cursor", broken_cursor)
+    monkeypatch.setattr("campaign.views.health.connection.cursor", broken_cursor)
     response = client.get(reverse("campaign:healthz"))
     assert response.status_code == 503
     assert response.json()["database"] == "unavailable"

@@ -9,7 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import report, services
+from campaign import services
+from campaign.display import report
 from campaign.maps import load_builtin_map
 from campaign.models import Campaign
 from campaign.rules.simulation import play_campaign

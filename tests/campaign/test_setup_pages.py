@@ -14,7 +14,7 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Submission
-from campaign.setup_views import plan_with
+from campaign.views.setup import plan_with
 from config.celery import app as celery_app
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
 

@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
+from campaign.display.mapsvg import KingdomLook, Move, Pick, render_map
 from campaign.forms import read_hex
-from campaign.mapsvg import KingdomLook, Move, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.errors import RuleError
@@ -30,7 +30,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.orders import OrderChoices, order_choices
 from campaign.rules.state import OrderKind
-from campaign.views import _newest, _player_for
+from campaign.views.common import newest_or_404, player_for
 
 type Json = dict[str, Any]
 
@@ -132,7 +132,7 @@ def _board(
     error: str | None = None,
 ) -> Board:
     campaign = membership.campaign
-    snapshot = _newest(campaign)
+    snapshot = newest_or_404(campaign)
     data, me = snapshot.data, membership.kingdom
     cycle = data["options"].get("orders") == "cycle"
     summer_orders = data["clock"]["step"] == "orders"
@@ -315,7 +315,7 @@ def _after_post(
 @login_required
 @require_GET
 def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership = _player_for(request, slug)
+    membership = player_for(request, slug)
     board = _board(request, membership, selected=request.GET.get("unit"))
     confirm = None
     to = read_hex(request.GET.get("to", ""))
@@ -328,7 +328,7 @@ def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Give (or change) one unit's order."""
-    membership = _player_for(request, slug)
+    membership = player_for(request, slug)
     unit = request.POST.get("unit", "")
     order = _read_order(request.POST)
     if order is None:
@@ -360,7 +360,7 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Take one unit's order out of the draft (sealed mode)."""
-    membership = _player_for(request, slug)
+    membership = player_for(request, slug)
     unit = request.POST.get("unit", "")
     draft = _draft(membership.campaign, membership.kingdom)
     payload = [o for o in (draft.payload if draft else []) if o["unit"] != unit]
@@ -373,7 +373,7 @@ def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Set the resolution sequence (ruling O2): the units in their new order, from a drag,
     or one unit moved up or down by its buttons."""
-    membership = _player_for(request, slug)
+    membership = player_for(request, slug)
     draft = _draft(membership.campaign, membership.kingdom)
     orders = {o["unit"]: o for o in (draft.payload if draft else [])}
     units = request.POST.getlist("unit")
@@ -397,7 +397,7 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the orders ready (the month resolves once every kingdom is), or withdraw that."""
-    membership = _player_for(request, slug)
+    membership = player_for(request, slug)
     ready = request.POST.get("ready") == "yes"
     board = _board(request, membership)
     error = None
@@ -479,7 +479,7 @@ def _next_unordered(membership: Membership, after: str) -> str | None:
     draft = _draft(membership.campaign, membership.kingdom)
     if membership.campaign.options.get("orders") == "cycle":
         return None
-    data = _newest(membership.campaign).data
+    data = newest_or_404(membership.campaign).data
     ordered = {o["unit"] for o in (draft.payload if draft else [])}
     asked = _asked_units(data, membership.kingdom)
     return next((u for u in asked if u not in ordered and u != after), None)

@@ -33,7 +33,7 @@ from campaign.forms import (
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.services import ServiceError
-from campaign.views import ASKS, _membership_for
+from campaign.views.common import ASKS, membership_for
 
 type Json = dict[str, Any]
 type Action = Callable[[Campaign, User, dict[str, Any]], str]
@@ -44,7 +44,7 @@ TEMPLATE = "campaign/dashboard.html"
 
 def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
     """The signed-in admin's membership and user; 404 for everyone else, players included."""
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     if not membership.is_admin or not isinstance(request.user, User):
         raise Http404("No such campaign.")
     return membership, request.user

@@ -1,76 +1,23 @@
-import logging
+"""The campaign page (map, history slider, kingdoms), the home page, a month's report and
+the player's own kingdom."""
+
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db import DatabaseError, connection
 from django.db.models import OuterRef, Subquery
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import URLPattern, path
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from accounts.models import User
-from campaign import report
-from campaign.mapsvg import KingdomLook, legend_items, render_map
-from campaign.models import Campaign, Membership, Snapshot, WorkerHeartbeat
+from campaign.display import report
+from campaign.display.mapsvg import KingdomLook, legend_items, render_map
+from campaign.models import Campaign, Membership, Snapshot
 from campaign.requests import HtmxHttpRequest
-from config.celery import app as celery_app
-
-logger = logging.getLogger(__name__)
-
-
-# What a player reads for each kind of decision the campaign waits for.
-ASKS = {
-    "race": "choose your race",
-    "capital": "choose your capital",
-    "settlements": "place your settlements",
-    "starting_army": "place your first army",
-    "orders": "give your orders",
-    "battle_choice": "choose your next battle",
-    "last_stand": "decide on a Last Stand",
-    "battle_result": "play your tabletop battle",
-    "retreat": "choose where to retreat",
-    "tithes": "give your tithes",
-    "purchases": "make your winter purchases",
-    "feed": "choose which armies go hungry",
-    "deploy": "deploy your armies",
-}
-
-
-# The page where a player answers each kind; the others are answered on the campaign's
-# own pages as they come (battles, winter).
-ANSWERED_ON = {
-    "race": "campaign:setup",
-    "capital": "campaign:setup",
-    "settlements": "campaign:setup",
-    "starting_army": "campaign:setup",
-    "orders": "campaign:orders",
-}
-
-
-@dataclass(frozen=True)
-class Ask:
-    """Something the campaign waits for from a kingdom, and where to give it."""
-
-    words: str
-    url: str | None
-
-    def __str__(self) -> str:
-        return self.words
-
-
-def asks_of(slug: str, pending: list[dict[str, Any]] | None, kingdom: str) -> list[Ask]:
-    """What the newest `pending` asks of this kingdom, in the campaign's order of play."""
-    kinds = {p["kind"] for p in pending or [] if kingdom and p["kingdom"] == kingdom}
-    return [
-        Ask(words, reverse(ANSWERED_ON[kind], args=[slug]) if kind in ANSWERED_ON else None)
-        for kind, words in ASKS.items()
-        if kind in kinds
-    ]
+from campaign.views.common import Ask, asks_of, membership_for, newest_or_404, player_for
 
 
 @dataclass(frozen=True)
@@ -110,42 +57,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/home.html", {"campaigns": campaigns})
 
 
-def _membership_for(request: HttpRequest, slug: str) -> Membership:
-    """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
-    one doesn't belong to stays invisible."""
-    user = request.user
-    membership = (
-        Membership.objects.select_related("campaign").filter(campaign__slug=slug, user=user).first()
-        if isinstance(user, User)
-        else None
-    )
-    if membership is None:
-        raise Http404("No such campaign.")
-    return membership
-
-
-def _player_for(request: HttpRequest, slug: str) -> Membership:
-    """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
-    membership = _membership_for(request, slug)
-    if not membership.kingdom:
-        raise Http404("You don't rule a kingdom in this campaign.")
-    return membership
-
-
-def _newest(campaign: Campaign) -> Snapshot:
-    """The campaign's newest snapshot; 404 before it has started."""
-    snapshot = campaign.snapshots.order_by("-number").first()
-    if snapshot is None:
-        raise Http404("The campaign has not started yet.")
-    return snapshot
-
-
 @login_required
 @require_GET
 def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The campaign's map, legend and kingdoms; with `?at=N` the map as it stood at
     snapshot N (its clock, tiles and units, never its decisions)."""
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     campaign = membership.campaign
     snapshot = campaign.snapshots.defer("decisions").order_by("-number").first()
     data = snapshot.data if snapshot else None
@@ -234,7 +151,7 @@ def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """What happened in the month (or setup, or winter) that snapshot `number` moved on:
     every event in words, every die with what it decided, the battles handed off to the
     tabletop, the new player order, and the month's orders once they are resolved."""
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     campaign = membership.campaign
     snapshot = campaign.snapshots.defer("decisions").filter(number=number).first()
     if snapshot is None:
@@ -299,59 +216,13 @@ def _resolved_orders(
     return orders if isinstance(orders, dict) else {}
 
 
-def _database_answers() -> str | None:
-    """None if the database answers, else a word for the JSON (details go to the log)."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except DatabaseError:
-        logger.exception("healthz: the database does not answer")
-        return "unavailable"
-    return None
-
-
-def _broker_answers() -> str | None:
-    """None if the Celery broker (Redis, or the broker folder) answers, else a word for the JSON."""
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-    except Exception:  # kombu raises the transport's own errors
-        logger.exception("healthz: the broker does not answer")
-        return "unavailable"
-    return None
-
-
-def _last_heartbeat() -> str | None:
-    try:
-        latest = WorkerHeartbeat.objects.order_by("-seen_at").first()
-    except DatabaseError:
-        return None
-    return latest.seen_at.isoformat() if latest else None
-
-
-@never_cache
-@require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database and the broker answer, 503 otherwise."""
-    problems = {"database": _database_answers(), "broker": _broker_answers()}
-    healthy = not any(problems.values())
-    body = {
-        "status": "ok" if healthy else "unavailable",
-        **{part: problem or "ok" for part, problem in problems.items()},
-        "broker_transport": celery_app.conf.broker_url.split("://", 1)[0],
-        "worker_last_seen": _last_heartbeat() if problems["database"] is None else None,
-    }
-    return JsonResponse(body, status=200 if healthy else 503)
-
-
 @login_required
 @require_GET
 def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The player's own kingdom: resources, armies, ships, settlements, strategy cards,
     projected might, and what it owes by when. Nobody sees another kingdom's page."""
-    membership = _player_for(request, slug)
-    snapshot = _newest(membership.campaign)
+    membership = player_for(request, slug)
+    snapshot = newest_or_404(membership.campaign)
     data, me = snapshot.data, membership.kingdom
     kingdom = next(k for k in data["kingdoms"] if k["id"] == me)
     carried = {s["carrying"] for s in data["ships"] if s["carrying"]}
@@ -372,3 +243,11 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
             "owed": asks_of(slug, data["pending"], me),
         },
     )
+
+
+urlpatterns: list[URLPattern] = [
+    path("", home, name="home"),
+    path("c/<slug:slug>/", campaign_page, name="campaign"),
+    path("c/<slug:slug>/kingdom/", kingdom_page, name="kingdom"),
+    path("c/<slug:slug>/report/<int:number>/", report_page, name="report"),
+]

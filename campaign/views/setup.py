@@ -20,14 +20,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
+from campaign.display.mapsvg import KingdomLook, Pick, render_map
 from campaign.forms import read_hex
-from campaign.mapsvg import KingdomLook, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.bots import RACES
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.services import ServiceError
-from campaign.views import ASKS, _membership_for
+from campaign.views.common import ASKS, membership_for
 
 type Json = dict[str, Any]
 type Plan = dict[str, list[int]]  # settlement slot -> [q, r]
@@ -472,14 +472,14 @@ def _save(
 @login_required
 @require_GET
 def setup_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     return _respond(request, _board(request, membership, slot=request.GET.get("settlement")))
 
 
 @login_required
 @require_POST
 def choose_race(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     race = request.POST.get("race", "")
     if race not in RACES:
         return _answer(request, membership, error="Choose one of the races in the list.")
@@ -490,7 +490,7 @@ def choose_race(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def choose_capital(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     try:
         hex_ = _hex(request)
     except ServiceError as refusal:
@@ -502,7 +502,7 @@ def choose_capital(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def choose_army(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     try:
         hex_ = _hex(request)
     except ServiceError as refusal:
@@ -516,7 +516,7 @@ def choose_army(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def place_settlement(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Put one settlement on one of the capital's neighbours; the plan is saved through the
     engine once all four are placed, and every change after that is saved at once."""
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     try:
         plan, complete = _placed(request, membership)
     except ServiceError as refusal:
@@ -578,7 +578,7 @@ def _check_site(data: Json, kingdom: str, hex_: list[int], *, seen: int, number:
 @require_POST
 def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the kingdom's choice ready (or, with ready=0, take that back)."""
-    membership = _membership_for(request, slug)
+    membership = membership_for(request, slug)
     ready = request.POST.get("ready") != "0"
     assert isinstance(request.user, User)  # login_required
     try:

@@ -1,0 +1,91 @@
+"""What every page of a campaign shares: who the signed-in user is in it (a 404 for
+anyone else, so a campaign one does not belong to stays invisible), its newest snapshot,
+and what it waits for from a kingdom, with where to give it."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+
+from accounts.models import User
+from campaign.models import Campaign, Membership, Snapshot
+
+# What a player reads for each kind of decision the campaign waits for.
+ASKS = {
+    "race": "choose your race",
+    "capital": "choose your capital",
+    "settlements": "place your settlements",
+    "starting_army": "place your first army",
+    "orders": "give your orders",
+    "battle_choice": "choose your next battle",
+    "last_stand": "decide on a Last Stand",
+    "battle_result": "play your tabletop battle",
+    "retreat": "choose where to retreat",
+    "tithes": "give your tithes",
+    "purchases": "make your winter purchases",
+    "feed": "choose which armies go hungry",
+    "deploy": "deploy your armies",
+}
+
+
+# The page where a player answers each kind; the others are answered on the campaign's
+# own pages as they come (battles, winter).
+ANSWERED_ON = {
+    "race": "campaign:setup",
+    "capital": "campaign:setup",
+    "settlements": "campaign:setup",
+    "starting_army": "campaign:setup",
+    "orders": "campaign:orders",
+}
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Something the campaign waits for from a kingdom, and where to give it."""
+
+    words: str
+    url: str | None
+
+    def __str__(self) -> str:
+        return self.words
+
+
+def asks_of(slug: str, pending: list[dict[str, Any]] | None, kingdom: str) -> list[Ask]:
+    """What the newest `pending` asks of this kingdom, in the campaign's order of play."""
+    kinds = {p["kind"] for p in pending or [] if kingdom and p["kingdom"] == kingdom}
+    return [
+        Ask(words, reverse(ANSWERED_ON[kind], args=[slug]) if kind in ANSWERED_ON else None)
+        for kind, words in ASKS.items()
+        if kind in kinds
+    ]
+
+
+def membership_for(request: HttpRequest, slug: str) -> Membership:
+    """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
+    one doesn't belong to stays invisible."""
+    user = request.user
+    membership = (
+        Membership.objects.select_related("campaign").filter(campaign__slug=slug, user=user).first()
+        if isinstance(user, User)
+        else None
+    )
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+def player_for(request: HttpRequest, slug: str) -> Membership:
+    """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
+    membership = membership_for(request, slug)
+    if not membership.kingdom:
+        raise Http404("You don't rule a kingdom in this campaign.")
+    return membership
+
+
+def newest_or_404(campaign: Campaign) -> Snapshot:
+    """The campaign's newest snapshot; 404 before it has started."""
+    snapshot = campaign.snapshots.order_by("-number").first()
+    if snapshot is None:
+        raise Http404("The campaign has not started yet.")
+    return snapshot
