@@ -100,24 +100,6 @@ class CampaignForm(forms.Form):
         choice_field.choices = choices
 
 
-class BattleResultForm(CampaignForm):
-    """A tabletop result: one side won, or a draw."""
-
-    hex = HexField(widget=forms.HiddenInput)
-    outcome = forms.ChoiceField(
-        widget=forms.RadioSelect, label="Result", error_messages={"required": "Choose the result."}
-    )
-
-    def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
-        self.set_choices(
-            "outcome", [(k, f"{name} won") for k, name in kingdoms] + [("draw", "Draw")]
-        )
-
-
-class BattleSimpleForm(forms.Form):
-    hex = HexField(widget=forms.HiddenInput)
-
-
 class TileForm(CampaignForm):
     hex = HexField(label="Hex (q, r)")
     owner = forms.ChoiceField(label="Owner", required=False)

@@ -26,6 +26,7 @@ from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import map_to_json
 from campaign.rules.mapgen import generate_map
+from campaign.signals import snapshot_stored
 
 type Json = dict[str, Any]
 
@@ -117,7 +118,7 @@ def asked_of(data: Json, kingdom: str) -> set[str]:
 # --- creating and joining ------------------------------------------------------------------
 
 
-def _require_admin(campaign: Campaign, actor: User) -> None:
+def require_admin(campaign: Campaign, actor: User) -> None:
     if not is_admin(campaign, actor):
         raise ServiceError("Only the campaign's admins may do that.", code="not-an-admin")
 
@@ -178,7 +179,7 @@ def campaign_create(
         map=map_to_json(hexmap),
     )
     Membership.objects.create(campaign=campaign, user=admin, is_admin=True)
-    _audit(campaign, admin, "created", details={"kingdoms": kingdoms, "map": map_name})
+    record_audit(campaign, admin, "created", details={"kingdoms": kingdoms, "map": map_name})
     return campaign
 
 
@@ -228,7 +229,7 @@ def campaign_join(
 def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
     """Start a full campaign at setup: the first snapshot, waiting for the races."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    _require_admin(campaign, actor)
+    require_admin(campaign, actor)
     if campaign.status != Campaign.Status.OPEN:
         raise ServiceError("This campaign has already started.", code="not-open")
     players = list(campaign.memberships.exclude(kingdom="").order_by("joined_at", "pk"))
@@ -248,13 +249,13 @@ def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
         started = advance(data)
     except RuleError as error:
         raise ServiceError(error.message, code=error.code, field=error.field) from None
-    snapshot = Snapshot.objects.create(
+    snapshot = store_snapshot(
         campaign=campaign, number=1, data=started, reason=Snapshot.Reason.START, created_by=actor
     )
     campaign.status = Campaign.Status.RUNNING
     _open_deadline(campaign, started)
     campaign.save()
-    _audit(campaign, actor, "started")
+    record_audit(campaign, actor, "started")
     return snapshot
 
 
@@ -296,8 +297,9 @@ def _check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> Non
         raise ServiceError(error.message, code=error.code, field=error.field) from None
 
 
-# What a player may say about a battle: for its own kingdom only. Results are reported by
-# the admin (players' reports, confirmed by their opponent, come with the battles issue).
+# What a player may say about a battle through its submissions: for its own kingdom only.
+# Results reach the engine through `battle_entry_save`, once the opponent has confirmed a
+# report or the admin has decided (the battles app).
 PLAYER_BATTLE_ENTRIES = {"concede", "last_stand", "naval"}
 
 
@@ -309,7 +311,7 @@ def _check_own(data: Json, kind: str, kingdom: str, payload: Any) -> None:
             if len(said) != 1 or not said <= PLAYER_BATTLE_ENTRIES or entry[said.pop()] != kingdom:
                 raise ServiceError(
                     "You may concede, make a Last Stand or choose a naval battle for your own "
-                    "kingdom; battle results are recorded by the campaign's admin.",
+                    "kingdom; results are reported on the battle's card.",
                     code="not-yours", field=kind,
                 )  # fmt: skip
     if kind in BY_UNIT:
@@ -427,35 +429,9 @@ def queue_advance(campaign: Campaign, snapshot_number: int, *, defaults: bool = 
 # --- battles -------------------------------------------------------------------------
 
 
-@transaction.atomic
-def battle_report_result(
-    *, campaign: Campaign, actor: User, hex: list[int], result: str, winner: str | None = None
-) -> Submission:
-    """The admin records a tabletop result (players' reports come with the battles issue)."""
-    entry: Json = {"hex": hex, "result": result}
-    if winner is not None:
-        entry["winner"] = winner
-    return _admin_battle_entry(campaign, actor, entry)
-
-
-@transaction.atomic
-def battle_resolve_simply(*, campaign: Campaign, actor: User, hex: list[int]) -> Submission:
-    """The admin settles a tabletop battle that can't be played as a simple land battle."""
-    return _admin_battle_entry(campaign, actor, {"hex": hex, "resolve": "simple"})
-
-
-@transaction.atomic
-def battle_concede(*, campaign: Campaign, user: User, hex: list[int]) -> Submission:
-    """A player concedes a battle handed off to the tabletop (ruling B4)."""
-    kingdom = kingdom_of(campaign, user)
-    return submission_save(
-        campaign=campaign, user=user, kind="battles", payload=[{"hex": hex, "concede": kingdom}]
-    )
-
-
-def _admin_battle_entry(campaign: Campaign, actor: User, entry: Json) -> Submission:
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    _require_admin(campaign, actor)
+def check_battle_entry(campaign: Campaign, entry: Json) -> Snapshot:
+    """Refused unless a battle in the entry's hex waits for its result and the engine
+    accepts the entry; the newest snapshot otherwise."""
     snapshot = latest_snapshot(campaign)
     awaiting = [
         b["hex"] for b in snapshot.data.get("battles", []) if b["status"] == "awaiting_result"
@@ -465,14 +441,36 @@ def _admin_battle_entry(campaign: Campaign, actor: User, entry: Json) -> Submiss
             "No battle there waits for its result.", code="no-such-battle", field="hex"
         )
     _check_with_engine(snapshot.data, "battles", "", [entry])
+    return snapshot
+
+
+@transaction.atomic
+def battle_entry_save(
+    *,
+    campaign: Campaign,
+    actor: User,
+    entry: Json,
+    audit: str = "",
+    reason: str = "",
+    seen: int | None = None,
+) -> Submission:
+    """A result for a battle that waits for one, or the switch to a simple battle: what both
+    players agreed on, or what an admin decided (the battles app checks who may say it).
+    The engine checks it, it joins the campaign's open battle entries, and the campaign
+    advances when it runs and nothing else is owed (ruling B11). With `audit`, it is
+    recorded in the audit log under that action, with the `reason` given."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    snapshot = check_battle_entry(campaign, entry)
+    _check_seen(snapshot, seen)
     submission, _ = Submission.objects.get_or_create(
         campaign=campaign, kingdom="", kind="battles", consumed_by=None,
         defaults={"payload": [], "snapshot": snapshot.number, "submitted_by": actor, "ready": True},
     )  # fmt: skip
     submission.payload = [*submission.payload, entry]
     submission.save()
-    _audit(campaign, actor, "battle-result", details=entry)
-    queue_advance(campaign, snapshot.number)
+    if audit:
+        record_audit(campaign, actor, audit, reason, details=entry)
+    _advance_when_ready(campaign, snapshot)
     return submission
 
 
@@ -514,7 +512,7 @@ def campaign_advance(
                 "field": error.field,
                 "message": error.message,
             }
-            _audit(
+            record_audit(
                 campaign,
                 actor,
                 "advance-refused",
@@ -538,7 +536,7 @@ def _advance_locked(
     used = list(open_submissions if defaults else open_submissions.filter(ready=True))
     inputs = gather_inputs(latest, used)
     advanced = advance({**latest.data, "inputs": inputs}, defaults=defaults)
-    snapshot = Snapshot.objects.create(
+    snapshot = store_snapshot(
         campaign=campaign, number=latest.number + 1, data=advanced, decisions=inputs,
         reason=Snapshot.Reason.ADVANCE, defaults=defaults, created_by=actor,
     )  # fmt: skip
@@ -550,9 +548,17 @@ def _advance_locked(
         _open_deadline(campaign, advanced)
     campaign.save()
     if actor is not None:
-        _audit(
+        record_audit(
             campaign, actor, "advanced", details={"snapshot": snapshot.number, "defaults": defaults}
         )
+    return snapshot
+
+
+def store_snapshot(**fields: Any) -> Snapshot:
+    """Store a new snapshot and announce it (`signals.snapshot_stored`) inside the same
+    transaction, so the rows other apps keep of it (battles) commit with it."""
+    snapshot = Snapshot.objects.create(**fields)
+    snapshot_stored.send(sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot)
     return snapshot
 
 
@@ -577,7 +583,7 @@ def campaigns_due(now: Any = None) -> list[tuple[int, int]]:
 
 def _locked_for_admin(campaign: Campaign, actor: User) -> Campaign:
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    _require_admin(campaign, actor)
+    require_admin(campaign, actor)
     return campaign
 
 
@@ -590,7 +596,7 @@ def campaign_pause(*, campaign: Campaign, actor: User, reason: str = "") -> Camp
     campaign.paused_with = (campaign.deadline - timezone.now()) if campaign.deadline else None
     campaign.status, campaign.deadline = Campaign.Status.PAUSED, None
     campaign.save()
-    _audit(campaign, actor, "paused", reason)
+    record_audit(campaign, actor, "paused", reason)
     return campaign
 
 
@@ -603,7 +609,7 @@ def campaign_resume(*, campaign: Campaign, actor: User, reason: str = "") -> Cam
     campaign.status = Campaign.Status.RUNNING
     campaign.deadline, campaign.paused_with = timezone.now() + left, None
     campaign.save()
-    _audit(campaign, actor, "resumed", reason)
+    record_audit(campaign, actor, "resumed", reason)
     _advance_when_ready(campaign, latest_snapshot(campaign))  # all may have got ready meanwhile
     return campaign
 
@@ -620,7 +626,7 @@ def campaign_extend(*, campaign: Campaign, actor: User, hours: int, reason: str 
     else:
         raise ServiceError("The campaign has no deadline to extend.", code="no-deadline")
     campaign.save()
-    _audit(campaign, actor, "extended", reason, {"hours": hours})
+    record_audit(campaign, actor, "extended", reason, {"hours": hours})
     return campaign
 
 
@@ -633,7 +639,7 @@ def campaign_advance_now(*, campaign: Campaign, actor: User, reason: str = "") -
         campaign_id=campaign.pk, snapshot_number=number, defaults=True, actor=actor
     )
     if reason and snapshot is not None:
-        _audit(campaign, actor, "advanced-now", reason, {"snapshot": snapshot.number})
+        record_audit(campaign, actor, "advanced-now", reason, {"snapshot": snapshot.number})
     return snapshot
 
 
@@ -646,7 +652,7 @@ def campaign_undo(*, campaign: Campaign, actor: User, reason: str) -> Snapshot:
     if latest.number < 2:
         raise ServiceError("There is no advance to undo.", code="nothing-to-undo")
     previous = campaign.snapshots.get(number=latest.number - 1)
-    snapshot = Snapshot.objects.create(
+    snapshot = store_snapshot(
         campaign=campaign, number=latest.number + 1, data=previous.data, decisions={},
         reason=Snapshot.Reason.UNDO, created_by=actor,
     )  # fmt: skip
@@ -658,7 +664,7 @@ def campaign_undo(*, campaign: Campaign, actor: User, reason: str) -> Snapshot:
         campaign.status = Campaign.Status.RUNNING
     _open_deadline(campaign, previous.data)
     campaign.save()
-    _audit(
+    record_audit(
         campaign,
         actor,
         "undone",
@@ -682,14 +688,14 @@ def campaign_correct(
         parse_campaign(data)
     except RuleError as error:
         raise ServiceError(error.message, code=error.code, field=error.field) from None
-    snapshot = Snapshot.objects.create(
+    snapshot = store_snapshot(
         campaign=campaign,
         number=latest.number + 1,
         data=data,
         reason=Snapshot.Reason.CORRECTION,
         created_by=actor,
     )
-    _audit(campaign, actor, "corrected", reason, {"what": what, "snapshot": snapshot.number})
+    record_audit(campaign, actor, "corrected", reason, {"what": what, "snapshot": snapshot.number})
     return snapshot
 
 
@@ -751,7 +757,7 @@ def correct_resources(
     )
 
 
-def _audit(
+def record_audit(
     campaign: Campaign,
     actor: User | None,
     action: str,

@@ -43,6 +43,7 @@ from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import map_from_json
 from campaign.services import KINDS, ServiceError
+from campaign.signals import snapshot_stored
 
 type Json = dict[str, Any]
 
@@ -194,6 +195,9 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
         Submission.objects.bulk_create([s for s, _, _ in submissions]),
         [t for _, _, t in submissions],
     )
+    if snapshots:  # the battles' rows of the newest state, as after any new snapshot
+        newest = max((s for s, _, _ in snapshots), key=lambda s: s.number)
+        snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=newest)
     AuditEntry.objects.create(
         campaign=campaign,
         action="imported",

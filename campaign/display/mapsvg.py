@@ -639,17 +639,20 @@ def render_map(
     kingdoms: Mapping[str, KingdomLook],
     picks: Sequence[Pick] = (),
     moves: Sequence[Move] | None = None,
+    focus: Sequence[Hex] = (),
 ) -> str:
     """The campaign file's map as one inline SVG string (no script, no external file).
 
     `kingdoms` maps kingdom ids to how they look; a kingdom of the file without one is drawn
     with its name from the file, a colour of its own and its name's first letter. `picks`
     are the hexes the player may tap now, drawn on top as links. `moves` are the arrows to
-    draw; by default the moves of the newest resolved summer month."""
+    draw; by default the moves of the newest resolved summer month. With `focus`, the
+    picture is framed on those hexes (a battle's tile and its neighbours)."""
     scene = _scene(data, kingdoms)
-    if scene.terrain:
-        xs = [_centre(h)[0] for h in scene.terrain]
-        ys = [_centre(h)[1] for h in scene.terrain]
+    framed = [h for h in focus if h in scene.terrain] or list(scene.terrain)
+    if framed:
+        xs = [_centre(h)[0] for h in framed]
+        ys = [_centre(h)[1] for h in framed]
         left, top = min(xs) - _HALF_WIDTH - _MARGIN, min(ys) - SIZE - _MARGIN
         width = max(xs) - min(xs) + 2 * (_HALF_WIDTH + _MARGIN)
         height = max(ys) - min(ys) + 2 * (SIZE + _MARGIN)

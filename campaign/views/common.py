@@ -29,14 +29,18 @@ ASKS = {
 }
 
 
-# The page where a player answers each kind; the others are answered on the campaign's
-# own pages as they come (battles, winter).
+# The page where a player answers each kind; the others (winter) are answered on pages
+# still to come.
 ANSWERED_ON = {
     "race": "campaign:setup",
     "capital": "campaign:setup",
     "settlements": "campaign:setup",
     "starting_army": "campaign:setup",
     "orders": "campaign:orders",
+    "battle_choice": "battles:list",
+    "last_stand": "battles:list",
+    "battle_result": "battles:list",
+    "retreat": "battles:list",
 }
 
 

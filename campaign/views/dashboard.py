@@ -1,5 +1,5 @@
 """The campaign admin's dashboard: where the campaign stands, who it waits for, the
-deadline controls, the battle queue, corrections and the audit log. Every change goes
+deadline controls, the battles (served by the battles app), corrections and the audit log. Every change goes
 through a service; a form only checks the shape of what was typed."""
 
 from collections.abc import Callable
@@ -20,8 +20,6 @@ from campaign import services
 from campaign.forms import (
     AdminActionForm,
     ArmyForm,
-    BattleResultForm,
-    BattleSimpleForm,
     CampaignForm,
     Choices,
     ExtendForm,
@@ -63,14 +61,6 @@ class Waiting:
     given: str
 
 
-@dataclass(frozen=True)
-class AwaitingBattle:
-    battle: Json
-    sides: list[tuple[str, Json]]
-    result_form: forms.Form
-    simple_form: forms.Form
-
-
 def _given(ready: bool | None) -> str:
     if ready is None:
         return "Nothing yet"
@@ -109,6 +99,9 @@ DONE = {
     "undone": "undid the last step",
     "corrected": "corrected the state",
     "battle-result": "settled a battle",
+    "battle-decided": "decided a battle's result",
+    "battle-simple": "settled a battle as a simple battle",
+    "battle-extended": "extended a battle's deadline",
 }
 
 
@@ -145,35 +138,6 @@ def _choices(data: Json | None) -> dict[str, Choices]:
     }  # fmt: skip
 
 
-def _hex_text(hex_: list[int]) -> str:
-    return f"{hex_[0]},{hex_[1]}"
-
-
-def awaiting_battles(data: Json, names: dict[str, str]) -> list[AwaitingBattle]:
-    """The battles waiting for their tabletop result, each with its two forms."""
-    queue = []
-    for n, battle in enumerate(data.get("battles", [])):
-        if battle["status"] != "awaiting_result":
-            continue
-        sides = [battle["attacker"], battle["defender"]]
-        result_form = BattleResultForm(
-            initial={"hex": _hex_text(battle["hex"])},
-            kingdoms=[(k, names.get(k, k)) for k in sides],
-            auto_id=f"battle-{n}-%s",
-        )
-        queue.append(
-            AwaitingBattle(
-                battle=battle,
-                sides=[(names.get(s["kingdom"], s["kingdom"]), s) for s in battle["sides"]],
-                result_form=result_form,
-                simple_form=BattleSimpleForm(
-                    initial={"hex": _hex_text(battle["hex"])}, auto_id=f"simple-{n}-%s"
-                ),
-            )
-        )
-    return queue
-
-
 # --- the forms of the page ------------------------------------------------------------------
 
 FORMS: dict[str, type[forms.Form]] = {
@@ -183,16 +147,10 @@ FORMS: dict[str, type[forms.Form]] = {
     "extend": ExtendForm,
     "advance": AdminActionForm,
     "undo": UndoForm,
-    "battle-result": BattleResultForm,
-    "battle-simple": BattleSimpleForm,
     "tile": TileForm,
     "army": ArmyForm,
     "resources": ResourcesForm,
 }
-
-
-# The forms shown once on the page; the battle forms come with each battle.
-PAGE_FORMS = [action for action in FORMS if not action.startswith("battle-")]
 
 
 def _form(action: str, data: Json | None, post: Any = None) -> forms.Form:
@@ -215,15 +173,13 @@ def _render(
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     names = {k["id"]: k["name"] for k in (data or {}).get("kingdoms", [])}
     names |= {p.kingdom: p.kingdom_name for p in players}
-    page_forms = {action: _form(action, data) for action in PAGE_FORMS}
+    page_forms = {action: _form(action, data) for action in FORMS}
     if bound is not None and bound[0] in page_forms:
         page_forms[bound[0]] = bound[1]
     waiting: list[Waiting] = []
-    battles: list[AwaitingBattle] = []
     if data:
         usernames = {p.kingdom: p.user.get_username() for p in players}
         waiting = waiting_for(campaign, data, names, usernames)
-        battles = awaiting_battles(data, names)
     paused_until = None
     if campaign.status == Campaign.Status.PAUSED and campaign.paused_with:
         paused_until = timezone.now() + campaign.paused_with
@@ -236,7 +192,6 @@ def _render(
         "paused_until": paused_until,
         "players": players,
         "waiting": waiting,
-        "battles": battles,
         "kingdoms": (data or {}).get("kingdoms", []),
         "audit": audit_log(campaign),
         "forms": page_forms,
@@ -290,23 +245,6 @@ def _undo(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return f"Undone: back to year {clock['year']}, {clock['season']}, {clock['step']}."
 
 
-def _battle_result(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    outcome = form["outcome"]
-    services.battle_report_result(
-        campaign=campaign,
-        actor=actor,
-        hex=form["hex"],
-        result="draw" if outcome == "draw" else "win",
-        winner=None if outcome == "draw" else outcome,
-    )
-    return f"The result of the battle at {form['hex']} is recorded; the campaign moves on."
-
-
-def _battle_simple(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.battle_resolve_simply(campaign=campaign, actor=actor, hex=form["hex"])
-    return f"The battle at {form['hex']} will be settled as a simple battle."
-
-
 def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     services.correct_tile(
         campaign=campaign,
@@ -350,8 +288,6 @@ ACTIONS: dict[str, Action] = {
     "extend": _extend,
     "advance": _advance,
     "undo": _undo,
-    "battle-result": _battle_result,
-    "battle-simple": _battle_simple,
     "tile": _tile,
     "army": _army,
     "resources": _resources,

@@ -278,71 +278,6 @@ def test_a_bad_extension_is_a_form_error(client, cast, campaign, data, error):
     assert state(campaign) == before
 
 
-# --- battles --------------------------------------------------------------------------------
-
-
-def test_the_battle_queue_shows_the_battle(client, cast, campaign, battle_waiting):
-    page = page_of(signed_in(client, cast["gm"]), campaign)
-    battle = newest(campaign).data["battles"][0]
-    q, r = battle_waiting
-    assert f"At [{q}, {r}], year 1 month 1" in page
-    assert "Red Elves (attacker)" in page or "Red Elves (defender)" in page
-    assert f"Board: {battle['board']}" in page
-    assert f"Scenario: {battle['scenario']}" in page
-    assert "Blue Dwarfs won" in page
-    assert "Draw" in page
-
-
-def test_the_admin_records_a_tabletop_result(
-    client, cast, campaign, battle_waiting, eager_celery, django_capture_on_commit_callbacks
-):
-    signed_in(client, cast["gm"])
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            action_url(campaign, "battle-result"),
-            {"hex": f"{battle_waiting[0]},{battle_waiting[1]}", "outcome": "blue-dwarfs"},
-        )
-    assert response.status_code == 302
-    battle = newest(campaign).data["battles"][0]
-    assert (battle["status"], battle["result"], battle["winner"]) == (
-        "resolved",
-        "win",
-        "blue-dwarfs",
-    )
-    assert "No battle waits for its tabletop result." in client.get(response.url).text
-
-
-def test_the_admin_settles_a_battle_simply(client, cast, campaign, battle_waiting):
-    hex_text = f"{battle_waiting[0]},{battle_waiting[1]}"
-    signed_in(client, cast["gm"]).post(action_url(campaign, "battle-simple"), {"hex": hex_text})
-    entry = Submission.objects.get(kingdom="", kind="battles")
-    assert entry.payload == [{"hex": battle_waiting, "resolve": "simple"}]
-
-
-@pytest.mark.parametrize(
-    ("data", "error"),
-    [
-        ({"hex": "99,99", "outcome": "draw"}, "No battle there waits for its result."),
-        ({"hex": "nowhere", "outcome": "draw"}, "Give a hex as two whole numbers"),
-        ({"outcome": "draw"}, "This field is required."),
-        ({"hex": "HEX", "outcome": "eves-kingdom"}, "Select a valid choice."),
-        ({"hex": "HEX"}, "Choose the result."),
-    ],
-)
-def test_a_forged_battle_result_is_refused_and_changes_nothing(
-    client, cast, campaign, battle_waiting, data, error
-):
-    if data.get("hex") == "HEX":
-        data["hex"] = f"{battle_waiting[0]},{battle_waiting[1]}"
-    before = state(campaign)
-    response = signed_in(client, cast["gm"]).post(action_url(campaign, "battle-result"), data)
-    assert response.status_code in (302, 400)
-    text = response.text if response.status_code == 400 else client.get(response["Location"]).text
-    assert error in text
-    assert "Nothing was changed." in text
-    assert state(campaign) == before
-
-
 # --- corrections ----------------------------------------------------------------------------
 
 
@@ -464,8 +399,6 @@ POSTS = {
     "extend": {"hours": "5", "reason": "x"},
     "advance": {"reason": "x"},
     "undo": {"reason": "x"},
-    "battle-result": {"hex": "HEX", "outcome": "draw"},
-    "battle-simple": {"hex": "HEX"},
     "tile": {"hex": "HEX", "owner": "blue-dwarfs", "settlement": "", "reason": "x"},
     "army": {"army": "red-elves-1", "remove": "on", "reason": "x"},
     "resources": {"kingdom": "red-elves", "gold": "9", "food": "9", "reason": "x"},

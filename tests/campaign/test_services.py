@@ -407,58 +407,6 @@ def test_a_correction_the_engine_refuses_changes_nothing(campaign, cast):
     assert not AuditEntry.objects.filter(action="corrected").exists()
 
 
-# --- battles ----------------------------------------------------------------------------
-
-
-@pytest.fixture
-def battle_waiting(campaign, cast):
-    return hand_off_a_battle(campaign, cast)
-
-
-def test_the_admin_records_a_tabletop_result_and_the_campaign_moves_on(
-    campaign, cast, battle_waiting, eager_celery, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        services.battle_report_result(
-            campaign=campaign,
-            actor=cast["gm"],
-            hex=battle_waiting,
-            result="win",
-            winner="blue-dwarfs",
-        )
-    snapshot = newest(campaign)
-    battle = snapshot.data["battles"][0]
-    assert (battle["status"], battle["winner"]) == ("resolved", "blue-dwarfs")
-    assert snapshot.data["clock"]["step"] == "orders"
-
-
-def test_a_result_is_refused_for_a_tile_with_no_battle_or_a_winner_who_did_not_fight(
-    campaign, cast, battle_waiting
-):
-    refused(
-        lambda: services.battle_report_result(
-            campaign=campaign, actor=cast["gm"], hex=[99, 99], result="draw"
-        ),
-        "no-such-battle",
-    )
-    refused(
-        lambda: services.battle_report_result(
-            campaign=campaign, actor=cast["alice"], hex=battle_waiting, result="draw"
-        ),
-        "not-an-admin",
-    )
-    assert not Submission.objects.exists()
-
-
-def test_a_player_concedes_a_handed_off_battle(
-    campaign, cast, battle_waiting, eager_celery, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        services.battle_concede(campaign=campaign, user=cast["alice"], hex=battle_waiting)
-    battle = newest(campaign).data["battles"][0]
-    assert (battle["kind"], battle["winner"]) == ("concession", "blue-dwarfs")
-
-
 def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
     cast, eager_celery, django_capture_on_commit_callbacks
 ):
@@ -552,6 +500,11 @@ def test_a_campaign_that_got_ready_while_paused_advances_on_resume(
     with django_capture_on_commit_callbacks(execute=True):
         services.campaign_resume(campaign=campaign, actor=cast["gm"])
     assert newest(campaign).number == 2
+
+
+@pytest.fixture
+def battle_waiting(campaign, cast):
+    return hand_off_a_battle(campaign, cast)
 
 
 def test_a_player_can_not_report_a_battle_result_or_speak_for_another_kingdom(

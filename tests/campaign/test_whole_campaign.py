@@ -100,17 +100,10 @@ class Table:
             if self.newest().number != before.number:
                 return
         for entry in admin_reports(data, decided):
-            if "resolve" in entry:
-                self.run(
-                    services.battle_resolve_simply,
-                    campaign=self.campaign, actor=self.admin, hex=entry["hex"],
-                )  # fmt: skip
-            else:
-                self.run(
-                    services.battle_report_result,
-                    campaign=self.campaign, actor=self.admin, hex=entry["hex"],
-                    result=entry["result"], winner=entry.get("winner"),
-                )  # fmt: skip
+            self.run(
+                services.battle_entry_save,
+                campaign=self.campaign, actor=self.admin, entry=entry, audit="battle-decided",
+            )  # fmt: skip
             self.reported.append(entry)
             if self.newest().number != before.number:
                 return

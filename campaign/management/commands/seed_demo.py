@@ -1,4 +1,5 @@
-"""`manage.py seed_demo [--reset]`: a demo campaign to look around in, slug `demo`.
+"""`manage.py seed_demo [--reset]`: demo campaigns to look around in, `demo` and
+`demo-battle`.
 
 An admin `gm` (also a Django superuser, for /admin/) and four players, `alice`, `bob`,
 `carol` and `dave`, all with the password `demo`, on the built-in map river-kingdoms.
@@ -7,10 +8,12 @@ starts the campaign, and bots answer what each snapshot waits for (submitted, ma
 ready, advanced) until a pitched battle has gone out to the tabletop, the gm has reported
 its result, and every kingdom is asked for its next month's orders: a newcomer signing in
 as alice has orders to give. The bots are steered so that two armies march on each other;
-with the fixed seed the demo is the same every time.
+with the fixed seed the demo is the same every time. In `demo-battle` the bots steer
+alice's and bob's armies at each other until their pitched battle waits for its tabletop
+result: alice and bob report and confirm it, carol and dave can read its card.
 
-It runs only with DEBUG on (the accounts have a known password). If the demo exists it
-says so and changes nothing; `--reset` deletes it and makes it again."""
+It runs only with DEBUG on (the accounts have a known password). A demo that exists is
+left alone; `--reset` deletes the demos and makes them again."""
 
 import random
 from argparse import ArgumentParser
@@ -60,19 +63,20 @@ class Command(BaseCommand):
                 "No demo: its accounts have a known password, so seed_demo runs only with DEBUG=1."
             )
             return
-        existing = Campaign.objects.filter(slug=SLUG).first()
-        if existing is not None and not options["reset"]:
-            self.stdout.write(
-                f"The demo campaign exists already (slug {SLUG}): nothing changed. "
-                "`manage.py seed_demo --reset` makes it again."
-            )
-            return
-        with transaction.atomic():
-            if existing is not None:
-                existing.delete()
-            users, created = demo_users()
-            campaign, battle = demo_campaign(users)
-        self.stdout.write(describe(campaign, battle, created))
+        for slug, make in DEMOS.items():
+            existing = Campaign.objects.filter(slug=slug).first()
+            if existing is not None and not options["reset"]:
+                self.stdout.write(
+                    f"The demo campaign {slug!r} exists already: nothing changed. "
+                    "`manage.py seed_demo --reset` makes it again."
+                )
+                continue
+            with transaction.atomic():
+                if existing is not None:
+                    existing.delete()
+                users, created = demo_users()
+                campaign, battle = make(users)
+            self.stdout.write(describe(campaign, battle, created))
 
 
 def demo_users() -> tuple[dict[str, User], list[str]]:
@@ -92,19 +96,25 @@ def demo_users() -> tuple[dict[str, User], list[str]]:
     return users, created
 
 
-def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
-    """The campaign, started and played by bots until a pitched battle has been fought at the
-    tabletop (its result reported by the gm) and every kingdom is asked for its orders
-    again. Returns the campaign and that battle."""
+def started(users: Mapping[str, User], name: str) -> Campaign:
+    """A campaign on the demo map, joined by the four players and started by the gm."""
     admin = users[ADMIN]
     campaign = services.campaign_create(
-        name="Demo", admin=admin, kingdoms=len(PLAYERS), map_name=MAP, options={"seed": SEED}
+        name=name, admin=admin, kingdoms=len(PLAYERS), map_name=MAP, options={"seed": SEED}
     )
     for username, kingdom_name, colour in PLAYERS:
         services.campaign_join(
             campaign=campaign, user=users[username], kingdom_name=kingdom_name, colour=colour
         )
     services.campaign_start(campaign=campaign, actor=admin)
+    return campaign
+
+
+def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
+    """`demo`: started and played by bots until a pitched battle has been fought at the
+    tabletop (its result reported by the gm) and every kingdom is asked for its orders
+    again. Returns the campaign and that battle."""
+    campaign = started(users, "Demo")
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rng = random.Random(SEED)
     hexmap = map_from_json(campaign.map)
@@ -113,12 +123,40 @@ def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
         data = services.latest_snapshot(campaign).data
         if fought is not None and data["clock"]["step"] == "orders":
             campaign.refresh_from_db()
-            return campaign, fought
+            key = (fought["year"], fought["month"], fought["hex"])
+            return campaign, next(
+                b for b in data["battles"] if (b["year"], b["month"], b["hex"]) == key
+            )
         fought = fought or next(iter(awaiting(data)), None)
         play_bot_step(
-            campaign, players=players, admin=admin, rng=rng, hexmap=hexmap, march=fought is None
-        )
+            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
+            march=fought is None,
+        )  # fmt: skip
     raise CommandError(f"No pitched battle went to the tabletop in {MAX_STEPS} snapshots.")
+
+
+def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
+    """`demo-battle`: played by bots, alice's and bob's armies steered at each other,
+    until their pitched battle waits for its tabletop result."""
+    campaign = started(users, "Demo battle")
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rivals = tuple(services.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
+    rng = random.Random(SEED)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        data = services.latest_snapshot(campaign).data
+        battle = next(iter(awaiting(data)), None)
+        if battle is not None:
+            campaign.refresh_from_db()
+            return campaign, battle
+        play_bot_step(
+            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
+            march=True, between=rivals,
+        )  # fmt: skip
+    raise CommandError(f"alice's and bob's armies did not meet in {MAX_STEPS} snapshots.")
+
+
+DEMOS = {SLUG: demo_campaign, "demo-battle": battle_campaign}
 
 
 def describe(campaign: Campaign, battle: Json, created: list[str]) -> str:
@@ -134,8 +172,13 @@ def describe(campaign: Campaign, battle: Json, created: list[str]) -> str:
             f"Campaign {campaign.name!r} (slug {campaign.slug}) on {BUILTIN_MAPS[MAP].title}, "
             f"{campaign.kingdoms} kingdoms, {campaign.status}: year {clock['year']}, "
             f"{clock['season']} month {clock['month']}, {snapshot.number} snapshots.",
-            f"A pitched battle at {battle['hex']} went to the tabletop and its result is in: "
-            f"{attacker.kingdom_name} ({attacker.user}) against "
+            f"A pitched battle at {battle['hex']} went to the tabletop"
+            + (
+                " and its result is in: "
+                if battle["status"] == "resolved"
+                else ", waiting for its result: "
+            )
+            + f"{attacker.kingdom_name} ({attacker.user}) against "
             f"{defender.kingdom_name} ({defender.user}), on a {battle['board']} board.",
             f"Now the campaign waits for the {clock['step']} of {', '.join(waiting)}.",
             f"Users, password {PASSWORD!r}: {', '.join(names)}{made}. "
@@ -160,17 +203,19 @@ def play_bot_step(
     rng: random.Random,
     hexmap: HexMap | None = None,
     march: bool = False,
+    between: tuple[str, ...] = (),
 ) -> Snapshot:
     """Answer with bots whatever the newest snapshot waits for, the way people would: each
     kingdom's player saves its decisions and marks them ready; tabletop results and the
     admin's simple battles come from the admin. Then advance, and return the newest
-    snapshot. With `march`, two armies are steered to meet (see `march_armies`)."""
+    snapshot. With `march`, two armies are steered to meet (see `march_armies`), of the
+    kingdoms `between` if given."""
     snapshot = services.latest_snapshot(campaign)
     data = snapshot.data
     hexmap = hexmap or map_from_json(data["map"])
     decided: Json = bots.decide(data, rng, hexmap)["inputs"]
     if march and data["clock"]["step"] == "orders":
-        march_armies(data, decided, hexmap)
+        march_armies(data, decided, hexmap, between)
     for kingdom, kind, payload in bot_answers(data, decided):
         services.submission_save(
             campaign=campaign, user=players[kingdom], kind=kind, payload=payload
@@ -207,16 +252,10 @@ def bot_answers(data: Json, decided: Json) -> Iterator[tuple[str, str, Any]]:
 def _battle_entry(
     campaign: Campaign, players: Mapping[str, User], admin: User, entry: Json
 ) -> None:
-    if "result" in entry:
-        services.battle_report_result(
-            campaign=campaign,
-            actor=admin,
-            hex=entry["hex"],
-            result=entry["result"],
-            winner=entry.get("winner"),
+    if "result" in entry or "resolve" in entry:
+        services.battle_entry_save(
+            campaign=campaign, actor=admin, entry=entry, audit="battle-decided"
         )
-    elif "resolve" in entry:
-        services.battle_resolve_simply(campaign=campaign, actor=admin, hex=entry["hex"])
     elif "naval" in entry:
         return  # no service takes the choice of a naval battle yet: it stays pitched
     else:  # a concession or a Last Stand, by the kingdom it names
@@ -226,14 +265,18 @@ def _battle_entry(
         )
 
 
-def march_armies(data: Json, inputs: Json, hexmap: HexMap) -> None:
+def march_armies(data: Json, inputs: Json, hexmap: HexMap, between: tuple[str, ...] = ()) -> None:
     """Steer the bots' orders so that two armies meet: of the upright armies given an
     order, the two of different kingdoms with the shortest march between them; the one
     first in id order marches a step towards the other, which stands and defends. Month
     after month the two close in, until they share a tile and a battle is fought."""
     orders = inputs.get("orders", {})
     ordered = {order["unit"] for given in orders.values() for order in given}
-    armies = [a for a in data.get("armies", []) if a["upright"] and a["id"] in ordered]
+    armies = [
+        a
+        for a in data.get("armies", [])
+        if a["upright"] and a["id"] in ordered and (not between or a["kingdom"] in between)
+    ]
     best: tuple[int, str, str, Hex] | None = None
     for hunter in sorted(armies, key=lambda a: a["id"]):
         steps = _first_steps(hexmap, (hunter["hex"][0], hunter["hex"][1]))

@@ -1,0 +1,177 @@
+"""What the battle card shows: the two sides, the table, the scenario and how it is won,
+the Battlefields condition, the defender's benefit, the strategy cards, the set-up steps,
+and what each result would do to the campaign. The last is asked of the rules engine (a
+trial advance with that result), never worked out again here."""
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from battles.models import Battle
+from campaign.rules.engine import advance
+from campaign.rules.errors import RuleError
+from campaign.rules.hexmap import hex_label
+
+type Json = dict[str, Any]
+
+
+def at(hex_: list[int]) -> str:
+    return hex_label((hex_[0], hex_[1]))
+
+
+KINDS = {
+    "pitched": "a pitched battle, played at the tabletop",
+    "simple": "a simple land battle, settled by dice (ruling B7)",
+    "slaughter": "a slaughter of disordered troops (ruling B5)",
+    "naval": "a naval battle (ruling B8)",
+    "land_water": "a land/water battle (ruling B9)",
+    "concession": "conceded (ruling B4)",
+}
+
+# Scenarios won on points by a margin of 10% of the game size (kings-of-war.md).
+MARGIN_SCENARIOS = {"Kill!", "Invade!", "Dominate!", "Kill and Pillage!"}
+
+
+@dataclass(frozen=True)
+class SideView:
+    kingdom: str
+    name: str
+    player: str
+    role: str  # "attacker" or "defender"
+    armies: list[str]
+    ships: list[str]
+    points: int
+    strategy_cards: int
+    defending: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one result would do: its title and a line for each change."""
+
+    title: str
+    changes: list[str]
+
+
+def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> list[SideView]:
+    return [
+        SideView(
+            kingdom=side["kingdom"],
+            name=names.get(side["kingdom"], side["kingdom"]),
+            player=players.get(side["kingdom"], "nobody"),
+            role="attacker" if side["kingdom"] == battle.attacker else "defender",
+            armies=list(side["armies"]),
+            ships=list(side["ships"]),
+            points=side["points"],
+            strategy_cards=side["strategy_cards"],
+            defending=side["defending"],
+        )
+        for side in battle.sides
+    ]
+
+
+def game_size(battle: Battle) -> int:
+    """The points of the larger side: a list may cost less, never more."""
+    return max((side["points"] for side in battle.sides), default=0)
+
+
+def margin(battle: Battle) -> int | None:
+    """The lead a side needs to win this scenario (10% of the game size), if it has one."""
+    return game_size(battle) // 10 if battle.scenario in MARGIN_SCENARIOS else None
+
+
+def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
+    """Setting up the game, in order (kings-of-war.md), with this battle's own facts."""
+    defending = [names.get(s["kingdom"], s["kingdom"]) for s in battle.sides if s["defending"]]
+    steps = [
+        f"Both players pick lists of up to {game_size(battle):,} points (a list may cost less).",
+        f"Set up a {battle.board.replace('x', "' by ")}' table.",
+        f"The scenario is {battle.scenario}: place its objectives or loot when the rules say.",
+        "Place terrain together: blocking, difficult, obstacles, decorative; agree heights.",
+    ]
+    if battle.condition and battle.condition != "Clear Conditions":
+        steps.append(f"Put the Battlefields condition card {battle.condition} in play.")
+    strategies = [
+        f"{names.get(s['kingdom'], s['kingdom'])} draws {s['strategy_cards']}"
+        for s in battle.sides
+        if s["strategy_cards"]
+    ]
+    if strategies:
+        steps.append("Draw Battlefields strategy cards: " + "; ".join(strategies) + ".")
+    steps.append("Roll off: the winner picks a long table edge.")
+    if defending and battle.defender_benefit:
+        steps.append(
+            f"Before the first unit is deployed, {', '.join(defending)} (defending) adjusts "
+            "the table: see the defender's benefit."
+        )
+    steps += [
+        'Deploy alternately, more than 12" from the centre line.',
+        "Vanguard moves, then roll off for the first turn.",
+        "Play 12 turns (6 each); at the end of turn 12 roll a die: on 4, 5 or 6, one more turn each.",
+        "Report the result here; your opponent confirms it.",
+    ]
+    return steps
+
+
+def outcomes(data: Json, battle: Battle, names: dict[str, str]) -> list[Outcome]:
+    """What a win for each side, and a draw, would do to the campaign, as the engine
+    would apply it now. Empty for a battle that is settled."""
+    if not battle.awaiting:
+        return []
+    results = [("win", k, f"If {names.get(k, k)} wins") for k in battle.kingdoms]
+    return [
+        Outcome(title, _changes(data, battle, result, winner, names))
+        for result, winner, title in [*results, ("draw", "", "If it is a draw")]
+    ]
+
+
+def _changes(
+    data: Json, battle: Battle, result: str, winner: str, names: dict[str, str]
+) -> list[str]:
+    entry: Json = {"hex": battle.hex, "result": result, **({"winner": winner} if winner else {})}
+    trial = copy.deepcopy(data)
+    trial.setdefault("inputs", {}).setdefault("battles", []).append(entry)
+    try:
+        after = advance(trial)
+    except RuleError as error:
+        return [f"The rules would refuse it: {error.message}"]
+    events = after["events"][len(data["events"]) :]
+    own = next(
+        (
+            e
+            for e in events
+            if e["type"] == "battle" and e["hex"] == battle.hex and e.get("status") == "resolved"
+        ),
+        None,
+    )
+    if own is None:
+        return ["It is applied once the battles picked before it are settled (ruling B11)."]
+    return _describe(events, after, battle, winner, names)
+
+
+def _describe(
+    events: list[Json], after: Json, battle: Battle, winner: str, names: dict[str, str]
+) -> list[str]:
+    where = at(battle.hex)
+    lines = []
+    if winner:
+        lines.append(f"{names.get(winner, winner)} takes control of the tile at {where}.")
+        lines.append(
+            f"{names.get(winner, winner)} gains 1 might (a pitched battle won on the tabletop)."
+        )
+    units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
+    for event in events:
+        if event["type"] == "retreated" and event["unit"] in units:
+            lying = "" if event["upright"] else ", and lies on its side"
+            lines.append(f"{event['unit']} retreats to {at(event['to'])}{lying}.")
+        elif event["type"] == "destroyed" and units & set(event["units"]):
+            lines.append(f"{', '.join(event['units'])} has nowhere to retreat and is destroyed.")
+        elif event["type"] == "strategy-learned" and event["kingdom"] in battle.kingdoms:
+            lines.append(f"{names.get(event['kingdom'], event['kingdom'])} learns a new strategy.")
+    for asked in after.get("pending", []):
+        if asked["kind"] == "retreat" and asked.get("unit") in units:
+            choices = ", ".join(at(h) for h in asked["choices"])
+            lines.append(f"{asked['unit']} retreats to a tile its player chooses: {choices}.")
+    if not winner:
+        lines.append("Nobody takes the tile; armies in a tile their kingdom does not hold retreat.")
+    return lines

@@ -1,0 +1,148 @@
+"""Battles as rows: one for every battle the engine records (pitched, simple, naval,
+land/water, slaughter, concession), mirroring the `battles` entries of the newest
+snapshot, which stay the source of truth (`battles.sync`). The rows are what the battle
+pages and the home page query; the reports and the proposed times to play are what the
+players add to them."""
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from campaign.models import Campaign, Snapshot
+
+
+class Battle(models.Model):
+    """The `number`-th entry of the campaign's `battles` (1 for the first): a battle keeps
+    its place in that list from its hand-off to its result (ruling B11)."""
+
+    class Status(models.TextChoices):
+        AWAITING = "awaiting_result", "Waiting for its result"
+        RESOLVED = "resolved", "Resolved"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    number = models.PositiveIntegerField()
+    year = models.PositiveSmallIntegerField()
+    month = models.PositiveSmallIntegerField()
+    hex: models.JSONField[list[int]] = models.JSONField(help_text="[q, r]")
+    kind = models.CharField(max_length=12)
+    attacker = models.SlugField(max_length=20, help_text="The kingdom that picked the battle.")
+    defender = models.SlugField(max_length=20)
+    sides: models.JSONField[list[dict[str, Any]]] = models.JSONField(default=list)
+    board = models.CharField(max_length=4, blank=True)
+    condition = models.CharField(max_length=40, blank=True)
+    scenario = models.CharField(max_length=40, blank=True)
+    defender_benefit = models.TextField(blank=True)
+    last_stand = models.SlugField(max_length=20, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    result = models.CharField(max_length=4, blank=True)
+    winner = models.SlugField(max_length=20, blank=True)
+    dice: models.JSONField[list[int]] = models.JSONField(default=list)
+    details: models.JSONField[dict[str, Any]] = models.JSONField(
+        default=dict, help_text="The engine's other facts: how to win, the dice of each side, …"
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When its result is due (the campaign's battle deadline)."
+    )
+    handed_off_in = models.ForeignKey(
+        Snapshot, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_in = models.ForeignKey(
+        Snapshot, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="one_battle_per_number")
+        ]
+        indexes = [models.Index(fields=["campaign", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} battle {self.number} of {self.campaign} at {self.hex}"
+
+    @property
+    def awaiting(self) -> bool:
+        return self.status == self.Status.AWAITING
+
+    @property
+    def kingdoms(self) -> tuple[str, str]:
+        return self.attacker, self.defender
+
+    def opponent_of(self, kingdom: str) -> str:
+        return self.defender if kingdom == self.attacker else self.attacker
+
+
+class ResultReport(models.Model):
+    """A player's report of a tabletop battle's result, for the opponent to confirm or
+    dispute. Only a confirmed report (or the admin's decision) reaches the engine."""
+
+    class Status(models.TextChoices):
+        REPORTED = "reported", "Waiting for the opponent"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        SET_ASIDE = "set_aside", "Set aside"
+
+    OPEN = (Status.REPORTED, Status.DISPUTED)
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="reports")
+    kingdom = models.SlugField(max_length=20, help_text="The reporting player's kingdom.")
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result = models.CharField(max_length=4, choices=[("win", "Win"), ("draw", "Draw")])
+    winner = models.SlugField(max_length=20, blank=True)
+    attacker_score = models.PositiveIntegerField(null=True, blank=True)
+    defender_score = models.PositiveIntegerField(null=True, blank=True)
+    turns = models.PositiveSmallIntegerField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    attacker_list = models.TextField(blank=True)
+    defender_list = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
+    dispute_reason = models.TextField(blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    set_aside_why = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "kingdom"],
+                condition=Q(status__in=["reported", "disputed"]),
+                name="one_open_report_per_side",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}'s report of {self.battle}: {self.result} {self.winner}".strip()
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN
+
+
+class PlayTime(models.Model):
+    """A time one side proposes to play the battle; the other side may accept it."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="play_times")
+    kingdom = models.SlugField(max_length=20, help_text="The proposing side.")
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom} proposes {self.at:%Y-%m-%d %H:%M} for {self.battle}"

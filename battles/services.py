@@ -1,0 +1,316 @@
+"""Every write about a battle: a player reports the tabletop result, the opponent confirms
+or disputes it, the reporter may withdraw it; a side concedes or makes a Last Stand
+(ruling B4); the admin decides a result, settles it as a simple battle (B6, B7) or extends
+its deadline. Who may say what is checked here; what reaches the engine goes through the
+campaign's services (`battle_entry_save`, `submission_save`), which check it with the
+engine and queue the advance. A refusal is a `ServiceError` and changes nothing."""
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from battles.models import Battle, PlayTime, ResultReport
+from campaign import services
+from campaign.models import Campaign
+from campaign.services import ServiceError
+
+type Json = dict[str, Any]
+
+
+# --- who is asking --------------------------------------------------------------------
+
+
+def side_of(battle: Battle, user: User) -> str:
+    """The user's kingdom, if it fights this battle; refused otherwise."""
+    membership = battle.campaign.memberships.filter(user=user).exclude(kingdom="").first()
+    if membership is None or membership.kingdom not in battle.kingdoms:
+        raise ServiceError("Only this battle's two players may do that.", code="not-in-battle")
+    return membership.kingdom
+
+
+def _locked_open(battle: Battle, seen: int | None) -> Battle:
+    """The battle, with its campaign's row locked, still waiting for its result and still
+    as the player saw it; refused otherwise."""
+    Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+    battle = Battle.objects.select_related("campaign").get(pk=battle.pk)
+    if not battle.awaiting:
+        raise ServiceError("This battle is settled already.", code="settled")
+    if seen is not None and seen != services.latest_snapshot(battle.campaign).number:
+        raise ServiceError(
+            "The campaign has moved on since you looked: check the battle and try again.",
+            code="moved-on",
+        )
+    return battle
+
+
+def _entry(battle: Battle, result: str, winner: str) -> Json:
+    entry: Json = {"hex": battle.hex, "result": result}
+    if result == "win":
+        entry["winner"] = winner
+    return entry
+
+
+def _check_result(battle: Battle, result: str, winner: str) -> None:
+    if result not in ("win", "draw"):
+        raise ServiceError("A result is a win or a draw.", code="bad-result", field="result")
+    if result == "win" and winner not in battle.kingdoms:
+        raise ServiceError(
+            "The winner must be one of the battle's two kingdoms.",
+            code="bad-winner",
+            field="winner",
+        )
+
+
+# --- the players' reports -------------------------------------------------------------
+
+
+@transaction.atomic
+def battle_report(
+    *,
+    battle: Battle,
+    user: User,
+    result: str,
+    winner: str = "",
+    seen: int | None = None,
+    **details: Any,
+) -> ResultReport:
+    """One side's report of the game: win (and who won) or draw, with the optional Kings of
+    War details (scores, turns, note, lists). The opponent confirms or disputes it."""
+    battle = _locked_open(battle, seen)
+    kingdom = side_of(battle, user)
+    winner = winner if result == "win" else ""
+    _check_result(battle, result, winner)
+    if battle.reports.filter(kingdom=kingdom, status__in=ResultReport.OPEN).exists():
+        raise ServiceError(
+            "You have a report of this battle open already: withdraw it to report again.",
+            code="already-reported",
+        )
+    services.check_battle_entry(battle.campaign, _entry(battle, result, winner))
+    return ResultReport.objects.create(
+        battle=battle,
+        kingdom=kingdom,
+        reported_by=user,
+        result=result,
+        winner=winner,
+        **details,
+    )
+
+
+def _answerable(report: ResultReport, user: User, seen: int | None) -> ResultReport:
+    """The report, for its opponent to answer; refused to anyone else."""
+    battle = _locked_open(report.battle, seen)
+    kingdom = side_of(battle, user)
+    report = ResultReport.objects.select_related("battle__campaign").get(pk=report.pk)
+    if kingdom == report.kingdom:
+        raise ServiceError(
+            "You can't confirm or dispute your own report: your opponent does.",
+            code="own-report",
+        )
+    if not report.is_open:
+        raise ServiceError(
+            f"This report is {report.get_status_display().lower()} already.", code="answered"
+        )
+    return report
+
+
+@transaction.atomic
+def battle_confirm(*, report: ResultReport, user: User, seen: int | None = None) -> ResultReport:
+    """The opponent agrees: the result goes to the engine and the campaign moves on."""
+    report = _answerable(report, user, seen)
+    battle = report.battle
+    services.battle_entry_save(
+        campaign=battle.campaign,
+        actor=user,
+        entry=_entry(battle, report.result, report.winner),
+        seen=seen,
+    )
+    report.status, report.answered_by, report.answered_at = (
+        ResultReport.Status.CONFIRMED,
+        user,
+        timezone.now(),
+    )
+    report.save()
+    battle.reports.filter(status__in=ResultReport.OPEN).update(
+        status=ResultReport.Status.SET_ASIDE, set_aside_why="another report was confirmed"
+    )
+    return report
+
+
+@transaction.atomic
+def battle_dispute(
+    *, report: ResultReport, user: User, reason: str, seen: int | None = None
+) -> ResultReport:
+    """The opponent does not agree, and says why: the admin decides."""
+    if not reason.strip():
+        raise ServiceError("Say why you dispute the report.", code="no-reason", field="reason")
+    report = _answerable(report, user, seen)
+    if report.status == ResultReport.Status.DISPUTED:
+        raise ServiceError("This report is disputed already.", code="answered")
+    report.status, report.dispute_reason = ResultReport.Status.DISPUTED, reason.strip()
+    report.answered_by, report.answered_at = user, timezone.now()
+    report.save()
+    return report
+
+
+@transaction.atomic
+def battle_withdraw(*, report: ResultReport, user: User) -> ResultReport:
+    """The reporter takes back a report the opponent has not confirmed."""
+    battle = _locked_open(report.battle, None)
+    kingdom = side_of(battle, user)
+    report = ResultReport.objects.get(pk=report.pk)
+    if kingdom != report.kingdom:
+        raise ServiceError("Only the side that made a report may withdraw it.", code="not-yours")
+    if not report.is_open:
+        raise ServiceError(
+            f"This report is {report.get_status_display().lower()}: it can't be withdrawn.",
+            code="answered",
+        )
+    report.status = ResultReport.Status.WITHDRAWN
+    report.save()
+    return report
+
+
+# --- before the game: concession and Last Stand (ruling B4) ----------------------------------
+
+
+@transaction.atomic
+def battle_concede(*, battle: Battle, user: User, seen: int | None = None) -> None:
+    """A side concedes the field instead of playing: a loss, and a win for the other side
+    worth no might (ruling B4)."""
+    battle = _locked_open(battle, seen)
+    kingdom = side_of(battle, user)
+    services.submission_save(
+        campaign=battle.campaign,
+        user=user,
+        kind="battles",
+        payload=[{"hex": battle.hex, "concede": kingdom}],
+        seen=seen,
+    )
+
+
+@transaction.atomic
+def battle_last_stand(
+    *, campaign: Campaign, user: User, hex: list[int], stand: bool, seen: int | None = None
+) -> None:
+    """A side that must concede may make a Last Stand where the rules allow (ruling B4):
+    `stand` fights a pitched battle, else it concedes."""
+    kingdom = services.kingdom_of(campaign, user)
+    entry = {"hex": hex, "last_stand" if stand else "concede": kingdom}
+    services.submission_save(
+        campaign=campaign, user=user, kind="battles", payload=[entry], seen=seen
+    )
+
+
+@transaction.atomic
+def battle_retreat(
+    *, campaign: Campaign, user: User, retreats: dict[str, list[int]], seen: int | None = None
+) -> None:
+    """Where the kingdom's beaten units go (ruling B10): given and marked ready at once."""
+    services.submission_save(
+        campaign=campaign, user=user, kind="retreats", payload=retreats, seen=seen
+    )
+    services.submission_set_ready(campaign=campaign, user=user, seen=seen)
+
+
+@transaction.atomic
+def battle_choose(
+    *, campaign: Campaign, user: User, hex: list[int], seen: int | None = None
+) -> None:
+    """The tile the kingdom picks for its next battle (ruling B2)."""
+    services.submission_save(
+        campaign=campaign, user=user, kind="battle_choices", payload=[hex], seen=seen
+    )
+    services.submission_set_ready(campaign=campaign, user=user, seen=seen)
+
+
+# --- when to play ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def battle_propose_time(*, battle: Battle, user: User, at: Any) -> PlayTime:
+    """A side proposes a time to play; the other side may accept it."""
+    battle = _locked_open(battle, None)
+    kingdom = side_of(battle, user)
+    if at <= timezone.now():
+        raise ServiceError("Propose a time in the future.", code="in-the-past", field="at")
+    return PlayTime.objects.create(battle=battle, kingdom=kingdom, proposed_by=user, at=at)
+
+
+@transaction.atomic
+def battle_accept_time(*, play_time: PlayTime, user: User) -> PlayTime:
+    """The other side accepts a proposed time: it is the agreed one."""
+    battle = _locked_open(play_time.battle, None)
+    kingdom = side_of(battle, user)
+    if kingdom == play_time.kingdom:
+        raise ServiceError("Your opponent accepts the times you propose.", code="own-time")
+    battle.play_times.exclude(pk=play_time.pk).update(accepted_at=None)
+    play_time.accepted_at = timezone.now()
+    play_time.save()
+    return play_time
+
+
+# --- the admin ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def battle_decide(
+    *, battle: Battle, actor: User, result: str, winner: str = "", reason: str = ""
+) -> None:
+    """The admin records the result for both sides (a dispute, an overdue report, a game
+    played without the app); audited."""
+    battle = _locked_open(battle, None)
+    services.require_admin(battle.campaign, actor)
+    winner = winner if result == "win" else ""
+    _check_result(battle, result, winner)
+    services.battle_entry_save(
+        campaign=battle.campaign,
+        actor=actor,
+        entry=_entry(battle, result, winner),
+        audit="battle-decided",
+        reason=reason,
+    )
+    battle.reports.filter(status__in=ResultReport.OPEN).update(
+        status=ResultReport.Status.SET_ASIDE, set_aside_why="the campaign's admin decided"
+    )
+
+
+@transaction.atomic
+def battle_resolve_simply(*, battle: Battle, actor: User, reason: str = "") -> None:
+    """The admin settles the battle as a simple land battle (rulings B6, B7): the dice
+    are rolled by the engine, recorded, and shown on the card; audited."""
+    battle = _locked_open(battle, None)
+    services.require_admin(battle.campaign, actor)
+    services.battle_entry_save(
+        campaign=battle.campaign,
+        actor=actor,
+        entry={"hex": battle.hex, "resolve": "simple"},
+        audit="battle-simple",
+        reason=reason,
+    )
+    battle.reports.filter(status__in=ResultReport.OPEN).update(
+        status=ResultReport.Status.SET_ASIDE, set_aside_why="settled as a simple battle"
+    )
+
+
+@transaction.atomic
+def battle_extend(*, battle: Battle, actor: User, hours: int, reason: str = "") -> Battle:
+    """More time for the two players to play and report; audited."""
+    battle = _locked_open(battle, None)
+    services.require_admin(battle.campaign, actor)
+    if hours < 1:
+        raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
+    battle.deadline = max(battle.deadline or timezone.now(), timezone.now()) + timedelta(
+        hours=hours
+    )
+    battle.save()
+    services.record_audit(
+        battle.campaign,
+        actor,
+        "battle-extended",
+        reason,
+        {"battle": battle.number, "hex": battle.hex, "hours": hours},
+    )
+    return battle

@@ -1,0 +1,5 @@
+from battles import views
+
+app_name = "battles"
+
+urlpatterns = views.urlpatterns

@@ -1,0 +1,597 @@
+"""The battle pages: the card of one battle (for its two players, the other members and
+the admin), the campaign's list of battles with the decisions it asks before and after
+them, "my battles" for the home page, and the admin's battle desk on the dashboard.
+Each form is checked for shape here and acted on by `battles.services`; a refusal is a
+message on the page the player came from, and nothing changes."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from battles import card, services
+from battles.forms import (
+    AcceptForm,
+    AnswerForm,
+    ChooseForm,
+    DecideForm,
+    DisputeForm,
+    ExtendForm,
+    LastStandForm,
+    ProposeForm,
+    ReportForm,
+    SeenForm,
+    SimpleForm,
+    read_outcome,
+)
+from battles.models import Battle, ResultReport
+from campaign.display.mapsvg import KingdomLook, render_map
+from campaign.models import Campaign, Membership
+from campaign.requests import HtmxHttpRequest
+from campaign.rules.hexmap import neighbours
+from campaign.services import ServiceError
+from campaign.views.common import membership_for, newest_or_404
+
+type Json = dict[str, Any]
+
+
+# --- what a battle stands at ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cast:
+    """The campaign's kingdoms as people read them."""
+
+    names: dict[str, str]
+    players: dict[str, str]
+    looks: dict[str, KingdomLook]
+
+    def name(self, kingdom: str) -> str:
+        return self.names.get(kingdom, kingdom)
+
+
+def cast_of(campaign: Campaign) -> Cast:
+    players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    return Cast(
+        names={p.kingdom: p.kingdom_name for p in players},
+        players={p.kingdom: p.user.get_username() for p in players},
+        looks={p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players},
+    )
+
+
+def state_words(battle: Battle, reports: list[ResultReport], cast: Cast) -> str:
+    """Where the battle stands, in a sentence."""
+    if not battle.awaiting:
+        return resolved_words(battle, cast)
+    by_status = {r.status: r for r in reports}
+    if ResultReport.Status.CONFIRMED in by_status:
+        return "Result confirmed: the campaign moves on."
+    if ResultReport.Status.DISPUTED in by_status:
+        return "Disputed: the campaign's admin decides."
+    if ResultReport.Status.REPORTED in by_status:
+        reporter = cast.name(by_status[ResultReport.Status.REPORTED].kingdom)
+        return f"Reported by {reporter}: waiting for the opponent to confirm."
+    return "Waiting for the game to be played and reported."
+
+
+def resolved_words(battle: Battle, cast: Cast) -> str:
+    if battle.kind == "concession":
+        return f"Conceded by {cast.name(battle.details.get('conceded_by', ''))}: {cast.name(battle.winner)} wins."
+    if battle.result == "draw" or not battle.winner:
+        return "A draw."
+    return f"{cast.name(battle.winner)} won."
+
+
+def asks_of_me(battle: Battle, reports: list[ResultReport], kingdom: str) -> str:
+    """What the battle waits for from this side, or "" if nothing."""
+    if not battle.awaiting or kingdom not in battle.kingdoms:
+        return ""
+    if any(r.status == ResultReport.Status.CONFIRMED for r in reports):
+        return ""
+    if any(r.status == ResultReport.Status.REPORTED and r.kingdom != kingdom for r in reports):
+        return "confirm or dispute your opponent's report"
+    if any(r.is_open and r.kingdom == kingdom for r in reports):
+        return ""
+    return "play the game and report the result"
+
+
+# --- the card --------------------------------------------------------------------------------
+
+
+def _battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membership, Battle]:
+    membership = membership_for(request, slug)
+    battle = get_object_or_404(
+        Battle.objects.select_related("campaign"), campaign=membership.campaign, number=number
+    )
+    return membership, battle
+
+
+@login_required
+@require_GET
+def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Everything two players need to set up and play the game, and to report it."""
+    membership, battle = _battle_for(request, slug, number)
+    campaign = membership.campaign
+    snapshot = newest_or_404(campaign)
+    cast = cast_of(campaign)
+    mine = membership.kingdom if membership.kingdom in battle.kingdoms else ""
+    insider = bool(mine) or membership.is_admin
+    reports = list(battle.reports.select_related("reported_by", "answered_by"))
+    shown = [r for r in reports if insider or r.status == ResultReport.Status.CONFIRMED]
+    kingdoms = [(k, cast.name(k)) for k in battle.kingdoms]
+    seen = {"seen": snapshot.number}
+    hex_ = (battle.hex[0], battle.hex[1])
+    context: Json = {
+        "campaign": campaign,
+        "membership": membership,
+        "battle": battle,
+        "cast": cast,
+        "sides": card.sides(battle, cast.names, cast.players),
+        "where": card.at(battle.hex),
+        "kind": card.KINDS.get(battle.kind, battle.kind),
+        "state": state_words(battle, reports, cast),
+        "asked": asks_of_me(battle, reports, mine),
+        "mine": mine,
+        "insider": insider,
+        "reports": shown,
+        "game_size": card.game_size(battle),
+        "margin": card.margin(battle),
+        "steps": card.setup_steps(battle, cast.names),
+        "outcomes": card.outcomes(snapshot.data, battle, cast.names) if insider else [],
+        "map_svg": render_map(snapshot.data, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)]),
+        "play_times": list(battle.play_times.all()),
+        "now": timezone.now(),
+    }
+    if mine and battle.awaiting:
+        context["report_form"] = ReportForm(initial=seen, kingdoms=kingdoms)
+        context["seen"] = snapshot.number
+        context["propose_form"] = ProposeForm()
+    return render(request, "battles/card.html", context)
+
+
+Act = Callable[[Battle, User, Any, HttpRequest], str]
+
+
+def _report(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+    result, winner = read_outcome(form.cleaned_data["outcome"])
+    services.battle_report(
+        battle=battle, user=user, result=result, winner=winner,
+        seen=form.cleaned_data["seen"], **form.details(),
+    )  # fmt: skip
+    return "Your report is in: your opponent confirms or disputes it."
+
+
+def _their_report(battle: Battle, form: Any) -> ResultReport:
+    report = battle.reports.filter(pk=form.cleaned_data["report"]).first()
+    if report is None:
+        raise ServiceError("There is no such report of this battle.", code="no-such-report")
+    return report
+
+
+def _confirm(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+    services.battle_confirm(
+        report=_their_report(battle, form), user=user, seen=form.cleaned_data["seen"]
+    )
+    return "Confirmed: the result goes to the campaign, which moves on."
+
+
+def _dispute(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+    services.battle_dispute(
+        report=_their_report(battle, form),
+        user=user,
+        reason=form.cleaned_data["reason"],
+        seen=form.cleaned_data["seen"],
+    )
+    return (
+        "Disputed: the campaign's admin will decide. You may also report the result as you saw it."
+    )
+
+
+def _withdraw(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+    services.battle_withdraw(report=_their_report(battle, form), user=user)
+    return "Your report is withdrawn: you may report again."
+
+
+def _concede(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+    services.battle_concede(battle=battle, user=user, seen=form.cleaned_data["seen"])
+    return "You conceded the field: a loss, worth no might to your opponent."
+
+
+def _propose(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+    services.battle_propose_time(battle=battle, user=user, at=form.cleaned_data["at"])
+    return "Your proposed time is on the card for your opponent to accept."
+
+
+def _accept(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+    play_time = battle.play_times.filter(pk=form.cleaned_data["play_time"]).first()
+    if play_time is None:
+        raise ServiceError("There is no such proposed time.", code="no-such-time")
+    services.battle_accept_time(play_time=play_time, user=user)
+    return "Agreed: the time is on the card."
+
+
+PLAYER_ACTIONS: dict[str, tuple[type[forms.Form], Act]] = {
+    "report": (ReportForm, _report),
+    "confirm": (AnswerForm, _confirm),
+    "dispute": (DisputeForm, _dispute),
+    "withdraw": (AnswerForm, _withdraw),
+    "concede": (SeenForm, _concede),
+    "propose": (ProposeForm, _propose),
+    "accept": (AcceptForm, _accept),
+}
+
+
+def _errors(form: forms.Form) -> str:
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
+
+
+@login_required
+@require_POST
+def battle_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    """A player's report, answer, concession or proposed time; back to the card with what
+    happened or why not."""
+    _, battle = _battle_for(request, slug, number)
+    if action not in PLAYER_ACTIONS or not isinstance(request.user, User):
+        raise Http404("No such action.")
+    form_class, act = PLAYER_ACTIONS[action]
+    kingdoms = [(k, k) for k in battle.kingdoms]
+    form = (
+        form_class(request.POST, kingdoms=kingdoms)
+        if form_class is ReportForm
+        else form_class(request.POST)
+    )
+    if not form.is_valid():
+        messages.error(request, f"Nothing was changed. {_errors(form)}")
+    else:
+        try:
+            messages.success(request, act(battle, request.user, form, request))
+        except ServiceError as error:
+            messages.error(request, f"Nothing was changed. {error.message}")
+    return redirect("battles:card", slug=slug, number=number)
+
+
+# --- the campaign's battles --------------------------------------------------------------------
+
+FILTERS = {
+    "all": "All",
+    "awaiting": "Waiting for a result",
+    "disputed": "Disputed",
+    "resolved": "Resolved",
+    "mine": "Mine",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    battle: Battle
+    where: str
+    fighters: str  # "Aldermark against Brightwater"
+    state: str
+    asked: str  # what it waits for from the viewer
+    disputed: bool
+    overdue: bool
+
+
+def rows_of(battles: list[Battle], cast: Cast, kingdom: str) -> list[Row]:
+    now = timezone.now()
+    rows = []
+    for battle in battles:
+        reports = list(battle.reports.all())
+        rows.append(
+            Row(
+                battle=battle,
+                where=card.at(battle.hex),
+                fighters=f"{cast.name(battle.attacker)} against {cast.name(battle.defender)}",
+                state=state_words(battle, reports, cast),
+                asked=asks_of_me(battle, reports, kingdom),
+                disputed=battle.awaiting
+                and any(r.status == ResultReport.Status.DISPUTED for r in reports),
+                overdue=battle.awaiting and battle.deadline is not None and battle.deadline < now,
+            )
+        )
+    return rows
+
+
+def _shown(row: Row, show: str, kingdom: str) -> bool:
+    return {
+        "all": True,
+        "awaiting": row.battle.awaiting,
+        "disputed": row.disputed,
+        "resolved": not row.battle.awaiting,
+        "mine": kingdom in row.battle.kingdoms,
+    }[show]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the campaign asks of the viewer's kingdom around its battles."""
+
+    kind: str
+    where: str
+    form: forms.Form
+    facts: Json
+
+
+def decisions(data: Json, kingdom: str, seen: int) -> list[Decision]:
+    """The Last Stand, next battle and retreat choices the newest snapshot asks of the
+    kingdom, each with its form."""
+    found = []
+    for n, asked in enumerate(p for p in data.get("pending", []) if p["kingdom"] == kingdom):
+        if asked["kind"] == "last_stand":
+            form: forms.Form = LastStandForm(
+                initial={"seen": seen, "hex": f"{asked['hex'][0]},{asked['hex'][1]}"},
+                auto_id=f"stand-{n}-%s",
+            )
+            found.append(Decision("last_stand", card.at(asked["hex"]), form, asked))
+        elif asked["kind"] == "battle_choice":
+            tiles = [
+                (card.at(h), ChooseForm(initial={"seen": seen, "hex": f"{h[0]},{h[1]}"}))
+                for h in asked["choices"]
+            ]
+            found.append(Decision("battle_choice", "", SeenForm(), {"choices": tiles}))
+        elif asked["kind"] == "retreat":
+            choices = [(f"{h[0]},{h[1]}", card.at(h)) for h in asked["choices"]]
+            found.append(
+                Decision(
+                    "retreat", "", SeenForm(initial={"seen": seen}), {**asked, "choices": choices}
+                )
+            )
+    return found
+
+
+@login_required
+@require_GET
+def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(request, slug)
+    campaign = membership.campaign
+    show = request.GET.get("show", "all")
+    if show not in FILTERS:
+        show = "all"
+    cast = cast_of(campaign)
+    battles = list(
+        Battle.objects.filter(campaign=campaign).prefetch_related("reports").order_by("-number")
+    )
+    rows = [
+        r for r in rows_of(battles, cast, membership.kingdom) if _shown(r, show, membership.kingdom)
+    ]
+    snapshot = campaign.snapshots.order_by("-number").only("number", "data").first()
+    asked = (
+        decisions(snapshot.data, membership.kingdom, snapshot.number)
+        if snapshot is not None and membership.kingdom
+        else []
+    )
+    return render(
+        request,
+        "battles/list.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "rows": rows,
+            "show": show,
+            "filters": FILTERS,
+            "decisions": asked,
+            "cast": cast,
+        },
+    )
+
+
+@login_required
+@require_POST
+def battle_decide(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """A Last Stand, the next battle's tile, or where units retreat."""
+    membership = membership_for(request, slug)
+    user = request.user
+    if not isinstance(user, User):
+        raise Http404("No such action.")
+    campaign = membership.campaign
+    try:
+        if action == "last-stand":
+            stand = LastStandForm(request.POST)
+            if not stand.is_valid():
+                raise ServiceError(_errors(stand))
+            services.battle_last_stand(
+                campaign=campaign, user=user, hex=stand.cleaned_data["hex"],
+                stand=stand.cleaned_data["stand"], seen=stand.cleaned_data["seen"],
+            )  # fmt: skip
+            words = "Your choice is made."
+        elif action == "choose":
+            choose = ChooseForm(request.POST)
+            if not choose.is_valid():
+                raise ServiceError(_errors(choose))
+            services.battle_choose(
+                campaign=campaign, user=user, hex=choose.cleaned_data["hex"],
+                seen=choose.cleaned_data["seen"],
+            )  # fmt: skip
+            words = "Your next battle is chosen."
+        elif action == "retreat":
+            seen = SeenForm(request.POST)
+            if not seen.is_valid():
+                raise ServiceError(_errors(seen))
+            services.battle_retreat(
+                campaign=campaign, user=user, retreats=_retreats(request.POST),
+                seen=seen.cleaned_data["seen"],
+            )  # fmt: skip
+            words = "Your units retreat where you said."
+        else:
+            raise Http404("No such action.")
+        messages.success(request, words)
+    except ServiceError as error:
+        messages.error(request, f"Nothing was changed. {error.message}")
+    return redirect("battles:list", slug=slug)
+
+
+def _retreats(post: Any) -> dict[str, list[int]]:
+    """`retreat-<unit>` = "q,r" for each unit: the shape the engine reads."""
+    from campaign.forms import read_hex
+
+    retreats: dict[str, list[int]] = {}
+    for key, value in post.items():
+        if key.startswith("retreat-"):
+            hex_ = read_hex(str(value))
+            if hex_ is None:
+                raise ServiceError("Choose a tile to retreat to.", code="bad-hex")
+            retreats[key.removeprefix("retreat-")] = list(hex_)
+    if not retreats:
+        raise ServiceError("Choose where your units retreat.", code="no-retreat")
+    return retreats
+
+
+# --- my battles, on the home page -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MyBattle:
+    battle: Battle
+    where: str
+    against: str  # the opponent's kingdom name
+    asked: str  # what it waits for from me, "" if nothing
+
+
+@login_required
+@require_GET
+def my_battles(request: HtmxHttpRequest) -> HttpResponse:
+    """The battles waiting for their result in which the user fights, across campaigns,
+    with what each waits for from them."""
+    user = request.user
+    if not isinstance(user, User):
+        raise Http404("No such page.")
+    playing = {m.campaign_id: m for m in Membership.objects.filter(user=user).exclude(kingdom="")}
+    where = Q(pk__in=[])
+    for m in playing.values():
+        where |= Q(campaign=m.campaign_id) & (Q(attacker=m.kingdom) | Q(defender=m.kingdom))
+    battles = (
+        Battle.objects.filter(where, status=Battle.Status.AWAITING)
+        .select_related("campaign")
+        .prefetch_related("reports")
+        .order_by("deadline", "pk")
+    )
+    names = {
+        (m.campaign_id, m.kingdom): m.kingdom_name
+        for m in Membership.objects.filter(campaign__in=list(playing)).exclude(kingdom="")
+    }
+    items = []
+    for battle in battles:
+        me = playing[battle.campaign_id].kingdom
+        against = battle.opponent_of(me)
+        items.append(
+            MyBattle(
+                battle=battle,
+                where=card.at(battle.hex),
+                against=names.get((battle.campaign_id, against), against),
+                asked=asks_of_me(battle, list(battle.reports.all()), me),
+            )
+        )
+    template = "battles/mine.html#mine" if request.htmx else "battles/mine.html"
+    return render(request, template, {"items": items})
+
+
+# --- the admin's desk -------------------------------------------------------------------------
+
+
+def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
+    membership = membership_for(request, slug)
+    if not membership.is_admin or not isinstance(request.user, User):
+        raise Http404("No such campaign.")
+    return membership, request.user
+
+
+@login_required
+@require_GET
+def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Every battle's state for the admin, those that need a decision first (disputed,
+    overdue), with the reports side by side and the admin's forms."""
+    membership, _ = _admin_for(request, slug)
+    campaign = membership.campaign
+    cast = cast_of(campaign)
+    battles = list(
+        Battle.objects.filter(campaign=campaign).prefetch_related("reports").order_by("-number")
+    )
+    rows = rows_of(battles, cast, "")
+    rows.sort(key=lambda r: (not r.disputed and not r.overdue, not r.battle.awaiting))
+    desks = [
+        {
+            "row": row,
+            "reports": [
+                r for r in row.battle.reports.all() if r.is_open or r.status == "confirmed"
+            ],
+            "decide": DecideForm(
+                kingdoms=[(k, cast.name(k)) for k in row.battle.kingdoms],
+                auto_id=f"decide-{row.battle.number}-%s",
+            ),
+            "simple": SimpleForm(auto_id=f"simple-{row.battle.number}-%s"),
+            "extend": ExtendForm(auto_id=f"extend-{row.battle.number}-%s"),
+        }
+        for row in rows
+    ]
+    template = "battles/admin.html#desk" if request.htmx else "battles/admin.html"
+    return render(
+        request,
+        template,
+        {"campaign": campaign, "membership": membership, "desks": desks, "cast": cast},
+    )
+
+
+@login_required
+@require_POST
+def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    membership, actor = _admin_for(request, slug)
+    battle = get_object_or_404(Battle, campaign=membership.campaign, number=number)
+    try:
+        if action == "decide":
+            decide = DecideForm(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
+            if not decide.is_valid():
+                raise ServiceError(_errors(decide))
+            result, winner = read_outcome(decide.cleaned_data["outcome"])
+            services.battle_decide(
+                battle=battle, actor=actor, result=result, winner=winner,
+                reason=decide.cleaned_data["reason"],
+            )  # fmt: skip
+            words = f"The result of battle {number} is recorded; the campaign moves on."
+        elif action == "simple":
+            simple = SimpleForm(request.POST)
+            if not simple.is_valid():
+                raise ServiceError(_errors(simple))
+            services.battle_resolve_simply(
+                battle=battle, actor=actor, reason=simple.cleaned_data["reason"]
+            )
+            words = f"Battle {number} is settled as a simple battle: its dice are on its card."
+        elif action == "extend":
+            extend = ExtendForm(request.POST)
+            if not extend.is_valid():
+                raise ServiceError(_errors(extend))
+            hours = extend.cleaned_data["hours"]
+            services.battle_extend(
+                battle=battle, actor=actor, hours=hours, reason=extend.cleaned_data["reason"]
+            )
+            words = f"Battle {number} has {hours} more hour{'s' if hours != 1 else ''}."
+        else:
+            raise Http404("No such action.")
+        messages.success(request, words)
+    except ServiceError as error:
+        messages.error(request, f"Nothing was changed. {error.message}")
+    return redirect(reverse("battles:admin", args=[slug]))
+
+
+urlpatterns: list[URLPattern] = [
+    path("battles/mine/", my_battles, name="mine"),
+    path("c/<slug:slug>/battles/", battle_list, name="list"),
+    path("c/<slug:slug>/battles/admin/", battle_admin, name="admin"),
+    path("c/<slug:slug>/battles/decide/<slug:action>/", battle_decide, name="decide"),
+    path("c/<slug:slug>/battles/<int:number>/", battle_card, name="card"),
+    path("c/<slug:slug>/battles/<int:number>/<slug:action>/", battle_act, name="act"),
+    path(
+        "c/<slug:slug>/battles/<int:number>/admin/<slug:action>/",
+        battle_admin_act,
+        name="admin_act",
+    ),
+]

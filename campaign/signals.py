@@ -1,0 +1,8 @@
+"""What the campaign app announces to the apps that listen (battles, later notifications),
+so that it never imports them: `snapshot_stored` is sent inside the transaction that
+stores a new snapshot, so what a listener writes commits with the snapshot or not at all.
+Its arguments: `campaign` and `snapshot`."""
+
+from django.dispatch import Signal
+
+snapshot_stored = Signal()
