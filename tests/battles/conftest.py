@@ -1,0 +1,112 @@
+"""The battle tests' cast: gm runs a campaign in which alice's and bob's armies meet and
+their pitched battle is handed off to the tabletop; carol plays in it too, but not in
+the battle; eve plays in another campaign."""
+
+import copy
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from battles.models import Battle
+from campaign import services
+from campaign.models import Campaign
+from config.celery import app as celery_app
+
+PASSWORD = "a-long-test-password"
+KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
+
+
+@pytest.fixture
+def cast() -> dict[str, User]:
+    names = ("gm", "alice", "bob", "carol", "eve")
+    return {name: User.objects.create_user(name, password=PASSWORD) for name in names}
+
+
+@pytest.fixture
+def campaign(cast) -> Campaign:
+    campaign = services.campaign_create(
+        name="Autumn League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
+    )
+    for name, kingdom in KINGDOMS.items():
+        services.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
+    services.campaign_start(campaign=campaign, actor=cast["gm"])
+    other = services.campaign_create(
+        name="Other League", admin=cast["eve"], kingdoms=2, map_name="borderlands"
+    )
+    services.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
+    campaign.refresh_from_db()
+    return campaign
+
+
+def hand_off(
+    campaign: Campaign, cast: dict[str, User], *, armies: int = 1, isolated: bool = False
+) -> Battle | None:
+    """The gm corrects the newest snapshot so that alice's armies (aldermark, holding the
+    tile) and bob's meet on a plains tile next to more aldermark land, at the battles step;
+    the engine hands their battle off to the tabletop. bob brings `armies` armies; an
+    `isolated` aldermark holds no tile next to it (ruling B4). Returns the newest
+    battle's row (None while a Last Stand is asked)."""
+    data: dict[str, Any] = copy.deepcopy(services.latest_snapshot(campaign).data)
+    tiles = {tuple(t["hex"]): t for t in data["map"]["tiles"]}
+    plains = next(
+        h
+        for h, t in sorted(tiles.items())
+        if t["terrain"] == "plains" and not t["river"]
+        and sum(
+            1 for n in _neighbours(h) if n in tiles and tiles[n]["terrain"] == "plains"
+        ) >= 3
+    )  # fmt: skip
+    around = [
+        list(n) for n in _neighbours(plains) if n in tiles and tiles[n]["terrain"] == "plains"
+    ]
+    army = {"upright": True, "ally": None, "hex": list(plains)}
+    data.update(
+        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
+        player_order=["brightwater", "aldermark", "carrowmoor"],
+        tiles=[
+            {"hex": list(plains), "owner": "aldermark", "settlement": None},
+            {
+                "hex": around[0],
+                "owner": "brightwater" if isolated else "aldermark",
+                "settlement": None,
+            },
+            {"hex": around[1], "owner": "brightwater", "settlement": None},
+            {"hex": around[2], "owner": "brightwater", "settlement": None},
+        ],
+        armies=[
+            *({"id": f"aldermark-{n}", "kingdom": "aldermark", **army} for n in range(1, 2)),
+            *(
+                {"id": f"brightwater-{n}", "kingdom": "brightwater", **army}
+                for n in range(1, armies + 1)
+            ),
+        ],
+        pending=[],
+    )
+    for kingdom in data["kingdoms"]:
+        kingdom["race"] = "Elves"
+    corrected = services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
+    )
+    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    return Battle.objects.filter(campaign=campaign).order_by("-number").first()
+
+
+def _neighbours(h: tuple[int, int]) -> list[tuple[int, int]]:
+    q, r = h
+    return [(q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)]
+
+
+@pytest.fixture
+def battle(campaign, cast) -> Battle:
+    handed_off = hand_off(campaign, cast)
+    assert handed_off is not None
+    assert handed_off.awaiting
+    return handed_off
+
+
+@pytest.fixture
+def eager_celery():
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False

@@ -1,0 +1,303 @@
+"""The battle services: the two players report and confirm a tabletop result, dispute
+and withdraw; a side concedes; the admin decides, settles by dice and extends; every
+refusal changes nothing. The rows stay equal to the snapshot's battles."""
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from battles import services
+from battles.models import Battle, PlayTime, ResultReport
+from campaign import services as campaign_services
+from campaign.models import AuditEntry, Campaign, Submission
+from campaign.services import ServiceError
+from tests.battles.conftest import hand_off
+
+pytestmark = pytest.mark.django_db
+
+
+def newest(campaign: Campaign) -> dict[str, Any]:
+    return campaign_services.latest_snapshot(campaign).data
+
+
+def seen(campaign: Campaign) -> int:
+    return campaign_services.latest_snapshot(campaign).number
+
+
+def refused(act: Callable[[], object], code: str) -> None:
+    with pytest.raises(ServiceError) as error:
+        act()
+    assert error.value.code == code, error.value.message
+
+
+def state(campaign: Campaign) -> tuple[object, ...]:
+    return (
+        seen(campaign),
+        list(ResultReport.objects.values_list("pk", "status", "result", "winner")),
+        list(Submission.objects.filter(consumed_by=None).values_list("pk", "payload")),
+        list(PlayTime.objects.values_list("pk", "accepted_at")),
+    )
+
+
+def test_a_handed_off_battle_has_a_row_equal_to_its_entry_with_a_deadline(campaign, battle):
+    entry = newest(campaign)["battles"][0]
+    assert battle.number == 1
+    assert (battle.hex, battle.kind, battle.status) == (entry["hex"], "pitched", "awaiting_result")
+    assert (battle.attacker, battle.defender) == (entry["attacker"], entry["defender"])
+    assert (battle.board, battle.scenario, battle.condition) == (
+        entry["board"], entry["scenario"], entry["condition"]
+    )  # fmt: skip
+    assert battle.sides == entry["sides"]
+    assert battle.dice == entry["dice"]
+    assert battle.details["how_to_win"] == entry["extra"]["how_to_win"]
+    hours = campaign.deadlines["battles"]
+    assert battle.deadline is not None
+    assert abs(battle.deadline - timezone.now() - timedelta(hours=hours)) < timedelta(minutes=1)
+
+
+def test_alice_reports_bob_confirms_and_the_campaign_moves_on(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark", turns=6,
+        note="A close one", seen=seen(campaign),
+    )  # fmt: skip
+    assert newest(campaign)["battles"][0]["status"] == "awaiting_result"  # not yet confirmed
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_confirm(report=report, user=cast["bob"], seen=seen(campaign))
+    entry = newest(campaign)["battles"][0]
+    assert (entry["status"], entry["result"], entry["winner"]) == ("resolved", "win", "aldermark")
+    battle.refresh_from_db()
+    assert (battle.status, battle.winner) == ("resolved", "aldermark")
+    assert battle.resolved_in is not None
+    assert battle.deadline is None
+    report.refresh_from_db()
+    assert (report.status, report.answered_by) == ("confirmed", cast["bob"])
+    aldermark = next(k for k in newest(campaign)["kingdoms"] if k["id"] == "aldermark")
+    assert aldermark["pitched_wins"] == 1
+
+
+def test_nobody_confirms_their_own_report_and_outsiders_may_not_report(campaign, cast, battle):
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="draw", seen=seen(campaign)
+    )
+    before = state(campaign)
+    refused(lambda: services.battle_confirm(report=report, user=cast["alice"]), "own-report")
+    for outsider in ("carol", "gm", "eve"):
+        refused(
+            lambda who=outsider: services.battle_report(
+                battle=battle, user=cast[who], result="draw"
+            ),
+            "not-in-battle",
+        )
+        refused(
+            lambda who=outsider: services.battle_confirm(report=report, user=cast[who]),
+            "not-in-battle",
+        )
+    assert state(campaign) == before
+
+
+def test_a_report_names_a_winner_who_fought_and_only_one_open_report_per_side(
+    campaign, cast, battle
+):
+    refused(
+        lambda: services.battle_report(
+            battle=battle, user=cast["alice"], result="win", winner="carrowmoor"
+        ),
+        "bad-winner",
+    )
+    refused(
+        lambda: services.battle_report(battle=battle, user=cast["alice"], result="rout"),
+        "bad-result",
+    )
+    services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    refused(
+        lambda: services.battle_report(battle=battle, user=cast["alice"], result="draw"),
+        "already-reported",
+    )
+    assert ResultReport.objects.count() == 1
+
+
+def test_bob_disputes_alice_withdraws_and_reports_again_and_bob_confirms(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    first = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    refused(
+        lambda: services.battle_dispute(report=first, user=cast["bob"], reason=" "), "no-reason"
+    )
+    services.battle_dispute(report=first, user=cast["bob"], reason="Bob won on objectives")
+    first.refresh_from_db()
+    assert (first.status, first.dispute_reason) == ("disputed", "Bob won on objectives")
+    refused(lambda: services.battle_withdraw(report=first, user=cast["bob"]), "not-yours")
+    services.battle_withdraw(report=first, user=cast["alice"])
+    second = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_confirm(report=second, user=cast["bob"])
+    assert newest(campaign)["battles"][0]["result"] == "draw"
+    assert list(ResultReport.objects.values_list("status", flat=True)) == ["withdrawn", "confirmed"]
+    refused(lambda: services.battle_withdraw(report=second, user=cast["alice"]), "settled")
+
+
+def test_a_report_for_a_settled_battle_or_a_step_moved_on_is_refused(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    refused(
+        lambda: services.battle_report(battle=battle, user=cast["alice"], result="draw", seen=1),
+        "moved-on",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_concede(battle=battle, user=cast["bob"], seen=seen(campaign))
+    entry = newest(campaign)["battles"][0]
+    assert (entry["kind"], entry["winner"]) == ("concession", "aldermark")
+    aldermark = next(k for k in newest(campaign)["kingdoms"] if k["id"] == "aldermark")
+    assert aldermark["pitched_wins"] == 0  # ruling B4: no might for a concession
+    refused(
+        lambda: services.battle_report(battle=battle, user=cast["alice"], result="draw"), "settled"
+    )
+
+
+def test_the_admin_decides_a_disputed_battle_and_it_is_audited(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    services.battle_dispute(report=report, user=cast["bob"], reason="not so")
+    refused(
+        lambda: services.battle_decide(battle=battle, actor=cast["alice"], result="draw"),
+        "not-an-admin",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_decide(
+            battle=battle, actor=cast["gm"], result="win", winner="brightwater", reason="photos"
+        )
+    assert newest(campaign)["battles"][0]["winner"] == "brightwater"
+    report.refresh_from_db()
+    assert report.status == "set_aside"
+    audit = AuditEntry.objects.get(action="battle-decided")
+    assert (audit.actor, audit.reason) == (cast["gm"], "photos")
+
+
+def test_the_admin_settles_it_as_a_simple_battle_with_every_die_recorded(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_resolve_simply(battle=battle, actor=cast["gm"], reason="no time")
+    battle.refresh_from_db()
+    assert (battle.kind, battle.status) == ("simple", "resolved")
+    details = battle.details
+    # ruling B7: one die per upright army, the picker's then the opponent's, after the
+    # condition and scenario dice of the hand-off (ruling D1)
+    assert battle.dice[2:] == details["attacker_dice"] + details["defender_dice"]
+    assert AuditEntry.objects.filter(action="battle-simple", actor=cast["gm"]).exists()
+
+
+def test_the_admin_extends_a_battles_deadline(campaign, cast, battle):
+    due = battle.deadline
+    refused(
+        lambda: services.battle_extend(battle=battle, actor=cast["bob"], hours=5), "not-an-admin"
+    )
+    refused(lambda: services.battle_extend(battle=battle, actor=cast["gm"], hours=0), "bad-hours")
+    services.battle_extend(battle=battle, actor=cast["gm"], hours=24, reason="holidays")
+    battle.refresh_from_db()
+    assert battle.deadline is not None
+    assert due is not None
+    assert battle.deadline - due == timedelta(hours=24)
+    assert AuditEntry.objects.get(action="battle-extended").details["hours"] == 24
+
+
+def test_the_two_sides_agree_a_time_to_play(campaign, cast, battle):
+    at = timezone.now() + timedelta(days=2)
+    refused(
+        lambda: services.battle_propose_time(
+            battle=battle, user=cast["alice"], at=timezone.now() - timedelta(hours=1)
+        ),
+        "in-the-past",
+    )
+    refused(
+        lambda: services.battle_propose_time(battle=battle, user=cast["carol"], at=at),
+        "not-in-battle",
+    )
+    proposed = services.battle_propose_time(battle=battle, user=cast["alice"], at=at)
+    refused(lambda: services.battle_accept_time(play_time=proposed, user=cast["alice"]), "own-time")
+    services.battle_accept_time(play_time=proposed, user=cast["bob"])
+    proposed.refresh_from_db()
+    assert proposed.accepted_at is not None
+
+
+def test_the_loser_chooses_where_to_retreat(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_confirm(report=report, user=cast["bob"])
+    asked = next(p for p in newest(campaign)["pending"] if p["kind"] == "retreat")
+    assert (asked["kingdom"], asked["unit"]) == ("brightwater", "brightwater-1")
+    to = asked["choices"][1]
+    refused(
+        lambda: services.battle_retreat(
+            campaign=campaign, user=cast["bob"], retreats={"brightwater-1": battle.hex}
+        ),
+        "bad-retreat",
+    )
+    refused(
+        lambda: services.battle_retreat(
+            campaign=campaign, user=cast["alice"], retreats={"brightwater-1": to}
+        ),
+        "not-asked",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_retreat(campaign=campaign, user=cast["bob"], retreats={"brightwater-1": to})
+    army = next(a for a in newest(campaign)["armies"] if a["id"] == "brightwater-1")
+    assert (army["hex"], army["upright"]) == (to, False)
+
+
+def test_b4_an_outnumbered_side_with_friendly_land_next_to_it_must_concede(campaign, cast):
+    conceded = hand_off(campaign, cast, armies=2)
+    assert conceded is not None
+    assert (conceded.kind, conceded.winner) == ("concession", "brightwater")
+    assert conceded.details == {"conceded_by": "aldermark", "forced": True}
+
+
+def test_b4_an_outnumbered_side_with_nowhere_to_go_makes_a_last_stand(
+    campaign, cast, eager_celery, django_capture_on_commit_callbacks
+):
+    assert hand_off(campaign, cast, armies=2, isolated=True) is None
+    asked = next(p for p in newest(campaign)["pending"] if p["kind"] == "last_stand")
+    assert asked["kingdom"] == "aldermark"
+    refused(
+        lambda: services.battle_last_stand(
+            campaign=campaign, user=cast["bob"], hex=asked["hex"], stand=True
+        ),
+        "not-asked",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_last_stand(
+            campaign=campaign, user=cast["alice"], hex=asked["hex"], stand=True, seen=seen(campaign)
+        )
+    stand = Battle.objects.get()
+    assert (stand.kind, stand.status, stand.last_stand) == (
+        "pitched",
+        "awaiting_result",
+        "aldermark",
+    )
+    assert stand.board == "4x4"  # the larger side: two armies
+
+
+def test_undo_puts_the_battle_back_to_waiting(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_resolve_simply(battle=battle, actor=cast["gm"])
+    campaign_services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="oops")
+    battle.refresh_from_db()
+    assert battle.status == "awaiting_result"
+    assert battle.kind == "pitched"
+    assert list(Battle.objects.values_list("number", flat=True)) == [1]
