@@ -81,11 +81,14 @@ def margin(battle: Battle) -> int | None:
 
 
 def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
-    """Setting up the game, in order (kings-of-war.md), with this battle's own facts."""
+    """Setting up the game, in order (kings-of-war.md), with this battle's own facts; none
+    for a battle not played at the tabletop."""
+    if not battle.board:
+        return []
     defending = [names.get(s["kingdom"], s["kingdom"]) for s in battle.sides if s["defending"]]
     steps = [
         f"Both players pick lists of up to {game_size(battle):,} points (a list may cost less).",
-        f"Set up a {battle.board.replace('x', "' by ")}' table.",
+        "Set up a table {} feet by {} feet.".format(*battle.board.split("x")),
         f"The scenario is {battle.scenario}: place its objectives or loot when the rules say.",
         "Place terrain together: blocking, difficult, obstacles, decorative; agree heights.",
     ]

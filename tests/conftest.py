@@ -7,16 +7,19 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 import redis
 from django.conf import settings
 from django.db import connection
+
+from config.celery import app as celery_app
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
@@ -89,3 +92,21 @@ def celery_worker(redis_url: str, log: Path) -> Iterator[Worker]:
         finally:
             process.terminate()
             process.wait(timeout=30)
+
+
+@pytest.fixture
+def eager(monkeypatch):
+    """Queued tasks run at once, in this process, and their errors raise."""
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
+    monkeypatch.setitem(celery_app.conf, "task_eager_propagates", True)
+
+
+@pytest.fixture
+def run(eager, django_capture_on_commit_callbacks):
+    """Call a service, then run at once what it queued after commit."""
+
+    def run(service: Callable[..., Any], **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return service(**kwargs)
+
+    return run

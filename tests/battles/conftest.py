@@ -24,7 +24,7 @@ def cast() -> dict[str, User]:
 
 
 @pytest.fixture
-def campaign(cast) -> Campaign:
+def campaign(cast: dict[str, User]) -> Campaign:
     campaign = services.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
     )
@@ -98,7 +98,7 @@ def _neighbours(h: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 @pytest.fixture
-def battle(campaign, cast) -> Battle:
+def battle(campaign: Campaign, cast: dict[str, User]) -> Battle:
     handed_off = hand_off(campaign, cast)
     assert handed_off is not None
     assert handed_off.awaiting

@@ -14,7 +14,6 @@ from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance
-from config.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db
 
@@ -23,13 +22,6 @@ type Json = dict[str, Any]
 SEED = 50  # a campaign that asks for every kind of decision
 KINGDOMS = ("Red", "Blue")
 MAX_STEPS = 400  # this 2-kingdom, 6-year campaign takes under 100 steps
-
-
-@pytest.fixture
-def eager(monkeypatch):
-    """Queued tasks run at once, in this process, and their errors raise."""
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
-    monkeypatch.setitem(celery_app.conf, "task_eager_propagates", True)
 
 
 def payloads_of(data: Json, decided: Json, kingdom: str) -> dict[str, Any]:
@@ -100,22 +92,23 @@ class Table:
             if self.newest().number != before.number:
                 return
         for entry in admin_reports(data, decided):
-            self.run(
-                services.battle_entry_save,
-                campaign=self.campaign, actor=self.admin, entry=entry, audit="battle-decided",
-            )  # fmt: skip
+            self.settle(entry)
             self.reported.append(entry)
             if self.newest().number != before.number:
                 return
         raise AssertionError(f"Nothing advanced the campaign from {data['clock']}.")
 
+    def settle(self, entry: Json) -> None:
+        """A tabletop result (or the switch to a simple battle) reaches the engine: here
+        the admin records it."""
+        self.run(
+            services.battle_entry_save,
+            campaign=self.campaign, actor=self.admin, entry=entry, audit="battle-decided",
+        )  # fmt: skip
 
-@pytest.fixture
-def table(eager, django_capture_on_commit_callbacks):
-    def run(service: Callable[..., Any], **kwargs: Any) -> Any:
-        with django_capture_on_commit_callbacks(execute=True):
-            return service(**kwargs)
 
+def seat(table: type[Table], run: Callable[..., Any]) -> Table:
+    """The admin and the bot players at a new 2-kingdom tabletop campaign."""
     make = User.objects.create_user
     admin = make("gm", password="a-long-test-password")
     campaign = services.campaign_create(
@@ -127,7 +120,12 @@ def table(eager, django_capture_on_commit_callbacks):
         services.campaign_join(campaign=campaign, user=user, kingdom_name=name)
     services.campaign_start(campaign=campaign, actor=admin)
     campaign.refresh_from_db()
-    return Table(campaign, admin, run)
+    return table(campaign, admin, run)
+
+
+@pytest.fixture
+def table(run):
+    return seat(Table, run)
 
 
 def test_a_whole_campaign_played_through_the_services_replays_through_the_engine(table):

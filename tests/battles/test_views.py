@@ -1,0 +1,380 @@
+"""The battle pages: who sees what (the two players, a third player, the admin, another
+campaign's player, a visitor), and every form refused with a message and no change."""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from battles import services
+from battles.models import Battle, PlayTime, ResultReport
+from campaign import services as campaign_services
+from campaign.models import Campaign
+from tests.campaign.helpers import signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+def card_url(battle: Battle) -> str:
+    return reverse("battles:card", args=[battle.campaign.slug, battle.number])
+
+
+def act_url(battle: Battle, action: str) -> str:
+    return reverse("battles:act", args=[battle.campaign.slug, battle.number, action])
+
+
+def seen(campaign: Campaign) -> int:
+    return campaign_services.latest_snapshot(campaign).number
+
+
+def post(client: Client, url: str, data: dict[str, Any]) -> str:
+    """POST, follow the redirect, and return the page the player lands on."""
+    response = client.post(url, data, follow=True)
+    assert response.status_code == 200
+    return response.text
+
+
+def report_form(battle: Battle, outcome: str, **extra: Any) -> dict[str, Any]:
+    return {"outcome": outcome, "seen": seen(battle.campaign), **extra}
+
+
+# --- the card ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewer", ["alice", "bob", "carol", "gm"])
+def test_every_member_sees_the_card(client, cast, battle, viewer):
+    page = signed_in(client, cast[viewer]).get(card_url(battle)).text
+    assert f"Battle at [{battle.hex[0]}, {battle.hex[1]}]" in page
+    assert "Brightwater" in page
+    assert "Aldermark" in page
+    assert "Set up a table {} feet by {} feet.".format(*battle.board.split("x")) in page
+    assert battle.scenario in page
+    assert battle.condition in page
+    assert "500 points" in page
+
+
+def test_the_card_says_what_each_result_does_to_the_campaign(client, cast, battle):
+    page = signed_in(client, cast["alice"]).get(card_url(battle)).text
+    assert "If Aldermark wins" in page
+    assert "If Brightwater wins" in page
+    assert "If it is a draw" in page
+    assert "Aldermark gains 1 might" in page
+    assert "brightwater-1 retreats to a tile its player chooses" in page  # two tiles to go to
+    assert "Brightwater learns a new strategy" in page
+
+
+@pytest.mark.parametrize("viewer", ["eve", None])
+def test_nobody_else_sees_the_card(client, cast, battle, viewer):
+    if viewer:
+        signed_in(client, cast[viewer])
+    response = client.get(card_url(battle))
+    assert response.status_code == (404 if viewer else 302)
+
+
+def test_a_battle_of_another_campaign_is_not_found_by_its_number(client, cast, battle):
+    other = Campaign.objects.get(slug="other-league")
+    url = reverse("battles:card", args=[other.slug, battle.number])
+    assert signed_in(client, cast["eve"]).get(url).status_code == 404
+    assert signed_in(client, cast["alice"]).get(url).status_code == 404
+
+
+def test_an_unconfirmed_report_is_shown_to_the_two_players_and_the_admin_only(client, cast, battle):
+    services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark", note="Ambush at dawn"
+    )
+    for viewer in ("alice", "bob", "gm"):
+        assert "Ambush at dawn" in signed_in(client, cast[viewer]).get(card_url(battle)).text
+    page = signed_in(client, cast["carol"]).get(card_url(battle)).text
+    assert "Ambush at dawn" not in page
+    assert "No confirmed result yet." in page
+
+
+# --- reporting through the pages ------------------------------------------------------------
+
+
+def test_alice_reports_and_bob_confirms_from_the_card(
+    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    page = post(
+        signed_in(client, cast["alice"]),
+        act_url(battle, "report"),
+        report_form(battle, "aldermark", turns="7", note="Well fought", attacker_score="300"),
+    )
+    assert "Your report is in" in page
+    report = ResultReport.objects.get()
+    assert (report.kingdom, report.winner, report.turns, report.attacker_score) == (
+        "aldermark", "aldermark", 7, 300
+    )  # fmt: skip
+    bob_page = signed_in(client, cast["bob"]).get(card_url(battle)).text
+    assert "Confirm this result" in bob_page
+    with django_capture_on_commit_callbacks(execute=True):
+        page = post(
+            client, act_url(battle, "confirm"), {"report": report.pk, "seen": seen(battle.campaign)}
+        )
+    assert "Confirmed" in page
+    battle.refresh_from_db()
+    assert (battle.status, battle.winner) == ("resolved", "aldermark")
+    assert "Aldermark won." in signed_in(client, cast["carol"]).get(card_url(battle)).text
+
+
+@pytest.mark.parametrize("visitor", ["carol", "gm"])
+def test_a_member_not_in_the_battle_can_not_report_it(client, cast, battle, visitor):
+    page = post(
+        signed_in(client, cast[visitor]), act_url(battle, "report"), report_form(battle, "draw")
+    )
+    assert "Only this battle&#x27;s two players may do that." in page
+    assert not ResultReport.objects.exists()
+
+
+def test_another_campaigns_player_and_a_visitor_are_turned_away(client, cast, battle):
+    response = signed_in(client, cast["eve"]).post(
+        act_url(battle, "report"), report_form(battle, "draw")
+    )
+    assert response.status_code == 404
+    client.logout()
+    response = client.post(act_url(battle, "report"), report_form(battle, "draw"))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("accounts:sign_in"))
+    assert not ResultReport.objects.exists()
+
+
+def test_alice_can_not_confirm_her_own_report(client, cast, battle):
+    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    page = post(
+        signed_in(client, cast["alice"]),
+        act_url(battle, "confirm"),
+        {"report": report.pk, "seen": seen(battle.campaign)},
+    )
+    assert "You can&#x27;t confirm or dispute your own report" in page
+    report.refresh_from_db()
+    assert report.status == "reported"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"outcome": "carrowmoor"}, "Select a valid choice"),
+        ({"outcome": ""}, "Choose the result."),
+        ({"outcome": "draw", "turns": "many"}, "Enter a whole number"),
+        ({"outcome": "draw", "seen": "1"}, "The campaign has moved on since you looked"),
+        ({"outcome": "draw", "seen": ""}, "This field is required"),
+    ],
+)
+def test_a_forged_or_stale_report_is_refused_with_a_message(client, cast, battle, data, message):
+    form = {**report_form(battle, "draw"), **data}
+    page = post(signed_in(client, cast["alice"]), act_url(battle, "report"), form)
+    assert "Nothing was changed." in page
+    assert message in page
+    assert not ResultReport.objects.exists()
+
+
+def test_a_report_of_another_battle_can_not_be_answered_here(client, cast, battle):
+    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    other_battle = Battle.objects.create(
+        campaign=battle.campaign, number=2, year=1, month=1, hex=[9, 9], kind="pitched",
+        attacker="carrowmoor", defender="brightwater", status="awaiting_result",
+    )  # fmt: skip
+    page = post(
+        signed_in(client, cast["bob"]), act_url(other_battle, "confirm"),
+        {"report": report.pk, "seen": seen(battle.campaign)},
+    )  # fmt: skip
+    assert "There is no such report of this battle." in page
+    report.refresh_from_db()
+    assert report.status == "reported"
+
+
+def test_dispute_withdraw_and_report_again_through_the_pages(client, cast, battle):
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    page = post(
+        signed_in(client, cast["bob"]), act_url(battle, "dispute"),
+        {"report": report.pk, "seen": seen(battle.campaign), "reason": "I held the objectives"},
+    )  # fmt: skip
+    assert "Disputed" in page
+    page = post(
+        signed_in(client, cast["alice"]),
+        act_url(battle, "withdraw"),
+        {"report": report.pk, "seen": seen(battle.campaign)},
+    )
+    assert "Your report is withdrawn" in page
+    post(client, act_url(battle, "report"), report_form(battle, "brightwater"))
+    assert list(ResultReport.objects.values_list("status", "winner")) == [
+        ("withdrawn", "aldermark"), ("reported", "brightwater")
+    ]  # fmt: skip
+
+
+def test_concede_from_the_card(
+    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        post(
+            signed_in(client, cast["bob"]),
+            act_url(battle, "concede"),
+            {"seen": seen(battle.campaign)},
+        )
+    battle.refresh_from_db()
+    assert (battle.kind, battle.winner) == ("concession", "aldermark")
+
+
+def test_times_to_play_are_shown_in_each_viewers_time_zone(client, cast, battle):
+    cast["bob"].time_zone = "Asia/Tokyo"
+    cast["bob"].save()
+    page = post(
+        signed_in(client, cast["alice"]), act_url(battle, "propose"), {"at": "2030-05-01T18:00"}
+    )
+    assert "Your proposed time is on the card" in page
+    assert "Wed 1 May 2030, 18:00 UTC" in page
+    proposed = PlayTime.objects.get()
+    page = post(
+        signed_in(client, cast["bob"]), act_url(battle, "accept"), {"play_time": proposed.pk}
+    )
+    assert "Agreed" in page
+    assert "Thu 2 May 2030, 03:00 JST" in page
+
+
+# --- the list, my battles, the decisions ------------------------------------------------------
+
+
+def test_the_battles_list_filters_and_says_what_waits_for_me(client, cast, battle):
+    url = reverse("battles:list", args=[battle.campaign.slug])
+    page = signed_in(client, cast["alice"]).get(url).text
+    assert "Waiting for you:" in page
+    assert "play the game and report the result" in page
+    assert "Battle at" not in signed_in(client, cast["alice"]).get(url + "?show=resolved").text
+    assert "Battle at" in client.get(url + "?show=awaiting").text
+    assert "Battle at" not in signed_in(client, cast["carol"]).get(url + "?show=mine").text
+
+
+def test_my_battles_on_the_home_page(client, cast, battle):
+    mine = reverse("battles:mine")
+    page = signed_in(client, cast["alice"]).get(mine, headers={"HX-Request": "true"}).text
+    assert "against Brightwater" in page
+    assert "play the game and report the result" in page
+    assert "<html" not in page  # a fragment for htmx
+    services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    assert "confirm or dispute your opponent" in signed_in(client, cast["bob"]).get(mine).text
+    assert "No battle waits for you." in signed_in(client, cast["carol"]).get(mine).text
+    home = signed_in(client, cast["alice"]).get("/").text
+    assert f'hx-get="{mine}"' in home
+
+
+def test_the_ask_to_play_links_to_the_battles(client, cast, battle):
+    page = (
+        signed_in(client, cast["alice"])
+        .get(reverse("campaign:campaign", args=[battle.campaign.slug]))
+        .text
+    )
+    assert f'href="{reverse("battles:list", args=[battle.campaign.slug])}"' in page
+
+
+def test_the_loser_retreats_from_the_battles_page(
+    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_confirm(report=report, user=cast["bob"])
+    data = campaign_services.latest_snapshot(battle.campaign).data
+    asked = next(p for p in data["pending"] if p["kind"] == "retreat")
+    url = reverse("battles:list", args=[battle.campaign.slug])
+    page = signed_in(client, cast["bob"]).get(url).text
+    assert "Where does brightwater-1 retreat?" in page
+    to = asked["choices"][-1]
+    decide = reverse("battles:decide", args=[battle.campaign.slug, "retreat"])
+    page = post(client, decide, {"seen": seen(battle.campaign), "retreat-brightwater-1": "99,99"})
+    assert "Nothing was changed." in page
+    assert "can&#x27;t retreat to [99, 99]" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        post(
+            client,
+            decide,
+            {"seen": seen(battle.campaign), "retreat-brightwater-1": f"{to[0]},{to[1]}"},
+        )
+    army = next(
+        a
+        for a in campaign_services.latest_snapshot(battle.campaign).data["armies"]
+        if a["id"] == "brightwater-1"
+    )
+    assert army["hex"] == to
+
+
+# --- the admin's desk -----------------------------------------------------------------------
+
+
+def desk_url(campaign: Campaign) -> str:
+    return reverse("battles:admin", args=[campaign.slug])
+
+
+@pytest.mark.parametrize(
+    ("viewer", "status"), [("gm", 200), ("alice", 404), ("carol", 404), ("eve", 404)]
+)
+def test_only_the_admin_sees_the_desk(client, cast, battle, viewer, status):
+    assert signed_in(client, cast[viewer]).get(desk_url(battle.campaign)).status_code == status
+
+
+def test_the_desk_shows_a_dispute_first_with_both_reports(client, cast, battle):
+    first = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark", note="Mine"
+    )
+    services.battle_dispute(report=first, user=cast["bob"], reason="Not so")
+    services.battle_report(
+        battle=battle, user=cast["bob"], result="win", winner="brightwater", note="Ours"
+    )
+    page = signed_in(client, cast["gm"]).get(desk_url(battle.campaign)).text
+    assert "Disputed: the campaign&#x27;s admin decides." in page
+    assert page.index("Mine") < page.index("Ours")
+    assert "Not so" in page
+
+
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [("decide", {"outcome": "draw"}), ("simple", {}), ("extend", {"hours": "12"})],
+)
+@pytest.mark.parametrize("visitor", ["gm", "alice", "carol", "eve", None])
+def test_only_the_admin_acts_at_the_desk(
+    client, cast, battle, action, data, visitor, eager_celery, django_capture_on_commit_callbacks
+):
+    before = (
+        Battle.objects.get().deadline,
+        campaign_services.latest_snapshot(battle.campaign).number,
+    )
+    if visitor:
+        signed_in(client, cast[visitor])
+    url = reverse("battles:admin_act", args=[battle.campaign.slug, battle.number, action])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, data)
+    after = (
+        Battle.objects.get().deadline,
+        campaign_services.latest_snapshot(battle.campaign).number,
+    )
+    if visitor == "gm":
+        assert response.status_code == 302
+        assert after != before
+    else:
+        assert response.status_code in (302 if visitor is None else 404,)
+        assert after == before
+
+
+def test_a_bad_extension_is_refused_with_a_message(client, cast, battle):
+    url = reverse("battles:admin_act", args=[battle.campaign.slug, battle.number, "extend"])
+    response = signed_in(client, cast["gm"]).post(url, {"hours": "0"}, follow=True)
+    assert "Nothing was changed." in response.text
+    battle.refresh_from_db()
+    assert battle.deadline is not None
+    assert battle.deadline < timezone.now() + timedelta(
+        hours=battle.campaign.deadlines["battles"] + 1
+    )
+
+
+def test_the_dashboard_links_to_the_desk(client, cast, battle):
+    page = (
+        signed_in(client, cast["gm"])
+        .get(reverse("campaign:dashboard", args=[battle.campaign.slug]))
+        .text
+    )
+    assert f'hx-get="{desk_url(battle.campaign)}"' in page
