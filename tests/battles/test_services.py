@@ -81,7 +81,7 @@ def test_alice_reports_bob_confirms_and_the_campaign_moves_on(
     assert aldermark["pitched_wins"] == 1
 
 
-def test_nobody_confirms_their_own_report_and_outsiders_may_not_report(campaign, cast, battle):
+def test_a18_nobody_confirms_their_own_report_and_outsiders_may_not_report(campaign, cast, battle):
     report = services.battle_report(
         battle=battle, user=cast["alice"], result="draw", seen=seen(campaign)
     )

@@ -207,7 +207,7 @@ def test_dispute_withdraw_and_report_again_through_the_pages(client, cast, battl
     ]  # fmt: skip
 
 
-def test_concede_from_the_card(
+def test_a19_concede_from_the_card(
     client, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):

@@ -106,3 +106,24 @@ def test_it_makes_nothing_without_debug(settings):
     assert "DEBUG" in err.getvalue()
     assert not Campaign.objects.exists()
     assert not User.objects.exists()
+
+
+def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(client):
+    out = seed()
+
+    campaign = Campaign.objects.get(slug="demo-battle")
+    players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
+    data = services.latest_snapshot(campaign).data
+    (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
+    assert battle["kind"] == "pitched"
+    assert {battle["attacker"], battle["defender"]} == {players["alice"], players["bob"]}
+    assert {(p["kind"], p["kingdom"]) for p in data["pending"]} == {
+        ("battle_result", players["alice"]),
+        ("battle_result", players["bob"]),
+    }
+    assert "waiting for its result" in out
+    number = data["battles"].index(battle) + 1
+    card = reverse("battles:card", args=[campaign.slug, number])
+    for name in ("carol", "dave"):  # they can see the card
+        client.force_login(User.objects.get(username=name))
+        assert "Battle at" in client.get(card).text
