@@ -18,7 +18,7 @@ class BattleAdmin(admin.ModelAdmin[Battle]):
     list_display = ("campaign", "number", "year", "month", "hex", "kind", "status", "deadline")
     list_filter = ("status", "kind")
     search_fields = ("campaign__name", "campaign__slug", "attacker", "defender")
-    readonly_fields = [f.name for f in Battle._meta.fields if f.name != "deadline"]
+    readonly_fields = tuple(f.name for f in Battle._meta.fields if f.name != "deadline")
     inlines = (ResultReportInline,)
 
 
