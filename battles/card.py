@@ -19,6 +19,21 @@ def at(hex_: list[int]) -> str:
     return hex_label((hex_[0], hex_[1]))
 
 
+def tile_words(data: Json, hex_: list[int], names: dict[str, str]) -> str:
+    """A tile as a player picking a retreat reads it: `[2, 3]: forest, a village of
+    Brightwater`."""
+    terrain: Json = next((t for t in data["map"]["tiles"] if t["hex"] == hex_), {})
+    held = next((t for t in data["tiles"] if t["hex"] == hex_), None)
+    words = [terrain.get("terrain", "unknown")]
+    words += [flag for flag in ("river", "coast") if terrain.get(flag)]
+    if held is not None:
+        owner = names.get(held["owner"], held["owner"])
+        words.append(
+            f"a {held['settlement']} of {owner}" if held["settlement"] else f"held by {owner}"
+        )
+    return f"{at(hex_)}: {', '.join(words)}"
+
+
 KINDS = {
     "pitched": "a pitched battle, played at the tabletop",
     "simple": "a simple land battle, settled by dice (ruling B7)",

@@ -54,8 +54,14 @@ class ReportForm(SeenForm):
     )  # fmt: skip
 
     def __init__(self, *args: Any, kingdoms: Choices, **kwargs: Any) -> None:
+        """`kingdoms`: the attacker's (the side that picked the battle), then the defender's."""
         super().__init__(*args, **kwargs)
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]
+        for role, (_, name) in zip(("attacker", "defender"), kingdoms, strict=True):
+            self.fields[
+                f"{role}_score"
+            ].label = f"{name}'s scenario score (points routed, objectives or loot)"
+            self.fields[f"{role}_list"].label = f"{name}'s list"
 
     def details(self) -> dict[str, Any]:
         """The optional Kings of War details, as the report's fields."""

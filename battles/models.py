@@ -81,7 +81,7 @@ class ResultReport(models.Model):
     dispute. Only a confirmed report (or the admin's decision) reaches the engine."""
 
     class Status(models.TextChoices):
-        REPORTED = "reported", "Waiting for the opponent"
+        REPORTED = "reported", "Waiting for confirmation"
         CONFIRMED = "confirmed", "Confirmed"
         DISPUTED = "disputed", "Disputed"
         WITHDRAWN = "withdrawn", "Withdrawn"

@@ -36,6 +36,7 @@ from battles.forms import (
 )
 from battles.models import Battle, ResultReport
 from campaign.display.mapsvg import KingdomLook, render_map
+from campaign.forms import read_hex
 from campaign.models import Campaign, Membership
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.hexmap import neighbours
@@ -92,17 +93,23 @@ def resolved_words(battle: Battle, cast: Cast) -> str:
     return f"{cast.name(battle.winner)} won."
 
 
+TO_CONFIRM = "confirm or dispute your opponent's report"
+TO_REPORT = "play the game and report the result"
+
+
 def asks_of_me(battle: Battle, reports: list[ResultReport], kingdom: str) -> str:
-    """What the battle waits for from this side, or "" if nothing."""
+    """What the battle waits for from this side, or "" if nothing (it waits for the other
+    side, or for the admin after a dispute)."""
     if not battle.awaiting or kingdom not in battle.kingdoms:
         return ""
-    if any(r.status == ResultReport.Status.CONFIRMED for r in reports):
+    statuses = {r.status for r in reports}
+    if statuses & {ResultReport.Status.CONFIRMED, ResultReport.Status.DISPUTED}:
         return ""
     if any(r.status == ResultReport.Status.REPORTED and r.kingdom != kingdom for r in reports):
-        return "confirm or dispute your opponent's report"
+        return TO_CONFIRM
     if any(r.is_open and r.kingdom == kingdom for r in reports):
         return ""
-    return "play the game and report the result"
+    return TO_REPORT
 
 
 # --- the card --------------------------------------------------------------------------------
@@ -153,16 +160,28 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "now": timezone.now(),
     }
     if mine and battle.awaiting:
-        context["report_form"] = ReportForm(initial=seen, kingdoms=kingdoms)
         context["seen"] = snapshot.number
         context["propose_form"] = ProposeForm()
+        if not any(r.is_open and r.kingdom == mine for r in reports):
+            context["report_form"] = ReportForm(initial=seen, kingdoms=kingdoms)
+    if context["asked"]:
+        context["asked_anchor"] = (
+            "report-title" if context["asked"] == TO_REPORT else "reports-title"
+        )
+    if mine:
+        units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
+        context["retreat_asked"] = [
+            p["unit"]
+            for p in snapshot.data.get("pending", [])
+            if p["kind"] == "retreat" and p["kingdom"] == mine and p.get("unit") in units
+        ]
     return render(request, "battles/card.html", context)
 
 
-Act = Callable[[Battle, User, Any, HttpRequest], str]
+Act = Callable[[Battle, User, Any], str]
 
 
-def _report(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+def _report(battle: Battle, user: User, form: Any) -> str:
     result, winner = read_outcome(form.cleaned_data["outcome"])
     services.battle_report(
         battle=battle, user=user, result=result, winner=winner,
@@ -178,14 +197,14 @@ def _their_report(battle: Battle, form: Any) -> ResultReport:
     return report
 
 
-def _confirm(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+def _confirm(battle: Battle, user: User, form: Any) -> str:
     services.battle_confirm(
         report=_their_report(battle, form), user=user, seen=form.cleaned_data["seen"]
     )
     return "Confirmed: the result goes to the campaign, which moves on."
 
 
-def _dispute(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+def _dispute(battle: Battle, user: User, form: Any) -> str:
     services.battle_dispute(
         report=_their_report(battle, form),
         user=user,
@@ -197,22 +216,22 @@ def _dispute(battle: Battle, user: User, form: Any, request: HttpRequest) -> str
     )
 
 
-def _withdraw(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+def _withdraw(battle: Battle, user: User, form: Any) -> str:
     services.battle_withdraw(report=_their_report(battle, form), user=user)
     return "Your report is withdrawn: you may report again."
 
 
-def _concede(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+def _concede(battle: Battle, user: User, form: Any) -> str:
     services.battle_concede(battle=battle, user=user, seen=form.cleaned_data["seen"])
     return "You conceded the field: a loss, worth no might to your opponent."
 
 
-def _propose(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+def _propose(battle: Battle, user: User, form: Any) -> str:
     services.battle_propose_time(battle=battle, user=user, at=form.cleaned_data["at"])
     return "Your proposed time is on the card for your opponent to accept."
 
 
-def _accept(battle: Battle, user: User, form: Any, request: HttpRequest) -> str:
+def _accept(battle: Battle, user: User, form: Any) -> str:
     play_time = battle.play_times.filter(pk=form.cleaned_data["play_time"]).first()
     if play_time is None:
         raise ServiceError("There is no such proposed time.", code="no-such-time")
@@ -254,7 +273,7 @@ def battle_act(request: HttpRequest, slug: str, number: int, action: str) -> Htt
         messages.error(request, f"Nothing was changed. {_errors(form)}")
     else:
         try:
-            messages.success(request, act(battle, request.user, form, request))
+            messages.success(request, act(battle, request.user, form))
         except ServiceError as error:
             messages.error(request, f"Nothing was changed. {error.message}")
     return redirect("battles:card", slug=slug, number=number)
@@ -322,7 +341,7 @@ class Decision:
     facts: Json
 
 
-def decisions(data: Json, kingdom: str, seen: int) -> list[Decision]:
+def decisions(data: Json, kingdom: str, seen: int, cast: Cast) -> list[Decision]:
     """The Last Stand, next battle and retreat choices the newest snapshot asks of the
     kingdom, each with its form."""
     found = []
@@ -340,7 +359,9 @@ def decisions(data: Json, kingdom: str, seen: int) -> list[Decision]:
             ]
             found.append(Decision("battle_choice", "", SeenForm(), {"choices": tiles}))
         elif asked["kind"] == "retreat":
-            choices = [(f"{h[0]},{h[1]}", card.at(h)) for h in asked["choices"]]
+            choices = [
+                (f"{h[0]},{h[1]}", card.tile_words(data, h, cast.names)) for h in asked["choices"]
+            ]
             found.append(
                 Decision(
                     "retreat", "", SeenForm(initial={"seen": seen}), {**asked, "choices": choices}
@@ -366,7 +387,7 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
     ]
     snapshot = campaign.snapshots.order_by("-number").only("number", "data").first()
     asked = (
-        decisions(snapshot.data, membership.kingdom, snapshot.number)
+        decisions(snapshot.data, membership.kingdom, snapshot.number, cast)
         if snapshot is not None and membership.kingdom
         else []
     )
@@ -432,8 +453,6 @@ def battle_decide(request: HttpRequest, slug: str, action: str) -> HttpResponse:
 
 def _retreats(post: Any) -> dict[str, list[int]]:
     """`retreat-<unit>` = "q,r" for each unit: the shape the engine reads."""
-    from campaign.forms import read_hex
-
     retreats: dict[str, list[int]] = {}
     for key, value in post.items():
         if key.startswith("retreat-"):
@@ -455,6 +474,7 @@ class MyBattle:
     where: str
     against: str  # the opponent's kingdom name
     asked: str  # what it waits for from me, "" if nothing
+    state: str
 
 
 @login_required
@@ -475,7 +495,7 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
         .prefetch_related("reports")
         .order_by("deadline", "pk")
     )
-    names = {
+    kingdom_names = {
         (m.campaign_id, m.kingdom): m.kingdom_name
         for m in Membership.objects.filter(campaign__in=list(playing)).exclude(kingdom="")
     }
@@ -483,12 +503,15 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
     for battle in battles:
         me = playing[battle.campaign_id].kingdom
         against = battle.opponent_of(me)
+        reports = list(battle.reports.all())
+        names = {k: v for (c, k), v in kingdom_names.items() if c == battle.campaign_id}
         items.append(
             MyBattle(
                 battle=battle,
                 where=card.at(battle.hex),
-                against=names.get((battle.campaign_id, against), against),
-                asked=asks_of_me(battle, list(battle.reports.all()), me),
+                against=names.get(against, against),
+                asked=asks_of_me(battle, reports, me),
+                state=state_words(battle, reports, Cast(names, {}, {})),
             )
         )
     template = "battles/mine.html#mine" if request.htmx else "battles/mine.html"

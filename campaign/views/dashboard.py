@@ -80,7 +80,9 @@ def waiting_for(
             kingdom=names.get(kingdom, kingdom),
             player=players.get(kingdom, "nobody"),
             asked=ASKS.get(kind, kind),
-            given=_given(ready.get((kingdom, services.ANSWERS.get(kind, kind)))),
+            given="Reports: see Battles below"
+            if kind == "battle_result"
+            else _given(ready.get((kingdom, services.ANSWERS.get(kind, kind)))),
         )
         for kingdom, kind in asked
     ]

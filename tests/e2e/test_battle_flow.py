@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from battles.models import Battle
@@ -38,9 +38,10 @@ def sign_in(browser: Browser, live_server: LiveServer, username: str) -> Page:
 def go_home(page: Page) -> None:
     page.get_by_role("link", name="Mighty Kingdoms").click()
     page.get_by_role("heading", name="My campaigns").wait_for()
+    my_battles(page)
 
 
-def my_battles(page: Page) -> Any:
+def my_battles(page: Page) -> Locator:
     """The home page's "My battles", once htmx has loaded it."""
     section = page.get_by_role("region", name="My battles")
     section.wait_for()
@@ -56,11 +57,11 @@ def open_battle(page: Page, against: str) -> None:
     page.get_by_role("heading", level=1, name=re.compile(r"^Battle at ")).wait_for()
 
 
-def reports(page: Page) -> Any:
+def reports(page: Page) -> Locator:
     return page.get_by_role("region", name="Reports", exact=True)
 
 
-def messages(page: Page) -> Any:
+def messages(page: Page) -> Locator:
     return page.locator("ul.messages")
 
 
@@ -79,10 +80,26 @@ def open_campaign(page: Page) -> None:
     page.get_by_role("heading", level=1, name=CAMPAIGN, exact=True).wait_for()
 
 
-def tokens(page: Page, unit: str, hex_: list[int] | None = None) -> Any:
+def tokens(page: Page, unit: str, hex_: list[int] | None = None) -> Locator:
     """The unit's token on the campaign page's map, in that hex if given."""
     within = f'g.hex-units[data-hex="{hex_[0]},{hex_[1]}"] ' if hex_ else ""
     return page.locator(f'svg.campaign-map {within}g.unit[data-unit="{unit}"]')
+
+
+def label(hex_: list[int]) -> str:
+    return f"[{hex_[0]}, {hex_[1]}]"
+
+
+def zoom_in_on(page: Page, target: Locator) -> None:
+    """Zoom the campaign map in around the target, as Ctrl + wheel (or a pinch) does."""
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.down("Control")
+    for _ in range(12):
+        page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
@@ -232,15 +249,31 @@ def test_two_players_report_dispute_report_again_confirm_and_see_the_retreat(
             expect(token).to_have_count(1)
             expect(token).to_have_class(re.compile(r"\blying\b"))
             expect(token.locator("title")).to_contain_text("on its side")
-        screenshot(page, f"battle-map-{name}")
+        details = page.locator("p.hex-details")
+        for unit, there in moved.items():  # as on a phone: zoom in on it, tap it, read
+            zoom_in_on(page, tokens(page, unit, there))
+            tokens(page, unit, there).tap()
+            expect(details).to_contain_text(f"{label(there)} ")
+            expect(details).to_contain_text(f"{unit} (on its side")
+            screenshot(page, f"battle-map-{name}-{unit}")
+        page.locator(f'svg.campaign-map g.hex[data-hex="{tile[0]},{tile[1]}"]').tap(force=True)
+        expect(details).to_contain_text(f"{label(tile)} ")
+        for unit in bob_armies:
+            expect(details).not_to_contain_text(unit)
+        screenshot(page, f"battle-map-{name}-battle-tile")
 
 
 def test_the_battle_card_prints_on_one_a4_page(browser, live_server, demo, screenshot):
     alice = sign_in(browser, live_server, "alice")
     open_battle(alice, "Brightwater")
     alice.emulate_media(media="print")
+    # what the table needs is printed; the forms and the site around the card are not
+    for heading in ("Who fights", "The game", "Setting up, step by step"):
+        expect(alice.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+    expect(alice.get_by_role("heading", name="Report the result")).to_be_hidden()
+    expect(alice.locator("header.site-header")).to_be_hidden()
     screenshot(alice, "battle-card-print")
-    pdf = alice.pdf(format="A4", print_background=True)
+    pdf = alice.pdf(format="A4")
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     (ARTEFACTS / "battle-card.pdf").write_bytes(pdf)
     assert pdf.startswith(b"%PDF")

@@ -26,7 +26,7 @@ def sign_in(browser: Browser, live_server: LiveServer, username: str) -> Page:
 
 
 def open_orders(page: Page) -> None:
-    page.get_by_role("link", name="Demo").first.click()
+    page.get_by_role("link", name="Demo", exact=True).click()
     page.get_by_role("link", name="Give your orders").click()
     page.wait_for_selector("a.pick-unit")
 
