@@ -162,7 +162,9 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if mine and battle.awaiting:
         context["seen"] = snapshot.number
         context["propose_form"] = ProposeForm()
-        if not any(r.is_open and r.kingdom == mine for r in reports):
+        # Report unless your own report is open or your opponent's waits for your answer.
+        reported = ResultReport.Status.REPORTED
+        if not any(r.status == reported or (r.kingdom == mine and r.is_open) for r in reports):
             context["report_form"] = ReportForm(initial=seen, kingdoms=kingdoms)
     if context["asked"]:
         context["asked_anchor"] = (

@@ -120,6 +120,20 @@ def test_alice_reports_and_bob_confirms_from_the_card(
     assert "Aldermark won." in signed_in(client, cast["carol"]).get(card_url(battle)).text
 
 
+def test_the_report_form_is_offered_while_nothing_waits_for_an_answer(client, cast, battle):
+    def offered(name: str) -> bool:
+        return 'id="report-title"' in signed_in(client, cast[name]).get(card_url(battle)).text
+
+    assert offered("alice")
+    assert offered("bob")
+    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    assert not offered("alice")  # her report is open
+    assert not offered("bob")  # he confirms or disputes it
+    services.battle_dispute(report=report, user=cast["bob"], reason="no")
+    assert offered("bob")  # he may report it as he saw it
+    assert not offered("carol")
+
+
 @pytest.mark.parametrize("visitor", ["carol", "gm"])
 def test_a_member_not_in_the_battle_can_not_report_it(client, cast, battle, visitor):
     page = post(
