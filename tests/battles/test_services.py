@@ -14,6 +14,7 @@ from battles.models import Battle, PlayTime, ResultReport
 from campaign import services as campaign_services
 from campaign.models import AuditEntry, Campaign, Submission
 from campaign.services import ServiceError
+from campaign.transfer import campaign_export, campaign_import
 from tests.battles.conftest import hand_off
 
 pytestmark = pytest.mark.django_db
@@ -296,3 +297,15 @@ def test_undo_puts_the_battle_back_to_waiting(
     assert battle.status == "awaiting_result"
     assert battle.kind == "pitched"
     assert list(Battle.objects.values_list("number", flat=True)) == [1]
+
+
+def test_an_imported_campaign_has_the_rows_of_its_battles(campaign, cast, battle):
+    document = campaign_export(campaign)
+    imported = campaign_import(document, slug="moved-league")
+    (row,) = Battle.objects.filter(campaign=imported)
+    assert (row.number, row.hex, row.status, row.sides) == (
+        1,
+        battle.hex,
+        "awaiting_result",
+        battle.sides,
+    )

@@ -392,3 +392,10 @@ def test_the_dashboard_links_to_the_desk(client, cast, battle):
         .text
     )
     assert f'hx-get="{desk_url(battle.campaign)}"' in page
+
+
+def test_a_re_stated_battle_says_so_on_its_card(client, cast, battle):
+    battle.details = {**battle.details, "restated": True}
+    battle.save()
+    page = signed_in(client, cast["carol"]).get(card_url(battle)).text
+    assert "Re-stated: an earlier battle's result changed who stands in this tile" in page
