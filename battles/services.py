@@ -88,6 +88,12 @@ def battle_report(
             "You have a report of this battle open already: withdraw it to report again.",
             code="already-reported",
         )
+    if battle.reports.filter(status=ResultReport.Status.REPORTED).exists():
+        raise ServiceError(
+            "Your opponent's report waits for your answer: confirm it, or dispute it and then "
+            "report the result as you saw it.",
+            code="answer-first",
+        )
     services.check_battle_entry(battle.campaign, _entry(battle, result, winner))
     return ResultReport.objects.create(
         battle=battle,

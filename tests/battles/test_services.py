@@ -114,6 +114,10 @@ def test_a_report_names_a_winner_who_fought_and_only_one_open_report_per_side(
         lambda: services.battle_report(battle=battle, user=cast["alice"], result="draw"),
         "already-reported",
     )
+    refused(
+        lambda: services.battle_report(battle=battle, user=cast["bob"], result="draw"),
+        "answer-first",
+    )
     assert ResultReport.objects.count() == 1
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from battles import services
 from battles.models import Battle, PlayTime, ResultReport
 from campaign import services as campaign_services
-from campaign.models import Campaign
+from campaign.models import Campaign, Submission
 from tests.campaign.helpers import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -399,3 +399,79 @@ def test_a_re_stated_battle_says_so_on_its_card(client, cast, battle):
     battle.save()
     page = signed_in(client, cast["carol"]).get(card_url(battle)).text
     assert "Re-stated: an earlier battle's result changed who stands in this tile" in page
+
+
+# --- who may do what, for every player's action -------------------------------------------
+
+MAY = {  # alice has reported a draw and proposed a time; who may then do each action
+    "report": set(),  # alice's report is open: bob answers it first
+    "confirm": {"bob"},
+    "dispute": {"bob"},
+    "withdraw": {"alice"},
+    "concede": {"alice", "bob"},
+    "propose": {"alice", "bob"},
+    "accept": {"bob"},
+}
+
+
+def world(battle: Battle) -> tuple[object, ...]:
+    return (
+        list(ResultReport.objects.order_by("pk").values_list("kingdom", "status")),
+        list(PlayTime.objects.order_by("pk").values_list("kingdom", "accepted_at")),
+        list(Submission.objects.order_by("pk").values_list("kingdom", "kind", "payload")),
+    )
+
+
+@pytest.mark.parametrize("action", MAY)
+@pytest.mark.parametrize("visitor", ["alice", "bob", "carol", "gm", "eve", None])
+def test_each_action_is_for_the_right_player_only(client, cast, battle, action, visitor):
+    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    proposed = services.battle_propose_time(
+        battle=battle, user=cast["alice"], at=timezone.now() + timedelta(days=1)
+    )
+    data = {
+        "seen": seen(battle.campaign),
+        "report": report.pk,
+        "reason": "not so",
+        "outcome": "draw",
+        "at": "2031-01-01T10:00",
+        "play_time": proposed.pk,
+    }
+    before = world(battle)
+    if visitor:
+        signed_in(client, cast[visitor])
+    response = client.post(act_url(battle, action), data)
+    if visitor is None:
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("accounts:sign_in"))
+    elif visitor == "eve":
+        assert response.status_code == 404
+    else:
+        assert response.status_code == 302
+        assert response.url == card_url(battle)
+    assert (world(battle) != before) == (visitor in MAY[action])
+
+
+@pytest.mark.parametrize("action", ["last-stand", "choose", "retreat"])
+@pytest.mark.parametrize("visitor", ["carol", "gm", "eve", None])
+def test_nobody_decides_for_a_kingdom_not_asked(client, cast, battle, action, visitor):
+    hex_text = f"{battle.hex[0]},{battle.hex[1]}"
+    data = {
+        "seen": seen(battle.campaign),
+        "hex": hex_text,
+        "stand": "yes",
+        "retreat-brightwater-1": hex_text,
+    }
+    before = world(battle)
+    if visitor:
+        signed_in(client, cast[visitor])
+    response = client.post(
+        reverse("battles:decide", args=[battle.campaign.slug, action]),
+        data,
+        follow=visitor in ("carol", "gm"),
+    )
+    if visitor in ("carol", "gm"):
+        assert "Nothing was changed." in response.text
+    else:
+        assert response.status_code == (404 if visitor else 302)
+    assert world(battle) == before
