@@ -1,16 +1,29 @@
 """The battle pages' forms: they check the shape of what was typed; who may say it and
 whether the rules accept it is for the services."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 
-from campaign.forms import MAX_EXTENSION_HOURS, HexField, reason_field
+from campaign.forms import MAX_EXTENSION_HOURS, HexField, read_hex, reason_field
 
 Choices = list[tuple[str, str]]
 
 
-class SeenForm(forms.Form):
+class BattleForm(forms.Form):
+    """Every battle form may be made with the battle's two kingdoms, `(id, name)`, the
+    attacker's (the side that picked the battle) first; those that name a side use them."""
+
+    def __init__(self, *args: Any, kingdoms: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.setup_kingdoms(list(kingdoms))
+
+    def setup_kingdoms(self, kingdoms: Choices) -> None:
+        pass
+
+
+class SeenForm(BattleForm):
     """Every player's form carries the snapshot the player was looking at: a form from a
     step the campaign has moved on from is refused."""
 
@@ -32,48 +45,36 @@ def read_outcome(outcome: str) -> tuple[str, str]:
     return ("draw", "") if outcome == "draw" else ("win", outcome)
 
 
+DETAILS = ("attacker_score", "defender_score", "turns", "note", "attacker_list", "defender_list")
+
+
+def report_details(data: dict[str, Any]) -> dict[str, Any]:
+    """The optional Kings of War details of a report, as the report's fields."""
+    return {name: data[name] for name in DETAILS}
+
+
 class ReportForm(SeenForm):
     outcome = outcome_field()
-    attacker_score = forms.IntegerField(
-        required=False, min_value=0, max_value=99999, label="Attacker's scenario score"
-    )
-    defender_score = forms.IntegerField(
-        required=False, min_value=0, max_value=99999, label="Defender's scenario score"
-    )
+    attacker_score = forms.IntegerField(required=False, min_value=0, max_value=99999)
+    defender_score = forms.IntegerField(required=False, min_value=0, max_value=99999)
     turns = forms.IntegerField(required=False, min_value=1, max_value=30, label="Turns played")
     note = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
     attacker_list = forms.CharField(
-        required=False, max_length=10000, widget=forms.Textarea(attrs={"rows": 3}),
-        label="Attacker's list",
-    )  # fmt: skip
+        required=False, max_length=10000, widget=forms.Textarea(attrs={"rows": 3})
+    )
     defender_list = forms.CharField(
-        required=False, max_length=10000, widget=forms.Textarea(attrs={"rows": 3}),
-        label="Defender's list",
-    )  # fmt: skip
+        required=False, max_length=10000, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
-    def __init__(self, *args: Any, kingdoms: Choices, **kwargs: Any) -> None:
-        """`kingdoms`: the attacker's (the side that picked the battle), then the defender's."""
-        super().__init__(*args, **kwargs)
+    def setup_kingdoms(self, kingdoms: Choices) -> None:
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]
-        for role, (_, name) in zip(("attacker", "defender"), kingdoms, strict=True):
+        for role, (_, name) in zip(("attacker", "defender"), kingdoms, strict=False):
             self.fields[
                 f"{role}_score"
             ].label = f"{name}'s scenario score (points routed, objectives or loot)"
             self.fields[f"{role}_list"].label = f"{name}'s list"
-
-    def details(self) -> dict[str, Any]:
-        """The optional Kings of War details, as the report's fields."""
-        data = self.cleaned_data
-        return {
-            "attacker_score": data["attacker_score"],
-            "defender_score": data["defender_score"],
-            "turns": data["turns"],
-            "note": data["note"],
-            "attacker_list": data["attacker_list"],
-            "defender_list": data["defender_list"],
-        }
 
 
 class AnswerForm(SeenForm):
@@ -91,7 +92,7 @@ class DisputeForm(AnswerForm):
     )
 
 
-class ProposeForm(forms.Form):
+class ProposeForm(BattleForm):
     at = forms.DateTimeField(
         label="When (your time)",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
@@ -99,7 +100,7 @@ class ProposeForm(forms.Form):
     )
 
 
-class AcceptForm(forms.Form):
+class AcceptForm(BattleForm):
     play_time = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
 
@@ -117,19 +118,37 @@ class ChooseForm(SeenForm):
     hex = HexField(widget=forms.HiddenInput)
 
 
-class DecideForm(forms.Form):
+class RetreatForm(SeenForm):
+    """`retreat-<unit>` = "q, r" for each unit it names; cleaned to `retreats`, the shape
+    the engine reads."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        retreats: dict[str, list[int]] = {}
+        for key, value in self.data.items():
+            if key.startswith("retreat-"):
+                hex_ = read_hex(str(value))
+                if hex_ is None:
+                    raise forms.ValidationError("Choose a tile to retreat to.")
+                retreats[key.removeprefix("retreat-")] = list(hex_)
+        if not retreats:
+            raise forms.ValidationError("Choose where your units retreat.")
+        cleaned["retreats"] = retreats
+        return cleaned
+
+
+class DecideForm(BattleForm):
     outcome = outcome_field()
     reason = reason_field(required=False)
 
-    def __init__(self, *args: Any, kingdoms: Choices, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def setup_kingdoms(self, kingdoms: Choices) -> None:
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]
 
 
-class SimpleForm(forms.Form):
+class SimpleForm(BattleForm):
     reason = reason_field(required=False)
 
 
-class ExtendForm(forms.Form):
+class ExtendForm(BattleForm):
     hours = forms.IntegerField(min_value=1, max_value=MAX_EXTENSION_HOURS, label="Hours")
     reason = reason_field(required=False)

@@ -23,6 +23,7 @@ from battles import card, services
 from battles.forms import (
     AcceptForm,
     AnswerForm,
+    BattleForm,
     ChooseForm,
     DecideForm,
     DisputeForm,
@@ -30,13 +31,14 @@ from battles.forms import (
     LastStandForm,
     ProposeForm,
     ReportForm,
+    RetreatForm,
     SeenForm,
     SimpleForm,
     read_outcome,
+    report_details,
 )
 from battles.models import Battle, ResultReport
 from campaign.display.mapsvg import KingdomLook, render_map
-from campaign.forms import read_hex
 from campaign.models import Campaign, Membership
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.hexmap import neighbours
@@ -180,68 +182,80 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "battles/card.html", context)
 
 
-Act = Callable[[Battle, User, Any], str]
+type Data = dict[str, Any]
 
 
-def _report(battle: Battle, user: User, form: Any) -> str:
-    result, winner = read_outcome(form.cleaned_data["outcome"])
+def _carry_out(request: HttpRequest, form: forms.Form, act: Callable[[Data], str]) -> None:
+    """Check the form and act on what it holds; tell the user what happened or, with
+    nothing changed, why not."""
+    if not form.is_valid():
+        messages.error(request, f"Nothing was changed. {_errors(form)}")
+        return
+    try:
+        messages.success(request, act(form.cleaned_data))
+    except ServiceError as error:
+        messages.error(request, f"Nothing was changed. {error.message}")
+
+
+def _errors(form: forms.Form) -> str:
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
+
+
+def _report(battle: Battle, user: User, data: Data) -> str:
+    result, winner = read_outcome(data["outcome"])
     services.battle_report(
-        battle=battle, user=user, result=result, winner=winner,
-        seen=form.cleaned_data["seen"], **form.details(),
+        battle=battle, user=user, result=result, winner=winner, seen=data["seen"],
+        **report_details(data),
     )  # fmt: skip
     return "Your report is in: your opponent confirms or disputes it."
 
 
-def _their_report(battle: Battle, form: Any) -> ResultReport:
-    report = battle.reports.filter(pk=form.cleaned_data["report"]).first()
+def _their_report(battle: Battle, data: Data) -> ResultReport:
+    report = battle.reports.filter(pk=data["report"]).first()
     if report is None:
         raise ServiceError("There is no such report of this battle.", code="no-such-report")
     return report
 
 
-def _confirm(battle: Battle, user: User, form: Any) -> str:
-    services.battle_confirm(
-        report=_their_report(battle, form), user=user, seen=form.cleaned_data["seen"]
-    )
+def _confirm(battle: Battle, user: User, data: Data) -> str:
+    services.battle_confirm(report=_their_report(battle, data), user=user, seen=data["seen"])
     return "Confirmed: the result goes to the campaign, which moves on."
 
 
-def _dispute(battle: Battle, user: User, form: Any) -> str:
+def _dispute(battle: Battle, user: User, data: Data) -> str:
     services.battle_dispute(
-        report=_their_report(battle, form),
-        user=user,
-        reason=form.cleaned_data["reason"],
-        seen=form.cleaned_data["seen"],
+        report=_their_report(battle, data), user=user, reason=data["reason"], seen=data["seen"]
     )
     return (
         "Disputed: the campaign's admin will decide. You may also report the result as you saw it."
     )
 
 
-def _withdraw(battle: Battle, user: User, form: Any) -> str:
-    services.battle_withdraw(report=_their_report(battle, form), user=user)
+def _withdraw(battle: Battle, user: User, data: Data) -> str:
+    services.battle_withdraw(report=_their_report(battle, data), user=user)
     return "Your report is withdrawn: you may report again."
 
 
-def _concede(battle: Battle, user: User, form: Any) -> str:
-    services.battle_concede(battle=battle, user=user, seen=form.cleaned_data["seen"])
+def _concede(battle: Battle, user: User, data: Data) -> str:
+    services.battle_concede(battle=battle, user=user, seen=data["seen"])
     return "You conceded the field: a loss, worth no might to your opponent."
 
 
-def _propose(battle: Battle, user: User, form: Any) -> str:
-    services.battle_propose_time(battle=battle, user=user, at=form.cleaned_data["at"])
+def _propose(battle: Battle, user: User, data: Data) -> str:
+    services.battle_propose_time(battle=battle, user=user, at=data["at"])
     return "Your proposed time is on the card for your opponent to accept."
 
 
-def _accept(battle: Battle, user: User, form: Any) -> str:
-    play_time = battle.play_times.filter(pk=form.cleaned_data["play_time"]).first()
+def _accept(battle: Battle, user: User, data: Data) -> str:
+    play_time = battle.play_times.filter(pk=data["play_time"]).first()
     if play_time is None:
         raise ServiceError("There is no such proposed time.", code="no-such-time")
     services.battle_accept_time(play_time=play_time, user=user)
     return "Agreed: the time is on the card."
 
 
-PLAYER_ACTIONS: dict[str, tuple[type[forms.Form], Act]] = {
+type OnBattle = Callable[[Battle, User, Data], str]
+PLAYER_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
     "report": (ReportForm, _report),
     "confirm": (AnswerForm, _confirm),
     "dispute": (DisputeForm, _dispute),
@@ -252,32 +266,18 @@ PLAYER_ACTIONS: dict[str, tuple[type[forms.Form], Act]] = {
 }
 
 
-def _errors(form: forms.Form) -> str:
-    return " ".join(str(error) for errors in form.errors.values() for error in errors)
-
-
 @login_required
 @require_POST
 def battle_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     """A player's report, answer, concession or proposed time; back to the card with what
     happened or why not."""
     _, battle = _battle_for(request, slug, number)
-    if action not in PLAYER_ACTIONS or not isinstance(request.user, User):
+    user = request.user
+    if action not in PLAYER_ACTIONS or not isinstance(user, User):
         raise Http404("No such action.")
     form_class, act = PLAYER_ACTIONS[action]
-    kingdoms = [(k, k) for k in battle.kingdoms]
-    form = (
-        form_class(request.POST, kingdoms=kingdoms)
-        if form_class is ReportForm
-        else form_class(request.POST)
-    )
-    if not form.is_valid():
-        messages.error(request, f"Nothing was changed. {_errors(form)}")
-    else:
-        try:
-            messages.success(request, act(battle, request.user, form))
-        except ServiceError as error:
-            messages.error(request, f"Nothing was changed. {error.message}")
+    form = form_class(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
+    _carry_out(request, form, lambda data: act(battle, user, data))
     return redirect("battles:card", slug=slug, number=number)
 
 
@@ -408,63 +408,44 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _last_stand(campaign: Campaign, user: User, data: Data) -> str:
+    services.battle_last_stand(
+        campaign=campaign, user=user, hex=data["hex"], stand=data["stand"], seen=data["seen"]
+    )
+    return "Your choice is made."
+
+
+def _choose(campaign: Campaign, user: User, data: Data) -> str:
+    services.battle_choose(campaign=campaign, user=user, hex=data["hex"], seen=data["seen"])
+    return "Your next battle is chosen."
+
+
+def _retreat(campaign: Campaign, user: User, data: Data) -> str:
+    services.battle_retreat(
+        campaign=campaign, user=user, retreats=data["retreats"], seen=data["seen"]
+    )
+    return "Your units retreat where you said."
+
+
+type OnCampaign = Callable[[Campaign, User, Data], str]
+DECISIONS: dict[str, tuple[type[BattleForm], OnCampaign]] = {
+    "last-stand": (LastStandForm, _last_stand),
+    "choose": (ChooseForm, _choose),
+    "retreat": (RetreatForm, _retreat),
+}
+
+
 @login_required
 @require_POST
 def battle_decide(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     """A Last Stand, the next battle's tile, or where units retreat."""
-    membership = membership_for(request, slug)
+    campaign = membership_for(request, slug).campaign
     user = request.user
-    if not isinstance(user, User):
+    if action not in DECISIONS or not isinstance(user, User):
         raise Http404("No such action.")
-    campaign = membership.campaign
-    try:
-        if action == "last-stand":
-            stand = LastStandForm(request.POST)
-            if not stand.is_valid():
-                raise ServiceError(_errors(stand))
-            services.battle_last_stand(
-                campaign=campaign, user=user, hex=stand.cleaned_data["hex"],
-                stand=stand.cleaned_data["stand"], seen=stand.cleaned_data["seen"],
-            )  # fmt: skip
-            words = "Your choice is made."
-        elif action == "choose":
-            choose = ChooseForm(request.POST)
-            if not choose.is_valid():
-                raise ServiceError(_errors(choose))
-            services.battle_choose(
-                campaign=campaign, user=user, hex=choose.cleaned_data["hex"],
-                seen=choose.cleaned_data["seen"],
-            )  # fmt: skip
-            words = "Your next battle is chosen."
-        elif action == "retreat":
-            seen = SeenForm(request.POST)
-            if not seen.is_valid():
-                raise ServiceError(_errors(seen))
-            services.battle_retreat(
-                campaign=campaign, user=user, retreats=_retreats(request.POST),
-                seen=seen.cleaned_data["seen"],
-            )  # fmt: skip
-            words = "Your units retreat where you said."
-        else:
-            raise Http404("No such action.")
-        messages.success(request, words)
-    except ServiceError as error:
-        messages.error(request, f"Nothing was changed. {error.message}")
+    form_class, act = DECISIONS[action]
+    _carry_out(request, form_class(request.POST), lambda data: act(campaign, user, data))
     return redirect("battles:list", slug=slug)
-
-
-def _retreats(post: Any) -> dict[str, list[int]]:
-    """`retreat-<unit>` = "q,r" for each unit: the shape the engine reads."""
-    retreats: dict[str, list[int]] = {}
-    for key, value in post.items():
-        if key.startswith("retreat-"):
-            hex_ = read_hex(str(value))
-            if hex_ is None:
-                raise ServiceError("Choose a tile to retreat to.", code="bad-hex")
-            retreats[key.removeprefix("retreat-")] = list(hex_)
-    if not retreats:
-        raise ServiceError("Choose where your units retreat.", code="no-retreat")
-    return retreats
 
 
 # --- my battles, on the home page -------------------------------------------------------------
@@ -566,44 +547,42 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _decide(battle: Battle, actor: User, data: Data) -> str:
+    result, winner = read_outcome(data["outcome"])
+    services.battle_decide(
+        battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"]
+    )
+    return f"The result of battle {battle.number} is recorded; the campaign moves on."
+
+
+def _simple(battle: Battle, actor: User, data: Data) -> str:
+    services.battle_resolve_simply(battle=battle, actor=actor, reason=data["reason"])
+    return f"Battle {battle.number} is settled as a simple battle: its dice are on its card."
+
+
+def _extend(battle: Battle, actor: User, data: Data) -> str:
+    hours = data["hours"]
+    services.battle_extend(battle=battle, actor=actor, hours=hours, reason=data["reason"])
+    return f"Battle {battle.number} has {hours} more hour{'s' if hours != 1 else ''}."
+
+
+ADMIN_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
+    "decide": (DecideForm, _decide),
+    "simple": (SimpleForm, _simple),
+    "extend": (ExtendForm, _extend),
+}
+
+
 @login_required
 @require_POST
 def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     membership, actor = _admin_for(request, slug)
     battle = get_object_or_404(Battle, campaign=membership.campaign, number=number)
-    try:
-        if action == "decide":
-            decide = DecideForm(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
-            if not decide.is_valid():
-                raise ServiceError(_errors(decide))
-            result, winner = read_outcome(decide.cleaned_data["outcome"])
-            services.battle_decide(
-                battle=battle, actor=actor, result=result, winner=winner,
-                reason=decide.cleaned_data["reason"],
-            )  # fmt: skip
-            words = f"The result of battle {number} is recorded; the campaign moves on."
-        elif action == "simple":
-            simple = SimpleForm(request.POST)
-            if not simple.is_valid():
-                raise ServiceError(_errors(simple))
-            services.battle_resolve_simply(
-                battle=battle, actor=actor, reason=simple.cleaned_data["reason"]
-            )
-            words = f"Battle {number} is settled as a simple battle: its dice are on its card."
-        elif action == "extend":
-            extend = ExtendForm(request.POST)
-            if not extend.is_valid():
-                raise ServiceError(_errors(extend))
-            hours = extend.cleaned_data["hours"]
-            services.battle_extend(
-                battle=battle, actor=actor, hours=hours, reason=extend.cleaned_data["reason"]
-            )
-            words = f"Battle {number} has {hours} more hour{'s' if hours != 1 else ''}."
-        else:
-            raise Http404("No such action.")
-        messages.success(request, words)
-    except ServiceError as error:
-        messages.error(request, f"Nothing was changed. {error.message}")
+    if action not in ADMIN_ACTIONS:
+        raise Http404("No such action.")
+    form_class, act = ADMIN_ACTIONS[action]
+    form = form_class(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
+    _carry_out(request, form, lambda data: act(battle, actor, data))
     return redirect(reverse("battles:admin", args=[slug]))
 
 
