@@ -36,7 +36,7 @@ def _locked_open(battle: Battle, seen: int | None) -> Battle:
     as the player saw it; refused otherwise."""
     Campaign.objects.select_for_update().get(pk=battle.campaign_id)
     battle = Battle.objects.select_related("campaign").get(pk=battle.pk)
-    if not battle.awaiting:
+    if not battle.awaiting or services.battle_settled_meanwhile(battle.campaign, battle.hex):
         raise ServiceError("This battle is settled already.", code="settled")
     if seen is not None and seen != services.latest_snapshot(battle.campaign).number:
         raise ServiceError(

@@ -440,8 +440,27 @@ def check_battle_entry(campaign: Campaign, entry: Json) -> Snapshot:
         raise ServiceError(
             "No battle there waits for its result.", code="no-such-battle", field="hex"
         )
+    if battle_settled_meanwhile(campaign, entry["hex"]):
+        raise ServiceError(
+            "The result of that battle is in already: the campaign is moving on.",
+            code="settled",
+        )
     _check_with_engine(snapshot.data, "battles", "", [entry])
     return snapshot
+
+
+SETTLING = ("result", "resolve", "concede")
+
+
+def battle_settled_meanwhile(campaign: Campaign, hex: list[int]) -> bool:
+    """A result, a switch to a simple battle or a concession for the battle in this hex is
+    among the decisions not yet used by an advance."""
+    open_entries = Submission.objects.filter(campaign=campaign, kind="battles", consumed_by=None)
+    return any(
+        entry.get("hex") == hex and any(key in entry for key in SETTLING)
+        for payload in open_entries.values_list("payload", flat=True)
+        for entry in payload
+    )
 
 
 @transaction.atomic

@@ -313,3 +313,22 @@ def test_an_imported_campaign_has_the_rows_of_its_battles(campaign, cast, battle
         "awaiting_result",
         battle.sides,
     )
+
+
+def test_once_a_result_is_in_nothing_more_is_said_of_the_battle_before_the_advance(
+    campaign, cast, battle
+):
+    """The advance runs after the confirmation (a worker, later): until then the admin can't
+    decide it too, nor either side concede or report it again."""
+    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    services.battle_confirm(report=report, user=cast["bob"])  # its advance is not run here
+    before = state(campaign)
+    refused(
+        lambda: services.battle_decide(battle=battle, actor=cast["gm"], result="draw"), "settled"
+    )
+    refused(lambda: services.battle_resolve_simply(battle=battle, actor=cast["gm"]), "settled")
+    refused(lambda: services.battle_concede(battle=battle, user=cast["alice"]), "settled")
+    refused(
+        lambda: services.battle_report(battle=battle, user=cast["bob"], result="draw"), "settled"
+    )
+    assert state(campaign) == before
