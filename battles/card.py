@@ -167,19 +167,42 @@ def _changes(
     return _describe(events, after, battle, winner, names)
 
 
+def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
+    """What the battle did to the campaign, from the events that followed it in the file
+    of the snapshot that resolved it (`data`); empty if it is not there."""
+    events = data.get("events", [])
+    mine = [
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "battle" and e["hex"] == battle.hex and e.get("status") == "resolved"
+        and (e["year"], e["month"]) == (battle.year, battle.month)
+    ]  # fmt: skip
+    if not mine:
+        return []
+    following = []
+    for event in events[mine[-1] + 1 :]:
+        if event["type"] in ("battle", "battle-restated"):
+            break
+        following.append(event)
+    return _describe(following, data, battle, battle.winner, names)
+
+
 def _describe(
     events: list[Json], after: Json, battle: Battle, winner: str, names: dict[str, str]
 ) -> list[str]:
+    """The events that follow a battle's result, in words: the tile, might, retreats,
+    losses, strategies; and the retreats still to be chosen in `after`."""
     where = at(battle.hex)
     lines = []
-    if winner:
-        lines.append(f"{names.get(winner, winner)} takes control of the tile at {where}.")
-        lines.append(
-            f"{names.get(winner, winner)} gains 1 might (a pitched battle won on the tabletop)."
-        )
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
     for event in events:
-        if event["type"] == "retreated" and event["unit"] in units:
+        if event["type"] == "tile-taken" and event["hex"] == battle.hex:
+            lines.append(
+                f"{names.get(event['kingdom'], event['kingdom'])} takes the tile at {where}."
+            )
+        elif event["type"] == "capital-lost" and event["hex"] == battle.hex:
+            lines.append(f"{names.get(event['kingdom'], event['kingdom'])} loses its capital.")
+        elif event["type"] == "retreated" and event["unit"] in units:
             lying = "" if event["upright"] else ", and lies on its side"
             lines.append(f"{event['unit']} retreats to {at(event['to'])}{lying}.")
         elif event["type"] == "destroyed" and units & set(event["units"]):
@@ -190,6 +213,10 @@ def _describe(
         if asked["kind"] == "retreat" and asked.get("unit") in units:
             choices = ", ".join(at(h) for h in asked["choices"])
             lines.append(f"{asked['unit']} retreats to a tile its player chooses: {choices}.")
+    if winner and battle.kind == "pitched":
+        lines.append(
+            f"{names.get(winner, winner)} gains 1 might (a pitched battle won on the tabletop)."
+        )
     if not winner:
         lines.append("Nobody takes the tile; armies in a tile their kingdom does not hold retreat.")
     return lines

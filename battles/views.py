@@ -125,6 +125,34 @@ def _battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membershi
     return membership, battle
 
 
+def _asked_of_player(
+    battle: Battle, reports: list[ResultReport], mine: str, data: Json, seen: int, cast: Cast
+) -> Json:
+    """What the card asks of one of the battle's two players, with the forms to answer:
+    a report to make or answer, a Last Stand to decide, retreats to choose."""
+    asked = asks_of_me(battle, reports, mine)
+    found: Json = {"asked": asked, "seen": seen}
+    if asked:
+        found["asked_anchor"] = "report-title" if asked == TO_REPORT else "reports-title"
+    if battle.awaiting:
+        found["propose_form"] = ProposeForm()
+        # Report unless your own report is open or your opponent's waits for your answer.
+        reported = ResultReport.Status.REPORTED
+        if not any(r.status == reported or (r.kingdom == mine and r.is_open) for r in reports):
+            kingdoms = [(k, cast.name(k)) for k in battle.kingdoms]
+            found["report_form"] = ReportForm(initial={"seen": seen}, kingdoms=kingdoms)
+    units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
+    pending = [p for p in data.get("pending", []) if p["kingdom"] == mine]
+    found["retreat_asked"] = [
+        p["unit"] for p in pending if p["kind"] == "retreat" and p.get("unit") in units
+    ]
+    if any(p["kind"] == "last_stand" and p["hex"] == battle.hex for p in pending):
+        found["last_stand_form"] = LastStandForm(
+            initial={"seen": seen, "hex": f"{battle.hex[0]},{battle.hex[1]}"}
+        )
+    return found
+
+
 @login_required
 @require_GET
 def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -135,10 +163,8 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     cast = cast_of(campaign)
     mine = membership.kingdom if membership.kingdom in battle.kingdoms else ""
     insider = bool(mine) or membership.is_admin
-    reports = list(battle.reports.select_related("reported_by", "answered_by"))
+    reports = list(battle.reports.all())
     shown = [r for r in reports if insider or r.status == ResultReport.Status.CONFIRMED]
-    kingdoms = [(k, cast.name(k)) for k in battle.kingdoms]
-    seen = {"seen": snapshot.number}
     hex_ = (battle.hex[0], battle.hex[1])
     context: Json = {
         "campaign": campaign,
@@ -149,7 +175,6 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "where": card.at(battle.hex),
         "kind": card.KINDS.get(battle.kind, battle.kind),
         "state": state_words(battle, reports, cast),
-        "asked": asks_of_me(battle, reports, mine),
         "mine": mine,
         "insider": insider,
         "reports": shown,
@@ -161,24 +186,10 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "play_times": list(battle.play_times.all()),
         "now": timezone.now(),
     }
-    if mine and battle.awaiting:
-        context["seen"] = snapshot.number
-        context["propose_form"] = ProposeForm()
-        # Report unless your own report is open or your opponent's waits for your answer.
-        reported = ResultReport.Status.REPORTED
-        if not any(r.status == reported or (r.kingdom == mine and r.is_open) for r in reports):
-            context["report_form"] = ReportForm(initial=seen, kingdoms=kingdoms)
-    if context["asked"]:
-        context["asked_anchor"] = (
-            "report-title" if context["asked"] == TO_REPORT else "reports-title"
-        )
+    if battle.resolved_in is not None:
+        context["changes"] = card.changes(battle.resolved_in.data, battle, cast.names)
     if mine:
-        units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
-        context["retreat_asked"] = [
-            p["unit"]
-            for p in snapshot.data.get("pending", [])
-            if p["kind"] == "retreat" and p["kingdom"] == mine and p.get("unit") in units
-        ]
+        context |= _asked_of_player(battle, reports, mine, snapshot.data, snapshot.number, cast)
     return render(request, "battles/card.html", context)
 
 

@@ -5,7 +5,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -475,3 +477,76 @@ def test_nobody_decides_for_a_kingdom_not_asked(client, cast, battle, action, vi
     else:
         assert response.status_code == (404 if visitor else 302)
     assert world(battle) == before
+
+
+# --- after the result, and the queries -----------------------------------------------------
+
+
+def test_a_resolved_card_says_what_the_battle_did_to_the_campaign(
+    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="brightwater"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_confirm(report=report, user=cast["bob"])
+    battle.refresh_from_db()
+    page = signed_in(client, cast["carol"]).get(card_url(battle)).text
+    assert "What it did to the campaign" in page
+    assert f"Brightwater takes the tile at [{battle.hex[0]}, {battle.hex[1]}]." in page
+    assert "aldermark-1 retreats to" in page
+    assert "and lies on its side" in page
+    assert "Aldermark learns a new strategy." in page
+    assert "Brightwater gains 1 might" in page
+    assert (
+        reverse("campaign:report", args=[battle.campaign.slug, battle.resolved_in.number]) in page
+    )
+
+
+def test_a_battle_settled_by_dice_shows_its_dice_on_the_card_and_the_desk(
+    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_resolve_simply(battle=battle, actor=cast["gm"])
+    battle.refresh_from_db()
+    dice = ", ".join(str(d) for d in battle.details["attacker_dice"])
+    page = signed_in(client, cast["carol"]).get(card_url(battle)).text
+    assert f"Settled as a simple land battle (ruling B7): attacker's dice {dice}" in page
+    assert "gains 1 might" not in page  # no might for a simple battle (ruling P1)
+    desk = signed_in(client, cast["gm"]).get(desk_url(battle.campaign)).text
+    assert f"Settled by dice (ruling B7): {dice}" in desk
+
+
+def test_a_last_stand_asked_in_a_battles_tile_is_decided_on_its_card(client, cast, battle):
+    latest = campaign_services.latest_snapshot(battle.campaign)
+    pending = [{"kind": "last_stand", "kingdom": "aldermark", "hex": battle.hex}]
+    campaign_services.store_snapshot(
+        campaign=battle.campaign, number=latest.number + 1,
+        data={**latest.data, "pending": pending}, reason="correction",
+    )  # fmt: skip
+    assert "Make a Last Stand" in signed_in(client, cast["alice"]).get(card_url(battle)).text
+    for other in ("bob", "carol", "gm"):
+        assert "Make a Last Stand" not in signed_in(client, cast[other]).get(card_url(battle)).text
+
+
+@pytest.mark.parametrize("page", ["card", "list", "desk", "mine"])
+def test_the_battle_pages_take_the_same_queries_however_many_battles(client, cast, battle, page):
+    url = {
+        "card": card_url(battle),
+        "list": reverse("battles:list", args=[battle.campaign.slug]),
+        "desk": desk_url(battle.campaign),
+        "mine": reverse("battles:mine"),
+    }[page]
+    signed_in(client, cast["gm" if page == "desk" else "alice"])
+    client.get(url)  # the session, the caches
+    with CaptureQueriesContext(connection) as one:
+        client.get(url)
+    for n in range(2, 12):
+        copy = Battle.objects.get(pk=battle.pk)
+        copy.pk, copy.number = None, n
+        copy.save()
+        ResultReport.objects.create(battle=copy, kingdom="aldermark", result="draw")
+    with CaptureQueriesContext(connection) as many:
+        response = client.get(url)
+    assert response.status_code == 200
+    assert len(many) == len(one), [q["sql"] for q in many.captured_queries]
