@@ -15,7 +15,9 @@ from campaign.models import Campaign, Snapshot
 
 class Battle(models.Model):
     """The `number`-th entry of the campaign's `battles` (1 for the first): a battle keeps
-    its place in that list from its hand-off to its result (ruling B11)."""
+    its place in that list from its hand-off to its result (ruling B11). Its year, month
+    and hex say where it was fought (two battles may share them: after one, a third
+    kingdom still in the tile fights on)."""
 
     class Status(models.TextChoices):
         AWAITING = "awaiting_result", "Waiting for its result"
@@ -59,7 +61,10 @@ class Battle(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "number"], name="one_battle_per_number")
         ]
-        indexes = [models.Index(fields=["campaign", "status"])]
+        indexes = [
+            models.Index(fields=["campaign", "status"]),
+            models.Index(fields=["campaign", "year", "month"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} battle {self.number} of {self.campaign} at {self.hex}"
