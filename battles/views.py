@@ -104,12 +104,11 @@ def asks_of_me(battle: Battle, reports: list[ResultReport], kingdom: str) -> str
     side, or for the admin after a dispute)."""
     if not battle.awaiting or kingdom not in battle.kingdoms:
         return ""
-    statuses = {r.status for r in reports}
-    if statuses & {ResultReport.Status.CONFIRMED, ResultReport.Status.DISPUTED}:
+    if any(r.status == ResultReport.Status.CONFIRMED for r in reports):
         return ""
     if any(r.status == ResultReport.Status.REPORTED and r.kingdom != kingdom for r in reports):
         return TO_CONFIRM
-    if any(r.is_open and r.kingdom == kingdom for r in reports):
+    if any(r.is_open for r in reports):  # your own report, or a dispute for the admin
         return ""
     return TO_REPORT
 
@@ -181,7 +180,7 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "game_size": card.game_size(battle),
         "margin": card.margin(battle),
         "steps": card.setup_steps(battle, cast.names),
-        "outcomes": card.outcomes(snapshot.data, battle, cast.names) if insider else [],
+        "outcomes": card.outcomes(snapshot.data, battle, cast.names),
         "map_svg": render_map(snapshot.data, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)]),
         "play_times": list(battle.play_times.all()),
         "now": timezone.now(),
@@ -193,10 +192,7 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "battles/card.html", context)
 
 
-type Data = dict[str, Any]
-
-
-def _carry_out(request: HttpRequest, form: forms.Form, act: Callable[[Data], str]) -> None:
+def _carry_out(request: HttpRequest, form: forms.Form, act: Callable[[Json], str]) -> None:
     """Check the form and act on what it holds; tell the user what happened or, with
     nothing changed, why not."""
     if not form.is_valid():
@@ -212,7 +208,7 @@ def _errors(form: forms.Form) -> str:
     return " ".join(str(error) for errors in form.errors.values() for error in errors)
 
 
-def _report(battle: Battle, user: User, data: Data) -> str:
+def _report(battle: Battle, user: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
     services.battle_report(
         battle=battle, user=user, result=result, winner=winner, seen=data["seen"],
@@ -221,19 +217,19 @@ def _report(battle: Battle, user: User, data: Data) -> str:
     return "Your report is in: your opponent confirms or disputes it."
 
 
-def _their_report(battle: Battle, data: Data) -> ResultReport:
+def _their_report(battle: Battle, data: Json) -> ResultReport:
     report = battle.reports.filter(pk=data["report"]).first()
     if report is None:
         raise ServiceError("There is no such report of this battle.", code="no-such-report")
     return report
 
 
-def _confirm(battle: Battle, user: User, data: Data) -> str:
+def _confirm(battle: Battle, user: User, data: Json) -> str:
     services.battle_confirm(report=_their_report(battle, data), user=user, seen=data["seen"])
     return "Confirmed: the result goes to the campaign, which moves on."
 
 
-def _dispute(battle: Battle, user: User, data: Data) -> str:
+def _dispute(battle: Battle, user: User, data: Json) -> str:
     services.battle_dispute(
         report=_their_report(battle, data), user=user, reason=data["reason"], seen=data["seen"]
     )
@@ -242,22 +238,22 @@ def _dispute(battle: Battle, user: User, data: Data) -> str:
     )
 
 
-def _withdraw(battle: Battle, user: User, data: Data) -> str:
+def _withdraw(battle: Battle, user: User, data: Json) -> str:
     services.battle_withdraw(report=_their_report(battle, data), user=user)
     return "Your report is withdrawn: you may report again."
 
 
-def _concede(battle: Battle, user: User, data: Data) -> str:
+def _concede(battle: Battle, user: User, data: Json) -> str:
     services.battle_concede(battle=battle, user=user, seen=data["seen"])
     return "You conceded the field: a loss, worth no might to your opponent."
 
 
-def _propose(battle: Battle, user: User, data: Data) -> str:
+def _propose(battle: Battle, user: User, data: Json) -> str:
     services.battle_propose_time(battle=battle, user=user, at=data["at"])
     return "Your proposed time is on the card for your opponent to accept."
 
 
-def _accept(battle: Battle, user: User, data: Data) -> str:
+def _accept(battle: Battle, user: User, data: Json) -> str:
     play_time = battle.play_times.filter(pk=data["play_time"]).first()
     if play_time is None:
         raise ServiceError("There is no such proposed time.", code="no-such-time")
@@ -265,7 +261,7 @@ def _accept(battle: Battle, user: User, data: Data) -> str:
     return "Agreed: the time is on the card."
 
 
-type OnBattle = Callable[[Battle, User, Data], str]
+type OnBattle = Callable[[Battle, User, Json], str]
 PLAYER_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
     "report": (ReportForm, _report),
     "confirm": (AnswerForm, _confirm),
@@ -419,26 +415,26 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _last_stand(campaign: Campaign, user: User, data: Data) -> str:
+def _last_stand(campaign: Campaign, user: User, data: Json) -> str:
     services.battle_last_stand(
         campaign=campaign, user=user, hex=data["hex"], stand=data["stand"], seen=data["seen"]
     )
     return "Your choice is made."
 
 
-def _choose(campaign: Campaign, user: User, data: Data) -> str:
+def _choose(campaign: Campaign, user: User, data: Json) -> str:
     services.battle_choose(campaign=campaign, user=user, hex=data["hex"], seen=data["seen"])
     return "Your next battle is chosen."
 
 
-def _retreat(campaign: Campaign, user: User, data: Data) -> str:
+def _retreat(campaign: Campaign, user: User, data: Json) -> str:
     services.battle_retreat(
         campaign=campaign, user=user, retreats=data["retreats"], seen=data["seen"]
     )
     return "Your units retreat where you said."
 
 
-type OnCampaign = Callable[[Campaign, User, Data], str]
+type OnCampaign = Callable[[Campaign, User, Json], str]
 DECISIONS: dict[str, tuple[type[BattleForm], OnCampaign]] = {
     "last-stand": (LastStandForm, _last_stand),
     "choose": (ChooseForm, _choose),
@@ -558,7 +554,7 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _decide(battle: Battle, actor: User, data: Data) -> str:
+def _decide(battle: Battle, actor: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
     services.battle_decide(
         battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"]
@@ -566,12 +562,12 @@ def _decide(battle: Battle, actor: User, data: Data) -> str:
     return f"The result of battle {battle.number} is recorded; the campaign moves on."
 
 
-def _simple(battle: Battle, actor: User, data: Data) -> str:
+def _simple(battle: Battle, actor: User, data: Json) -> str:
     services.battle_resolve_simply(battle=battle, actor=actor, reason=data["reason"])
     return f"Battle {battle.number} is settled as a simple battle: its dice are on its card."
 
 
-def _extend(battle: Battle, actor: User, data: Data) -> str:
+def _extend(battle: Battle, actor: User, data: Json) -> str:
     hours = data["hours"]
     services.battle_extend(battle=battle, actor=actor, hours=hours, reason=data["reason"])
     return f"Battle {battle.number} has {hours} more hour{'s' if hours != 1 else ''}."

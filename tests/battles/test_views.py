@@ -550,3 +550,22 @@ def test_the_battle_pages_take_the_same_queries_however_many_battles(client, cas
         response = client.get(url)
     assert response.status_code == 200
     assert len(many) == len(one), [q["sql"] for q in many.captured_queries]
+
+
+def test_after_a_dispute_each_side_is_asked_what_is_theirs_to_do(client, cast, battle):
+    mine = reverse("battles:mine")
+    first = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    services.battle_dispute(report=first, user=cast["bob"], reason="not so")
+    assert (
+        "Disputed: the campaign&#x27;s admin decides."
+        in signed_in(client, cast["alice"]).get(mine).text
+    )
+    assert (
+        "Disputed: the campaign&#x27;s admin decides."
+        in signed_in(client, cast["bob"]).get(mine).text
+    )
+    services.battle_report(battle=battle, user=cast["bob"], result="win", winner="brightwater")
+    page = signed_in(client, cast["alice"]).get(mine).text
+    assert "Waiting for you: confirm or dispute your opponent&#x27;s report" in page
