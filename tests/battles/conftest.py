@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from battles import services as battle_services
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign
@@ -110,3 +111,17 @@ def eager_celery():
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def won(cast, eager_celery, django_capture_on_commit_callbacks):
+    """alice reports that `winner` won the battle, bob confirms, and the campaign advances."""
+
+    def play(battle: Battle, winner: str) -> None:
+        report = battle_services.battle_report(
+            battle=battle, user=cast["alice"], result="win", winner=winner
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            battle_services.battle_confirm(report=report, user=cast["bob"])
+
+    return play

@@ -231,13 +231,9 @@ def test_the_two_sides_agree_a_time_to_play(campaign, cast, battle):
 
 
 def test_the_loser_chooses_where_to_retreat(
-    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+    campaign, cast, battle, won, django_capture_on_commit_callbacks
 ):
-    report = services.battle_report(
-        battle=battle, user=cast["alice"], result="win", winner="aldermark"
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        services.battle_confirm(report=report, user=cast["bob"])
+    won(battle, "aldermark")
     asked = next(p for p in newest(campaign)["pending"] if p["kind"] == "retreat")
     assert (asked["kingdom"], asked["unit"]) == ("brightwater", "brightwater-1")
     to = asked["choices"][1]

@@ -288,13 +288,9 @@ def test_the_ask_to_play_links_to_the_battles(client, cast, battle):
 
 
 def test_the_loser_retreats_from_the_battles_page(
-    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
+    client, cast, battle, won, django_capture_on_commit_callbacks
 ):
-    report = services.battle_report(
-        battle=battle, user=cast["alice"], result="win", winner="aldermark"
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        services.battle_confirm(report=report, user=cast["bob"])
+    won(battle, "aldermark")
     data = campaign_services.latest_snapshot(battle.campaign).data
     asked = next(p for p in data["pending"] if p["kind"] == "retreat")
     url = reverse("battles:list", args=[battle.campaign.slug])
@@ -482,14 +478,8 @@ def test_nobody_decides_for_a_kingdom_not_asked(client, cast, battle, action, vi
 # --- after the result, and the queries -----------------------------------------------------
 
 
-def test_a_resolved_card_says_what_the_battle_did_to_the_campaign(
-    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
-):
-    report = services.battle_report(
-        battle=battle, user=cast["alice"], result="win", winner="brightwater"
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        services.battle_confirm(report=report, user=cast["bob"])
+def test_a_resolved_card_says_what_the_battle_did_to_the_campaign(client, cast, battle, won):
+    won(battle, "brightwater")
     battle.refresh_from_db()
     page = signed_in(client, cast["carol"]).get(card_url(battle)).text
     assert "What it did to the campaign" in page

@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page
 from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from config.celery import app as celery_app
 from tests.conftest import service_missing
@@ -78,3 +79,14 @@ def screenshot() -> Callable[[Page, str], Path]:
         return path
 
     return take
+
+
+def sign_in(browser: Browser, live_server: LiveServer, username: str) -> Page:
+    """A demo player signed in on a phone of their own, on the home page."""
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/accounts/sign-in/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("demo")
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="My campaigns").wait_for()
+    return page

@@ -8,13 +8,12 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
-from pytest_django.live_server_helper import LiveServer
+from playwright.sync_api import Locator, Page, expect
 
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign, Membership
-from tests.e2e.conftest import ARTEFACTS, PHONE
+from tests.e2e.conftest import ARTEFACTS, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,16 +22,6 @@ CAMPAIGN = "Demo battle"
 DISPUTE = "We called it a draw at the end of turn 12: count the objectives again."
 # A page object of a PDF ("/Type /Page"), not the page tree ("/Type /Pages").
 PDF_PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
-
-
-def sign_in(browser: Browser, live_server: LiveServer, username: str) -> Page:
-    page = browser.new_context(**PHONE).new_page()
-    page.goto(f"{live_server.url}/accounts/sign-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("demo")
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_role("heading", name="My campaigns").wait_for()
-    return page
 
 
 def go_home(page: Page) -> None:

@@ -6,23 +6,13 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
-from pytest_django.live_server_helper import LiveServer
+from playwright.sync_api import Page
 
 from campaign import services
 from campaign.models import Campaign
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def sign_in(browser: Browser, live_server: LiveServer, username: str) -> Page:
-    page = browser.new_context(**PHONE).new_page()
-    page.goto(f"{live_server.url}/accounts/sign-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("demo")
-    page.get_by_role("button", name="Sign in").click()
-    return page
 
 
 def open_orders(page: Page) -> None:
