@@ -95,6 +95,12 @@ def celery_worker(redis_url: str, log: Path) -> Iterator[Worker]:
 
 
 @pytest.fixture
+def eager_celery(monkeypatch):
+    """Tasks queued by the services run at once, in this process."""
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
+
+
+@pytest.fixture
 def eager(monkeypatch):
     """Queued tasks run at once, in this process, and their errors raise."""
     monkeypatch.setitem(celery_app.conf, "task_always_eager", True)

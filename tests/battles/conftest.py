@@ -12,7 +12,6 @@ from battles import services as battle_services
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign
-from config.celery import app as celery_app
 
 PASSWORD = "a-long-test-password"
 KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
@@ -104,13 +103,6 @@ def battle(campaign: Campaign, cast: dict[str, User]) -> Battle:
     assert handed_off is not None
     assert handed_off.awaiting
     return handed_off
-
-
-@pytest.fixture
-def eager_celery():
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 @pytest.fixture

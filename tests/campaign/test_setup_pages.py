@@ -15,19 +15,10 @@ from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Submission
 from campaign.views.setup import plan_with
-from config.celery import app as celery_app
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def eager_celery():
-    """Tasks queued by the services run at once, in this process."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 @pytest.fixture

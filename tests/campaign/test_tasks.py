@@ -24,13 +24,6 @@ from tests.conftest import celery_worker
 PASSWORD = "a-long-test-password"
 
 
-@pytest.fixture
-def eager(monkeypatch):
-    """Queued tasks run at once, in this process, and their errors raise."""
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
-    monkeypatch.setitem(celery_app.conf, "task_eager_propagates", True)
-
-
 def running_campaign(name: str, kingdoms: tuple[str, ...] = ("Red", "Blue")) -> Campaign:
     """A campaign started through the services, waiting for the kingdoms' races."""
     admin = User.objects.create_user(f"{name}-admin", password=PASSWORD)
