@@ -2,9 +2,10 @@
 recruiting (W5), feeding (W6) and deployment (W7); after the last year, the end."""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from campaign.rules.combat import natural_key
+from campaign.rules.dice import Dice
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, connected, distance
 from campaign.rules.orders import army_count
@@ -609,3 +610,67 @@ def _deploy_kingdom(
         turn.record("deployed", kingdom=kingdom_id, army=army.id, hex=list(placed[army.id]))
         campaign = campaign.with_army(_fresh(army, placed[army.id]))
     return campaign
+
+
+# --- Choices, for a player planning a winter ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PurchaseChoice:
+    """A purchase a kingdom could add to its list, and why it could not be made then
+    (None: it could)."""
+
+    purchase: Purchase
+    reason: str | None
+
+
+def purchase_choices(
+    campaign: Campaign, kingdom_id: str, planned: Sequence[Purchase]
+) -> list[PurchaseChoice]:
+    """Ruling W5, for a player writing its list: the purchases it could add after the
+    planned ones, judged by the same checks as the build step, as if the other kingdoms
+    bought nothing. The candidates are what fits each tile it controls (a village on an
+    empty tile, a city or fortress on a village, a new capital or a ship at a city, an
+    army and the allied army at a fortress) and disbanding each of its armies."""
+    turn = Turn(defaults=True, dice=Dice(0, 0, ()), clock=campaign.clock)
+    recruited_at: set[Hex] = set()
+    for purchase in planned:
+        if _why_not(campaign, kingdom_id, purchase, recruited_at) is None:
+            campaign = _buy(campaign, kingdom_id, purchase, turn)
+            if purchase.kind is PurchaseKind.ARMY and purchase.hex is not None:
+                recruited_at.add(purchase.hex)
+    candidates: list[Purchase] = []
+    for hex_ in _own(campaign, kingdom_id):
+        settlement = campaign.settlement(hex_)
+        for kind, (needs, _, _) in BUILDS.items():
+            if needs is settlement:
+                candidates.append(Purchase(kind, hex_))
+                if kind is PurchaseKind.ARMY:
+                    candidates.append(Purchase(kind, hex_, ally="allied"))
+    candidates += [
+        Purchase(PurchaseKind.DISBAND, army=a.id) for a in _armies_of(campaign, kingdom_id)
+    ]
+    return [PurchaseChoice(p, _why_not(campaign, kingdom_id, p, recruited_at)) for p in candidates]
+
+
+@dataclass(frozen=True, slots=True)
+class DeployChoices:
+    """Ruling W7, for a player placing its armies: those still to place, and the room
+    left at each settlement connected to its capital."""
+
+    armies: tuple[str, ...]
+    room: Mapping[Hex, int]
+
+
+def deploy_choices(
+    campaign: Campaign, kingdom_id: str, planned: Sequence[Placement]
+) -> DeployChoices:
+    """What is left to place after the planned placements (which the caller has had the
+    engine accept), and where."""
+    room = _room(campaign, kingdom_id, _reach(campaign, kingdom_id, home(campaign, kingdom_id)))
+    for placement in planned:
+        if room.get(placement.hex, 0) > 0:
+            room[placement.hex] -= 1
+    placed = {p.army for p in planned}
+    armies = tuple(a.id for a in _staging(campaign, kingdom_id) if a.id not in placed)
+    return DeployChoices(armies, room)
