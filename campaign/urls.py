@@ -1,4 +1,4 @@
-from campaign.views import campaign, dashboard, health, orders, rules, setup
+from campaign.views import campaign, dashboard, health, orders, rules, setup, winter
 
 app_name = "campaign"
 
@@ -9,4 +9,5 @@ urlpatterns = [
     *setup.urlpatterns,
     *dashboard.urlpatterns,
     *rules.urlpatterns,
+    *winter.urlpatterns,
 ]

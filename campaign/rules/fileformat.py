@@ -888,7 +888,7 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
         }
     if inputs.purchases:
         data["purchases"] = {
-            k: [_dump_purchase(p) for p in purchases] for k, purchases in inputs.purchases.items()
+            k: [dump_purchase(p) for p in purchases] for k, purchases in inputs.purchases.items()
         }
     if inputs.feed:
         data["feed"] = {k: {"disband": list(ids)} for k, ids in inputs.feed.items()}
@@ -900,7 +900,7 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
     return data
 
 
-def _dump_purchase(purchase: Purchase) -> dict[str, object]:
+def dump_purchase(purchase: Purchase) -> dict[str, object]:
     if purchase.kind is PurchaseKind.DISBAND:
         return {"disband": purchase.army}
     if purchase.kind is PurchaseKind.ARMY:

@@ -200,11 +200,11 @@ def gather(campaign: Campaign, turn: Turn) -> Campaign:
 def tithe(campaign: Campaign, turn: Turn) -> Campaign:
     """Ruling W4: each kingdom's gifts, applied round-robin in player order; a gift applies
     only as far as the giver holds it at that moment."""
+    for kingdom_id, given in campaign.inputs.tithes.items():  # judged as soon as given
+        _check_tithes(campaign, kingdom_id, given)
     gifts = _decisions(campaign, turn, "tithes", campaign.inputs.tithes)
     if gifts is None:
         return campaign
-    for kingdom_id, given in gifts.items():
-        _check_tithes(campaign, kingdom_id, given)
     for kingdom_id, gift in _round_robin(campaign.player_order, gifts):
         campaign = _give(campaign, kingdom_id, gift, turn)
     return replace(campaign, inputs=replace(campaign.inputs, tithes={})).at(Step.BUILD)
@@ -436,6 +436,8 @@ def feed(campaign: Campaign, turn: Turn) -> Campaign:
         for k in _standing(campaign)
         if len(_armies_of(campaign, k.id)) > k.food
     }
+    for kingdom_id, chosen in campaign.inputs.feed.items():  # judged as soon as given
+        _check_hungry(campaign, kingdom_id, chosen)
     missing = [k for k in short if k not in campaign.inputs.feed]
     if missing and not turn.defaults:
         for kingdom_id in missing:
@@ -458,18 +460,22 @@ def feed(campaign: Campaign, turn: Turn) -> Campaign:
     return replace(campaign, inputs=replace(campaign.inputs, feed={})).at(Step.DEPLOY)
 
 
-def _starve(
-    campaign: Campaign, kingdom_id: str, count: int, chosen: Sequence[str], turn: Turn
-) -> Campaign:
-    own = _armies_of(campaign, kingdom_id)
+def _check_hungry(campaign: Campaign, kingdom_id: str, chosen: Sequence[str]) -> None:
+    own = {a.id for a in _armies_of(campaign, kingdom_id)}
     for index, army_id in enumerate(chosen):
-        if army_id not in {a.id for a in own} or army_id in chosen[:index]:
+        if army_id not in own or army_id in chosen[:index]:
             raise RuleError(
                 "feed-not-your-army",
                 f"inputs.feed.{kingdom_id}.disband[{index}]",
                 f"{army_id} is not an army of {kingdom_id}.",
                 army_id,
             )
+
+
+def _starve(
+    campaign: Campaign, kingdom_id: str, count: int, chosen: Sequence[str], turn: Turn
+) -> Campaign:
+    own = _armies_of(campaign, kingdom_id)
     newest_first = [a.id for a in reversed(own) if a.id not in chosen]
     going = [*chosen, *newest_first][:count]
     for army_id in going:
@@ -485,6 +491,8 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     """Ruling W7: every army goes to a settlement connected to the capital, within the
     limits; one with no room is lost. Armies raised in a fortress cut off from the
     capital stay there. Then the player order is set by armies, and a new year begins."""
+    for kingdom_id, plan in campaign.inputs.deploy.items():  # judged as soon as given
+        _placed(campaign, kingdom_id, plan)
     plans: dict[str, tuple[Placement, ...]] = {}
     for kingdom in _standing(campaign):
         staging = _staging(campaign, kingdom.id)
@@ -557,15 +565,14 @@ def _default_order(
     return sorted(room, key=key)
 
 
-def _deploy_kingdom(
-    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement], turn: Turn
-) -> Campaign:
-    staging = _staging(campaign, kingdom_id)
-    base = home(campaign, kingdom_id)
-    reach = _reach(campaign, kingdom_id, base)
-    room = _room(campaign, kingdom_id, reach)
+def _placed(
+    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement]
+) -> tuple[dict[str, Hex], dict[Hex, int]]:
+    """Where the plan puts each army, and the room left at each settlement: refused if it
+    places an army that is not waiting, or twice, or where there is no room (W7)."""
+    staged = {a.id for a in _staging(campaign, kingdom_id)}
+    room = _room(campaign, kingdom_id, _reach(campaign, kingdom_id, home(campaign, kingdom_id)))
     placed: dict[str, Hex] = {}
-    staged = {a.id for a in staging}
     for index, placement in enumerate(plan):
         where = f"inputs.deploy.{kingdom_id}[{index}]"
         if placement.army not in staged or placement.army in placed:
@@ -591,6 +598,15 @@ def _deploy_kingdom(
             )
         room[placement.hex] -= 1
         placed[placement.army] = placement.hex
+    return placed, room
+
+
+def _deploy_kingdom(
+    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement], turn: Turn
+) -> Campaign:
+    staging = _staging(campaign, kingdom_id)
+    base = home(campaign, kingdom_id)
+    placed, room = _placed(campaign, kingdom_id, plan)
     for army in staging:
         if army.id not in placed:
             spot = (
@@ -665,12 +681,8 @@ class DeployChoices:
 def deploy_choices(
     campaign: Campaign, kingdom_id: str, planned: Sequence[Placement]
 ) -> DeployChoices:
-    """What is left to place after the planned placements (which the caller has had the
-    engine accept), and where."""
-    room = _room(campaign, kingdom_id, _reach(campaign, kingdom_id, home(campaign, kingdom_id)))
-    for placement in planned:
-        if room.get(placement.hex, 0) > 0:
-            room[placement.hex] -= 1
-    placed = {p.army for p in planned}
+    """What is left to place after the planned placements, and where; refused as the
+    deploy step refuses a plan."""
+    placed, room = _placed(campaign, kingdom_id, planned)
     armies = tuple(a.id for a in _staging(campaign, kingdom_id) if a.id not in placed)
     return DeployChoices(armies, room)

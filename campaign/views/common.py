@@ -29,8 +29,7 @@ ASKS = {
 }
 
 
-# The page where a player answers each kind; the others (winter) are answered on pages
-# still to come.
+# The page where a player answers each kind.
 ANSWERED_ON = {
     "race": "campaign:setup",
     "capital": "campaign:setup",
@@ -41,6 +40,10 @@ ANSWERED_ON = {
     "last_stand": "battles:list",
     "battle_result": "battles:list",
     "retreat": "battles:list",
+    "tithes": "campaign:winter",
+    "purchases": "campaign:winter",
+    "feed": "campaign:winter",
+    "deploy": "campaign:winter",
 }
 
 

@@ -1858,3 +1858,35 @@ def test_p2_kingdoms_still_tied_share_the_place():
     after = adjudicate(data)
 
     assert table(after) == [("blue", 1, 1), ("red", 1, 1), ("green", 0, 3)]
+
+
+# --- a list is judged as soon as it is given (for the winter page) ---------------------------
+
+
+def test_w4_a_tithe_list_is_refused_as_soon_as_it_is_given():
+    """Red lists a gift to itself while Blue and Green have not said: the list is refused
+    now, not at the end of the tithes."""
+    error = refusal(tithing({"red": [gift("red", gold=1)]}, red=(1, 0)))
+    assert (error.code, error.field) == ("tithe-to-self", "inputs.tithes.red[0].to")
+
+
+def test_w6_a_hungry_army_not_the_kingdoms_own_is_refused_while_others_decide():
+    """Red and Blue are both short of food. Red names blue-1 to go hungry while Blue has
+    not chosen: refused now."""
+    data = feeding(
+        [army("red-1", (0, 0)), army("blue-1", (-3, 3))],
+        food=0,
+        inputs={"feed": {"red": {"disband": ["blue-1"]}}},
+    )
+    error = refusal(data)
+    assert (error.code, error.unit) == ("feed-not-your-army", "blue-1")
+
+
+def test_w7_a_plan_placing_an_army_twice_is_refused_while_others_decide():
+    """Red places red-1 twice while Blue, with an army to place, has not said: refused."""
+    data = deploying(
+        [*recalled(2), army("blue-1", (-3, 3))],
+        inputs={"deploy": {"red": [place("red-1", (0, 0)), place("red-1", (0, 0))]}},
+    )
+    error = refusal(data)
+    assert (error.code, error.unit) == ("deploy-not-your-army", "red-1")

@@ -1,0 +1,209 @@
+"""The winter page: each kingdom's ledger, its tithes, purchases, feeding and
+deployment written as lists that the engine judges as they are saved, a forecast from
+the engine, and ready. Nobody sees another kingdom's lists."""
+
+import json
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import Campaign, Submission
+from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def wintry(cast) -> Campaign:
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_step("tithe"))
+    return campaign
+
+
+def url(campaign: Campaign) -> str:
+    return reverse("campaign:winter", args=[campaign.slug])
+
+
+def change(campaign: Campaign, kind: str, action: str) -> str:
+    return reverse("campaign:winter_change", args=[campaign.slug, kind, action])
+
+
+def seen(campaign: Campaign) -> int:
+    return services.latest_snapshot(campaign).number
+
+
+def post(client, target: str, data: dict[str, Any]) -> str:
+    response = client.post(target, data, follow=True)
+    assert response.status_code == 200
+    return response.text
+
+
+def draft(campaign: Campaign, kingdom: str, kind: str) -> Any:
+    found = Submission.objects.filter(
+        campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
+    ).first()
+    return None if found is None else found.payload
+
+
+def test_the_player_reads_the_ledger_and_is_asked_for_tithes(client, cast, wintry):
+    page = signed_in(client, cast["alice"]).get(url(wintry)).text
+    gathered = next(
+        e for e in services.latest_snapshot(wintry).data["events"]
+        if e["type"] == "gathered" and e["kingdom"] == "red-elves"
+    )  # fmt: skip
+    assert f"Gathered {gathered['gold']} gold and {gathered['food']} food." in page
+    assert "Tithes" in page
+    assert "Blue Dwarfs" in page
+    assert "Forecast" in page
+
+
+@pytest.mark.parametrize(("visitor", "status"), [("gm", 404), ("eve", 404), (None, 302)])
+def test_nobody_but_a_player_has_a_winter_page(client, cast, wintry, visitor, status):
+    if visitor:
+        signed_in(client, cast[visitor])
+    assert client.get(url(wintry)).status_code == status
+
+
+def test_w4_a_gift_is_listed_forecast_and_hidden_from_the_other_kingdom(client, cast, wintry):
+    page = post(
+        signed_in(client, cast["alice"]), change(wintry, "tithes", "add"),
+        {"to": "blue-dwarfs", "gold": "1", "seen": seen(wintry)},
+    )  # fmt: skip
+    assert draft(wintry, "red-elves", "tithes") == [{"to": "blue-dwarfs", "gold": 1, "food": 0}]
+    assert "Red Elves gives Blue Dwarfs" in page  # the forecast
+    bob_page = signed_in(client, cast["bob"]).get(url(wintry)).text
+    assert "Red Elves gives Blue Dwarfs" not in bob_page
+    assert "No gifts: you pass." in bob_page
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"to": "blue-dwarfs", "gold": "2"}, "A tithe gives 0 or 1 gold and 0 or 1 food."),
+        ({"to": "red-elves", "gold": "1"}, "A kingdom can&#x27;t tithe to itself."),
+        (
+            {"to": "blue-dwarfs", "gold": "1", "seen": "1"},
+            "The campaign has moved on since you looked",
+        ),
+    ],
+)
+def test_a_bad_gift_is_refused_with_a_message_and_nothing_saved(
+    client, cast, wintry, data, message
+):
+    page = post(
+        signed_in(client, cast["alice"]),
+        change(wintry, "tithes", "add"),
+        {"seen": seen(wintry), **data},
+    )
+    assert "Nothing was changed." in page
+    assert message in page
+    assert draft(wintry, "red-elves", "tithes") is None
+
+
+def test_a_step_not_asked_is_refused(client, cast, wintry):
+    data = {"purchase": json.dumps({"build": "village", "hex": [0, 0]}), "seen": seen(wintry)}
+    page = post(signed_in(client, cast["alice"]), change(wintry, "purchases", "add"), data)
+    assert "That is not asked of your kingdom now." in page
+    assert draft(wintry, "red-elves", "purchases") is None
+
+
+def ready_both(client, cast, campaign, capture) -> None:
+    for name in ("alice", "bob"):
+        with capture(execute=True):
+            post(
+                signed_in(client, cast[name]),
+                reverse("campaign:winter_ready", args=[campaign.slug]),
+                {"ready": "yes", "seen": seen(campaign)},
+            )
+
+
+def test_ready_with_no_list_passes_and_the_winter_moves_on(
+    client, cast, wintry, eager_celery, django_capture_on_commit_callbacks
+):
+    ready_both(client, cast, wintry, django_capture_on_commit_callbacks)
+    assert services.latest_snapshot(wintry).data["clock"]["step"] == "build"
+    page = signed_in(client, cast["alice"]).get(url(wintry)).text
+    assert "Build and recruit" in page
+    assert "What you could add" in page
+
+
+def test_w5_the_purchases_offered_are_the_engines_and_a_listed_one_is_forecast(
+    client, cast, wintry, eager_celery, django_capture_on_commit_callbacks
+):
+    ready_both(client, cast, wintry, django_capture_on_commit_callbacks)
+    page = signed_in(client, cast["alice"]).get(url(wintry)).text
+    assert "already has a capital" in page  # an offer refused, with the engine's reason
+    data = services.latest_snapshot(wintry).data
+    village = next(
+        t["hex"] for t in data["tiles"] if t["owner"] == "red-elves" and t["settlement"] is None
+    )
+    purchase = {"build": "village", "hex": village}
+    assert json.dumps(purchase).replace('"', "&quot;") in page  # offered
+    page = post(
+        client,
+        change(wintry, "purchases", "add"),
+        {"purchase": json.dumps(purchase), "seen": seen(wintry)},
+    )
+    assert draft(wintry, "red-elves", "purchases") == [purchase]
+    assert f"A village is built at [{village[0]}, {village[1]}]." in page
+    assert (
+        f"Build a village at [{village[0]}, {village[1]}]"
+        not in signed_in(client, cast["bob"]).get(url(wintry)).text
+    )
+    page = post(
+        signed_in(client, cast["alice"]),
+        change(wintry, "purchases", "remove"),
+        {"index": "0", "seen": seen(wintry)},
+    )
+    assert draft(wintry, "red-elves", "purchases") == []
+
+
+@pytest.mark.parametrize(
+    "purchase", ["not json", json.dumps(["a list"]), json.dumps({"build": "palace", "hex": [0, 0]})]
+)
+def test_w5_a_forged_purchase_is_refused(
+    client, cast, wintry, purchase, eager_celery, django_capture_on_commit_callbacks
+):
+    ready_both(client, cast, wintry, django_capture_on_commit_callbacks)
+    page = post(
+        signed_in(client, cast["alice"]),
+        change(wintry, "purchases", "add"),
+        {"purchase": purchase, "seen": seen(wintry)},
+    )
+    assert "Nothing was changed." in page
+    assert draft(wintry, "red-elves", "purchases") is None
+
+
+def test_w7_an_army_is_deployed_by_tapping_a_lit_settlement(
+    client, cast, eager_celery, django_capture_on_commit_callbacks
+):
+    campaign = new_campaign(cast)
+    data = play_until(
+        campaign,
+        cast,
+        lambda d: any(p["kind"] == "deploy" and p["kingdom"] == "red-elves" for p in d["pending"]),
+    )
+    page = signed_in(client, cast["alice"]).get(url(campaign)).text
+    army = next(
+        p["armies"][0]
+        for p in data["pending"]
+        if p["kind"] == "deploy" and p["kingdom"] == "red-elves"
+    )
+    assert f"Tap a lit settlement to deploy {army}" in page
+    capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == "red-elves")
+    hex_text = f"{capital[0]},{capital[1]}"
+    assert f"&quot;hex&quot;: &quot;{hex_text}&quot;" in page  # the capital is lit
+    post(
+        client,
+        change(campaign, "deploy", "add"),
+        {"army": army, "hex": hex_text, "seen": seen(campaign)},
+    )
+    assert draft(campaign, "red-elves", "deploy") == [{"army": army, "hex": capital}]
+    page = post(
+        client,
+        change(campaign, "deploy", "add"),
+        {"army": army, "hex": hex_text, "seen": seen(campaign)},
+    )
+    assert "Nothing was changed." in page  # placed already
