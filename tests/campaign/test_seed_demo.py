@@ -127,3 +127,20 @@ def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(clie
     for name in ("carol", "dave"):  # they can see the card
         client.force_login(User.objects.get(username=name))
         assert "Battle at" in client.get(card).text
+
+
+def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(client):
+    out = seed()
+
+    campaign = Campaign.objects.get(slug="demo-winter")
+    data = services.latest_snapshot(campaign).data
+    assert (data["clock"]["season"], data["clock"]["step"]) == ("winter", "tithe")
+    players = {m.kingdom for m in campaign.memberships.exclude(kingdom="")}
+    assert {(p["kind"], p["kingdom"]) for p in data["pending"]} == {("tithes", k) for k in players}
+    armies = {k: sum(1 for a in data["armies"] if a["kingdom"] == k) for k in players}
+    assert any(armies[k["id"]] > k["food"] for k in data["kingdoms"])  # short of food
+    forts = {t["owner"] for t in data["tiles"] if t["settlement"] == "fortress"}
+    assert any(k["gold"] and k["id"] in forts and armies[k["id"]] < 6 for k in data["kingdoms"])
+    assert "is short of food" in out
+    client.force_login(User.objects.get(username="alice"))
+    assert "Tithes" in client.get(reverse("campaign:winter", args=[campaign.slug])).text

@@ -18,7 +18,7 @@ left alone; `--reset` deletes the demos and makes them again."""
 import logging
 import random
 from argparse import ArgumentParser
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -78,8 +78,8 @@ class Command(BaseCommand):
                 if existing is not None:
                     existing.delete()
                 users, created = demo_users()
-                campaign, battle = make(users)
-            self.stdout.write(describe(campaign, battle, created))
+                campaign, news = make(users)
+            self.stdout.write(describe(campaign, news, created))
 
 
 @contextmanager
@@ -130,7 +130,7 @@ def started(users: Mapping[str, User], name: str) -> Campaign:
     return campaign
 
 
-def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
+def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     """`demo`: started and played by bots until a pitched battle has been fought at the
     tabletop (its result reported by the gm) and every kingdom is asked for its orders
     again. Returns the campaign and that battle."""
@@ -144,9 +144,8 @@ def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
         if fought is not None and data["clock"]["step"] == "orders":
             campaign.refresh_from_db()
             key = (fought["year"], fought["month"], fought["hex"])
-            return campaign, next(
-                b for b in data["battles"] if (b["year"], b["month"], b["hex"]) == key
-            )
+            resolved = next(b for b in data["battles"] if (b["year"], b["month"], b["hex"]) == key)
+            return campaign, battle_news(campaign, resolved)
         fought = fought or next(iter(awaiting(data)), None)
         play_bot_step(
             campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
@@ -155,7 +154,7 @@ def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
     raise CommandError(f"No pitched battle went to the tabletop in {MAX_STEPS} snapshots.")
 
 
-def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
+def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     """`demo-battle`: played by bots, alice's and bob's armies steered at each other,
     until their pitched battle waits for its tabletop result."""
     campaign = started(users, "Demo battle")
@@ -168,7 +167,7 @@ def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
         battle = next(iter(awaiting(data)), None)
         if battle is not None:
             campaign.refresh_from_db()
-            return campaign, battle
+            return campaign, battle_news(campaign, battle)
         play_bot_step(
             campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
             march=True, between=rivals,
@@ -176,14 +175,49 @@ def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, Json]:
     raise CommandError(f"alice's and bob's armies did not meet in {MAX_STEPS} snapshots.")
 
 
-DEMOS = {SLUG: demo_campaign, "demo-battle": battle_campaign}
+WINTER_SEED = 25  # the bots' dice for demo-winter: Aldermark is short of food in year 2
 
 
-def describe(campaign: Campaign, battle: Json, created: list[str]) -> str:
+def winter_campaign(users: Mapping[str, User], seed: int = WINTER_SEED) -> tuple[Campaign, str]:
+    """`demo-winter`: played by bots until a winter waits for every kingdom's tithes, with
+    a kingdom short of food (more armies than food) and one able to raise an army (gold,
+    a fortress, fewer than six armies)."""
+    campaign = started(users, "Demo winter")
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rng = random.Random(seed)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        data = services.latest_snapshot(campaign).data
+        short = hungry_and_buyer(data)
+        if short is not None:
+            campaign.refresh_from_db()
+            armies = sum(1 for a in data["armies"] if a["kingdom"] == short["id"])
+            return campaign, (
+                f"Winter: {short['name']} is short of food ({armies} armies, {short['food']} food)."
+            )
+        play_bot_step(campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap)
+    raise CommandError(f"No winter with a hungry kingdom in {MAX_STEPS} snapshots.")
+
+
+def hungry_and_buyer(data: Json) -> Json | None:
+    """At a winter's tithes, the first kingdom short of food, if another (or it) can raise
+    an army; else None."""
+    if (data["clock"]["season"], data["clock"]["step"]) != ("winter", "tithe"):
+        return None
+    armies = Counter(a["kingdom"] for a in data["armies"])
+    forts = {t["owner"] for t in data["tiles"] if t["settlement"] == "fortress"}
+    short = [k for k in data["kingdoms"] if armies[k["id"]] > k["food"]]
+    buyers = [k for k in data["kingdoms"] if k["gold"] and k["id"] in forts and armies[k["id"]] < 6]
+    return short[0] if short and buyers else None
+
+
+DEMOS = {SLUG: demo_campaign, "demo-battle": battle_campaign, "demo-winter": winter_campaign}
+
+
+def describe(campaign: Campaign, news: str, created: list[str]) -> str:
     snapshot = services.latest_snapshot(campaign)
     clock = snapshot.data["clock"]
     members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
-    attacker, defender = members[battle["attacker"]], members[battle["defender"]]
     waiting = sorted(members[k].user.username for k in services.owing(snapshot.data))
     names = [ADMIN, *(player for player, _, _ in PLAYERS)]
     made = f" (created: {', '.join(created)})" if created else " (all existed)"
@@ -192,18 +226,23 @@ def describe(campaign: Campaign, battle: Json, created: list[str]) -> str:
             f"Campaign {campaign.name!r} (slug {campaign.slug}) on {BUILTIN_MAPS[MAP].title}, "
             f"{campaign.kingdoms} kingdoms, {campaign.status}: year {clock['year']}, "
             f"{clock['season']} month {clock['month']}, {snapshot.number} snapshots.",
-            f"A pitched battle at {battle['hex']} went to the tabletop"
-            + (
-                " and its result is in: "
-                if battle["status"] == "resolved"
-                else ", waiting for its result: "
-            )
-            + f"{attacker.kingdom_name} ({attacker.user}) against "
-            f"{defender.kingdom_name} ({defender.user}), on a {battle['board']} board.",
+            news,
             f"Now the campaign waits for the {clock['step']} of {', '.join(waiting)}.",
             f"Users, password {PASSWORD!r}: {', '.join(names)}{made}. "
             f"{ADMIN} runs the campaign and is a Django superuser: see the data at /admin/.",
         ]
+    )
+
+
+def battle_news(campaign: Campaign, battle: Json) -> str:
+    members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
+    attacker, defender = members[battle["attacker"]], members[battle["defender"]]
+    done = battle["status"] == "resolved"
+    return (
+        f"A pitched battle at {battle['hex']} went to the tabletop"
+        + (" and its result is in: " if done else ", waiting for its result: ")
+        + f"{attacker.kingdom_name} ({attacker.user}) against "
+        f"{defender.kingdom_name} ({defender.user}), on a {battle['board']} board."
     )
 
 
