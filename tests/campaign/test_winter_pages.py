@@ -2,6 +2,7 @@
 deployment written as lists that the engine judges as they are saved, a forecast from
 the engine, and ready. Nobody sees another kingdom's lists."""
 
+import copy
 import json
 from typing import Any
 
@@ -207,3 +208,43 @@ def test_w7_an_army_is_deployed_by_tapping_a_lit_settlement(
         {"army": army, "hex": hex_text, "seen": seen(campaign)},
     )
     assert "Nothing was changed." in page  # placed already
+
+
+def test_w6_a_kingdom_short_of_food_chooses_which_armies_go_hungry(client, cast):
+    campaign = new_campaign(cast)
+    data = copy.deepcopy(play_until(campaign, cast, at_step("tithe")))
+    red = next(k for k in data["kingdoms"] if k["id"] == "red-elves")
+    home = red["capital"]
+    red.update(food=0, gold=0)
+    data["armies"] = [
+        *(a for a in data["armies"] if a["kingdom"] != "red-elves"),
+        *(
+            {
+                "id": f"red-elves-{n}",
+                "kingdom": "red-elves",
+                "hex": home,
+                "upright": True,
+                "ally": None,
+            }
+            for n in (1, 9)
+        ),
+    ]
+    data["clock"]["step"] = "feed"
+    data["inputs"], data["pending"] = {}, []
+    fixed = services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="hungry", data=data, what="test"
+    )
+    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=fixed.number)
+    page = signed_in(client, cast["alice"]).get(url(campaign)).text
+    assert "Feed your armies" in page
+    assert "You are 2 food short" in page
+    post(client, change(campaign, "feed", "set"), {"army": "red-elves-1", "seen": seen(campaign)})
+    assert draft(campaign, "red-elves", "feed") == {"disband": ["red-elves-1"]}
+    page = client.get(url(campaign)).text
+    assert "red-elves-1 goes hungry and is lost." in page
+    refused = post(
+        client, change(campaign, "feed", "set"), {"army": "blue-dwarfs-1", "seen": seen(campaign)}
+    )
+    assert "Nothing was changed." in refused
+    assert "blue-dwarfs-1 is not an army of red-elves" in refused
+    assert draft(campaign, "red-elves", "feed") == {"disband": ["red-elves-1"]}
