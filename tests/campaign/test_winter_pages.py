@@ -7,8 +7,10 @@ import json
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Submission
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def wintry(cast) -> Campaign:
+def wintry(cast: dict[str, User]) -> Campaign:
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_step("tithe"))
     return campaign
@@ -35,10 +37,11 @@ def seen(campaign: Campaign) -> int:
     return services.latest_snapshot(campaign).number
 
 
-def post(client, target: str, data: dict[str, Any]) -> str:
+def post(client: Client, target: str, data: dict[str, Any]) -> str:
     response = client.post(target, data, follow=True)
     assert response.status_code == 200
-    return response.text
+    text: str = response.text
+    return text
 
 
 def draft(campaign: Campaign, kingdom: str, kind: str) -> Any:
@@ -110,7 +113,7 @@ def test_a_step_not_asked_is_refused(client, cast, wintry):
     assert draft(wintry, "red-elves", "purchases") is None
 
 
-def ready_both(client, cast, campaign, capture) -> None:
+def ready_both(client: Client, cast: dict[str, User], campaign: Campaign, capture: Any) -> None:
     for name in ("alice", "bob"):
         with capture(execute=True):
             post(
