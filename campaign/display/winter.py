@@ -34,7 +34,8 @@ def purchase_words(purchase: Json) -> str:
 
 def ledger(data: Json, kingdom: str, names: Mapping[str, str]) -> list[str]:
     """What this winter has done to the kingdom so far: armies brought home or cut off,
-    ships docked or lost, gold and food gathered, tithes given and received."""
+    ships docked or lost, gold and food gathered, tithes given and received, purchases
+    made or skipped, armies gone hungry, what was lost unspent."""
     clock = data["clock"]
     lines = []
     for event in data.get("events", []):
@@ -56,12 +57,12 @@ def ledger(data: Json, kingdom: str, names: Mapping[str, str]) -> list[str]:
             lines.append(f"{event['ship']} found no port and was lost.")
         elif kind == "gathered" and mine:
             lines.append(f"Gathered {event['gold']} gold and {event['food']} food.")
-        elif kind == "tithe" and (mine or event["to"] == kingdom):
-            giver, to = (
-                names.get(event["kingdom"], event["kingdom"]),
-                names.get(event["to"], event["to"]),
+        elif kind == "resources-lost" and mine:
+            lines.append(
+                f"{event['gold']} gold and {event['food']} food were left unspent, and lost."
             )
-            lines.append(f"{giver} gave {to} {event['gold']} gold and {event['food']} food.")
+        elif kind in FORECAST_EVENTS and (mine or event.get("to") == kingdom):
+            lines.append(event_line(event, names))
     return lines
 
 
@@ -95,7 +96,7 @@ def forecast(
         return Forecast([], (0, 0), 0, 0, 0, 0, refused=error.message)
     events = after["events"][len(data.get("events", [])) :]
     lines = [
-        _forecast_line(e, kingdom, names)
+        event_line(e, names)
         for e in events
         if e["type"] in FORECAST_EVENTS and (e.get("kingdom") == kingdom or e.get("to") == kingdom)
     ]
@@ -113,7 +114,8 @@ def forecast(
     )
 
 
-def _forecast_line(event: Json, kingdom: str, names: Mapping[str, str]) -> str:
+def event_line(event: Json, names: Mapping[str, str]) -> str:
+    """A winter event of a kingdom's, as a forecast or a ledger tells it."""
     kind = event["type"]
     if kind == "tithe":
         giver, to = (

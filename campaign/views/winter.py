@@ -23,6 +23,7 @@ from campaign.display.mapsvg import KingdomLook, Pick, render_map
 from campaign.forms import read_hex
 from campaign.models import Membership, Submission
 from campaign.rules.fileformat import dump_purchase, parse_campaign
+from campaign.rules.hexmap import neighbours
 from campaign.rules.winter import deploy_choices, purchase_choices
 from campaign.views.common import newest_or_404, player_for
 
@@ -146,12 +147,16 @@ def _deploy_map(board: Board, step: Json) -> str:
                 "hx-vals": json.dumps(
                     {"army": armies[0], "hex": f"{h[0]},{h[1]}", "seen": board.seen}
                 ),
+                "hx-target": "body",
+                "hx-swap": "innerHTML",
             },
         )
         for h, room in step.get("room", {}).items()
         if room > 0 and armies
     ]
-    return render_map(board.data, kingdoms=looks, picks=picks, moves=[])
+    lit = [pick.hex for pick in picks]
+    around = [n for h in lit for n in neighbours(h)]
+    return render_map(board.data, kingdoms=looks, picks=picks, moves=[], focus=[*lit, *around])
 
 
 @login_required
