@@ -175,40 +175,43 @@ def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     raise CommandError(f"alice's and bob's armies did not meet in {MAX_STEPS} snapshots.")
 
 
-WINTER_SEED = 25  # the bots' dice for demo-winter: Aldermark is short of food in year 2
+WINTER_SEED = 1  # the bots' dice for demo-winter (see `hungry_and_buyer`)
 
 
 def winter_campaign(users: Mapping[str, User], seed: int = WINTER_SEED) -> tuple[Campaign, str]:
     """`demo-winter`: played by bots until a winter waits for every kingdom's tithes, with
-    a kingdom short of food (more armies than food) and one able to raise an army (gold,
-    a fortress, fewer than six armies)."""
+    a kingdom short of food (more armies than food), and alice's kingdom able to raise an
+    army and feed it (gold, a fortress, fewer than six armies, food to spare)."""
     campaign = started(users, "Demo winter")
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    buyer = services.kingdom_of(campaign, users["alice"])
     rng = random.Random(seed)
     hexmap = map_from_json(campaign.map)
     for _ in range(MAX_STEPS):
         data = services.latest_snapshot(campaign).data
-        short = hungry_and_buyer(data)
+        short = hungry_and_buyer(data, buyer)
         if short is not None:
             campaign.refresh_from_db()
             armies = sum(1 for a in data["armies"] if a["kingdom"] == short["id"])
             return campaign, (
-                f"Winter: {short['name']} is short of food ({armies} armies, {short['food']} food)."
+                f"Winter: {short['name']} is short of food ({armies} armies, {short['food']} "
+                "food); alice's kingdom can raise an army and feed it."
             )
         play_bot_step(campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap)
     raise CommandError(f"No winter with a hungry kingdom in {MAX_STEPS} snapshots.")
 
 
-def hungry_and_buyer(data: Json) -> Json | None:
-    """At a winter's tithes, the first kingdom short of food, if another (or it) can raise
-    an army; else None."""
+def hungry_and_buyer(data: Json, buyer: str) -> Json | None:
+    """At a winter's tithes, the first kingdom short of food, if there is one and the
+    `buyer` can raise an army and feed it; else None."""
     if (data["clock"]["season"], data["clock"]["step"]) != ("winter", "tithe"):
         return None
     armies = Counter(a["kingdom"] for a in data["armies"])
     forts = {t["owner"] for t in data["tiles"] if t["settlement"] == "fortress"}
+    purse = next(k for k in data["kingdoms"] if k["id"] == buyer)
+    can_buy = purse["gold"] and buyer in forts and purse["food"] > armies[buyer] < 6
     short = [k for k in data["kingdoms"] if armies[k["id"]] > k["food"]]
-    buyers = [k for k in data["kingdoms"] if k["gold"] and k["id"] in forts and armies[k["id"]] < 6]
-    return short[0] if short and buyers else None
+    return short[0] if short and can_buy else None
 
 
 DEMOS = {SLUG: demo_campaign, "demo-battle": battle_campaign, "demo-winter": winter_campaign}
