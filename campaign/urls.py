@@ -1,4 +1,4 @@
-from campaign.views import campaign, dashboard, health, orders, rules, setup, winter
+from campaign.views import campaign, dashboard, health, orders, rules, setup, story, winter
 
 app_name = "campaign"
 
@@ -10,4 +10,5 @@ urlpatterns = [
     *dashboard.urlpatterns,
     *rules.urlpatterns,
     *winter.urlpatterns,
+    *story.urlpatterns,
 ]

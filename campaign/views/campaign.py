@@ -1,23 +1,24 @@
-"""The campaign page (map, history slider, kingdoms), the home page, a month's report and
-the player's own kingdom."""
+"""The campaign page (map, history slider, leaderboard), the home page, a month's report
+and the player's own kingdom."""
 
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from campaign.display import report
+from campaign.display import report, story
 from campaign.display.mapsvg import KingdomLook, legend_items, render_map
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.requests import HtmxHttpRequest
 from campaign.views.common import Ask, asks_of, membership_for, newest_or_404, player_for
+from campaign.views.story import banners_of
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The campaign's map, legend and kingdoms; with `?at=N` the map as it stood at
-    snapshot N (its clock, tiles and units, never its decisions)."""
+    """The campaign's map, legend and leaderboard; with `?at=N` the map as it stood at
+    snapshot N (its clock, tiles and units, never its decisions). The leaderboard is always
+    the newest standings."""
     membership = membership_for(request, slug)
     campaign = membership.campaign
     snapshot = campaign.snapshots.defer("decisions").order_by("-number").first()
@@ -73,14 +75,19 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "clock": data["clock"] if data else None,
         "owed": asks_of(slug, (data or {}).get("pending"), membership.kingdom),
         "players": players,
-        "scores": data["scores"] if data else [],
         "legend": legend_items(),
     }
+    # The slider swaps in the map section alone; a history restore needs the whole page.
+    fragment = request.htmx and not request.htmx.history_restore_request and snapshot is not None
     if snapshot is not None:
         shown = _snapshot_at(campaign, request.GET.get("at"), newest=snapshot)
         context["history"] = _history(campaign, shown, newest=snapshot, players=players)
-    # The slider swaps in the map section alone; a history restore needs the whole page.
-    fragment = request.htmx and not request.htmx.history_restore_request and snapshot is not None
+        if not fragment:
+            context["leaderboard"] = story.leaderboard(
+                snapshot.data,
+                banners=banners_of(players),
+                previous=_previous_month(campaign, snapshot.data["clock"]),
+            )
     template = "campaign/campaign.html#map-section" if fragment else "campaign/campaign.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
@@ -135,6 +142,26 @@ def _history(
         map_svg=render_map(data, kingdoms=looks),
         report_title=" and ".join(report.chapter_title(c) for c in chapters),
     )
+
+
+def _previous_month(campaign: Campaign, clock: dict[str, Any]) -> dict[str, Any] | None:
+    """The clock and scores of the previous month: the newest snapshot of a month (a summer
+    month, a winter or the end; not setup) earlier in the calendar than `clock`. One query,
+    however long the campaign; None when there is no earlier month."""
+    year, season, month = clock["year"], clock["season"], clock["month"]
+    earlier_seasons = story.SEASONS[: story.SEASONS.index(season)]
+    earlier = (
+        Q(data__clock__year__lt=year)
+        | Q(data__clock__year=year, data__clock__season__in=earlier_seasons)
+        | Q(data__clock__year=year, data__clock__season=season, data__clock__month__lt=month)
+    )
+    row = (
+        campaign.snapshots.filter(earlier, data__clock__season__in=story.MONTH_SEASONS)
+        .order_by("-number")
+        .values_list("data__clock", "data__scores")
+        .first()
+    )
+    return None if row is None else {"clock": row[0], "scores": row[1]}
 
 
 def _events_before(campaign: Campaign, number: int) -> int | None:

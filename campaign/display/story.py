@@ -1,0 +1,414 @@
+"""The campaign's story in numbers: the leaderboard of the campaign page, and every
+kingdom's might and territory month by month, as tables and as a line chart.
+
+Pure: no Django, no I/O, no JavaScript in the output. The views pass in parts of campaign
+files (clocks, `scores`, `tiles`, `kingdoms`) and how each kingdom is shown (from the
+memberships). Nothing here reads or returns a kingdom's treasury: gold and food are the
+player's own business, not the leaderboard's. The chart is one SVG built by ElementTree,
+which escapes every text that comes from users (kingdom names).
+"""
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+type Json = Mapping[str, Any]
+type MonthKey = tuple[int, int, int]
+# A snapshot as the story reads it: (number, clock, scores, tiles) of its campaign file.
+type Page = tuple[int, Json, Any, Any]
+
+# Within a year the campaign goes setup, summer (months 1-6), winter; `ended` comes last.
+SEASONS = ("setup", "summer", "winter", "ended")
+# The seasons whose newest snapshot tells how a month went. Setup is left out: its newest
+# snapshot still waits for the last kingdom's first army.
+MONTH_SEASONS = ("summer", "winter", "ended")
+
+_SVG_NS = "http://www.w3.org/2000/svg"
+_FONTS = "system-ui, -apple-system, 'Segoe UI', sans-serif"
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+MINUS = "\N{MINUS SIGN}"
+NO_MONTH = "\N{EN DASH}"  # the change of might when there is no earlier month
+_NEUTRAL = "#777777"
+_INK = "#1d1f24"
+_MUTED = "#555b66"
+_GRID = "#d9d6cf"
+# A dash pattern per line, so that colour is never the only sign of whose line it is.
+_DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 3", "5 2 1 2")
+
+
+@dataclass(frozen=True, slots=True)
+class Banner:
+    """How a kingdom is shown: its name, its colour ("#rrggbb"), its heraldic letter, and
+    the player who rules it ("" if nobody does)."""
+
+    name: str
+    colour: str
+    heraldry: str
+    player: str = ""
+
+    @property
+    def shown_colour(self) -> str:
+        """The colour to draw with: grey when it is not "#rrggbb"."""
+        return self.colour.lower() if _COLOUR.fullmatch(self.colour) else _NEUTRAL
+
+
+# --- The calendar --------------------------------------------------------------------------
+
+
+def month_key(clock: Json) -> MonthKey:
+    """Where a clock stands in the campaign's calendar, for ordering: (year, season, month)."""
+    season = str(clock.get("season"))
+    order = SEASONS.index(season) if season in SEASONS else len(SEASONS)
+    return int(clock.get("year") or 0), order, int(clock.get("month") or 0)
+
+
+def month_label(clock: Json) -> str:
+    """A month as the chart and the tables name it: "Y1 M3", "Y1 Winter", "Final"."""
+    season, year = clock.get("season"), clock.get("year")
+    if season == "summer":
+        return f"Y{year} M{clock.get('month')}"
+    if season == "winter":
+        return f"Y{year} Winter"
+    if season == "ended":
+        return "Final"
+    return "Setup"
+
+
+def is_month(clock: Json) -> bool:
+    """Whether a clock stands in a month of the story (a summer month, a winter, the end)."""
+    return clock.get("season") in MONTH_SEASONS
+
+
+# --- The leaderboard -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A kingdom's line on the leaderboard: its place (ruling P2: shared by tied kingdoms),
+    its might and what makes it (ruling P1), and how its might changed since the previous
+    month: "+3", "0", or minus 2 with a true minus sign; "new" if it had no might then; an
+    en dash if there was no earlier month."""
+
+    rank: int
+    kingdom: str
+    banner: Banner
+    might: int
+    armies: int
+    cities: int
+    fortresses: int
+    villages: int
+    pitched_wins: int
+    change: str
+    eliminated: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """Every kingdom's standing, highest might first, and the month the change is since
+    ("" when there is no earlier month)."""
+
+    standings: tuple[Standing, ...]
+    since: str
+
+
+def change_of_might(now: int, then: int | None, *, earlier_month: bool) -> str:
+    """How might moved since the previous month, in words for the leaderboard."""
+    if not earlier_month:
+        return NO_MONTH
+    if then is None:
+        return "new"
+    difference = now - then
+    if difference > 0:
+        return f"+{difference}"
+    if difference < 0:
+        return f"{MINUS}{-difference}"
+    return "0"
+
+
+def leaderboard(
+    data: Json, *, banners: Mapping[str, Banner], previous: Json | None = None
+) -> Leaderboard:
+    """The standings of the campaign file `data`, in the engine's order and with its ranks
+    (`scores`, ruling P2), each with its pitched battles won; and the change of might since
+    `previous`, the part of an earlier campaign file holding its `clock` and `scores` (the
+    newest snapshot of the previous month; None when there is none)."""
+    kingdoms = {str(k.get("id")): k for k in data.get("kingdoms") or []}
+    before = {str(s.get("kingdom")): int(s.get("might") or 0) for s in _scores(previous)}
+    standings = []
+    for score in _scores(data):
+        kingdom_id = str(score.get("kingdom"))
+        kingdom = kingdoms.get(kingdom_id, {})
+        might = int(score.get("might") or 0)
+        standings.append(
+            Standing(
+                rank=int(score.get("rank") or 0),
+                kingdom=kingdom_id,
+                banner=banner_of(kingdom_id, banners, kingdom.get("name")),
+                might=might,
+                armies=int(score.get("armies") or 0),
+                cities=int(score.get("cities") or 0),
+                fortresses=int(score.get("fortresses") or 0),
+                villages=int(score.get("villages") or 0),
+                pitched_wins=int(kingdom.get("pitched_wins") or 0),
+                change=change_of_might(
+                    might, before.get(kingdom_id), earlier_month=previous is not None
+                ),
+                eliminated=kingdom.get("eliminated"),
+            )
+        )
+    since = month_label(previous.get("clock") or {}) if previous is not None else ""
+    return Leaderboard(tuple(standings), since)
+
+
+def banner_of(kingdom: str, banners: Mapping[str, Banner], name: object = None) -> Banner:
+    """The kingdom's banner; for a kingdom no membership names, its name from the file in
+    grey with its first letter."""
+    if kingdom in banners:
+        return banners[kingdom]
+    shown = str(name or kingdom)
+    return Banner(shown, _NEUTRAL, shown[:1].upper())
+
+
+def _scores(data: Json | None) -> list[Json]:
+    scores = (data or {}).get("scores")
+    return [s for s in scores if isinstance(s, Mapping)] if isinstance(scores, list) else []
+
+
+# --- Might and territory month by month ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Month:
+    """A month as its newest snapshot left it: each kingdom's might and the number of tiles
+    it held, in the order of `Story.kingdoms` (None for a kingdom not yet in the file)."""
+
+    label: str
+    might: tuple[int | None, ...]
+    tiles: tuple[int | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """Every kingdom's might and territory month by month, kingdoms in the order of the
+    newest standings."""
+
+    kingdoms: tuple[str, ...]
+    banners: tuple[Banner, ...]
+    months: tuple[Month, ...]
+
+    @property
+    def columns(self) -> list[tuple[str, Banner]]:
+        return list(zip(self.kingdoms, self.banners, strict=True))
+
+
+def newest_of_each_month(history: Iterable[Page]) -> list[Page]:
+    """Of the snapshots, the newest of each month, in the order of the campaign's calendar.
+    An undo stores an earlier month's state again as a newer snapshot: the months after it
+    that it undid are left out."""
+    kept: list[tuple[MonthKey, Page]] = []
+    for page in sorted(history, key=lambda page: page[0]):
+        key = month_key(page[1])
+        while kept and kept[-1][0] > key:
+            kept.pop()
+        if kept and kept[-1][0] == key:
+            kept[-1] = (key, page)
+        else:
+            kept.append((key, page))
+    return [page for _, page in kept if is_month(page[1])]
+
+
+def story_of(history: Iterable[Page], *, banners: Mapping[str, Banner]) -> Story:
+    """Every kingdom's might and territory month by month, as the newest snapshot of each
+    month left them, from the snapshots' (number, clock, scores, tiles)."""
+    months = newest_of_each_month(history)
+    order: dict[str, None] = {}
+    for _, _, scores, _ in reversed(months):
+        for score in _scores({"scores": scores}):
+            order.setdefault(str(score.get("kingdom")))
+    kingdoms = tuple(order)
+    return Story(
+        kingdoms=kingdoms,
+        banners=tuple(banner_of(k, banners) for k in kingdoms),
+        months=tuple(_month(clock, scores, tiles, kingdoms) for _, clock, scores, tiles in months),
+    )
+
+
+def _month(clock: Json, scores: Any, tiles: Any, kingdoms: Sequence[str]) -> Month:
+    might = {str(s.get("kingdom")): int(s.get("might") or 0) for s in _scores({"scores": scores})}
+    held = Counter(
+        str(t.get("owner")) for t in tiles or [] if isinstance(t, Mapping) and t.get("owner")
+    )
+    return Month(
+        label=month_label(clock),
+        might=tuple(might.get(k) for k in kingdoms),
+        tiles=tuple(held.get(k, 0) if k in might else None for k in kingdoms),
+    )
+
+
+# --- The chart -----------------------------------------------------------------------------
+
+_WIDTH = 360.0
+_FONT_SIZE = 12.0
+_CHAR_WIDTH = 0.6 * _FONT_SIZE  # a generous average, for room between labels
+_LEFT, _RIGHT, _TOP = 36.0, 32.0, 24.0  # room for "Y6 Winter" centred on the last month
+_PLOT_HEIGHT = 180.0
+_LEGEND_ROW = 20.0
+_NUDGE = 1.5  # lines of kingdoms with equal might are drawn this far apart, so none hides
+
+
+def _n(value: float) -> str:
+    """A coordinate rounded to 1 decimal, without a trailing ".0"."""
+    text = f"{value:.1f}"
+    text = text.removesuffix(".0")
+    return "0" if text == "-0" else text
+
+
+def _el(parent: ET.Element, tag: str, attrs: Mapping[str, str] | None = None) -> ET.Element:
+    return ET.SubElement(parent, tag, dict(attrs) if attrs else {})
+
+
+def _text(parent: ET.Element, text: str, attrs: Mapping[str, str]) -> ET.Element:
+    element = _el(parent, "text", attrs)
+    element.text = text
+    return element
+
+
+def nice_top(highest: int) -> tuple[int, int]:
+    """The top of the might axis and its step: a round step (1, 2 or 5 times a power of
+    ten) giving at most five grid lines above zero, and a top at or above `highest`."""
+    highest, power = max(highest, 1), 1
+    while True:
+        for factor in (1, 2, 5):
+            step = factor * power
+            if math.ceil(highest / step) <= 5:
+                return step * math.ceil(highest / step), step
+        power *= 10
+
+
+def labelled_months(count: int, room: int) -> set[int]:
+    """Which months get a label under the x axis: the newest always, then every k-th month
+    back from it, as many as there is `room` for."""
+    if count <= 0:
+        return set()
+    every = max(1, math.ceil(count / max(room, 1)))
+    return set(range(count - 1, -1, -every))
+
+
+def might_chart(story: Story, *, title: str = "Might over time") -> str:
+    """The story's might as one inline SVG line chart (no script, no external file): x the
+    months in order, y might, one line per kingdom in its colour and its own dash pattern,
+    a legend under it, a `<title>` and a `<desc>` for screen readers, and a title on every
+    point. "" when no month has been played yet."""
+    if not story.months:
+        return ""
+    legend_top = _TOP + _PLOT_HEIGHT + 38
+    height = legend_top + _LEGEND_ROW * len(story.kingdoms) + 4
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "class": "might-chart",
+            "viewBox": f"0 0 {_n(_WIDTH)} {_n(height)}",
+            "role": "img",
+            "aria-labelledby": "might-chart-title might-chart-desc",
+            "font-family": _FONTS,
+            "font-size": _n(_FONT_SIZE),
+        },
+    )
+    _el(root, "title", {"id": "might-chart-title"}).text = title
+    _el(root, "desc", {"id": "might-chart-desc"}).text = _description(story)
+    top, step = nice_top(max((m for month in story.months for m in month.might if m), default=0))
+    _draw_axes(root, story, top, step)
+    lines = _el(root, "g", {"class": "lines"})
+    for index in range(len(story.kingdoms)):
+        _draw_line(lines, story, index, top)
+    _draw_legend(root, story, legend_top)
+    return ET.tostring(root, encoding="unicode")
+
+
+def _description(story: Story) -> str:
+    first, last = story.months[0], story.months[-1]
+    span = first.label if first is last else f"from {first.label} to {last.label}"
+    now = ", ".join(
+        f"{banner.name} {might}"
+        for banner, might in zip(story.banners, last.might, strict=True)
+        if might is not None
+    )
+    return (
+        f"Might of each kingdom month by month, {span}: one line per kingdom. "
+        f"{last.label}: {now}. The table below the chart gives every number."
+    )
+
+
+def _x(index: int, count: int) -> float:
+    left, right = _LEFT, _WIDTH - _RIGHT
+    return (left + right) / 2 if count == 1 else left + (right - left) * index / (count - 1)
+
+
+def _y(might: float, top: int) -> float:
+    return _TOP + _PLOT_HEIGHT * (1 - might / top)
+
+
+def _draw_axes(root: ET.Element, story: Story, top: int, step: int) -> None:
+    axes = _el(root, "g", {"class": "axes", "aria-hidden": "true"})
+    _text(axes, "Might", {"x": "2", "y": _n(_TOP - 11), "fill": _MUTED})
+    for value in range(0, top + 1, step):
+        y = _n(_y(value, top))
+        _el(axes, "line", {"x1": _n(_LEFT), "x2": _n(_WIDTH - _RIGHT), "y1": y, "y2": y})
+        axes[-1].set("stroke", _INK if value == 0 else _GRID)
+        label = {"x": _n(_LEFT - 5), "y": _n(_y(value, top) + 4), "text-anchor": "end"}
+        _text(axes, str(value), {**label, "fill": _MUTED})
+    count = len(story.months)
+    label_width = max(len(m.label) for m in story.months) * _CHAR_WIDTH + 8
+    room = int((_WIDTH - _LEFT - _RIGHT) // label_width) + 1
+    shown = labelled_months(count, room)
+    baseline = _y(0, top)
+    for index, month in enumerate(story.months):
+        x = _n(_x(index, count))
+        _el(axes, "line", {"x1": x, "x2": x, "y1": _n(baseline), "y2": _n(baseline + 4)})
+        axes[-1].set("stroke", _INK)
+        if index in shown:
+            attrs = {"x": x, "y": _n(baseline + 18), "text-anchor": "middle", "fill": _INK}
+            _text(axes, month.label, attrs)
+
+
+def _draw_line(parent: ET.Element, story: Story, index: int, top: int) -> None:
+    banner = story.banners[index]
+    count = len(story.months)
+    nudge = (index - (len(story.kingdoms) - 1) / 2) * _NUDGE
+    points = [
+        (_x(i, count), _y(might, top) + nudge, month.label, might)
+        for i, month in enumerate(story.months)
+        if (might := month.might[index]) is not None
+    ]
+    group = _el(parent, "g", {"class": "line", "data-kingdom": story.kingdoms[index]})
+    _el(group, "title").text = banner.name
+    colour = banner.shown_colour
+    stroke = {"fill": "none", "stroke": colour, "stroke-width": "2", "stroke-linejoin": "round"}
+    dash = _DASHES[index % len(_DASHES)]
+    if dash:
+        stroke["stroke-dasharray"] = dash
+    path = " ".join(f"{_n(x)},{_n(y)}" for x, y, _, _ in points)
+    _el(group, "polyline", {"points": path, **stroke})
+    for x, y, label, might in points:
+        dot = _el(group, "circle", {"cx": _n(x), "cy": _n(y), "r": "2.5", "fill": colour})
+        _el(dot, "title").text = f"{banner.name}, {label}: might {might}"
+
+
+def _draw_legend(root: ET.Element, story: Story, top: float) -> None:
+    legend = _el(root, "g", {"class": "legend", "aria-hidden": "true"})
+    for index, banner in enumerate(story.banners):
+        y = top + _LEGEND_ROW * index
+        stroke = {"stroke": banner.shown_colour, "stroke-width": "2.5"}
+        dash = _DASHES[index % len(_DASHES)]
+        if dash:
+            stroke["stroke-dasharray"] = dash
+        _el(legend, "line", {"x1": _n(_LEFT), "x2": _n(_LEFT + 28), "y1": _n(y), "y2": _n(y)})
+        legend[-1].attrib.update(stroke)
+        name = banner.name if len(banner.name) <= 40 else banner.name[:39] + "…"
+        letter = f"{banner.heraldry} · " if banner.heraldry else ""
+        _text(legend, f"{letter}{name}", {"x": _n(_LEFT + 36), "y": _n(y + 4), "fill": _INK})
