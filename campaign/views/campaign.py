@@ -177,7 +177,8 @@ def _events_before(campaign: Campaign, number: int) -> int | None:
 def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """What happened in the month (or setup, or winter) that snapshot `number` moved on:
     every event in words, every die with what it decided, the battles handed off to the
-    tabletop, the new player order, and the month's orders once they are resolved."""
+    tabletop, the new player order, the month's orders once they are resolved, and after a
+    winter every kingdom's armies and might."""
     membership = membership_for(request, slug)
     campaign = membership.campaign
     snapshot = campaign.snapshots.defer("decisions").filter(number=number).first()
@@ -187,11 +188,8 @@ def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     chapters = report.chapters_to_report(data["events"], _events_before(campaign, number))
     if not chapters:
         raise Http404("Nothing has happened yet.")
-    names = {
-        m.kingdom: m.kingdom_name
-        for m in campaign.memberships.exclude(kingdom="")
-        if m.kingdom_name
-    }
+    players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    names = {m.kingdom: m.kingdom_name for m in players if m.kingdom_name}
     reports = [
         report.month_report(
             data,
@@ -211,6 +209,10 @@ def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "newest": campaign.snapshots.order_by("-number").values_list("number", flat=True)[0],
             "reports": reports,
             "title": " and ".join(r.title for r in reports),
+            # After a winter, where every kingdom stands: its armies and its new might.
+            "standings": story.leaderboard(data, banners=banners_of(players))
+            if any(chapter.season == "winter" for chapter in chapters)
+            else None,
         },
     )
 

@@ -251,3 +251,19 @@ def test_w6_a_kingdom_short_of_food_chooses_which_armies_go_hungry(client, cast)
     assert "Nothing was changed." in refused
     assert "blue-dwarfs-1 is not an army of red-elves" in refused
     assert draft(campaign, "red-elves", "feed") == {"disband": ["red-elves-1"]}
+
+
+def test_the_report_of_a_winter_says_where_every_kingdom_stands(client, cast):
+    campaign = new_campaign(cast)
+    data = play_until(campaign, cast, lambda d: d["clock"]["year"] == 2)
+    number = seen(campaign)
+    page = (
+        signed_in(client, cast["alice"])
+        .get(reverse("campaign:report", args=[campaign.slug, number]))
+        .text
+    )
+    assert "the winter of year 1" in page
+    assert "Where the kingdoms stand" in page
+    for score in data["scores"]:
+        name = {"red-elves": "Red Elves", "blue-dwarfs": "Blue Dwarfs"}[score["kingdom"]]
+        assert f"<td>{name}</td><td>{score['armies']}</td><td>{score['might']}</td>" in page
