@@ -99,7 +99,10 @@ def _step_context(board: Board) -> Json:
     data, me, kind = board.data, board.kingdom, board.kind
     if kind == "tithes":
         others = [k for k in data["player_order"] if k != me]
-        return {"tithe_to": [(k, board.names.get(k, k)) for k in others]}
+        return {
+            "tithe_to": [(k, board.names.get(k, k)) for k in others],
+            "player_order": [board.names.get(k, k) for k in data["player_order"]],
+        }
     if kind == "purchases":
         state = parse_campaign({**data, "inputs": {"purchases": {me: board.draft}}})
         planned = state.inputs.purchases.get(me, ())
