@@ -8,7 +8,7 @@ kingdom's race outside the event that reveals the races.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.rules.hexmap import hex_label
@@ -40,10 +40,12 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One event in words, with the dice that decided it."""
+    """One event in words, with the dice that decided it; for a battle, its place in the
+    file's `battles` list (None if the list has no entry for it)."""
 
     text: str
     rolls: tuple[Roll, ...] = ()
+    battle: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +162,9 @@ def month_report(
     names = {**file_names(data), **(names or {})}
     events = [e for e in _list(data.get("events")) if chapter_of(e) == chapter]
     battles = [b for b in _list(data.get("battles")) if isinstance(b, Mapping)]
-    describe = _Describer(names, battles)
     sections: dict[str, list[Line]] = {}
-    for event in events:
-        sections.setdefault(str(event.get("step", "")), []).append(describe.line(event))
+    for event, line in chapter_lines(events, _list(data.get("battles")), names):
+        sections.setdefault(str(event.get("step", "")), []).append(line)
     last_order = next((e for e in reversed(events) if e.get("type") == "player-order"), None)
     return ChapterReport(
         chapter=chapter,
@@ -182,6 +183,16 @@ def month_report(
         ),
         player_order=tuple(_name(k, names) for k in _list(last_order and last_order.get("order"))),
     )
+
+
+def chapter_lines(
+    events: Sequence[Event], battles: Sequence[object], names: Names
+) -> list[tuple[Event, Line]]:
+    """Each event of one chapter, oldest first, with its line. `events` must be every event
+    of the chapter: a resolved battle is matched to its entry of `battles` (the file's
+    battles list) by its place among the chapter's battles in its tile."""
+    describe = _Describer(names, battles)
+    return [(event, describe.line(event)) for event in events]
 
 
 def file_names(data: Mapping[str, Any]) -> dict[str, str]:
@@ -255,9 +266,10 @@ class _Describer:
     """Puts events into sentences; knows the kingdoms' names and the battles list, so a
     battle event can say what each of its dice decided."""
 
-    def __init__(self, names: Names, battles: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, names: Names, battles: Sequence[object]) -> None:
         self.names = names
-        self.battles = battles
+        self.battles = [b for b in battles if isinstance(b, Mapping)]
+        self.places = {id(b): place for place, b in enumerate(battles)}
         self.seen: dict[tuple[object, ...], int] = {}
 
     def k(self, kingdom_id: object) -> str:
@@ -277,8 +289,12 @@ class _Describer:
             line = _generic(event)  # a malformed event still gets a line
         dice = [die for die in _list(event.get("dice")) if isinstance(die, int)]
         if [roll.value for roll in line.rolls] != dice:  # every die is shown, whatever it did
-            line = Line(line.text, _generic(event).rolls)
+            line = replace(line, rolls=_generic(event).rolls)
         return line
+
+    def place_of(self, entry: Mapping[str, Any] | None) -> int | None:
+        """Where a battles-list entry stands in the list."""
+        return None if entry is None else self.places.get(id(entry))
 
     def battle_entry(self, event: Event) -> Mapping[str, Any] | None:
         """The battles-list entry an event speaks of: a hand-off by its dice, a resolved
@@ -421,9 +437,13 @@ def _slowed(d: _Describer, e: Event) -> Line:
 
 
 def _battle(d: _Describer, e: Event) -> Line:
+    entry = d.battle_entry(e)
+    return replace(_battle_words(d, e, entry), battle=d.place_of(entry))
+
+
+def _battle_words(d: _Describer, e: Event, entry: Mapping[str, Any] | None) -> Line:
     where, kind = _hex(e["hex"]), str(e["kind"])
     attacker, defender = d.k(e["attacker"]), d.k(e["defender"])
-    entry = d.battle_entry(e)
     extra = _mapping(entry and entry.get("extra"))
     dice = [int(x) for x in _list(e.get("dice"))]
     result = _result(e, d)

@@ -1,17 +1,22 @@
 """The campaign's story, for its members: every kingdom's might month by month as a chart
-and a table, and the territory each held."""
+and a table, and the territory each held; and the chronicle, the campaign month by month
+in words."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_GET
 
-from campaign.display import story
+from campaign.display import report, story
 from campaign.models import Membership
 from campaign.views.common import membership_for
+
+type Json = Mapping[str, Any]
 
 
 def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
@@ -52,6 +57,211 @@ def might_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+# --- The chronicle ----------------------------------------------------------------------------
+
+# What the chronicle tells: what changed the map and the kingdoms. Moves, gathering, roll-offs
+# and the like are left to each snapshot's report.
+CHRONICLED = frozenset(
+    {
+        "races-revealed",
+        "capital-founded",
+        "explored",
+        "battle",
+        "tile-taken",
+        "capital-lost",
+        "razed",
+        "destroyed",
+        "supply-lost",
+        "starved",
+        "built",
+        "recruited",
+        "ship-built",
+        "capital-named",
+        "eliminated",
+        "campaign-ended",
+    }
+)
+# The keys of an event that hold a kingdom's id, and those that hold a unit's (or units').
+_KINGDOM_KEYS = ("kingdom", "attacker", "defender", "winner", "from", "to")
+_KINGDOMS_KEYS = ("kingdoms", "order", "races", "sides")
+_UNIT_KEYS = ("unit", "army", "ship", "units", "enemies")
+
+
+@dataclass(frozen=True)
+class ChronicleLine:
+    """One event of the chronicle in words (`kind` is its event type), with the card of
+    the battle it tells of, if it is a battle."""
+
+    kind: str
+    text: str
+    battle_url: str | None = None
+
+
+@dataclass(frozen=True)
+class ChronicleMonth:
+    """One part of the chronicle (the setup, a summer month, a winter, the end): its lines
+    in the order they happened, the map as the month stood and the report that tells it
+    in full (None where there is none)."""
+
+    title: str
+    lines: tuple[ChronicleLine, ...]
+    map_url: str | None
+    report_url: str | None
+
+
+def names_kingdom(event: Json, kingdom: str) -> bool:
+    """Whether an event names the kingdom: the kingdom itself, a unit of it, or a battle
+    it fought."""
+    if any(event.get(key) == kingdom for key in _KINGDOM_KEYS):
+        return True
+    if any(kingdom in _ids(event.get(key)) for key in _KINGDOMS_KEYS):
+        return True
+    units = [unit for key in _UNIT_KEYS for unit in _ids(event.get(key))]
+    return any(unit.rsplit("-", 1)[0] == kingdom for unit in units)
+
+
+def _ids(value: object) -> list[str]:
+    """The ids a value of an event holds: one, a list of them, or a mapping's keys."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | Mapping):
+        return [item for item in value if isinstance(item, str)]
+    return []
+
+
+def chapter_told(event: Json) -> report.Chapter:
+    """The part of the chronicle an event belongs to: its chapter, but the end of the
+    campaign has a part of its own."""
+    chapter = report.chapter_of(event)
+    if event.get("type") == "campaign-ended":
+        return report.Chapter(chapter.year, "ended", 0)
+    return chapter
+
+
+def chapter_words(chapter: report.Chapter) -> str:
+    if chapter.season == "ended":
+        return "the end of the campaign"
+    return report.chapter_title(chapter)
+
+
+def snapshots_of_months(history: Iterable[tuple[int, Json]]) -> dict[story.MonthKey, int]:
+    """The newest snapshot of each month (the setup too), from the snapshots' (number,
+    clock); the months an undo took back are left out."""
+    history = list(history)
+    pages = story.newest_of_each_month((number, clock, None, None) for number, clock in history)
+    months = {story.month_key(clock): number for number, clock, _, _ in pages}
+    setup = [(number, clock) for number, clock in history if clock.get("season") == "setup"]
+    if setup:
+        number, clock = max(setup, key=lambda page: page[0])
+        months[story.month_key(clock)] = number
+    return months
+
+
+def chronicle_of(
+    events: Sequence[Json],
+    battles: Sequence[object],
+    *,
+    names: Mapping[str, str],
+    months: Mapping[story.MonthKey, int],
+    newest: int,
+    slug: str,
+    kingdom: str = "",
+) -> list[ChronicleMonth]:
+    """The chronicle, newest part first: each part's chronicled events in words (only those
+    naming `kingdom`, if given), from the newest file's `events` and `battles`, with its
+    map and report at the snapshot numbers `months` gives."""
+    told: dict[report.Chapter, list[ChronicleLine]] = {}
+    for its_events in _by_chapter(events).values():
+        for event, line in report.chapter_lines(its_events, battles, names):
+            part = told.setdefault(chapter_told(event), [])
+            if event.get("type") in CHRONICLED and (not kingdom or names_kingdom(event, kingdom)):
+                part.append(_chronicle_line(event, line, slug))
+    campaign_url = reverse("campaign:campaign", args=[slug])
+    parts = []
+    for chapter in sorted(told, key=_calendar, reverse=True):
+        number = months.get(_calendar(chapter))
+        # A month's events are stored by the step that leaves it: its report is the next
+        # snapshot's, unless the campaign is still in that month.
+        reported = None if number is None else min(number + 1, newest)
+        parts.append(
+            ChronicleMonth(
+                title=chapter_words(chapter),
+                lines=tuple(told[chapter]),
+                map_url=None if number is None else f"{campaign_url}?at={number}",
+                report_url=None
+                if reported is None
+                else reverse("campaign:report", args=[slug, reported]),
+            )
+        )
+    return parts
+
+
+def _by_chapter(events: Sequence[Json]) -> dict[report.Chapter, list[Json]]:
+    chapters: dict[report.Chapter, list[Json]] = {}
+    for event in events:
+        if isinstance(event, Mapping):
+            chapters.setdefault(report.chapter_of(event), []).append(event)
+    return chapters
+
+
+def _calendar(chapter: report.Chapter) -> story.MonthKey:
+    return story.month_key({"year": chapter.year, "season": chapter.season, "month": chapter.month})
+
+
+def _chronicle_line(event: Json, line: report.Line, slug: str) -> ChronicleLine:
+    card = None if line.battle is None else reverse("battles:card", args=[slug, line.battle + 1])
+    return ChronicleLine(str(event.get("type")), line.text, card)
+
+
+@login_required
+@require_GET
+def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The chronicle: the campaign month by month in words, newest month first (what a
+    player returning to the campaign wants first), from the newest snapshot's events alone;
+    `?kingdom=<id>` keeps the events that name that kingdom. Four queries of its own,
+    however long the campaign and however large its map."""
+    membership = membership_for(request, slug)
+    campaign = membership.campaign
+    newest = (
+        campaign.snapshots.order_by("-number")
+        .values_list("number", "data__events", "data__battles")
+        .first()
+    )
+    if newest is None:
+        raise Http404("The campaign has not started yet.")
+    number, events, battles = newest
+    kingdoms = dict(
+        campaign.memberships.exclude(kingdom="")
+        .order_by("kingdom_name")
+        .values_list("kingdom", "kingdom_name")
+    )
+    names = {kingdom: name or kingdom for kingdom, name in kingdoms.items()}
+    chosen = request.GET.get("kingdom", "")
+    chosen = chosen if chosen in names else ""
+    history = campaign.snapshots.values_list("number", "data__clock")
+    return render(
+        request,
+        "campaign/chronicle.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "kingdoms": names,
+            "chosen": chosen,
+            "chosen_name": names.get(chosen, ""),
+            "chronicle": chronicle_of(
+                events or [],
+                battles or [],
+                names=names,
+                months=snapshots_of_months(history),
+                newest=number,
+                slug=slug,
+                kingdom=chosen,
+            ),
+        },
+    )
+
+
 urlpatterns: list[URLPattern] = [
     path("c/<slug:slug>/story/might/", might_page, name="might"),
+    path("c/<slug:slug>/story/chronicle/", chronicle_page, name="chronicle"),
 ]
