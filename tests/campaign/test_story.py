@@ -484,24 +484,32 @@ def test_the_tables_numbers_are_the_snapshots_scores_and_tiles(client, cast):
         assert row[1:] == tiles
 
 
-@pytest.mark.django_db
-def test_a_player_of_another_campaign_gets_not_found(client, cast):
-    campaign = new_campaign(cast)
-    assert signed_in(client, cast["eve"]).get(might_url(campaign)).status_code == 404
+STORY_PAGES = ["campaign:might", "campaign:chronicle"]
 
 
 @pytest.mark.django_db
-def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast):
+@pytest.mark.parametrize("page", STORY_PAGES)
+def test_a_player_of_another_campaign_gets_not_found(client, cast, page):
     campaign = new_campaign(cast)
-    response = client.get(might_url(campaign))
+    url = reverse(page, args=[campaign.slug])
+    assert signed_in(client, cast["eve"]).get(url).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", STORY_PAGES)
+def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast, page):
+    campaign = new_campaign(cast)
+    response = client.get(reverse(page, args=[campaign.slug]))
     assert response.status_code == 302
     assert response.url.startswith(reverse("accounts:sign_in"))
 
 
 @pytest.mark.django_db
-def test_before_the_campaign_starts_there_is_no_story(client, cast):
+@pytest.mark.parametrize("page", STORY_PAGES)
+def test_before_the_campaign_starts_there_is_no_story(client, cast, page):
     campaign = new_campaign(cast, start=False)
-    assert signed_in(client, cast["alice"]).get(might_url(campaign)).status_code == 404
+    url = reverse(page, args=[campaign.slug])
+    assert signed_in(client, cast["alice"]).get(url).status_code == 404
 
 
 @pytest.mark.django_db
