@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 type Json = Mapping[str, Any]
@@ -412,3 +413,71 @@ def _draw_legend(root: ET.Element, story: Story, top: float) -> None:
         name = banner.name if len(banner.name) <= 40 else banner.name[:39] + "…"
         letter = f"{banner.heraldry} · " if banner.heraldry else ""
         _text(legend, f"{letter}{name}", {"x": _n(_LEFT + 36), "y": _n(y + 4), "fill": _INK})
+
+
+# --- The end -------------------------------------------------------------------------------
+
+# Ruling P2's tiebreakers after might, in order: (the score's field, the words for it).
+TIEBREAKERS = (
+    ("armies", "armies"),
+    ("cities", "cities (the capital included)"),
+    ("fortresses", "fortresses"),
+    ("villages", "villages"),
+)
+
+
+def tiebreaks(
+    scores: Sequence[Json], kingdoms: Sequence[Json], names: Mapping[str, str]
+) -> list[str]:
+    """For each pair of kingdoms next in the final standings with equal might, what put one
+    ahead of the other (ruling P2), or that they share the place."""
+    eliminated = {str(k.get("id")): k.get("eliminated") for k in kingdoms}
+    lines = []
+    for above, below in pairwise(scores):
+        if above.get("might") != below.get("might"):
+            continue
+        a, b = str(above.get("kingdom")), str(below.get("kingdom"))
+        first, second = names.get(a, a), names.get(b, b)
+        decided = next(
+            (
+                f"{first} is ahead of {second} on {words}: {above.get(field)} to {below.get(field)}."
+                for field, words in TIEBREAKERS
+                if above.get(field) != below.get(field)
+            ),
+            None,
+        )
+        if decided is None and eliminated.get(a) != eliminated.get(b):
+            decided = f"{first} is ahead of {second}: it was eliminated later, or never."
+        lines.append(
+            decided
+            or f"{first} and {second} are level on might and every tiebreaker: they share the place."
+        )
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Moments:
+    """A kingdom's best moments over the campaign."""
+
+    banner: Banner
+    most_tiles: int
+    most_tiles_when: str
+    most_might: int
+    most_might_when: str
+    pitched_wins: int
+
+
+def best_moments(told: Story, kingdoms: Sequence[Json]) -> list[Moments]:
+    """Each kingdom's widest realm and greatest might, with the month of each, and its
+    pitched battles won."""
+    wins = {str(k.get("id")): int(k.get("pitched_wins") or 0) for k in kingdoms}
+    found = []
+    for index, (kingdom, banner) in enumerate(told.columns):
+        tiles = [(m.tiles[index] or 0, m.label) for m in told.months]
+        might = [(m.might[index] or 0, m.label) for m in told.months]
+        widest = max(tiles, key=lambda pair: pair[0], default=(0, ""))
+        greatest = max(might, key=lambda pair: pair[0], default=(0, ""))
+        found.append(
+            Moments(banner, widest[0], widest[1], greatest[0], greatest[1], wins.get(kingdom, 0))
+        )
+    return found

@@ -261,7 +261,58 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@login_required
+@require_GET
+def end_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The end of a campaign: the podium and the final standings with the tiebreakers that
+    decided them (ruling P2), each kingdom's best moments, and the whole chronicle, oldest
+    first. Three queries of its own, however long the campaign."""
+    membership = membership_for(request, slug)
+    campaign = membership.campaign
+    newest = (
+        campaign.snapshots.order_by("-number")
+        .values_list(
+            "number",
+            "data__clock",
+            "data__scores",
+            "data__kingdoms",
+            "data__events",
+            "data__battles",
+        )
+        .first()
+    )
+    if newest is None or newest[1]["season"] != "ended":
+        raise Http404("The campaign has not ended.")
+    number, _, scores, kingdoms, events, battles = newest
+    players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    banners = banners_of(players)
+    names = {k: banner.name for k, banner in banners.items()}
+    history = list(
+        campaign.snapshots.order_by("number").values_list(
+            "number", "data__clock", "data__scores", "data__tiles"
+        )
+    )
+    told = story.story_of(history, banners=banners)
+    months = snapshots_of_months((n, clock) for n, clock, _, _ in history)
+    chronicle = chronicle_of(events, battles, names=names, months=months, newest=number, slug=slug)
+    standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
+    return render(
+        request,
+        "campaign/end.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "standings": standings,
+            "podium": [s for s in standings.standings if s.rank <= 3],
+            "tiebreaks": story.tiebreaks(scores, kingdoms, names),
+            "moments": story.best_moments(told, kingdoms),
+            "chronicle": chronicle[::-1],  # oldest first: the story from its beginning
+        },
+    )
+
+
 urlpatterns: list[URLPattern] = [
     path("c/<slug:slug>/story/might/", might_page, name="might"),
     path("c/<slug:slug>/story/chronicle/", chronicle_page, name="chronicle"),
+    path("c/<slug:slug>/story/end/", end_page, name="end"),
 ]

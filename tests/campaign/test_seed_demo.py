@@ -70,7 +70,8 @@ def test_gm_is_a_superuser_who_sees_the_demo_in_the_django_admin(client):
     assert User.objects.filter(username="gm", is_staff=True, is_superuser=True).exists()
     assert not User.objects.filter(is_staff=True).exclude(username="gm").exists()
     client.post(reverse("admin:login"), {"username": "gm", "password": "demo"})
-    page = client.get(reverse("admin:campaign_snapshot_changelist"))
+    first = Snapshot.objects.get(campaign__slug="demo", number=1)
+    page = client.get(reverse("admin:campaign_snapshot_change", args=[first.pk]))
     assert page.status_code == 200
     assert "Demo #1 (setup races)" in page.text
 
@@ -148,3 +149,17 @@ def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(client):
     assert "is short of food" in out
     client.force_login(User.objects.get(username="alice"))
     assert "Tithes" in client.get(reverse("campaign:winter", args=[campaign.slug])).text
+
+
+def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(client):
+    out = seed()
+
+    campaign = Campaign.objects.get(slug="demo-ended")
+    assert campaign.status == Campaign.Status.ENDED
+    data = services.latest_snapshot(campaign).data
+    assert data["clock"]["season"] == "ended"
+    assert "The campaign has ended:" in out
+    client.force_login(User.objects.get(username="carol"))
+    page = client.get(reverse("campaign:end", args=[campaign.slug])).text
+    assert "The podium" in page
+    assert "The whole chronicle" in page

@@ -116,12 +116,13 @@ def demo_users() -> tuple[dict[str, User], list[str]]:
     return users, created
 
 
-def started(users: Mapping[str, User], name: str) -> Campaign:
+def started(users: Mapping[str, User], name: str, **options: Any) -> Campaign:
     """A campaign on the demo map, joined by the four players and started by the gm."""
     admin = users[ADMIN]
     campaign = services.campaign_create(
-        name=name, admin=admin, kingdoms=len(PLAYERS), map_name=MAP, options={"seed": SEED}
-    )
+        name=name, admin=admin, kingdoms=len(PLAYERS), map_name=MAP,
+        options={"seed": SEED, **options},
+    )  # fmt: skip
     for username, kingdom_name, colour in PLAYERS:
         services.campaign_join(
             campaign=campaign, user=users[username], kingdom_name=kingdom_name, colour=colour
@@ -214,7 +215,33 @@ def hungry_and_buyer(data: Json, buyer: str) -> Json | None:
     return short[0] if short and can_buy else None
 
 
-DEMOS = {SLUG: demo_campaign, "demo-battle": battle_campaign, "demo-winter": winter_campaign}
+ENDED_YEARS = 2  # demo-ended is a short campaign: two years
+
+
+def ended_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
+    """`demo-ended`: a two-year campaign played by bots to its end (the gm reporting the
+    tabletop results), with its whole chronicle and final standings."""
+    campaign = started(users, "Demo ended", years=ENDED_YEARS)
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rng = random.Random(SEED)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        data = services.latest_snapshot(campaign).data
+        if data["clock"]["season"] == "ended":
+            campaign.refresh_from_db()
+            winner = data["scores"][0]
+            name = next(k["name"] for k in data["kingdoms"] if k["id"] == winner["kingdom"])
+            return campaign, f"The campaign has ended: {name} won with {winner['might']} might."
+        play_bot_step(campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap)
+    raise CommandError(f"The short campaign did not end in {MAX_STEPS} snapshots.")
+
+
+DEMOS = {
+    SLUG: demo_campaign,
+    "demo-battle": battle_campaign,
+    "demo-winter": winter_campaign,
+    "demo-ended": ended_campaign,
+}
 
 
 def describe(campaign: Campaign, news: str, created: list[str]) -> str:
@@ -230,7 +257,9 @@ def describe(campaign: Campaign, news: str, created: list[str]) -> str:
             f"{campaign.kingdoms} kingdoms, {campaign.status}: year {clock['year']}, "
             f"{clock['season']} month {clock['month']}, {snapshot.number} snapshots.",
             news,
-            f"Now the campaign waits for the {clock['step']} of {', '.join(waiting)}.",
+            f"Now the campaign waits for the {clock['step']} of {', '.join(waiting)}."
+            if waiting
+            else "It waits for nobody.",
             f"Users, password {PASSWORD!r}: {', '.join(names)}{made}. "
             f"{ADMIN} runs the campaign and is a Django superuser: see the data at /admin/.",
         ]
