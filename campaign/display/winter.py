@@ -56,7 +56,9 @@ def ledger(data: Json, kingdom: str, names: Mapping[str, str]) -> list[str]:
         elif kind == "ship-lost" and mine:
             lines.append(f"{event['ship']} found no port and was lost.")
         elif kind == "gathered" and mine:
-            lines.append(f"Gathered {event['gold']} gold and {event['food']} food.")
+            lines.append(
+                f"Gathered {event['gold']} gold and {event['food']} food{_tile_by_tile(event)}."
+            )
         elif kind == "resources-lost" and mine:
             lines.append(
                 f"{event['gold']} gold and {event['food']} food were left unspent, and lost."
@@ -64,6 +66,15 @@ def ledger(data: Json, kingdom: str, names: Mapping[str, str]) -> list[str]:
         elif kind in FORECAST_EVENTS and (mine or event.get("to") == kingdom):
             lines.append(event_line(event, names))
     return lines
+
+
+def _tile_by_tile(gathered: Json) -> str:
+    """Where a harvest came from ("" for an event recorded before the engine told it)."""
+    parts = [
+        f"{at(y['hex'])} {y['gold']} gold" if y["gold"] else f"{at(y['hex'])} {y['food']} food"
+        for y in gathered.get("tiles", [])
+    ]
+    return f": {', '.join(parts)}" if parts else ""
 
 
 @dataclass(frozen=True)

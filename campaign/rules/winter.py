@@ -182,12 +182,33 @@ def _eliminate(campaign: Campaign, kingdom: Kingdom, turn: Turn) -> Campaign:
 # --- B) Gather resources ---------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Harvest:
+    """What one tile yields in the gather phase."""
+
+    hex: Hex
+    gold: int
+    food: int
+
+
+def harvest(campaign: Campaign, kingdom_id: str) -> list[Harvest]:
+    """Tile by tile: 1 food per village, 1 gold per city, and 1 more gold for the capital."""
+    capital = campaign.kingdom(kingdom_id).capital
+    cities = _own(campaign, kingdom_id, Settlement.CITY)
+    found = [Harvest(h, 0, 1) for h in _own(campaign, kingdom_id, Settlement.VILLAGE)]
+    found += [Harvest(h, 1 + (h == capital), 0) for h in cities]
+    if capital is not None and capital not in cities:
+        found.append(Harvest(capital, 1, 0))
+    return sorted(found, key=lambda y: y.hex)
+
+
 def gather(campaign: Campaign, turn: Turn) -> Campaign:
-    """1 food per village, 1 gold per city, and 1 more gold for the capital."""
+    """Every standing kingdom gathers its harvest; the event tells it tile by tile."""
     for kingdom in _standing(campaign):
-        food = len(_own(campaign, kingdom.id, Settlement.VILLAGE))
-        gold = len(_own(campaign, kingdom.id, Settlement.CITY)) + (kingdom.capital is not None)
-        turn.record("gathered", kingdom=kingdom.id, gold=gold, food=food)
+        yields = harvest(campaign, kingdom.id)
+        gold, food = sum(y.gold for y in yields), sum(y.food for y in yields)
+        tiles = [{"hex": list(y.hex), "gold": y.gold, "food": y.food} for y in yields]
+        turn.record("gathered", kingdom=kingdom.id, gold=gold, food=food, tiles=tiles)
         campaign = campaign.with_kingdom(
             replace(kingdom, gold=kingdom.gold + gold, food=kingdom.food + food)
         )

@@ -57,7 +57,13 @@ def test_the_player_reads_the_ledger_and_is_asked_for_tithes(client, cast, wintr
         e for e in services.latest_snapshot(wintry).data["events"]
         if e["type"] == "gathered" and e["kingdom"] == "red-elves"
     )  # fmt: skip
-    assert f"Gathered {gathered['gold']} gold and {gathered['food']} food." in page
+    harvest = ", ".join(
+        f"[{y['hex'][0]}, {y['hex'][1]}] {y['gold']} gold"
+        if y["gold"]
+        else f"[{y['hex'][0]}, {y['hex'][1]}] {y['food']} food"
+        for y in gathered["tiles"]
+    )
+    assert f"Gathered {gathered['gold']} gold and {gathered['food']} food: {harvest}." in page
     assert "Tithes" in page
     assert "Blue Dwarfs" in page
     assert "Forecast" in page

@@ -512,6 +512,13 @@ def test_gather_a_village_gives_food_a_city_gold_and_the_capital_one_gold_more()
         ("red", 3, 2),
         ("blue", 2, 0),
     ]
+    # tile by tile, in [q, r] order: the capital 2 gold, the city 1, each village 1 food
+    assert events(after, "gathered")[0]["tiles"] == [
+        {"hex": [-1, 1], "gold": 0, "food": 1},
+        {"hex": [0, 0], "gold": 2, "food": 0},
+        {"hex": [0, 1], "gold": 0, "food": 1},
+        {"hex": [1, 0], "gold": 1, "food": 0},
+    ]
 
 
 def test_gather_a_kingdom_that_lost_its_capital_gets_no_extra_gold():
