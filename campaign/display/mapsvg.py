@@ -110,6 +110,16 @@ class Pick:
     attrs: Mapping[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A hex outlined for what the page is about, with its `label` as its title: `kind`
+    "supplied" (connected to its kingdom's capital) or "cut-off" (not connected)."""
+
+    hex: Hex
+    kind: str
+    label: str
+
+
 class LegendItem(NamedTuple):
     """One line of the map's legend: what a symbol means, and the symbol as a small inline
     SVG. The SVG is built from constants only (no user text), so it is safe to mark safe."""
@@ -640,6 +650,7 @@ def render_map(
     picks: Sequence[Pick] = (),
     moves: Sequence[Move] | None = None,
     focus: Sequence[Hex] = (),
+    marks: Sequence[Mark] = (),
 ) -> str:
     """The campaign file's map as one inline SVG string (no script, no external file).
 
@@ -647,7 +658,8 @@ def render_map(
     with its name from the file, a colour of its own and its name's first letter. `picks`
     are the hexes the player may tap now, drawn on top as links. `moves` are the arrows to
     draw; by default the moves of the newest resolved summer month. With `focus`, the
-    picture is framed on those hexes (a battle's tile and its neighbours)."""
+    picture is framed on those hexes (a battle's tile and its neighbours). `marks` are
+    outlined above the units (a winter's supply lines)."""
     scene = _scene(data, kingdoms)
     framed = [h for h in focus if h in scene.terrain] or list(scene.terrain)
     if framed:
@@ -686,8 +698,27 @@ def render_map(
         _draw_units(group, x, y, scene.units[h], scene.looks)
     arrows = _last_month_moves(data) if moves is None else moves
     _draw_moves(root, defs, arrows, scene.looks, scene.terrain)
+    _draw_marks(root, [m for m in marks if m.hex in scene.terrain])
     _draw_picks(root, [p for p in picks if p.hex in scene.terrain])
     return ET.tostring(root, encoding="unicode")
+
+
+def _draw_marks(root: ET.Element, marks: Sequence[Mark]) -> None:
+    if not marks:
+        return
+    layer = _el(root, "g", {"class": "marks"})
+    for mark in marks:
+        x, y = _centre(mark.hex)
+        outline = _el(
+            layer,
+            "polygon",
+            {
+                "points": _points(x, y, 0.8),
+                "class": f"mark mark-{mark.kind}",
+                "data-hex": f"{mark.hex[0]},{mark.hex[1]}",
+            },
+        )
+        _title(outline, mark.label)
 
 
 def _draw_picks(root: ET.Element, picks: Sequence[Pick]) -> None:

@@ -93,6 +93,22 @@ def _reach(campaign: Campaign, kingdom_id: str, base: Hex | None) -> frozenset[H
     return connected(base, set(_own(campaign, kingdom_id)), campaign.map)
 
 
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """A kingdom's lines of supply (rulings M7, W1): its tiles connected to its capital
+    (or to the city standing in for it), and those cut off."""
+
+    base: Hex | None
+    connected: frozenset[Hex]
+    cut_off: frozenset[Hex]
+
+
+def supply(campaign: Campaign, kingdom_id: str) -> Supply:
+    base = home(campaign, kingdom_id)
+    reach = _reach(campaign, kingdom_id, base)
+    return Supply(base, reach, frozenset(_own(campaign, kingdom_id)) - reach)
+
+
 # --- A) Recall ----------------------------------------------------------------------------
 
 

@@ -19,12 +19,12 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from campaign import services
 from campaign.display import winter as words
-from campaign.display.mapsvg import KingdomLook, Pick, render_map
+from campaign.display.mapsvg import KingdomLook, Mark, Pick, render_map
 from campaign.forms import read_hex
 from campaign.models import Membership, Submission
 from campaign.rules.fileformat import dump_purchase, parse_campaign
-from campaign.rules.hexmap import neighbours
-from campaign.rules.winter import deploy_choices, purchase_choices
+from campaign.rules.hexmap import Hex, neighbours
+from campaign.rules.winter import deploy_choices, purchase_choices, supply
 from campaign.views.common import newest_or_404, player_for
 
 type Json = dict[str, Any]
@@ -134,8 +134,22 @@ def _choice_words(purchase: Json) -> str:
     return words.purchase_words(purchase)
 
 
-def _deploy_map(board: Board, step: Json) -> str:
-    """The map with the settlements that have room lit, for placing the next army."""
+def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:
+    """The kingdom's tiles outlined as connected to its capital or cut off (M7, W1), and
+    the cut-off ones."""
+    lines = supply(parse_campaign({**board.data, "inputs": {}}), board.kingdom)
+    marks = [
+        Mark(h, "supplied", f"[{h[0]}, {h[1]}]: connected to the capital") for h in lines.connected
+    ]
+    marks += [
+        Mark(h, "cut-off", f"[{h[0]}, {h[1]}]: cut off from the capital") for h in lines.cut_off
+    ]
+    return marks, sorted(lines.cut_off)
+
+
+def _winter_map(board: Board, step: Json, marks: list[Mark]) -> str:
+    """The map framed on the kingdom, its supply lines outlined; at deployment, the
+    settlements with room lit for placing the next army."""
     players = board.membership.campaign.memberships.exclude(kingdom="")
     looks = {m.kingdom: KingdomLook(m.kingdom_name, m.colour, m.heraldry) for m in players}
     armies = step.get("to_place", ())
@@ -157,9 +171,11 @@ def _deploy_map(board: Board, step: Json) -> str:
         for h, room in step.get("room", {}).items()
         if room > 0 and armies
     ]
-    lit = [pick.hex for pick in picks]
-    around = [n for h in lit for n in neighbours(h)]
-    return render_map(board.data, kingdoms=looks, picks=picks, moves=[], focus=[*lit, *around])
+    own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
+    around = [n for h in own for n in neighbours(h)]
+    return render_map(
+        board.data, kingdoms=looks, picks=picks, moves=[], focus=[*own, *around], marks=marks
+    )
 
 
 @login_required
@@ -180,8 +196,8 @@ def winter_page(request: HttpRequest, slug: str) -> HttpResponse:
         context["forecast"] = words.forecast(
             board.data, board.kingdom, board.kind, board.draft, board.names
         )
-        if board.kind == "deploy":
-            context["map_svg"] = _deploy_map(board, step)
+        marks, context["cut_off"] = _supply_marks(board)
+        context["map_svg"] = _winter_map(board, step, marks)
     return render(request, "campaign/winter.html", context)
 
 

@@ -273,3 +273,27 @@ def test_the_report_of_a_winter_says_where_every_kingdom_stands(client, cast):
     for score in data["scores"]:
         name = {"red-elves": "Red Elves", "blue-dwarfs": "Blue Dwarfs"}[score["kingdom"]]
         assert f"<td>{name}</td><td>{score['armies']}</td><td>{score['might']}</td>" in page
+
+
+def test_m7_the_winter_map_outlines_the_supply_lines_and_names_the_tiles_cut_off(
+    client, cast, wintry
+):
+    data = copy.deepcopy(services.latest_snapshot(wintry).data)
+    capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == "red-elves")
+    land = {
+        tuple(t["hex"])
+        for t in data["map"]["tiles"]
+        if t["terrain"] in ("plains", "forest", "mountains")
+    }
+    held = {tuple(t["hex"]) for t in data["tiles"]}
+    far = next(
+        h for h in sorted(land - held) if max(abs(h[0] - capital[0]), abs(h[1] - capital[1])) > 4
+    )
+    data["tiles"].append({"hex": list(far), "owner": "red-elves", "settlement": None})
+    services.campaign_correct(
+        campaign=wintry, actor=cast["gm"], reason="an outpost", data=data, what="test"
+    )
+    page = signed_in(client, cast["alice"]).get(url(wintry)).text
+    assert f"cut off, in dashed red: [{far[0]}, {far[1]}]" in page
+    assert f'class="mark mark-cut-off" data-hex="{far[0]},{far[1]}"' in page
+    assert f'class="mark mark-supplied" data-hex="{capital[0]},{capital[1]}"' in page

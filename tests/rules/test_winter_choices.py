@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.state import Placement, Purchase, PurchaseKind
-from campaign.rules.winter import deploy_choices, purchase_choices
+from campaign.rules.winter import deploy_choices, purchase_choices, supply
 from tests.rules.casebook import Json, army, tile
 from tests.rules.test_casebook_winter import building, deploying, recalled
 
@@ -81,3 +81,12 @@ def test_w7_the_choices_are_the_armies_to_place_and_the_room_left():
     after = deploy_choices(state, "red", [Placement("red-1", (1, 0))])
     assert after.armies == ("red-2", "red-3")
     assert dict(after.room) == {(0, 0): 3, (0, 1): 2, (1, 0): 0}
+
+
+def test_m7_w1_the_supply_lines_are_the_tiles_connected_to_the_capital():
+    """Red's capital [0, 0] with [1, 0] next to it, and [3, 0] apart: [3, 0] is cut off."""
+    data = deploying(recalled(1), tiles=[tile((1, 0), "red"), tile((3, 0), "red", "fortress")])
+    lines = supply(parse_campaign(data), "red")
+    assert lines.base == (0, 0)
+    assert lines.connected == {(0, 0), (1, 0)}
+    assert lines.cut_off == {(3, 0)}
