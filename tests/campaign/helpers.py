@@ -6,7 +6,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from campaign import services
@@ -109,3 +111,30 @@ def hand_off_a_battle(campaign: Campaign, cast: dict[str, User]) -> list[int]:
     assert snapshot is not None
     assert snapshot.data["battles"][0]["status"] == "awaiting_result"
     return plains
+
+
+def at_month(year: int, month: int, season: str = "summer") -> Callable[[dict[str, Any]], bool]:
+    """The campaign file stands in that month (summer month `month`, or a winter)."""
+
+    def reached(data: dict[str, Any]) -> bool:
+        now = data["clock"]
+        return bool((now["year"], now["season"], now["month"]) == (year, season, month))
+
+    return reached
+
+
+def short_and_long(cast: dict[str, User]) -> tuple[Campaign, Campaign]:
+    """Two campaigns, one at its first month and one played to year 3, for the tests that
+    a page's queries do not grow with the campaign's length."""
+    short, long = new_campaign(cast, "Short"), new_campaign(cast, "Long")
+    play_until(short, cast, at_month(1, 1))
+    play_until(long, cast, at_month(3, 2), limit=300)
+    return short, long
+
+
+def queries_of(client: Client, url: str) -> tuple[int, str]:
+    """How many queries a page takes, and the page."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(queries.captured_queries), response.text

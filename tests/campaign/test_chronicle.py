@@ -4,7 +4,6 @@ battles with their cards, and a filter by kingdom; for each kind of visitor. Whi
 name a kingdom is tested first on its own, with no database."""
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -20,25 +19,20 @@ from campaign.models import Campaign
 from campaign.rules.hexmap import hex_label
 from campaign.views.story import chronicle_of, names_kingdom
 from tests.campaign.helpers import (
+    at_month,
     at_step,
     hand_off_a_battle,
     kingdom_of,
     new_campaign,
     play_until,
+    queries_of,
+    short_and_long,
     signed_in,
 )
 
 type Json = dict[str, Any]
 
 NAMES = {"red-elves": "Red Elves", "blue-dwarfs": "Blue Dwarfs"}
-
-
-def at(year: int, month: int, season: str = "summer") -> Callable[[Json], bool]:
-    def reached(data: Json) -> bool:
-        now = data["clock"]
-        return bool((now["year"], now["season"], now["month"]) == (year, season, month))
-
-    return reached
 
 
 def chronicle_url(campaign: Campaign, kingdom: str = "") -> str:
@@ -197,7 +191,7 @@ def test_the_chronicle_runs_newest_part_first_and_the_end_is_a_part_of_its_own()
 @pytest.mark.django_db
 def test_a_member_reads_the_explorations_of_the_months_played_newest_month_first(client, cast):
     campaign = new_campaign(cast)
-    data = play_until(campaign, cast, at(2, 2))
+    data = play_until(campaign, cast, at_month(2, 2))
     explored = [e for e in data["events"] if e["type"] == "explored"]
     assert explored  # the bots explored in year 2, month 1
     months = months_of(signed_in(client, cast["alice"]).get(chronicle_url(campaign)).text)
@@ -220,7 +214,7 @@ def test_a_member_reads_the_explorations_of_the_months_played_newest_month_first
 @pytest.mark.django_db
 def test_each_month_links_to_its_map_and_to_the_report_that_tells_it(client, cast):
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at(1, 3))
+    play_until(campaign, cast, at_month(1, 3))
     newest: dict[story.MonthKey, int] = {}
     for snapshot in campaign.snapshots.order_by("number"):
         newest[story.month_key(snapshot.data["clock"])] = snapshot.number
@@ -241,7 +235,7 @@ def test_each_month_links_to_its_map_and_to_the_report_that_tells_it(client, cas
 def test_a_battle_is_told_with_its_result_and_links_to_its_card(client, cast):
     campaign = new_campaign(cast)
     where = label(hand_off_a_battle(campaign, cast))
-    data = play_until(campaign, cast, at(1, 2))
+    data = play_until(campaign, cast, at_month(1, 2))
     (battle,) = data["battles"]
     assert battle["status"] == "resolved"
     winner = NAMES[battle["winner"]]
@@ -259,7 +253,7 @@ def test_a_battle_is_told_with_its_result_and_links_to_its_card(client, cast):
 def test_the_filter_keeps_only_the_lines_that_name_the_kingdom(client, cast):
     campaign = new_campaign(cast)
     hand_off_a_battle(campaign, cast)
-    play_until(campaign, cast, at(2, 2))
+    play_until(campaign, cast, at_month(2, 2))
     signed_in(client, cast["bob"])
     everything = months_of(client.get(chronicle_url(campaign)).text)
     page = client.get(chronicle_url(campaign, "red-elves")).text
@@ -278,7 +272,7 @@ def test_the_filter_keeps_only_the_lines_that_name_the_kingdom(client, cast):
 @pytest.mark.django_db
 def test_an_unknown_kingdom_in_the_filter_shows_all_kingdoms(client, cast):
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at(1, 2))
+    play_until(campaign, cast, at_month(1, 2))
     signed_in(client, cast["alice"])
     everything = all_lines(months_of(client.get(chronicle_url(campaign)).text))
     page = client.get(chronicle_url(campaign, "nobody")).text
@@ -327,22 +321,19 @@ def test_members_read_it_and_the_admin_too(client, cast):
         response = signed_in(client, cast[member]).get(chronicle_url(campaign))
         assert response.status_code == 200
         assert "Nothing has happened yet" in response.text
-    play_until(campaign, cast, at(1, 1))
+    play_until(campaign, cast, at_month(1, 1))
     assert [m.title for m in months_of(client.get(chronicle_url(campaign)).text)] == ["The setup"]
 
 
 @pytest.mark.django_db
 def test_the_chronicle_takes_the_same_queries_on_a_short_and_a_long_campaign(client, cast):
-    short, long = new_campaign(cast, "Short"), new_campaign(cast, "Long")
-    play_until(short, cast, at(1, 1))
-    play_until(long, cast, at(3, 2), limit=300)
+    short, long = short_and_long(cast)
     signed_in(client, cast["alice"])
-    counts = []
-    for campaign in (short, long):
-        for kingdom in ("", "red-elves"):
-            with CaptureQueriesContext(connection) as queries:
-                assert client.get(chronicle_url(campaign, kingdom)).status_code == 200
-            counts.append(len(queries.captured_queries))
+    counts = [
+        queries_of(client, chronicle_url(c, kingdom))[0]
+        for c in (short, long)
+        for kingdom in ("", "red-elves")
+    ]
     assert len(set(counts)) == 1
     months = months_of(client.get(chronicle_url(long)).text)
     assert months[0].title == "Year 3, summer month 1"

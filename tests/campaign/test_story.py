@@ -6,20 +6,24 @@ tested first on its own, with no database."""
 
 import copy
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
 from dataclasses import fields
 from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
 from campaign.display import story
 from campaign.models import Campaign
-from tests.campaign.helpers import new_campaign, play_until, signed_in
+from tests.campaign.helpers import (
+    at_month,
+    new_campaign,
+    play_until,
+    queries_of,
+    short_and_long,
+    signed_in,
+)
 
 type Json = dict[str, Any]
 type Row = tuple[int, Json, list[Json], list[Json]]
@@ -281,14 +285,6 @@ def might_url(campaign: Campaign) -> str:
     return reverse("campaign:might", args=[campaign.slug])
 
 
-def at(year: int, month: int, season: str = "summer") -> Callable[[dict[str, Any]], bool]:
-    def reached(data: dict[str, Any]) -> bool:
-        now = data["clock"]
-        return bool((now["year"], now["season"], now["month"]) == (year, season, month))
-
-    return reached
-
-
 class Tables(HTMLParser):
     """The text of every cell of every table on a page, by the table's id (or class)."""
 
@@ -351,7 +347,7 @@ def newest_of_each_month(campaign: Campaign) -> list[dict[str, Any]]:
 @pytest.mark.django_db
 def test_p2_the_leaderboard_shares_the_first_place_of_kingdoms_still_tied(client, cast):
     campaign = new_campaign(cast)
-    data = play_until(campaign, cast, at(1, 1))
+    data = play_until(campaign, cast, at_month(1, 1))
     assert [s["might"] for s in data["scores"]] == [14, 14]  # setup is the same for everyone
     page = signed_in(client, cast["alice"]).get(page_url(campaign)).text
     rows = tables_of(leaderboard_section(page))["numbers"][1:]
@@ -366,7 +362,7 @@ def test_p2_the_leaderboard_shares_the_first_place_of_kingdoms_still_tied(client
 @pytest.mark.django_db
 def test_the_leaderboard_shows_might_its_parts_and_the_change_since_last_month(client, cast):
     campaign = new_campaign(cast)
-    data = play_until(campaign, cast, at(2, 2))
+    data = play_until(campaign, cast, at_month(2, 2))
     months = newest_of_each_month(campaign)
     previous = {s["kingdom"]: s["might"] for s in months[-2]["scores"]}
     assert months[-2]["clock"]["month"] == 1
@@ -388,7 +384,7 @@ def test_the_leaderboard_shows_might_its_parts_and_the_change_since_last_month(c
 @pytest.mark.django_db
 def test_no_treasury_on_the_campaign_page(client, cast):
     campaign = new_campaign(cast)
-    data = copy.deepcopy(play_until(campaign, cast, at(1, 2)))
+    data = copy.deepcopy(play_until(campaign, cast, at_month(1, 2)))
     for kingdom in data["kingdoms"]:
         kingdom.update(gold=37, food=53)
     services.campaign_correct(
@@ -417,7 +413,7 @@ def test_the_campaign_page_links_might_over_time_once_started(client, cast):
 @pytest.mark.django_db
 def test_the_slider_fragment_leaves_the_leaderboard_out(client, cast):
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at(1, 2))
+    play_until(campaign, cast, at_month(1, 2))
     signed_in(client, cast["alice"])
     fragment = client.get(f"{page_url(campaign)}?at=2", headers={"HX-Request": "true"}).text
     assert "Leaderboard" not in fragment
@@ -425,24 +421,19 @@ def test_the_slider_fragment_leaves_the_leaderboard_out(client, cast):
 
 @pytest.mark.django_db
 def test_the_leaderboard_takes_the_same_queries_however_many_months_were_played(client, cast):
-    short, long = new_campaign(cast, "Short"), new_campaign(cast, "Long")
-    play_until(short, cast, at(1, 1))
-    play_until(long, cast, at(3, 2), limit=300)
+    short, long = short_and_long(cast)
     signed_in(client, cast["alice"])
-    counts = []
-    for campaign in (short, long):
-        with CaptureQueriesContext(connection) as queries:
-            page = client.get(page_url(campaign)).text
-        assert "Leaderboard" in page
-        counts.append(len(queries.captured_queries))
-    assert counts[0] == counts[1]
-    assert since(page) == "Since Y3 M1"
+    (few, page), (many, long_page) = (queries_of(client, page_url(c)) for c in (short, long))
+    assert "Leaderboard" in page
+    assert "Leaderboard" in long_page
+    assert few == many
+    assert since(long_page) == "Since Y3 M1"
 
 
 @pytest.mark.django_db
 def test_after_an_undo_the_leaderboard_and_the_story_forget_the_undone_month(client, cast):
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at(1, 3))
+    play_until(campaign, cast, at_month(1, 3))
     services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="once more")
     signed_in(client, cast["alice"])
     assert since(client.get(page_url(campaign)).text) == "Since Y1 M1"
@@ -453,7 +444,7 @@ def test_after_an_undo_the_leaderboard_and_the_story_forget_the_undone_month(cli
 @pytest.mark.django_db
 def test_a_member_sees_might_over_time_as_a_chart_and_a_table(client, cast):
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at(1, 3))
+    play_until(campaign, cast, at_month(1, 3))
     for member in ("alice", "gm"):
         response = signed_in(client, cast[member]).get(might_url(campaign))
         assert response.status_code == 200
@@ -466,7 +457,7 @@ def test_a_member_sees_might_over_time_as_a_chart_and_a_table(client, cast):
 @pytest.mark.django_db
 def test_the_tables_numbers_are_the_snapshots_scores_and_tiles(client, cast):
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at(2, 2))
+    play_until(campaign, cast, at_month(2, 2))
     tables = tables_of(signed_in(client, cast["alice"]).get(might_url(campaign)).text)
     head, *rows = tables["might-table"]
     order = [s["kingdom"] for s in services.latest_snapshot(campaign).data["scores"]]
@@ -522,13 +513,7 @@ def test_at_setup_the_page_says_no_month_has_been_played(client, cast):
 
 @pytest.mark.django_db
 def test_might_over_time_takes_the_same_queries_on_a_short_and_a_long_campaign(client, cast):
-    short, long = new_campaign(cast, "Short"), new_campaign(cast, "Long")
-    play_until(short, cast, at(1, 1))
-    play_until(long, cast, at(3, 2), limit=300)
+    short, long = short_and_long(cast)
     signed_in(client, cast["alice"])
-    counts = []
-    for campaign in (short, long):
-        with CaptureQueriesContext(connection) as queries:
-            assert client.get(might_url(campaign)).status_code == 200
-        counts.append(len(queries.captured_queries))
+    counts = [queries_of(client, might_url(c))[0] for c in (short, long)]
     assert counts[0] == counts[1]
