@@ -116,6 +116,7 @@ class LastStandForm(SeenForm):
 
 class ChooseForm(SeenForm):
     hex = HexField(widget=forms.HiddenInput)
+    naval = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 class RetreatForm(SeenForm):

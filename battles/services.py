@@ -223,12 +223,18 @@ def battle_retreat(
 
 @transaction.atomic
 def battle_choose(
-    *, campaign: Campaign, user: User, hex: list[int], seen: int | None = None
+    *, campaign: Campaign, user: User, hex: list[int], naval: bool = False, seen: int | None = None
 ) -> None:
-    """The tile the kingdom picks for its next battle (ruling B2)."""
+    """The tile the kingdom picks for its next battle (ruling B2), and whether it fights
+    there at sea where both sides have ships and armies (B3)."""
     services.submission_save(
         campaign=campaign, user=user, kind="battle_choices", payload=[hex], seen=seen
     )
+    if naval:
+        entry = {"hex": hex, "naval": services.kingdom_of(campaign, user)}
+        services.submission_save(
+            campaign=campaign, user=user, kind="battles", payload=[entry], seen=seen
+        )
     services.submission_set_ready(campaign=campaign, user=user, seen=seen)
 
 

@@ -41,6 +41,8 @@ from battles.models import Battle, ResultReport
 from campaign.display.mapsvg import KingdomLook, render_map
 from campaign.models import Campaign, Membership
 from campaign.requests import HtmxHttpRequest
+from campaign.rules.battles import naval_possible
+from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
 from campaign.services import ServiceError
 from campaign.views.common import membership_for, newest_or_404
@@ -362,11 +364,19 @@ def decisions(data: Json, kingdom: str, seen: int, cast: Cast) -> list[Decision]
             )
             found.append(Decision("last_stand", card.at(asked["hex"]), form, asked))
         elif asked["kind"] == "battle_choice":
+            state = parse_campaign(data)
             tiles = [
-                (card.at(h), ChooseForm(initial={"seen": seen, "hex": f"{h[0]},{h[1]}"}))
+                (
+                    card.at(h),
+                    ChooseForm(initial={"seen": seen, "hex": f"{h[0]},{h[1]}"}),
+                    naval_possible(state, (h[0], h[1]), kingdom),
+                )
                 for h in asked["choices"]
             ]
-            found.append(Decision("battle_choice", "", SeenForm(), {"choices": tiles}))
+            naval = any(at_sea for _, _, at_sea in tiles)
+            found.append(
+                Decision("battle_choice", "", SeenForm(), {"choices": tiles, "naval": naval})
+            )
         elif asked["kind"] == "retreat":
             choices = [
                 (f"{h[0]},{h[1]}", card.tile_words(data, h, cast.names)) for h in asked["choices"]
@@ -423,8 +433,10 @@ def _last_stand(campaign: Campaign, user: User, data: Json) -> str:
 
 
 def _choose(campaign: Campaign, user: User, data: Json) -> str:
-    services.battle_choose(campaign=campaign, user=user, hex=data["hex"], seen=data["seen"])
-    return "Your next battle is chosen."
+    services.battle_choose(
+        campaign=campaign, user=user, hex=data["hex"], naval=data["naval"], seen=data["seen"]
+    )
+    return "Your next battle is chosen" + (": a naval battle." if data["naval"] else ".")
 
 
 def _retreat(campaign: Campaign, user: User, data: Json) -> str:

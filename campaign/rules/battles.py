@@ -197,6 +197,18 @@ def _fight(campaign: Campaign, hex_: Hex, picker: str, turn: Turn) -> Campaign:
     return _land_water(campaign, hex_, picker, opponent, turn)
 
 
+def naval_possible(campaign: Campaign, hex_: Hex, picker: str) -> bool:
+    """Ruling B3: the picker may choose a naval battle here, as both it and its opponent
+    have upright armies and ships in the tile."""
+    opponent = _opponent(campaign, hex_, picker)
+    upright = [u for u in campaign.units_in(hex_) if u.upright]
+    return all(
+        any(isinstance(u, kind) and u.kingdom == side for u in upright)
+        for kind in (Army, Ship)
+        for side in (picker, opponent)
+    )
+
+
 def _naval_chosen(campaign: Campaign, hex_: Hex, picker: str) -> bool:
     """Ruling B3: with upright armies and ships on both sides, the picker may choose a
     naval battle instead of a pitched one (`{"hex": ..., "naval": picker}`; else pitched)."""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.rules.battles import naval_possible
 from campaign.rules.hexmap import Hex, HexMap, Terrain, connected, map_from_json
 from campaign.rules.state import (
     MAX_ARMIES,
@@ -301,17 +302,8 @@ def _battle_choice(desk: Desk, pending: Pending) -> None:
     kingdom_id = pending["kingdom"]
     choice = desk.rng.choice(pending["choices"])
     desk.inputs.setdefault("battle_choices", {})[kingdom_id] = [choice]
-    if _naval_possible(desk.campaign, _hex(choice), kingdom_id) and desk.rng.random() < 0.5:
+    if naval_possible(desk.campaign, _hex(choice), kingdom_id) and desk.rng.random() < 0.5:
         desk.inputs.setdefault("battles", []).append({"hex": choice, "naval": kingdom_id})
-
-
-def _naval_possible(campaign: Campaign, hex_: Hex, kingdom_id: str) -> bool:
-    units = [u for u in campaign.units_in(hex_) if u.upright]
-
-    def has(kind: type[Army] | type[Ship], mine: bool) -> bool:
-        return any(isinstance(u, kind) and (u.kingdom == kingdom_id) == mine for u in units)
-
-    return all(has(kind, mine) for kind in (Army, Ship) for mine in (True, False))
 
 
 def _last_stand(desk: Desk, pending: Pending) -> None:

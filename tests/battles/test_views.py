@@ -1,6 +1,7 @@
 """The battle pages: who sees what (the two players, a third player, the admin, another
 campaign's player, a visitor), and every form refused with a message and no change."""
 
+import copy
 from datetime import timedelta
 from typing import Any
 
@@ -11,10 +12,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from battles import services
 from battles.models import Battle, PlayTime, ResultReport
 from campaign import services as campaign_services
 from campaign.models import Campaign, Submission
+from campaign.rules.hexmap import distance
 from tests.campaign.helpers import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -559,3 +562,88 @@ def test_after_a_dispute_each_side_is_asked_what_is_theirs_to_do(client, cast, b
     services.battle_report(battle=battle, user=cast["bob"], result="win", winner="brightwater")
     page = signed_in(client, cast["alice"]).get(mine).text
     assert "Waiting for you: confirm or dispute your opponent&#x27;s report" in page
+
+
+# --- the next battle, and a naval battle instead (rulings B2, B3) ---------------------------
+
+
+def two_contested_tiles(campaign: Campaign, cast: dict[str, User]) -> tuple[list[int], list[int]]:
+    """The gm corrects the newest snapshot so that alice's and bob's armies meet in two
+    tiles at the battles step, alice first in player order: on a coast, where both also
+    have a ship, and inland. alice is asked where she fights first."""
+    data = copy.deepcopy(campaign_services.latest_snapshot(campaign).data)
+    plains = [t for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]]
+    coast = next(t["hex"] for t in plains if t["coast"])
+    inland = next(
+        t["hex"]
+        for t in plains
+        if not t["coast"] and distance((t["hex"][0], t["hex"][1]), (coast[0], coast[1])) > 1
+    )
+    upright = {"upright": True, "ally": None}
+    data.update(
+        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
+        player_order=["aldermark", "brightwater", "carrowmoor"],
+        tiles=[{"hex": coast, "owner": "brightwater", "settlement": None}],
+        armies=[
+            {"id": f"{k}-{n}", "kingdom": k, "hex": where, **upright}
+            for k in ("aldermark", "brightwater")
+            for n, where in ((1, coast), (2, inland))
+        ],
+        ships=[
+            {"id": f"{k}-s1", "kingdom": k, "hex": coast, "upright": True, "carrying": None}
+            for k in ("aldermark", "brightwater")
+        ],
+        pending=[],
+    )
+    for kingdom in data["kingdoms"]:
+        kingdom["race"] = "Elves"
+    corrected = campaign_services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="two battles", data=data, what="test"
+    )
+    campaign_services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    asked = campaign_services.latest_snapshot(campaign).data["pending"]
+    assert [p["kind"] for p in asked] == ["battle_choice"]
+    return coast, inland
+
+
+def test_the_picker_chooses_a_naval_battle_where_both_sides_have_ships(
+    client, cast, campaign, eager_celery, django_capture_on_commit_callbacks
+):
+    coast, inland = two_contested_tiles(campaign, cast)
+    page = signed_in(client, cast["alice"]).get(reverse("battles:list", args=[campaign.slug])).text
+    assert "Choose your next battle" in page
+    assert f"Fight at [{coast[0]}, {coast[1]}]" in page
+    assert f"Fight at [{inland[0]}, {inland[1]}]" in page
+    assert f"Fight a naval battle at [{coast[0]}, {coast[1]}]" in page
+    assert f"Fight a naval battle at [{inland[0]}, {inland[1]}]" not in page  # no ships there
+    decide = reverse("battles:decide", args=[campaign.slug, "choose"])
+    form = {"seen": seen(campaign), "hex": f"{coast[0]},{coast[1]}", "naval": "on"}
+    with django_capture_on_commit_callbacks(execute=True):
+        page = post(client, decide, form)
+    assert "Your next battle is chosen: a naval battle." in page
+    first = campaign_services.latest_snapshot(campaign).data["battles"][0]
+    assert (first["hex"], first["kind"], first["attacker"]) == (coast, "naval", "aldermark")
+
+
+def test_without_the_naval_choice_the_armies_fight_on_the_tabletop(
+    client, cast, campaign, eager_celery, django_capture_on_commit_callbacks
+):
+    coast, _ = two_contested_tiles(campaign, cast)
+    signed_in(client, cast["alice"])
+    decide = reverse("battles:decide", args=[campaign.slug, "choose"])
+    with django_capture_on_commit_callbacks(execute=True):
+        page = post(client, decide, {"seen": seen(campaign), "hex": f"{coast[0]},{coast[1]}"})
+    assert "Your next battle is chosen." in page
+    first = campaign_services.latest_snapshot(campaign).data["battles"][0]
+    assert (first["hex"], first["kind"], first["status"]) == (coast, "pitched", "awaiting_result")
+
+
+def test_bob_cannot_choose_a_naval_battle_he_did_not_pick(client, cast, campaign):
+    coast, _ = two_contested_tiles(campaign, cast)
+    before = campaign_services.latest_snapshot(campaign).number
+    signed_in(client, cast["bob"])
+    decide = reverse("battles:decide", args=[campaign.slug, "choose"])
+    page = post(client, decide, {"seen": before, "hex": f"{coast[0]},{coast[1]}", "naval": "on"})
+    assert "Nothing was changed." in page
+    assert not Submission.objects.filter(campaign=campaign, kingdom="brightwater").exists()
+    assert campaign_services.latest_snapshot(campaign).number == before
