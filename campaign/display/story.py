@@ -24,9 +24,6 @@ type Page = tuple[int, Json, Any, Any]
 
 # Within a year the campaign goes setup, summer (months 1-6), winter; `ended` comes last.
 SEASONS = ("setup", "summer", "winter", "ended")
-# The seasons whose newest snapshot tells how a month went. Setup is left out: its newest
-# snapshot still waits for the last kingdom's first army.
-MONTH_SEASONS = ("summer", "winter", "ended")
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _FONTS = "system-ui, -apple-system, 'Segoe UI', sans-serif"
@@ -77,11 +74,6 @@ def month_label(clock: Json) -> str:
     if season == "ended":
         return "Final"
     return "Setup"
-
-
-def is_month(clock: Json) -> bool:
-    """Whether a clock stands in a month of the story (a summer month, a winter, the end)."""
-    return clock.get("season") in MONTH_SEASONS
 
 
 # --- The leaderboard -----------------------------------------------------------------------
@@ -135,8 +127,8 @@ def leaderboard(
 ) -> Leaderboard:
     """The standings of the campaign file `data`, in the engine's order and with its ranks
     (`scores`, ruling P2), each with its pitched battles won; and the change of might since
-    `previous`, the part of an earlier campaign file holding its `clock` and `scores` (the
-    newest snapshot of the previous month; None when there is none)."""
+    `previous`: the `clock` of the month it ended and the `scores` at its end (see
+    `last_month_end`; None when no month has ended)."""
     kingdoms = {str(k.get("id")): k for k in data.get("kingdoms") or []}
     before = {str(s.get("kingdom")): int(s.get("might") or 0) for s in _scores(previous)}
     standings = []
@@ -184,8 +176,7 @@ def _scores(data: Json | None) -> list[Json]:
 
 @dataclass(frozen=True, slots=True)
 class Month:
-    """A month as its newest snapshot left it: each kingdom's might and the number of tiles
-    it held, in the order of `Story.kingdoms` (None for a kingdom not yet in the file)."""
+    """A month as it ended: each kingdom's might and the number of tiles it held, in the order of `Story.kingdoms` (None for a kingdom not yet in the file)."""
 
     label: str
     might: tuple[int | None, ...]
@@ -194,8 +185,8 @@ class Month:
 
 @dataclass(frozen=True, slots=True)
 class Story:
-    """Every kingdom's might and territory month by month, kingdoms in the order of the
-    newest standings."""
+    """Every kingdom's might and territory at the end of each month, kingdoms in the order
+    of the newest standings."""
 
     kingdoms: tuple[str, ...]
     banners: tuple[Banner, ...]
@@ -206,35 +197,65 @@ class Story:
         return list(zip(self.kingdoms, self.banners, strict=True))
 
 
-def newest_of_each_month(history: Iterable[Page]) -> list[Page]:
-    """Of the snapshots, the newest of each month, in the order of the campaign's calendar.
-    An undo stores an earlier month's state again as a newer snapshot: the months after it
-    that it undid are left out."""
-    kept: list[tuple[MonthKey, Page]] = []
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A month of the campaign (the setup, a summer month, a winter, the end) as the
+    snapshots hold it: the first that stands in it and the newest."""
+
+    key: MonthKey
+    first: Page
+    newest: Page
+
+
+def month_runs(history: Iterable[Page]) -> list[Run]:
+    """The months the snapshots stand in, in the order of the campaign's calendar. An undo
+    stores an earlier month's state again as a newer snapshot: the months after it that it
+    undid are left out."""
+    runs: list[Run] = []
     for page in sorted(history, key=lambda page: page[0]):
         key = month_key(page[1])
-        while kept and kept[-1][0] > key:
-            kept.pop()
-        if kept and kept[-1][0] == key:
-            kept[-1] = (key, page)
+        while runs and runs[-1].key > key:
+            runs.pop()
+        if runs and runs[-1].key == key:
+            runs[-1] = Run(key, runs[-1].first, page)
         else:
-            kept.append((key, page))
-    return [page for _, page in kept if is_month(page[1])]
+            runs.append(Run(key, page, page))
+    return runs
+
+
+def month_ends(history: Iterable[Page]) -> list[tuple[Json, Page]]:
+    """Each month that is over, with the snapshot that shows how it ended: the first of
+    the month after it. The month the campaign stands in is not over yet, and the end of
+    the campaign is no month of its own (it shows how the last winter ended)."""
+    runs = month_runs(history)
+    return [(run.first[1], after.first) for run, after in pairwise(runs)]
+
+
+def last_month_end(history: Iterable[Page]) -> tuple[Json, int] | None:
+    """The newest month that ended before the newest snapshot, as its clock and the number
+    of the snapshot that shows its end: what the leaderboard's change of might is since.
+    None before any month has ended."""
+    pages = list(history)
+    newest = max((page[0] for page in pages), default=None)
+    ended = [(clock, end[0]) for clock, end in month_ends(pages) if end[0] != newest]
+    return ended[-1] if ended else None
 
 
 def story_of(history: Iterable[Page], *, banners: Mapping[str, Banner]) -> Story:
-    """Every kingdom's might and territory month by month, as the newest snapshot of each
-    month left them, from the snapshots' (number, clock, scores, tiles)."""
-    months = newest_of_each_month(history)
+    """Every kingdom's might and territory at the end of each month over, from the
+    snapshots' (number, clock, scores, tiles)."""
+    months = month_ends(history)
     order: dict[str, None] = {}
-    for _, _, scores, _ in reversed(months):
+    for _, (_, _, scores, _) in reversed(months):
         for score in _scores({"scores": scores}):
             order.setdefault(str(score.get("kingdom")))
     kingdoms = tuple(order)
     return Story(
         kingdoms=kingdoms,
         banners=tuple(banner_of(k, banners) for k in kingdoms),
-        months=tuple(_month(clock, scores, tiles, kingdoms) for _, clock, scores, tiles in months),
+        months=tuple(
+            _month(clock, scores, tiles, kingdoms) for clock, (_, _, scores, tiles) in months
+        ),
     )
 
 

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
@@ -86,7 +86,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             context["leaderboard"] = story.leaderboard(
                 snapshot.data,
                 banners=banners_of(players),
-                previous=_previous_month(campaign, snapshot.data["clock"]),
+                previous=_previous_month(campaign),
             )
     template = "campaign/campaign.html#map-section" if fragment else "campaign/campaign.html"
     response = render(request, template, context)
@@ -144,24 +144,17 @@ def _history(
     )
 
 
-def _previous_month(campaign: Campaign, clock: dict[str, Any]) -> dict[str, Any] | None:
-    """The clock and scores of the previous month: the newest snapshot of a month (a summer
-    month, a winter or the end; not setup) earlier in the calendar than `clock`. One query,
-    however long the campaign; None when there is no earlier month."""
-    year, season, month = clock["year"], clock["season"], clock["month"]
-    earlier_seasons = story.SEASONS[: story.SEASONS.index(season)]
-    earlier = (
-        Q(data__clock__year__lt=year)
-        | Q(data__clock__year=year, data__clock__season__in=earlier_seasons)
-        | Q(data__clock__year=year, data__clock__season=season, data__clock__month__lt=month)
-    )
-    row = (
-        campaign.snapshots.filter(earlier, data__clock__season__in=story.MONTH_SEASONS)
-        .order_by("-number")
-        .values_list("data__clock", "data__scores")
-        .first()
-    )
-    return None if row is None else {"clock": row[0], "scores": row[1]}
+def _previous_month(campaign: Campaign) -> dict[str, Any] | None:
+    """The clock of the month that ended last before the newest snapshot, and the scores
+    at its end (`story.last_month_end`). Two queries, however long the campaign; None when
+    no month has ended."""
+    history = campaign.snapshots.values_list("number", "data__clock")
+    found = story.last_month_end((number, clock, None, None) for number, clock in history)
+    if found is None:
+        return None
+    clock, number = found
+    scores = campaign.snapshots.filter(number=number).values_list("data__scores", flat=True)
+    return {"clock": clock, "scores": scores.first()}
 
 
 def _events_before(campaign: Campaign, number: int) -> int | None:

@@ -31,9 +31,8 @@ def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
 @login_required
 @require_GET
 def might_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Might over time: a line chart of every kingdom's might month by month (as the newest
-    snapshot of each month left it), the same numbers as a table, and the tiles each held.
-    One query reads the whole history."""
+    """Might over time: a line chart of every kingdom's might at the end of each month, the
+    same numbers as a table, and the tiles each held. One query reads the whole history."""
     membership = membership_for(request, slug)
     campaign = membership.campaign
     history = list(
@@ -145,16 +144,13 @@ def chapter_words(chapter: report.Chapter) -> str:
 
 
 def snapshots_of_months(history: Iterable[tuple[int, Json]]) -> dict[story.MonthKey, int]:
-    """The newest snapshot of each month (the setup too), from the snapshots' (number,
-    clock); the months an undo took back are left out."""
-    history = list(history)
-    pages = story.newest_of_each_month((number, clock, None, None) for number, clock in history)
-    months = {story.month_key(clock): number for number, clock, _, _ in pages}
-    setup = [(number, clock) for number, clock in history if clock.get("season") == "setup"]
-    if setup:
-        number, clock = max(setup, key=lambda page: page[0])
-        months[story.month_key(clock)] = number
-    return months
+    """The snapshot that shows each month's end (the first of the month after it; for the
+    month the campaign stands in, the newest), from the snapshots' (number, clock). A
+    month's events are stored by the step that leaves it, so its report is that snapshot's
+    too. The months an undo took back are left out."""
+    runs = story.month_runs((number, clock, None, None) for number, clock in history)
+    ends = [after.first for after in runs[1:]] + [run.newest for run in runs[-1:]]
+    return {run.key: end[0] for run, end in zip(runs, ends, strict=True)}
 
 
 def chronicle_of(
@@ -163,7 +159,6 @@ def chronicle_of(
     *,
     names: Mapping[str, str],
     months: Mapping[story.MonthKey, int],
-    newest: int,
     slug: str,
     kingdom: str = "",
 ) -> list[ChronicleMonth]:
@@ -180,17 +175,14 @@ def chronicle_of(
     parts = []
     for chapter in sorted(told, key=_calendar, reverse=True):
         number = months.get(_calendar(chapter))
-        # A month's events are stored by the step that leaves it: its report is the next
-        # snapshot's, unless the campaign is still in that month.
-        reported = None if number is None else min(number + 1, newest)
         parts.append(
             ChronicleMonth(
                 title=chapter_words(chapter),
                 lines=tuple(told[chapter]),
                 map_url=None if number is None else f"{campaign_url}?at={number}",
                 report_url=None
-                if reported is None
-                else reverse("campaign:report", args=[slug, reported]),
+                if number is None
+                else reverse("campaign:report", args=[slug, number]),
             )
         )
     return parts
@@ -223,13 +215,11 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request, slug)
     campaign = membership.campaign
     newest = (
-        campaign.snapshots.order_by("-number")
-        .values_list("number", "data__events", "data__battles")
-        .first()
+        campaign.snapshots.order_by("-number").values_list("data__events", "data__battles").first()
     )
     if newest is None:
         raise Http404("The campaign has not started yet.")
-    number, events, battles = newest
+    events, battles = newest
     kingdoms = dict(
         campaign.memberships.exclude(kingdom="")
         .order_by("kingdom_name")
@@ -253,7 +243,6 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
                 battles or [],
                 names=names,
                 months=snapshots_of_months(history),
-                newest=number,
                 slug=slug,
                 kingdom=chosen,
             ),
@@ -272,7 +261,6 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     newest = (
         campaign.snapshots.order_by("-number")
         .values_list(
-            "number",
             "data__clock",
             "data__scores",
             "data__kingdoms",
@@ -281,9 +269,9 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
         )
         .first()
     )
-    if newest is None or newest[1]["season"] != "ended":
+    if newest is None or newest[0]["season"] != "ended":
         raise Http404("The campaign has not ended.")
-    number, _, scores, kingdoms, events, battles = newest
+    _, scores, kingdoms, events, battles = newest
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     banners = banners_of(players)
     names = {k: banner.name for k, banner in banners.items()}
@@ -294,7 +282,7 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     told = story.story_of(history, banners=banners)
     months = snapshots_of_months((n, clock) for n, clock, _, _ in history)
-    chronicle = chronicle_of(events, battles, names=names, months=months, newest=number, slug=slug)
+    chronicle = chronicle_of(events, battles, names=names, months=months, slug=slug)
     standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
     return render(
         request,

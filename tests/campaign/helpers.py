@@ -124,10 +124,10 @@ def at_month(year: int, month: int, season: str = "summer") -> Callable[[dict[st
 
 
 def short_and_long(cast: dict[str, User]) -> tuple[Campaign, Campaign]:
-    """Two campaigns, one at its first month and one played to year 3, for the tests that
+    """Two campaigns, one at its second month and one played to year 3, for the tests that
     a page's queries do not grow with the campaign's length."""
     short, long = new_campaign(cast, "Short"), new_campaign(cast, "Long")
-    play_until(short, cast, at_month(1, 1))
+    play_until(short, cast, at_month(1, 2))
     play_until(long, cast, at_month(3, 2), limit=300)
     return short, long
 

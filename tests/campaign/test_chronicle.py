@@ -14,7 +14,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
-from campaign.display import story
 from campaign.models import Campaign
 from campaign.rules.hexmap import hex_label
 from campaign.views.story import chronicle_of, names_kingdom
@@ -164,8 +163,8 @@ def test_the_chronicle_runs_newest_part_first_and_the_end_is_a_part_of_its_own()
         event("winter", 0, "campaign-ended"),
     ]  # fmt: skip
     battles = [{"year": 1, "month": 1, "hex": [1, 0], "kind": "slaughter", "extra": {}}]
-    months = {(1, 0, 0): 3, (1, 1, 1): 5, (1, 2, 0): 8, (1, 3, 0): 9}
-    told = chronicle_of(events, battles, names=NAMES, months=months, newest=9, slug="league")
+    months = {(1, 0, 0): 4, (1, 1, 1): 6, (1, 2, 0): 9, (1, 3, 0): 9}  # where each ends
+    told = chronicle_of(events, battles, names=NAMES, months=months, slug="league")
     assert [part.title for part in told] == [
         "the end of the campaign",
         "the winter of year 1",
@@ -174,13 +173,13 @@ def test_the_chronicle_runs_newest_part_first_and_the_end_is_a_part_of_its_own()
     ]
     assert [line.text for line in told[0].lines] == ["The campaign has ended."]
     assert told[0].map_url == "/c/league/?at=9"
-    assert told[0].report_url == "/c/league/report/9/"  # the campaign is still there
+    assert told[0].report_url == "/c/league/report/9/"
     (slaughter,) = told[2].lines  # the move is left to the report
     assert slaughter.text == "Red Elves slaughtered Blue Dwarfs's units at [1, 0]."
     assert slaughter.battle_url == "/c/league/battles/1/"
-    assert (told[2].map_url, told[2].report_url) == ("/c/league/?at=5", "/c/league/report/6/")
+    assert (told[2].map_url, told[2].report_url) == ("/c/league/?at=6", "/c/league/report/6/")
     only_red = chronicle_of(
-        events, battles, names=NAMES, months=months, newest=9, slug="league", kingdom="red-elves"
+        events, battles, names=NAMES, months=months, slug="league", kingdom="red-elves"
     )
     assert [len(part.lines) for part in only_red] == [0, 0, 1, 1]
 
@@ -215,17 +214,16 @@ def test_a_member_reads_the_explorations_of_the_months_played_newest_month_first
 def test_each_month_links_to_its_map_and_to_the_report_that_tells_it(client, cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_month(1, 3))
-    newest: dict[story.MonthKey, int] = {}
-    for snapshot in campaign.snapshots.order_by("number"):
-        newest[story.month_key(snapshot.data["clock"])] = snapshot.number
+    month_3 = campaign.snapshots.filter(data__clock__month=3).order_by("number").first()
+    assert month_3 is not None
     months = months_of(signed_in(client, cast["bob"]).get(chronicle_url(campaign)).text)
     second = next(m for m in months if m.title == "Year 1, summer month 2")
-    number = newest[(1, story.SEASONS.index("summer"), 2)]
     campaign_url = reverse("campaign:campaign", args=[campaign.slug])
-    assert second.links["The map"] == f"{campaign_url}?at={number}"
-    # Its events are stored by the step that leaves it: the next snapshot's report tells it.
+    # Month 2 ended where month 3 began: its map shows what it did, and the report of
+    # that snapshot (its events are stored by the step that leaves the month) tells it.
+    assert second.links["The map"] == f"{campaign_url}?at={month_3.number}"
     assert second.links["The full report"] == reverse(
-        "campaign:report", args=[campaign.slug, number + 1]
+        "campaign:report", args=[campaign.slug, month_3.number]
     )
     report_page = client.get(second.links["The full report"]).text
     assert "What happened in year 1, summer month 2" in report_page

@@ -1,6 +1,6 @@
 """The campaign's story in numbers: the leaderboard of the campaign page (ranks shared as
 ruling P2 gives them, might and its parts as ruling P1 counts them, the change since the
-previous month, never a kingdom's treasury) and the might over time page (a chart, its
+end of an earlier month, never a kingdom's treasury) and the might over time page (a chart, its
 table and the territory held), for each kind of visitor. campaign/display/story.py is
 tested first on its own, with no database."""
 
@@ -101,7 +101,7 @@ def test_p1_a_standing_shows_might_its_parts_its_armies_and_its_pitched_wins():
     assert red.banner == RED
 
 
-def test_the_change_of_might_is_since_the_newest_snapshot_of_the_previous_month():
+def test_the_change_of_might_is_since_the_end_of_an_earlier_month():
     now = campaign_file(
         clock(1, month=3),
         [score("red", 17, 1), score("blue", 14, 2), score("green", 12, 3)],
@@ -156,19 +156,21 @@ def snapshot_row(number: int, when: Json, mights: dict[str, int], tiles: dict[st
     return number, when, scores, held
 
 
-def test_each_month_is_its_newest_snapshot_and_setup_is_left_out():
+def test_each_month_is_shown_as_it_ended_by_the_first_snapshot_of_the_month_after_it():
     history = [
         snapshot_row(1, clock(1, "setup", 0, "races"), {"red": 0, "blue": 0}, {}),
         snapshot_row(2, clock(1, "setup", 0, "armies"), {"red": 14, "blue": 9}, {"red": 7}),
         snapshot_row(3, clock(1, "summer", 1), {"red": 14, "blue": 14}, {"red": 7, "blue": 7}),
-        snapshot_row(4, clock(1, "summer", 2), {"red": 15, "blue": 14}, {"red": 8, "blue": 7}),
-        snapshot_row(5, clock(1, "summer", 2, "battles"), {"red": 16, "blue": 13}, {"red": 9}),
+        snapshot_row(4, clock(1, "summer", 1, "battles"), {"red": 14, "blue": 14}, {"red": 7}),
+        snapshot_row(5, clock(1, "summer", 2), {"red": 13, "blue": 15}, {"red": 6, "blue": 8}),
+        snapshot_row(6, clock(1, "summer", 2, "battles"), {"red": 16, "blue": 13}, {"red": 9}),
     ]
     told = story.story_of(reversed(history), banners=BANNERS)
-    assert told.kingdoms == ("red", "blue")  # the newest standings' order
-    assert [m.label for m in told.months] == ["Y1 M1", "Y1 M2"]
-    assert [m.might for m in told.months] == [(14, 14), (16, 13)]
-    assert [m.tiles for m in told.months] == [(7, 7), (9, 0)]
+    assert told.kingdoms == ("blue", "red")  # the standings' order at the newest month's end
+    # Month 2 is not over: the campaign stands in it.
+    assert [m.label for m in told.months] == ["Setup", "Y1 M1"]
+    assert [m.might for m in told.months] == [(14, 14), (15, 13)]
+    assert [m.tiles for m in told.months] == [(7, 7), (8, 6)]
 
 
 def test_an_undone_month_leaves_the_story():
@@ -179,19 +181,38 @@ def test_an_undone_month_leaves_the_story():
         snapshot_row(4, clock(1, "summer", 2), {"red": 15, "blue": 14}, {}),  # the undo
     ]
     told = story.story_of(history, banners=BANNERS)
-    assert [(m.label, m.might) for m in told.months] == [("Y1 M1", (14, 14)), ("Y1 M2", (15, 14))]
+    assert [(m.label, m.might) for m in told.months] == [("Y1 M1", (15, 14))]
 
 
 def test_a_kingdom_not_yet_in_a_month_has_no_number_there():
     history = [
-        snapshot_row(1, clock(1, "summer", 1), {"red": 14}, {"red": 7}),
-        snapshot_row(2, clock(1, "summer", 2), {"red": 15, "blue": 14}, {"red": 8, "blue": 7}),
+        snapshot_row(1, clock(1, "setup", 0, "races"), {"red": 0}, {}),
+        snapshot_row(2, clock(1, "summer", 1), {"red": 14}, {"red": 7}),
+        snapshot_row(3, clock(1, "summer", 2), {"red": 15, "blue": 14}, {"red": 8, "blue": 7}),
     ]
     told = story.story_of(history, banners=BANNERS)
     assert [(m.might, m.tiles) for m in told.months] == [
         ((14, None), (7, None)),
         ((15, 14), (8, 7)),
     ]
+
+
+def test_the_change_of_might_is_since_the_end_of_the_month_before_the_newest_snapshot():
+    history = [
+        snapshot_row(1, clock(1, "summer", 1), {"red": 14}, {}),
+        snapshot_row(2, clock(1, "summer", 2), {"red": 15}, {}),
+        snapshot_row(3, clock(1, "summer", 3), {"red": 17}, {}),
+    ]
+    # At the orders of month 3 the kingdoms stand as month 2 left them: the change is
+    # over month 2, since the end of month 1 (snapshot 2).
+    assert story.last_month_end(history) == (clock(1, "summer", 1), 2)
+    # With month 3's battles waiting, the change is over month 3 so far.
+    battles = snapshot_row(4, clock(1, "summer", 3, "battles"), {"red": 18}, {})
+    assert story.last_month_end([*history, battles]) == (clock(1, "summer", 2), 3)
+    # An undo back to month 2 forgets that month 2 was over.
+    undone = snapshot_row(5, clock(1, "summer", 2), {"red": 15}, {})
+    assert story.last_month_end([*history, battles, undone]) == (clock(1, "summer", 1), 2)
+    assert story.last_month_end(history[:1]) is None
 
 
 # --- campaign/display/story.py: the chart --------------------------------------------------------
@@ -202,10 +223,12 @@ def drawn(history: list[Row], banners: dict[str, story.Banner] = BANNERS) -> ET.
 
 
 def three_months() -> list[Row]:
+    """Summer months 1 and 2 and the winter of year 1, over: year 2 has begun."""
     return [
-        snapshot_row(1, clock(1, "summer", 1), {"red": 14, "blue": 14}, {}),
-        snapshot_row(2, clock(1, "summer", 2), {"red": 19, "blue": 12}, {}),
-        snapshot_row(3, clock(1, "winter", 0, "tithe"), {"red": 22, "blue": 12}, {}),
+        snapshot_row(1, clock(1, "summer", 1), {"red": 10, "blue": 10}, {}),
+        snapshot_row(2, clock(1, "summer", 2), {"red": 14, "blue": 14}, {}),
+        snapshot_row(3, clock(1, "winter", 0, "tithe"), {"red": 19, "blue": 12}, {}),
+        snapshot_row(4, clock(2, "summer", 1), {"red": 22, "blue": 12}, {}),
     ]
 
 
@@ -253,7 +276,7 @@ def test_the_legend_names_every_kingdom_with_its_letter_and_names_are_escaped():
 def test_a_long_campaign_labels_some_months_and_always_the_newest():
     history = [
         snapshot_row(n, clock(1 + (n - 1) // 6, "summer", 1 + (n - 1) % 6), {"red": n}, {})
-        for n in range(1, 37)
+        for n in range(1, 38)
     ]
     root = drawn(history)
     axes = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "axes")
@@ -262,7 +285,7 @@ def test_a_long_campaign_labels_some_months_and_always_the_newest():
     assert labels[-1] == "Y6 M6"
 
 
-def test_no_month_played_draws_no_chart():
+def test_no_month_over_draws_no_chart():
     history = [snapshot_row(1, clock(1, "setup", 0, "races"), {"red": 0}, {})]
     assert story.might_chart(story.story_of(history, banners=BANNERS)) == ""
 
@@ -331,17 +354,19 @@ def since(page: str) -> str:
     return tables_of(leaderboard_section(page))["numbers"][0][3]
 
 
-def month_key(data: Json) -> story.MonthKey:
-    return story.month_key(data["clock"])
-
-
-def newest_of_each_month(campaign: Campaign) -> list[dict[str, Any]]:
-    """The newest snapshot's file of each summer month and winter, read the long way."""
-    newest: dict[story.MonthKey, Json] = {}
+def month_ends(campaign: Campaign) -> list[tuple[str, Json]]:
+    """Each month that is over, by its label, with the file at its end (the first snapshot
+    of the month after it), read the long way."""
+    ends: dict[story.MonthKey, tuple[str, Json]] = {}
+    month: Json | None = None
     for snapshot in campaign.snapshots.order_by("number"):
-        if snapshot.data["clock"]["season"] != "setup":
-            newest[month_key(snapshot.data)] = snapshot.data
-    return [newest[key] for key in sorted(newest)]
+        now = snapshot.data["clock"]
+        if month is not None and story.month_key(now) != story.month_key(month):
+            ends = {key: end for key, end in ends.items() if key < story.month_key(now)}
+            if story.month_key(now) > story.month_key(month):
+                ends[story.month_key(month)] = (story.month_label(month), snapshot.data)
+        month = now
+    return [ends[key] for key in sorted(ends)]
 
 
 @pytest.mark.django_db
@@ -354,7 +379,7 @@ def test_p2_the_leaderboard_shares_the_first_place_of_kingdoms_still_tied(client
     assert [row[0] for row in rows] == ["1", "1"]
     names = {row[1] for row in rows}
     assert names == {"R Red Elves ruled by alice", "B Blue Dwarfs ruled by bob"}
-    # Setup is no month: in the first month there is nothing to compare with.
+    # The kingdoms stand as the setup left them: there is no earlier end to compare with.
     assert {row[3] for row in rows} == {"\N{EN DASH}"}
     assert since(page) == "Since last month"
 
@@ -363,11 +388,12 @@ def test_p2_the_leaderboard_shares_the_first_place_of_kingdoms_still_tied(client
 def test_the_leaderboard_shows_might_its_parts_and_the_change_since_last_month(client, cast):
     campaign = new_campaign(cast)
     data = play_until(campaign, cast, at_month(2, 2))
-    months = newest_of_each_month(campaign)
-    previous = {s["kingdom"]: s["might"] for s in months[-2]["scores"]}
-    assert months[-2]["clock"]["month"] == 1
+    (month_before, at_its_end), (last_month, now) = month_ends(campaign)[-2:]
+    assert (month_before, last_month) == ("Y1 Winter", "Y2 M1")
+    assert now == data  # at the orders of Y2 M2 the kingdoms stand as Y2 M1 left them
+    previous = {s["kingdom"]: s["might"] for s in at_its_end["scores"]}
     page = signed_in(client, cast["bob"]).get(page_url(campaign)).text
-    assert since(page) == "Since Y2 M1"
+    assert since(page) == "Since Y1 Winter"  # the change over Y2 M1
     rows = tables_of(leaderboard_section(page))["numbers"][1:]
     kingdoms = {k["id"]: k for k in data["kingdoms"]}
     expected = []
@@ -427,7 +453,7 @@ def test_the_leaderboard_takes_the_same_queries_however_many_months_were_played(
     assert "Leaderboard" in page
     assert "Leaderboard" in long_page
     assert few == many
-    assert since(long_page) == "Since Y3 M1"
+    assert since(long_page) == "Since Y2 Winter"
 
 
 @pytest.mark.django_db
@@ -438,7 +464,7 @@ def test_after_an_undo_the_leaderboard_and_the_story_forget_the_undone_month(cli
     signed_in(client, cast["alice"])
     assert since(client.get(page_url(campaign)).text) == "Since Y1 M1"
     months = [row[0] for row in tables_of(client.get(might_url(campaign)).text)["might-table"]]
-    assert months == ["Month", "Y1 M1", "Y1 M2"]
+    assert months == ["Month", "Setup", "Y1 M1"]  # month 2 is being played again
 
 
 @pytest.mark.django_db
@@ -463,14 +489,15 @@ def test_the_tables_numbers_are_the_snapshots_scores_and_tiles(client, cast):
     order = [s["kingdom"] for s in services.latest_snapshot(campaign).data["scores"]]
     names = {"red-elves": "R Red Elves", "blue-dwarfs": "B Blue Dwarfs"}
     assert head == ["Month", *(names[k] for k in order)]
-    months = newest_of_each_month(campaign)
-    assert [row[0] for row in rows] == [story.month_label(m["clock"]) for m in months]
-    assert "Y1 Winter" in [row[0] for row in rows]
-    for row, data in zip(rows, months, strict=True):
+    months = month_ends(campaign)
+    assert [row[0] for row in rows] == [label for label, _ in months]
+    assert [row[0] for row in rows][:2] == ["Setup", "Y1 M1"]
+    assert [row[0] for row in rows][-2:] == ["Y1 Winter", "Y2 M1"]
+    for row, (_, data) in zip(rows, months, strict=True):
         might = {s["kingdom"]: str(s["might"]) for s in data["scores"]}
         assert row[1:] == [might[k] for k in order]
     _, *held = tables["territory-table"]
-    for row, data in zip(held, months, strict=True):
+    for row, (_, data) in zip(held, months, strict=True):
         tiles = [str(sum(1 for t in data["tiles"] if t["owner"] == k)) for k in order]
         assert row[1:] == tiles
 
@@ -504,10 +531,10 @@ def test_before_the_campaign_starts_there_is_no_story(client, cast, page):
 
 
 @pytest.mark.django_db
-def test_at_setup_the_page_says_no_month_has_been_played(client, cast):
+def test_at_setup_the_page_says_no_month_is_over(client, cast):
     campaign = new_campaign(cast)
     page = signed_in(client, cast["alice"]).get(might_url(campaign)).text
-    assert "No month has been played yet" in page
+    assert "No month is over yet" in page
     assert "<svg" not in page
 
 

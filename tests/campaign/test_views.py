@@ -140,8 +140,9 @@ def test_the_campaign_page_takes_the_same_queries_on_a_small_and_a_large_campaig
     services.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
     services.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
     services.campaign_start(campaign=big, actor=cast["gm"])
-    for _ in range(3):
-        services.campaign_advance_now(campaign=big, actor=cast["gm"])
+    for campaign in (small, big):  # both at the same point of their calendar
+        for _ in range(3):
+            services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     signed_in(client, cast["alice"])
     counts = []
     for campaign in (small, big):
