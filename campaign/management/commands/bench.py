@@ -1,4 +1,5 @@
-"""`manage.py bench [--quick] [--profile]`: how fast the engine plays whole campaigns.
+"""`manage.py bench [--quick] [--profile]`: how fast the engine plays whole campaigns, one
+month, and the winter page's forecast.
 
 One figure a line, `bench: NAME VALUE UNIT`, then a line per target of the issue,
 `bench: target_NAME met` (or `not met`). Every campaign is the simulator's (bots, tabletop
@@ -22,11 +23,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from campaign.display.winter import forecast
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance
+from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import HexMap
 from campaign.rules.mapgen import generate_map
 from campaign.rules.simulation import campaign_files, new_campaign, play_campaign
+from campaign.rules.winter import purchase_choices
 
 SEED = 1
 MONTH = (3, 4)  # the month timed, mid-campaign: year 3, month 4
@@ -103,6 +107,8 @@ def bench(plan: Plan) -> Iterator[str]:
     figures[f"month_{name(kingdoms, size)}"] = month = time_month(kingdoms, hexmap)
     yield f"bench: month_{name(kingdoms, size)} {month:.2f} ms"
     yield f"bench: peak_memory_{name(kingdoms, size)} {peak_memory(kingdoms, hexmap):.1f} MB"
+    winter = time_winter_choices(kingdoms, hexmap)
+    yield f"bench: winter_choices_{name(kingdoms, size)} {winter:.2f} ms"
     by_hexes = _growth_by_hexes(plan, engine, hexes)
     by_kingdoms = _growth_by_kingdoms(plan, engine)
     yield f"bench: growth_engine_by_hexes {by_hexes:.2f} exponent"
@@ -170,6 +176,28 @@ def time_month(kingdoms: int, hexmap: HexMap) -> float:
     for _ in range(MONTH_RUNS):
         start = time.perf_counter()
         advance(ordered, defaults=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def time_winter_choices(kingdoms: int, hexmap: HexMap) -> float:
+    """Milliseconds of engine work the winter page does each time a kingdom changes its
+    list of purchases in year 2: the forecast (a trial run of the rest of the winter) and
+    the purchases it could add next. The median of several runs."""
+    new = new_campaign(kingdoms, SEED, hexmap)
+    for data in campaign_files(new, random.Random(SEED), hexmap):
+        asked = [p["kingdom"] for p in data.get("pending", []) if p["kind"] == "purchases"]
+        if data["clock"]["year"] == 2 and asked:
+            break
+    else:
+        raise RuntimeError("The campaign ended before its second winter's purchases.")
+    kingdom = asked[0]
+    times = []
+    for _ in range(MONTH_RUNS):
+        start = time.perf_counter()
+        forecast(data, kingdom, "purchases", [], {})
+        state = parse_campaign({**data, "inputs": {}})
+        purchase_choices(state, kingdom, ())
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
 
