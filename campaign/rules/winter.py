@@ -670,11 +670,13 @@ def _deploy_kingdom(
 
 @dataclass(frozen=True, slots=True)
 class PurchaseChoice:
-    """A purchase a kingdom could add to its list, and why it could not be made then
-    (None: it could)."""
+    """A purchase a kingdom could add to its list, its price in gold and food, and why it
+    could not be made then (None: it could)."""
 
     purchase: Purchase
     reason: str | None
+    gold: int
+    food: int
 
 
 def purchase_choices(
@@ -703,7 +705,18 @@ def purchase_choices(
     candidates += [
         Purchase(PurchaseKind.DISBAND, army=a.id) for a in _armies_of(campaign, kingdom_id)
     ]
-    return [PurchaseChoice(p, _why_not(campaign, kingdom_id, p, recruited_at)) for p in candidates]
+    return [
+        PurchaseChoice(p, _why_not(campaign, kingdom_id, p, recruited_at), *_price(p))
+        for p in candidates
+    ]
+
+
+def _price(purchase: Purchase) -> tuple[int, int]:
+    """What a purchase costs in gold and food; disbanding is free (A17)."""
+    if purchase.kind is PurchaseKind.DISBAND:
+        return 0, 0
+    _, gold, food = BUILDS[purchase.kind]
+    return gold, food
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ class Choice:
     words: str
     value: str  # the purchase as the campaign file writes it, in JSON
     reason: str | None
+    price: str  # "1 gold and 1 food", "free"
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ def _step_context(board: Board) -> Json:
                     _choice_words(dump_purchase(c.purchase)),
                     json.dumps(dump_purchase(c.purchase)),
                     c.reason,
+                    _price_words(c.gold, c.food),
                 )
                 for c in purchase_choices(state, me, planned)
             ],
@@ -132,6 +134,11 @@ def _choice_words(purchase: Json) -> str:
     if purchase.get("ally"):
         return f"Raise the allied army at {words.at(purchase['hex'])}"
     return words.purchase_words(purchase)
+
+
+def _price_words(gold: int, food: int) -> str:
+    paid = [f"{n} {what}" for n, what in ((gold, "gold"), (food, "food")) if n]
+    return " and ".join(paid) or "free"
 
 
 def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:

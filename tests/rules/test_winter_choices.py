@@ -52,6 +52,28 @@ def test_w5_the_choices_are_what_fits_each_tile_with_the_reason_when_not():
     assert (VILLAGE, (0, 1), None, None) not in found  # a village is built on an empty tile only
 
 
+def test_w5_each_choice_carries_its_price_in_gold_and_food():
+    """The prices of the rulebook's winter: a village 1 gold, a city 1 gold and 1 food, a
+    fortress 2 gold, a ship 1 gold, an army 1 gold, naming a capital and disbanding free."""
+    data = building(
+        {},
+        tiles=[tile((1, 0), "red"), tile((0, 1), "red", "village"), tile((-1, 1), "red", "fortress")],
+        armies=[army("red-1", (-1, 1))],
+    )  # fmt: skip
+    prices = {
+        c.purchase.kind: (c.gold, c.food) for c in purchase_choices(parse_campaign(data), "red", [])
+    }
+    assert prices == {
+        VILLAGE: (1, 0),
+        CITY: (1, 1),
+        FORTRESS: (2, 0),
+        PurchaseKind.CAPITAL: (0, 0),
+        PurchaseKind.SHIP: (1, 0),
+        PurchaseKind.ARMY: (1, 0),
+        PurchaseKind.DISBAND: (0, 0),
+    }
+
+
 def test_w5_the_choices_follow_the_purchases_already_planned():
     """Red has 3 gold and plans a village on [1, 0] and an army at its fortress: the
     village made [1, 0] a place for a city or fortress, 2 gold are spent, and the
