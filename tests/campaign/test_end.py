@@ -97,3 +97,9 @@ def test_the_end_is_for_the_campaigns_members(client, cast, ended, visitor, stat
     if visitor:
         signed_in(client, cast[visitor])
     assert client.get(end_url(ended)).status_code == status
+
+
+@pytest.mark.django_db
+def test_the_home_page_links_an_ended_campaign_to_its_end(client, cast, ended):
+    page = signed_in(client, cast["alice"]).get(reverse("campaign:home")).text
+    assert f'<a class="button" href="{end_url(ended)}">See how it ended</a>' in page
