@@ -163,3 +163,6 @@ def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(client):
     page = client.get(reverse("campaign:end", args=[campaign.slug])).text
     assert "The podium" in page
     assert "The whole chronicle" in page
+    # Its armies were steered to meet: the chronicle tells battles, each linking its card.
+    assert any(b["kind"] == "pitched" for b in data["battles"])
+    assert reverse("battles:card", args=[campaign.slug, 1]) in page

@@ -219,8 +219,9 @@ ENDED_YEARS = 2  # demo-ended is a short campaign: two years
 
 
 def ended_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
-    """`demo-ended`: a two-year campaign played by bots to its end (the gm reporting the
-    tabletop results), with its whole chronicle and final standings."""
+    """`demo-ended`: a two-year campaign played by bots to its end, armies steered to meet
+    (the gm reporting the tabletop results), with its whole chronicle of explorations,
+    battles and builds, and its final standings."""
     campaign = started(users, "Demo ended", years=ENDED_YEARS)
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rng = random.Random(SEED)
@@ -232,7 +233,9 @@ def ended_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
             winner = data["scores"][0]
             name = next(k["name"] for k in data["kingdoms"] if k["id"] == winner["kingdom"])
             return campaign, f"The campaign has ended: {name} won with {winner['might']} might."
-        play_bot_step(campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap)
+        play_bot_step(
+            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap, march=True
+        )
     raise CommandError(f"The short campaign did not end in {MAX_STEPS} snapshots.")
 
 
