@@ -54,10 +54,20 @@ class UnitRow:
     upright: bool
     carrying: str | None
     order: Json | None
+    aboard: str | None = None  # the ship whose order takes this army aboard (ruling O8)
 
     @property
     def order_words(self) -> str:
-        return order_words(self.order) if self.order else "No order yet"
+        if self.order:
+            return order_words(self.order)
+        if self.aboard:
+            return f"Aboard {self.aboard}: the ship's order is its order"
+        return "No order yet"
+
+    @property
+    def settled(self) -> bool:
+        """Whether the unit needs no more: it has an order, or goes aboard a ship."""
+        return bool(self.order or self.aboard)
 
 
 @dataclass(frozen=True)
@@ -90,7 +100,7 @@ class Board:
 
     @property
     def ordered(self) -> int:
-        return sum(1 for unit in self.units if unit.order)
+        return sum(1 for unit in self.units if unit.settled)
 
     @property
     def editable(self) -> bool:
@@ -99,6 +109,11 @@ class Board:
     @property
     def sequence(self) -> list[UnitRow]:
         return [unit for unit in self.units if unit.order]
+
+    @property
+    def aboard(self) -> list[UnitRow]:
+        """Armies with no order of their own, aboard a ship by the ship's order (O8)."""
+        return [unit for unit in self.units if unit.aboard and not unit.order]
 
     @property
     def polls(self) -> bool:
@@ -190,6 +205,7 @@ def _unit_rows(data: Json, kingdom: str, drafted: list[Json], asked: list[str]) 
     units = {u["id"]: (u, "Army") for u in data["armies"] if u["kingdom"] == kingdom}
     units |= {u["id"]: (u, "Ship") for u in data["ships"] if u["kingdom"] == kingdom}
     orders = {o["unit"]: o for o in drafted}
+    carried = _carried(drafted)
     in_sequence = [o["unit"] for o in drafted if o["unit"] in asked]
     rows = []
     for unit_id in [*in_sequence, *(u for u in asked if u not in orders)]:
@@ -204,9 +220,15 @@ def _unit_rows(data: Json, kingdom: str, drafted: list[Json], asked: list[str]) 
                 upright=unit["upright"],
                 carrying=unit.get("carrying"),
                 order=orders.get(unit_id),
+                aboard=carried.get(unit_id),
             )
         )
     return rows
+
+
+def _carried(drafted: list[Json]) -> dict[str, str]:
+    """The armies the drafted ship orders take aboard, and their ships (ruling O8)."""
+    return {o["carry"]: o["unit"] for o in drafted if o.get("carry")}
 
 
 def _choices(data: Json, unit_id: str) -> OrderChoices | None:
@@ -338,7 +360,12 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     campaign, kingdom = membership.campaign, membership.kingdom
     cycle = campaign.options.get("orders") == "cycle"
     draft = _draft(campaign, kingdom)
-    others = [o for o in (draft.payload if draft and not cycle else []) if o["unit"] != unit]
+    # A ship that takes an army aboard gives it its order: the army's own order goes (O8).
+    others = [
+        o
+        for o in (draft.payload if draft and not cycle else [])
+        if o["unit"] not in (unit, order.get("carry"))
+    ]
     at = (
         next((i for i, o in enumerate(draft.payload) if o["unit"] == unit), None) if draft else None
     )
@@ -480,7 +507,8 @@ def _next_unordered(membership: Membership, after: str) -> str | None:
     if membership.campaign.options.get("orders") == "cycle":
         return None
     data = newest_or_404(membership.campaign).data
-    ordered = {o["unit"] for o in (draft.payload if draft else [])}
+    drafted = draft.payload if draft else []
+    ordered = {o["unit"] for o in drafted} | set(_carried(drafted))
     asked = _asked_units(data, membership.kingdom)
     return next((u for u in asked if u not in ordered and u != after), None)
 

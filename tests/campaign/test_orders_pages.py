@@ -377,3 +377,58 @@ def test_o1_cycle_mode_says_whose_turn_it_is_and_orders_are_public_once_given(
         give(client, cycle, unit, "defend")
     seen_by_other = signed_in(client, other).get(url(cycle), **HTMX).text
     assert f"{first_name}: {unit}: Defend" in seen_by_other
+
+
+# --- ships taking armies aboard (ruling O8) -----------------------------------------------
+
+
+@pytest.fixture
+def at_the_coast(cast: dict[str, User], campaign: Campaign) -> Campaign:
+    """The gm corrects month 1 so that alice's army and an empty ship of hers stand on a
+    coastal tile she holds: she has two units to order."""
+    data = newest(campaign).data
+    kingdom = kingdom_of(campaign, cast["alice"])
+    coast = next(t["hex"] for t in data["map"]["tiles"] if t["coast"] and t["terrain"] == "plains")
+    army = army_of(campaign, cast["alice"])
+    data["tiles"] = [t for t in data["tiles"] if t["hex"] != coast]
+    data["tiles"].append({"hex": coast, "owner": kingdom, "settlement": None})
+    for unit in data["armies"]:
+        if unit["id"] == army["id"]:
+            unit["hex"] = coast
+    data["ships"] = [
+        {"id": f"{kingdom}-s1", "kingdom": kingdom, "hex": coast, "upright": True, "carrying": None}
+    ]
+    data["pending"] = []
+    corrected = services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="a ship", data=data, what="test"
+    )
+    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    asked = next(p for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
+    assert sorted(asked["units"]) == sorted([army["id"], f"{kingdom}-s1"])
+    return campaign
+
+
+def test_o8_an_army_a_ship_takes_aboard_needs_no_order_of_its_own(client, cast, at_the_coast):
+    campaign = at_the_coast
+    army = army_of(campaign, cast["alice"])["id"]
+    ship = f"{kingdom_of(campaign, cast['alice'])}-s1"
+    signed_in(client, cast["alice"])
+    give(client, campaign, army, "defend")  # first an order of its own, then the ship's
+    page = give(client, campaign, ship, "stay", carry=army).text
+    assert draft(campaign, cast["alice"]) == [{"unit": ship, "order": "stay", "carry": army}]
+    assert "Aboard a ship" in page
+    assert f"Aboard {ship}: the ship&#x27;s order is its order" in page
+    assert "2 of 2 units ordered." in page
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert "Give every unit an order first" not in page
+    assert "Your orders are ready: 2 of 2 units ordered." in page
+
+
+def test_o8_an_army_aboard_is_not_asked_again_when_its_ship_is_ordered(client, cast, at_the_coast):
+    campaign = at_the_coast
+    army = army_of(campaign, cast["alice"])["id"]
+    ship = f"{kingdom_of(campaign, cast['alice'])}-s1"
+    signed_in(client, cast["alice"])
+    response = give(client, campaign, ship, "stay", carry=army, htmx=False)
+    assert response.status_code == 302
+    assert f"unit={army}" not in response.url  # the page does not offer the army next
