@@ -2,21 +2,17 @@
 and a table, and the territory each held; and the chronicle, the campaign month by month
 in words."""
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import URLPattern, path, reverse
+from django.urls import URLPattern, path
 from django.views.decorators.http import require_GET
 
-from campaign.display import report, story
+from campaign.display import chronicle, story
 from campaign.models import Membership
 from campaign.views.common import membership_for
-
-type Json = Mapping[str, Any]
 
 
 def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
@@ -58,152 +54,6 @@ def might_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- The chronicle ----------------------------------------------------------------------------
 
-# What the chronicle tells: what changed the map and the kingdoms. Moves, gathering, roll-offs
-# and the like are left to each snapshot's report.
-CHRONICLED = frozenset(
-    {
-        "races-revealed",
-        "capital-founded",
-        "explored",
-        "battle",
-        "tile-taken",
-        "capital-lost",
-        "razed",
-        "destroyed",
-        "supply-lost",
-        "starved",
-        "built",
-        "recruited",
-        "ship-built",
-        "capital-named",
-        "eliminated",
-        "campaign-ended",
-    }
-)
-# The keys of an event that hold a kingdom's id, and those that hold a unit's (or units').
-_KINGDOM_KEYS = ("kingdom", "attacker", "defender", "winner", "from", "to")
-_KINGDOMS_KEYS = ("kingdoms", "order", "races", "sides")
-_UNIT_KEYS = ("unit", "army", "ship", "units", "enemies")
-
-
-@dataclass(frozen=True)
-class ChronicleLine:
-    """One event of the chronicle in words (`kind` is its event type), with the card of
-    the battle it tells of, if it is a battle."""
-
-    kind: str
-    text: str
-    battle_url: str | None = None
-
-
-@dataclass(frozen=True)
-class ChronicleMonth:
-    """One part of the chronicle (the setup, a summer month, a winter, the end): its lines
-    in the order they happened, the map as the month stood and the report that tells it
-    in full (None where there is none)."""
-
-    title: str
-    lines: tuple[ChronicleLine, ...]
-    map_url: str | None
-    report_url: str | None
-
-
-def names_kingdom(event: Json, kingdom: str) -> bool:
-    """Whether an event names the kingdom: the kingdom itself, a unit of it, or a battle
-    it fought."""
-    if any(event.get(key) == kingdom for key in _KINGDOM_KEYS):
-        return True
-    if any(kingdom in _ids(event.get(key)) for key in _KINGDOMS_KEYS):
-        return True
-    units = [unit for key in _UNIT_KEYS for unit in _ids(event.get(key))]
-    return any(unit.rsplit("-", 1)[0] == kingdom for unit in units)
-
-
-def _ids(value: object) -> list[str]:
-    """The ids a value of an event holds: one, a list of them, or a mapping's keys."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list | Mapping):
-        return [item for item in value if isinstance(item, str)]
-    return []
-
-
-def chapter_told(event: Json) -> report.Chapter:
-    """The part of the chronicle an event belongs to: its chapter, but the end of the
-    campaign has a part of its own."""
-    chapter = report.chapter_of(event)
-    if event.get("type") == "campaign-ended":
-        return report.Chapter(chapter.year, "ended", 0)
-    return chapter
-
-
-def chapter_words(chapter: report.Chapter) -> str:
-    if chapter.season == "ended":
-        return "the end of the campaign"
-    return report.chapter_title(chapter)
-
-
-def snapshots_of_months(history: Iterable[tuple[int, Json]]) -> dict[story.MonthKey, int]:
-    """The snapshot that shows each month's end (the first of the month after it; for the
-    month the campaign stands in, the newest), from the snapshots' (number, clock). A
-    month's events are stored by the step that leaves it, so its report is that snapshot's
-    too. The months an undo took back are left out."""
-    runs = story.month_runs((number, clock, None, None) for number, clock in history)
-    ends = [after.first for after in runs[1:]] + [run.newest for run in runs[-1:]]
-    return {run.key: end[0] for run, end in zip(runs, ends, strict=True)}
-
-
-def chronicle_of(
-    events: Sequence[Json],
-    battles: Sequence[object],
-    *,
-    names: Mapping[str, str],
-    months: Mapping[story.MonthKey, int],
-    slug: str,
-    kingdom: str = "",
-) -> list[ChronicleMonth]:
-    """The chronicle, newest part first: each part's chronicled events in words (only those
-    naming `kingdom`, if given), from the newest file's `events` and `battles`, with its
-    map and report at the snapshot numbers `months` gives."""
-    told: dict[report.Chapter, list[ChronicleLine]] = {}
-    for its_events in _by_chapter(events).values():
-        for event, line in report.chapter_lines(its_events, battles, names):
-            part = told.setdefault(chapter_told(event), [])
-            if event.get("type") in CHRONICLED and (not kingdom or names_kingdom(event, kingdom)):
-                part.append(_chronicle_line(event, line, slug))
-    campaign_url = reverse("campaign:campaign", args=[slug])
-    parts = []
-    for chapter in sorted(told, key=_calendar, reverse=True):
-        number = months.get(_calendar(chapter))
-        parts.append(
-            ChronicleMonth(
-                title=chapter_words(chapter),
-                lines=tuple(told[chapter]),
-                map_url=None if number is None else f"{campaign_url}?at={number}",
-                report_url=None
-                if number is None
-                else reverse("campaign:report", args=[slug, number]),
-            )
-        )
-    return parts
-
-
-def _by_chapter(events: Sequence[Json]) -> dict[report.Chapter, list[Json]]:
-    chapters: dict[report.Chapter, list[Json]] = {}
-    for event in events:
-        if isinstance(event, Mapping):
-            chapters.setdefault(report.chapter_of(event), []).append(event)
-    return chapters
-
-
-def _calendar(chapter: report.Chapter) -> story.MonthKey:
-    return story.month_key({"year": chapter.year, "season": chapter.season, "month": chapter.month})
-
-
-def _chronicle_line(event: Json, line: report.Line, slug: str) -> ChronicleLine:
-    card = None if line.battle is None else reverse("battles:card", args=[slug, line.battle + 1])
-    return ChronicleLine(str(event.get("type")), line.text, card)
-
 
 @login_required
 @require_GET
@@ -238,12 +88,11 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
             "kingdoms": names,
             "chosen": chosen,
             "chosen_name": names.get(chosen, ""),
-            "chronicle": chronicle_of(
+            "chronicle": chronicle.chronicle_of(
                 events or [],
                 battles or [],
                 names=names,
-                months=snapshots_of_months(history),
-                slug=slug,
+                months=chronicle.snapshots_of_months(history),
                 kingdom=chosen,
             ),
         },
@@ -281,8 +130,8 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
         )
     )
     told = story.story_of(history, banners=banners)
-    months = snapshots_of_months((n, clock) for n, clock, _, _ in history)
-    chronicle = chronicle_of(events, battles, names=names, months=months, slug=slug)
+    months = chronicle.snapshots_of_months((n, clock) for n, clock, _, _ in history)
+    whole_chronicle = chronicle.chronicle_of(events, battles, names=names, months=months)
     standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
     return render(
         request,
@@ -294,7 +143,7 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
             "podium": [s for s in standings.standings if s.rank <= 3],
             "tiebreaks": story.tiebreaks(scores, kingdoms, names),
             "moments": story.best_moments(told, kingdoms),
-            "chronicle": chronicle[::-1],  # oldest first: the story from its beginning
+            "chronicle": whole_chronicle[::-1],  # oldest first: the story from its beginning
         },
     )
 

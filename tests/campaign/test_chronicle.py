@@ -14,9 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
+from campaign.display.chronicle import chronicle_of, names_kingdom
 from campaign.models import Campaign
 from campaign.rules.hexmap import hex_label
-from campaign.views.story import chronicle_of, names_kingdom
 from tests.campaign.helpers import (
     at_month,
     at_step,
@@ -164,7 +164,7 @@ def test_the_chronicle_runs_newest_part_first_and_the_end_is_a_part_of_its_own()
     ]  # fmt: skip
     battles = [{"year": 1, "month": 1, "hex": [1, 0], "kind": "slaughter", "extra": {}}]
     months = {(1, 0, 0): 4, (1, 1, 1): 6, (1, 2, 0): 9, (1, 3, 0): 9}  # where each ends
-    told = chronicle_of(events, battles, names=NAMES, months=months, slug="league")
+    told = chronicle_of(events, battles, names=NAMES, months=months)
     assert [part.title for part in told] == [
         "the end of the campaign",
         "the winter of year 1",
@@ -172,15 +172,12 @@ def test_the_chronicle_runs_newest_part_first_and_the_end_is_a_part_of_its_own()
         "the setup",
     ]
     assert [line.text for line in told[0].lines] == ["The campaign has ended."]
-    assert told[0].map_url == "/c/league/?at=9"
-    assert told[0].report_url == "/c/league/report/9/"
+    assert told[0].snapshot == 9  # its map and its report
     (slaughter,) = told[2].lines  # the move is left to the report
     assert slaughter.text == "Red Elves slaughtered Blue Dwarfs's units at [1, 0]."
-    assert slaughter.battle_url == "/c/league/battles/1/"
-    assert (told[2].map_url, told[2].report_url) == ("/c/league/?at=6", "/c/league/report/6/")
-    only_red = chronicle_of(
-        events, battles, names=NAMES, months=months, slug="league", kingdom="red-elves"
-    )
+    assert slaughter.battle == 1  # the first battle's card
+    assert told[2].snapshot == 6
+    only_red = chronicle_of(events, battles, names=NAMES, months=months, kingdom="red-elves")
     assert [len(part.lines) for part in only_red] == [0, 0, 1, 1]
 
 
