@@ -55,7 +55,7 @@ def wait_for_orders(campaign: Campaign, turn: Turn) -> None:
         return
     for kingdom_id in campaign.player_order:
         given = campaign.inputs.orders.get(kingdom_id, ())
-        missing = _unordered(campaign, kingdom_id, given)
+        missing = unordered(campaign, kingdom_id, given)
         if missing:
             turn.wait("orders", kingdom_id, units=missing)
 
@@ -68,7 +68,7 @@ def _sealed_orders(
     for kingdom_id in campaign.player_order:
         given = campaign.inputs.orders.get(kingdom_id, ())
         check_orders(campaign, kingdom_id, given)
-        missing = _unordered(campaign, kingdom_id, given)
+        missing = unordered(campaign, kingdom_id, given)
         if missing and not defaults:
             turn.wait("orders", kingdom_id, units=missing)
         complete[kingdom_id] = given + _default_orders(campaign, missing)
@@ -87,9 +87,9 @@ def _order_cycle(campaign: Campaign, turn: Turn, *, defaults: bool) -> dict[str,
         first = cycle.pop(0)
         if not _take_all(campaign, first, lists[first], taken[first], turn, defaults=defaults):
             return {}
-    while any(_unordered(campaign, k, tuple(taken[k])) for k in cycle):
+    while any(unordered(campaign, k, tuple(taken[k])) for k in cycle):
         for kingdom_id in cycle:
-            missing = _unordered(campaign, kingdom_id, tuple(taken[kingdom_id]))
+            missing = unordered(campaign, kingdom_id, tuple(taken[kingdom_id]))
             if not missing:
                 continue  # a kingdom with nothing left to order passes
             if lists[kingdom_id]:
@@ -113,7 +113,7 @@ def _take_all(
 ) -> bool:
     taken.extend(given)
     given.clear()
-    missing = _unordered(campaign, kingdom_id, tuple(taken))
+    missing = unordered(campaign, kingdom_id, tuple(taken))
     if missing and not defaults:
         turn.wait("orders", kingdom_id, units=missing, cycle=True, first_player_brakes=True)
         return False
@@ -134,7 +134,7 @@ def army_count(campaign: Campaign, kingdom_id: str) -> int:
     return sum(1 for army in campaign.armies.values() if army.kingdom == kingdom_id)
 
 
-def _unordered(campaign: Campaign, kingdom_id: str, given: Sequence[Order]) -> list[str]:
+def unordered(campaign: Campaign, kingdom_id: str, given: Sequence[Order]) -> list[str]:
     """The kingdom's units that still need an order, in id order. An army that stays
     aboard a ship has no order of its own (ruling O3)."""
     ordered = {order.unit for order in given}

@@ -28,7 +28,7 @@ from campaign.requests import HtmxHttpRequest
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
-from campaign.rules.orders import OrderChoices, order_choices
+from campaign.rules.orders import OrderChoices, order_choices, unordered
 from campaign.rules.state import OrderKind
 from campaign.views.common import newest_or_404, player_for
 
@@ -136,6 +136,24 @@ def _draft(campaign: Campaign, kingdom: str) -> Submission | None:
     ).first()
 
 
+def _drafted(draft: Submission | None, data: Json, kingdom: str) -> list[Json]:
+    """The kingdom's sealed orders as they stand: its draft; without one, those the newest
+    snapshot already holds (given before the campaign asked again, for an army a ship's
+    order put ashore). Nothing in the order cycle, where each order is final once given."""
+    if data["options"].get("orders") == "cycle":
+        return []
+    if draft is not None:
+        return list(draft.payload)
+    if data["clock"]["step"] != "orders":
+        return []
+    return list((data.get("inputs") or {}).get("orders", {}).get(kingdom, []))
+
+
+def _orders_of(membership: Membership) -> list[Json]:
+    data = newest_or_404(membership.campaign).data
+    return _drafted(_draft(membership.campaign, membership.kingdom), data, membership.kingdom)
+
+
 # --- the board ------------------------------------------------------------------------
 
 
@@ -153,8 +171,8 @@ def _board(
     summer_orders = data["clock"]["step"] == "orders"
     mine = [p for p in data.get("pending", []) if p["kind"] == "orders" and p["kingdom"] == me]
     draft = _draft(campaign, me)
-    drafted = [] if cycle or draft is None else list(draft.payload)
-    units = _unit_rows(data, me, drafted, asked=_asked_units(data, me))
+    drafted = _drafted(draft, data, me)
+    units = _unit_rows(data, me, drafted, missing=_still_to_order(data, me, drafted))
     chosen = next((u for u in units if u.id == selected), None)
     choices = _choices(data, chosen.id) if chosen and mine else None
     players = list(campaign.memberships.exclude(kingdom=""))
@@ -199,16 +217,31 @@ def _asked_units(data: Json, kingdom: str) -> list[str]:
     ]
 
 
-def _unit_rows(data: Json, kingdom: str, drafted: list[Json], asked: list[str]) -> list[UnitRow]:
-    """The kingdom's units asked for an order: those ordered first, in their sequence."""
+def _still_to_order(data: Json, kingdom: str, drafted: list[Json]) -> list[str]:
+    """The kingdom's units that need an order besides those `drafted`, as the engine counts
+    them (an army aboard a ship needs none, one put ashore does: ruling O8); in the order
+    cycle, those the campaign asks for now."""
+    if data["options"].get("orders") == "cycle" or not _asked_units(data, kingdom):
+        return _asked_units(data, kingdom)
+    try:
+        state = parse_campaign({**data, "inputs": {"orders": {kingdom: drafted}}})
+    except RuleError:
+        return _asked_units(data, kingdom)
+    return unordered(state, kingdom, state.inputs.orders.get(kingdom, ()))
+
+
+def _unit_rows(data: Json, kingdom: str, drafted: list[Json], missing: list[str]) -> list[UnitRow]:
+    """The kingdom's units to order: those ordered first, in their sequence, then the
+    armies aboard a ship by its order, then those still without one."""
     tiles = {tuple(t["hex"]): t for t in data["map"]["tiles"]}
     units = {u["id"]: (u, "Army") for u in data["armies"] if u["kingdom"] == kingdom}
     units |= {u["id"]: (u, "Ship") for u in data["ships"] if u["kingdom"] == kingdom}
     orders = {o["unit"]: o for o in drafted}
     carried = _carried(drafted)
-    in_sequence = [o["unit"] for o in drafted if o["unit"] in asked]
+    in_sequence = [o["unit"] for o in drafted if o["unit"] in units]
+    aboard = [u for u in carried if u in units and u not in orders]
     rows = []
-    for unit_id in [*in_sequence, *(u for u in asked if u not in orders)]:
+    for unit_id in [*in_sequence, *aboard, *(u for u in missing if u not in orders)]:
         unit, noun = units[unit_id]
         where = tuple(unit["hex"])
         rows.append(
@@ -357,18 +390,12 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return _after_post(
             request, membership, selected=unit or None, error="That order could not be read."
         )
-    campaign, kingdom = membership.campaign, membership.kingdom
+    campaign = membership.campaign
     cycle = campaign.options.get("orders") == "cycle"
-    draft = _draft(campaign, kingdom)
+    drafted = _orders_of(membership)
     # A ship that takes an army aboard gives it its order: the army's own order goes (O8).
-    others = [
-        o
-        for o in (draft.payload if draft and not cycle else [])
-        if o["unit"] not in (unit, order.get("carry"))
-    ]
-    at = (
-        next((i for i, o in enumerate(draft.payload) if o["unit"] == unit), None) if draft else None
-    )
+    others = [o for o in drafted if o["unit"] not in (unit, order.get("carry"))]
+    at = next((i for i, o in enumerate(drafted) if o["unit"] == unit), None)
     payload = [order] if cycle else _placed(others, order, at)
     try:
         services.submission_save(
@@ -389,8 +416,7 @@ def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Take one unit's order out of the draft (sealed mode)."""
     membership = player_for(request, slug)
     unit = request.POST.get("unit", "")
-    draft = _draft(membership.campaign, membership.kingdom)
-    payload = [o for o in (draft.payload if draft else []) if o["unit"] != unit]
+    payload = [o for o in _orders_of(membership) if o["unit"] != unit]
     error = _save_draft(request, membership, payload)
     return _after_post(request, membership, selected=unit or None, error=error)
 
@@ -401,8 +427,7 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Set the resolution sequence (ruling O2): the units in their new order, from a drag,
     or one unit moved up or down by its buttons."""
     membership = player_for(request, slug)
-    draft = _draft(membership.campaign, membership.kingdom)
-    orders = {o["unit"]: o for o in (draft.payload if draft else [])}
+    orders = {o["unit"]: o for o in _orders_of(membership)}
     units = request.POST.getlist("unit")
     if sorted(units) != sorted(orders):
         return _after_post(
@@ -503,14 +528,12 @@ def _save_draft(
 
 def _next_unordered(membership: Membership, after: str) -> str | None:
     """The unit to choose next once one is ordered, so a player taps through their units."""
-    draft = _draft(membership.campaign, membership.kingdom)
     if membership.campaign.options.get("orders") == "cycle":
         return None
     data = newest_or_404(membership.campaign).data
-    drafted = draft.payload if draft else []
-    ordered = {o["unit"] for o in drafted} | set(_carried(drafted))
-    asked = _asked_units(data, membership.kingdom)
-    return next((u for u in asked if u not in ordered and u != after), None)
+    drafted = _drafted(_draft(membership.campaign, membership.kingdom), data, membership.kingdom)
+    missing = _still_to_order(data, membership.kingdom, drafted)
+    return next((u for u in missing if u != after), None)
 
 
 urlpatterns = [

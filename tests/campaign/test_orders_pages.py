@@ -382,10 +382,11 @@ def test_o1_cycle_mode_says_whose_turn_it_is_and_orders_are_public_once_given(
 # --- ships taking armies aboard (ruling O8) -----------------------------------------------
 
 
-@pytest.fixture
-def at_the_coast(cast: dict[str, User], campaign: Campaign) -> Campaign:
-    """The gm corrects month 1 so that alice's army and an empty ship of hers stand on a
-    coastal tile she holds: she has two units to order."""
+def ship_at_the_coast(
+    cast: dict[str, User], campaign: Campaign, *, aboard: bool = False
+) -> Campaign:
+    """The gm corrects month 1 so that alice's army and a ship of hers, empty or with the
+    army `aboard`, stand on a coastal tile she holds."""
     data = newest(campaign).data
     kingdom = kingdom_of(campaign, cast["alice"])
     coast = next(t["hex"] for t in data["map"]["tiles"] if t["coast"] and t["terrain"] == "plains")
@@ -395,16 +396,43 @@ def at_the_coast(cast: dict[str, User], campaign: Campaign) -> Campaign:
     for unit in data["armies"]:
         if unit["id"] == army["id"]:
             unit["hex"] = coast
+    carrying = army["id"] if aboard else None
     data["ships"] = [
-        {"id": f"{kingdom}-s1", "kingdom": kingdom, "hex": coast, "upright": True, "carrying": None}
+        {
+            "id": f"{kingdom}-s1",
+            "kingdom": kingdom,
+            "hex": coast,
+            "upright": True,
+            "carrying": carrying,
+        }
     ]
     data["pending"] = []
     corrected = services.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="a ship", data=data, what="test"
     )
     services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    return campaign
+
+
+@pytest.fixture
+def at_the_coast(cast: dict[str, User], campaign: Campaign) -> Campaign:
+    """alice's army and her empty ship on the coast: two units to order."""
+    ship_at_the_coast(cast, campaign)
+    kingdom = kingdom_of(campaign, cast["alice"])
     asked = next(p for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
-    assert sorted(asked["units"]) == sorted([army["id"], f"{kingdom}-s1"])
+    assert sorted(asked["units"]) == sorted(
+        [army_of(campaign, cast["alice"])["id"], f"{kingdom}-s1"]
+    )
+    return campaign
+
+
+@pytest.fixture
+def aboard(cast: dict[str, User], campaign: Campaign) -> Campaign:
+    """alice's army aboard her ship on the coast: only the ship is asked for an order."""
+    ship_at_the_coast(cast, campaign, aboard=True)
+    kingdom = kingdom_of(campaign, cast["alice"])
+    asked = next(p for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
+    assert asked["units"] == [f"{kingdom}-s1"]
     return campaign
 
 
@@ -432,3 +460,53 @@ def test_o8_an_army_aboard_is_not_asked_again_when_its_ship_is_ordered(client, c
     response = give(client, campaign, ship, "stay", carry=army, htmx=False)
     assert response.status_code == 302
     assert f"unit={army}" not in response.url  # the page does not offer the army next
+
+
+def test_o8_an_army_a_ship_puts_ashore_is_asked_for_its_own_order_before_ready(
+    client, cast, aboard
+):
+    campaign = aboard
+    army = army_of(campaign, cast["alice"])["id"]
+    ship = f"{kingdom_of(campaign, cast['alice'])}-s1"
+    signed_in(client, cast["alice"])
+    page = client.get(url(campaign), **HTMX).text
+    assert "1 of 1 unit ordered." not in page
+    page = give(client, campaign, ship, "stay", carry="").text  # no army: it lands
+    assert "1 of 2 units ordered." in page
+    assert f'Army {army}</a> <span class="muted">at' in page  # not yet ordered
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert "Give every unit an order first: 1 of 2 units ordered." in page
+    give(client, campaign, army, "defend")
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert "Your orders are ready: 2 of 2 units ordered." in page
+
+
+def test_o8_orders_the_campaign_already_holds_are_kept_when_it_asks_for_the_rest(
+    client, cast, aboard
+):
+    """alice's ship put her army ashore and was made ready through the services alone (as a
+    deadline might): the campaign holds the ship's order and asks for the army's. The army's
+    order given on the page joins the ship's, instead of replacing it."""
+    campaign = aboard
+    kingdom = kingdom_of(campaign, cast["alice"])
+    army, ship = army_of(campaign, cast["alice"])["id"], f"{kingdom}-s1"
+    ship_order = {"unit": ship, "order": "stay"}
+    services.submission_save(
+        campaign=campaign, user=cast["alice"], kind="orders", payload=[ship_order]
+    )
+    services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    bob_army = army_of(campaign, cast["bob"])["id"]
+    services.submission_save(
+        campaign=campaign, user=cast["bob"], kind="orders",
+        payload=[{"unit": bob_army, "order": "defend"}],
+    )  # fmt: skip
+    services.submission_set_ready(campaign=campaign, user=cast["bob"])
+    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=newest(campaign).number)
+    data = newest(campaign).data
+    assert data["inputs"]["orders"][kingdom] == [ship_order]
+    assert [p["units"] for p in data["pending"] if p["kingdom"] == kingdom] == [[army]]
+    signed_in(client, cast["alice"])
+    page = give(client, campaign, army, "defend").text
+    assert "is aboard a ship" not in page
+    assert draft(campaign, cast["alice"]) == [ship_order, {"unit": army, "order": "defend"}]
+    assert "2 of 2 units ordered." in page
