@@ -7,7 +7,8 @@ sign-up and new-campaign pages come later. From then on every decision the campa
 their forms post: the fields and values are read from the page each player has just
 opened (the hidden `seen` included), and a field or a value the page does not offer fails
 the test. What to decide is the bots' (`campaign.rules.bots.decide`), with two armies
-steered at each other (`seed_demo.march_armies`) so that battles are fought:
+steered at each other (`seed_demo.march_armies`) so that battles are fought; in a third
+game the bots are left alone, and their ships take armies aboard and put them ashore:
 
 - setup: race, capital, settlements and first army on the setup page, then Ready;
 - summer: each unit's order on the orders page, then Ready (in the order cycle, one final
@@ -47,7 +48,9 @@ from tests.campaign.helpers import kingdom_of, make_cast, new_campaign, signed_i
 
 pytestmark = pytest.mark.django_db
 
-SEED = 24  # the campaign's dice and the bots': battles reported, conceded and settled by dice
+# The campaign's dice and the bots': with armies steered to meet, battles reported, conceded
+# and settled by dice; left to the bots, ships taking armies aboard and putting them ashore.
+STEERED_SEED, FREE_SEED = 24, 1
 YEARS = 2
 MAX_SNAPSHOTS = 200  # the campaign takes 30 snapshots, 40 with the order cycle
 HTMX = {"HX-Request": "true"}
@@ -294,10 +297,23 @@ def give_orders(table: Table, kingdom: str, orders: list[Json], ships: set[str])
         give_order(table, kingdom, order, ship=order["unit"] in ships)
         reached(table, since, kingdom, "orders", including(order))
     if not cycle:
+        for unit in still_to_order(table.page(client, "campaign:orders")):
+            # an army the bots' ship put ashore (O8): the page asks for its order at once
+            page = table.page(client, "campaign:orders", query=f"?unit={unit}")
+            submit(table, client, the_form(page, table.url("campaign:orders_give"), unit=unit))
+            table.answered["put_ashore"] += 1
         page = table.page(client, "campaign:orders")
         submit(table, client, the_form(page, table.url("campaign:orders_ready"), ready="yes"))
         assert table.moved_on(since) or table.ready(kingdom)
     table.answered["orders"] += 1
+
+
+def still_to_order(page: str) -> list[str]:
+    """The units the orders page lists as not yet ordered."""
+    if "<h3>Not yet ordered</h3>" not in page:
+        return []
+    listed = page.split("<h3>Not yet ordered</h3>", 1)[1].split("</ul>", 1)[0]
+    return list(dict.fromkeys(re.findall(r"\?unit=([\w-]+)\"", listed)))
 
 
 def give_order(table: Table, kingdom: str, order: Json, *, ship: bool) -> None:
@@ -532,7 +548,7 @@ def answer(table: Table, data: Json, decided: Json) -> None:
             return
 
 
-def play_to_the_end(table: Table, rng: random.Random) -> None:
+def play_to_the_end(table: Table, rng: random.Random, *, march: bool) -> None:
     hexmap = map_from_json(table.campaign.map)
     for _ in range(MAX_SNAPSHOTS):
         snapshot = table.newest()
@@ -541,7 +557,7 @@ def play_to_the_end(table: Table, rng: random.Random) -> None:
             return
         assert data["pending"], f"Snapshot {snapshot.number} waits for nobody: {data['clock']}"
         decided = bots.decide(data, rng, hexmap)["inputs"]
-        if data["clock"]["step"] == "orders":
+        if march and data["clock"]["step"] == "orders":
             march_armies(data, decided, hexmap)
         answer(table, data, decided)
         assert table.moved_on(snapshot.number), (
@@ -557,12 +573,19 @@ def words_of(page: str) -> str:
     return re.sub(r" ([:;,.)])", r"\1", text)
 
 
-@pytest.mark.parametrize("orders", ["sealed", "cycle"])
+@pytest.mark.parametrize(
+    ("orders", "seed", "march", "also_asked"),
+    [
+        ("sealed", STEERED_SEED, True, {"battle_result"}),
+        ("cycle", STEERED_SEED, True, {"battle_result"}),
+        ("sealed", FREE_SEED, False, {"put_ashore"}),
+    ],
+)
 def test_a_two_year_campaign_is_played_from_setup_to_its_end_in_the_app(
-    orders, eager, django_capture_on_commit_callbacks
+    orders, seed, march, also_asked, eager, django_capture_on_commit_callbacks
 ):
     cast = make_cast()
-    options = {"years": YEARS, "seed": SEED, "orders": orders}
+    options = {"years": YEARS, "seed": seed, "orders": orders}
     campaign = new_campaign(cast, "Two Winters", options=options)
     names = {"alice": "Red Elves", "bob": "Blue Dwarfs"}
     table = Table(
@@ -572,7 +595,7 @@ def test_a_two_year_campaign_is_played_from_setup_to_its_end_in_the_app(
         commit=django_capture_on_commit_callbacks,
     )
 
-    play_to_the_end(table, random.Random(SEED))
+    play_to_the_end(table, random.Random(seed), march=march)
 
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ENDED
@@ -586,12 +609,12 @@ def test_a_two_year_campaign_is_played_from_setup_to_its_end_in_the_app(
     assert advances.count() == campaign.snapshots.count() - 1  # no correction, no undo
     assert not advances.filter(defaults=True).exists()
     assert not advances.exclude(created_by=None).exists()  # nobody pressed "Advance now"
-    answered = {"race", "capital", "settlements", "starting_army", "orders", "battle_result"}
+    answered = {"race", "capital", "settlements", "starting_army", "orders", *also_asked}
     assert answered | {"tithes", "purchases", "deploy"} <= set(table.answered), table.answered
     confirmed = ResultReport.objects.filter(
         battle__campaign=campaign, status=ResultReport.Status.CONFIRMED
     )
-    assert confirmed.count() >= 1
+    assert confirmed.count() == table.answered["battle_result"]
 
     end = words_of(table.page(table.players[kingdom_of(campaign, cast["alice"])], "campaign:end"))
     assert "The final standings" in end
