@@ -3,8 +3,8 @@ kingdom's might and territory month by month, as tables and as a line chart.
 
 Pure: no Django, no I/O, no JavaScript in the output. The views pass in parts of campaign
 files (clocks, `scores`, `tiles`, `kingdoms`) and how each kingdom is shown (from the
-memberships). Nothing here reads or returns a kingdom's treasury: gold and food are the
-player's own business, not the leaderboard's. The chart is one SVG built by ElementTree,
+memberships). Nothing here reads or returns a kingdom's treasury (app ruling A20). Each
+month is taken as it ended (app ruling A21). The chart is one SVG built by ElementTree,
 which escapes every text that comes from users (kingdom names).
 """
 
@@ -224,8 +224,8 @@ def month_runs(history: Iterable[Page]) -> list[Run]:
 
 
 def month_ends(history: Iterable[Page]) -> list[tuple[Json, Page]]:
-    """Each month that is over, with the snapshot that shows how it ended: the first of
-    the month after it. The month the campaign stands in is not over yet, and the end of
+    """Each month that is over, with the snapshot that shows how it ended (app ruling
+    A21): the first of the month after it. The month the campaign stands in is not over yet, and the end of
     the campaign is no month of its own (it shows how the last winter ended)."""
     runs = month_runs(history)
     return [(run.first[1], after.first) for run, after in pairwise(runs)]

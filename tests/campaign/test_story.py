@@ -122,7 +122,7 @@ def test_an_unchanged_might_is_zero_and_without_an_earlier_month_the_change_is_a
     assert first.standings[0].change == "\N{EN DASH}"
 
 
-def test_the_leaderboard_carries_no_treasury():
+def test_a20_the_leaderboard_carries_no_treasury():
     data = campaign_file(clock(1, month=1), [score("red", 14, 1)])
     board = story.leaderboard(data, banners=BANNERS)
     names = {f.name for f in fields(story.Standing)} | {f.name for f in fields(story.Banner)}
@@ -156,7 +156,7 @@ def snapshot_row(number: int, when: Json, mights: dict[str, int], tiles: dict[st
     return number, when, scores, held
 
 
-def test_each_month_is_shown_as_it_ended_by_the_first_snapshot_of_the_month_after_it():
+def test_a21_each_month_is_shown_as_it_ended_by_the_first_snapshot_of_the_month_after_it():
     history = [
         snapshot_row(1, clock(1, "setup", 0, "races"), {"red": 0, "blue": 0}, {}),
         snapshot_row(2, clock(1, "setup", 0, "armies"), {"red": 14, "blue": 9}, {"red": 7}),
@@ -408,7 +408,7 @@ def test_the_leaderboard_shows_might_its_parts_and_the_change_since_last_month(c
 
 
 @pytest.mark.django_db
-def test_no_treasury_on_the_campaign_page(client, cast):
+def test_a20_no_treasury_on_the_campaign_page(client, cast):
     campaign = new_campaign(cast)
     data = copy.deepcopy(play_until(campaign, cast, at_month(1, 2)))
     for kingdom in data["kingdoms"]:
