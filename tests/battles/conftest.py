@@ -12,6 +12,7 @@ from battles import services as battle_services
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign
+from tests.campaign.helpers import play_from
 
 PASSWORD = "a-long-test-password"
 KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
@@ -83,12 +84,7 @@ def hand_off(
         ],
         pending=[],
     )
-    for kingdom in data["kingdoms"]:
-        kingdom["race"] = "Elves"
-    corrected = services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
-    )
-    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    play_from(campaign, cast["gm"], data, "set up a battle")
     return Battle.objects.filter(campaign=campaign).order_by("-number").first()
 
 

@@ -18,7 +18,7 @@ from battles.models import Battle, PlayTime, ResultReport
 from campaign import services as campaign_services
 from campaign.models import Campaign, Submission
 from campaign.rules.hexmap import distance
-from tests.campaign.helpers import signed_in
+from tests.campaign.helpers import play_from, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -595,12 +595,7 @@ def two_contested_tiles(campaign: Campaign, cast: dict[str, User]) -> tuple[list
         ],
         pending=[],
     )
-    for kingdom in data["kingdoms"]:
-        kingdom["race"] = "Elves"
-    corrected = campaign_services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="two battles", data=data, what="test"
-    )
-    campaign_services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    play_from(campaign, cast["gm"], data, "two battles")
     asked = campaign_services.latest_snapshot(campaign).data["pending"]
     assert [p["kind"] for p in asked] == ["battle_choice"]
     return coast, inland

@@ -102,15 +102,21 @@ def hand_off_a_battle(campaign: Campaign, cast: dict[str, User]) -> list[int]:
         ],
         pending=[],
     )
-    for kingdom in data["kingdoms"]:
-        kingdom["race"] = "Elves"
-    corrected = services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="set up a battle", data=data, what="test"
-    )
-    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    snapshot = play_from(campaign, cast["gm"], data, "set up a battle")
     assert snapshot is not None
     assert snapshot.data["battles"][0]["status"] == "awaiting_result"
     return plains
+
+
+def play_from(campaign: Campaign, gm: User, data: dict[str, Any], reason: str) -> Any:
+    """The gm corrects the newest snapshot to the position `data`, every kingdom playing
+    Elves, and the campaign advances from it; returns the snapshot advanced to, if any."""
+    for kingdom in data["kingdoms"]:
+        kingdom["race"] = "Elves"
+    corrected = services.campaign_correct(
+        campaign=campaign, actor=gm, reason=reason, data=data, what="test"
+    )
+    return services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
 
 
 def at_month(year: int, month: int, season: str = "summer") -> Callable[[dict[str, Any]], bool]:

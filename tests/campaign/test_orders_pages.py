@@ -19,7 +19,14 @@ from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex
 from campaign.rules.orders import order_choices
-from tests.campaign.helpers import at_step, kingdom_of, new_campaign, play_until, signed_in
+from tests.campaign.helpers import (
+    at_step,
+    kingdom_of,
+    new_campaign,
+    play_from,
+    play_until,
+    signed_in,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -407,10 +414,7 @@ def ship_at_the_coast(
         }
     ]
     data["pending"] = []
-    corrected = services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="a ship", data=data, what="test"
-    )
-    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    play_from(campaign, cast["gm"], data, "a ship")
     return campaign
 
 
