@@ -20,12 +20,21 @@ KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
 
 @pytest.fixture
 def cast() -> dict[str, User]:
-    names = ("gm", "alice", "bob", "carol", "eve")
-    return {name: User.objects.create_user(name, password=PASSWORD) for name in names}
+    return make_cast()
 
 
 @pytest.fixture
 def campaign(cast: dict[str, User]) -> Campaign:
+    return make_league(cast)
+
+
+def make_cast() -> dict[str, User]:
+    names = ("gm", "alice", "bob", "carol", "eve")
+    return {name: User.objects.create_user(name, password=PASSWORD) for name in names}
+
+
+def make_league(cast: dict[str, User]) -> Campaign:
+    """alice, bob and carol play the Autumn League, which gm runs; eve plays in another."""
     campaign = services.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
     )

@@ -1,0 +1,167 @@
+"""Who may open every page and send every form of the project: the matrix of every URL in
+the URL conf (so a new view cannot be forgotten: an URL missing from `MATRIX` fails) for
+each kind of visitor: signed out, a player of another campaign, a player of this campaign
+who is not concerned, the player of the kingdom concerned, and the campaign's admin."""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from battles.models import Battle
+from campaign.models import Campaign
+from tests.battles.conftest import hand_off, make_cast, make_league
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "outsider", "member", "player", "admin")
+WHO = {"outsider": "eve", "member": "carol", "player": "alice", "admin": "gm"}
+
+
+def url_names(patterns: list[Any] | None = None, namespace: str = "") -> Iterator[str]:
+    """Every named URL of the project, with its namespace, but the Django admin's."""
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            inner = ":".join(n for n in (namespace, pattern.namespace or "") if n)
+            yield from url_names(pattern.url_patterns, inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}:{pattern.name}" if namespace else pattern.name
+
+
+# What each kind of visitor gets: let in ("open": the page, or a form's answer, which may be
+# a refusal in the game's words: 2xx, 400, or a redirect elsewhere than the sign-in page),
+# sent to sign in, not found (403 or 404: the page does not exist for them), or 405.
+type Outcome = str
+OPEN, SIGN_IN, DENIED, NO_METHOD = "open", "sign in", "denied", "405"
+
+
+def level(**outcomes: Outcome) -> dict[str, Outcome]:
+    return {role: outcomes.get(role, outcomes.get("others", OPEN)) for role in ROLES}
+
+
+PUBLIC = level()
+SIGNED_IN = level(anonymous=SIGN_IN)
+MEMBERS = level(anonymous=SIGN_IN, outsider=DENIED)
+PLAYERS = level(anonymous=SIGN_IN, outsider=DENIED, admin=DENIED)  # gm rules no kingdom
+ADMINS = level(anonymous=SIGN_IN, others=DENIED, admin=OPEN)
+NOBODY = level(anonymous=SIGN_IN, others=DENIED)
+NOT_OFFERED = level(anonymous=SIGN_IN, others=NO_METHOD)
+NOT_OFFERED_TO_ANYONE = level(others=NO_METHOD)
+
+
+@dataclass(frozen=True)
+class Door:
+    """A URL: what GET and POST give each kind of visitor, and its arguments, from the
+    campaign and its battle."""
+
+    get: dict[str, Outcome]
+    post: dict[str, Outcome]
+    args: Callable[[Campaign, Battle], list[Any]] = lambda c, b: [c.slug]
+
+
+def _slug_and(*more: Any) -> Callable[[Campaign, Battle], list[Any]]:
+    return lambda c, b: [c.slug, *(m(c, b) if callable(m) else m for m in more)]
+
+
+def _none(c: Campaign, b: Battle) -> list[Any]:
+    return []
+
+
+def _battle(c: Campaign, b: Battle) -> int:
+    return b.number
+
+
+def _newest(c: Campaign, b: Battle) -> int:
+    return c.snapshots.order_by("-number").values_list("number", flat=True)[0]
+
+
+# Every URL of the project. The campaign stands at a battle between alice's kingdom and
+# bob's; carol plays in it too; gm runs it and rules no kingdom; eve plays elsewhere.
+MATRIX: dict[str, Door] = {
+    "accounts:settings": Door(SIGNED_IN, SIGNED_IN, _none),
+    "accounts:sign_in": Door(PUBLIC, PUBLIC, _none),
+    "accounts:sign_out": Door(NOT_OFFERED_TO_ANYONE, PUBLIC, _none),
+    "battles:mine": Door(SIGNED_IN, NOT_OFFERED, _none),
+    "battles:list": Door(MEMBERS, NOT_OFFERED),
+    "battles:card": Door(MEMBERS, NOT_OFFERED, _slug_and(_battle)),
+    # Any member may try; only the battle's players are heard (tests/battles/test_views.py).
+    "battles:act": Door(NOT_OFFERED, MEMBERS, _slug_and(_battle, "confirm")),
+    "battles:decide": Door(NOT_OFFERED, MEMBERS, _slug_and("retreat")),
+    "battles:admin": Door(ADMINS, NOT_OFFERED),
+    "battles:admin_act": Door(NOT_OFFERED, ADMINS, _slug_and(_battle, "extend")),
+    "campaign:home": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
+    "campaign:healthz": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
+    "campaign:rules": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
+    "campaign:campaign": Door(MEMBERS, NOT_OFFERED),
+    "campaign:report": Door(MEMBERS, NOT_OFFERED, _slug_and(_newest)),
+    "campaign:might": Door(MEMBERS, NOT_OFFERED),
+    "campaign:chronicle": Door(MEMBERS, NOT_OFFERED),
+    "campaign:end": Door(
+        NOBODY, NOT_OFFERED
+    ),  # the campaign has not ended (tests/campaign/test_end.py)
+    "campaign:kingdom": Door(PLAYERS, NOT_OFFERED),
+    "campaign:dashboard": Door(ADMINS, NOT_OFFERED),
+    "campaign:dashboard_action": Door(NOT_OFFERED, ADMINS, _slug_and("pause")),
+    "campaign:orders": Door(PLAYERS, NOT_OFFERED),
+    **{
+        f"campaign:orders_{action}": Door(NOT_OFFERED, PLAYERS)
+        for action in ("give", "withdraw", "sequence", "ready")
+    },
+    # The admin sees the setup's progress; a choice from them is refused by the services.
+    "campaign:setup": Door(MEMBERS, NOT_OFFERED),
+    **{
+        f"campaign:setup_{action}": Door(NOT_OFFERED, MEMBERS)
+        for action in ("race", "capital", "settlement", "army", "ready")
+    },
+    "campaign:winter": Door(PLAYERS, NOT_OFFERED),
+    "campaign:winter_ready": Door(NOT_OFFERED, PLAYERS),
+    "campaign:winter_change": Door(NOT_OFFERED, PLAYERS, _slug_and("tithes", "add")),
+}
+
+
+def test_every_url_of_the_project_is_in_the_matrix():
+    assert sorted(set(url_names()) - set(MATRIX)) == []
+    assert sorted(set(MATRIX) - set(url_names())) == []
+
+
+def outcome(response: Any) -> Outcome:
+    status = response.status_code
+    assert status < 500, f"{response.request['PATH_INFO']} answered {status}"
+    if status in (403, 404):
+        return DENIED
+    if status == 405:
+        return NO_METHOD
+    if status in (301, 302) and "/accounts/sign-in/" in response["Location"]:
+        return SIGN_IN
+    return OPEN
+
+
+@pytest.fixture
+def league() -> tuple[Campaign, Battle, dict[str, Client]]:
+    """The campaign at its battle, and a browser for each kind of visitor."""
+    cast = make_cast()
+    campaign = make_league(cast)
+    battle = hand_off(campaign, cast)
+    assert battle is not None
+    clients = {"anonymous": Client()}
+    for role, name in WHO.items():
+        clients[role] = Client()
+        clients[role].force_login(cast[name])
+    return campaign, battle, clients
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_who_may_open_each_url_and_send_each_form(name, league):
+    campaign, battle, clients = league
+    door = MATRIX[name]
+    url = reverse(name, args=door.args(campaign, battle))
+    got = {
+        method: {role: outcome(getattr(clients[role], method)(url)) for role in ROLES}
+        for method in ("get", "post")
+    }
+    assert got == {"get": door.get, "post": door.post}
