@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 
 class WorkerHeartbeat(models.Model):
@@ -21,6 +22,9 @@ class WorkerHeartbeat(models.Model):
         return f"{self.worker} at {self.seen_at:%Y-%m-%d %H:%M:%S}"
 
 
+KINGDOM_NAME_LENGTH = 60
+
+
 def new_join_code() -> str:
     return secrets.token_urlsafe(6)
 
@@ -28,6 +32,14 @@ def new_join_code() -> str:
 def default_deadlines() -> dict[str, int]:
     """Hours allowed for each kind of step."""
     return {"setup": 48, "orders": 72, "battles": 168, "winter": 48}
+
+
+# The days of the week as Python numbers them (date.weekday()): Monday is 0.
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def every_day() -> list[int]:
+    return list(range(len(WEEKDAYS)))
 
 
 class Campaign(models.Model):
@@ -57,6 +69,26 @@ class Campaign(models.Model):
     paused_with = models.DurationField(
         null=True, blank=True, help_text="Time that was left before the deadline when paused."
     )
+    deadline_days: models.JSONField[list[int]] = models.JSONField(
+        default=every_day,
+        help_text="The days of the week a deadline may fall on (0 is Monday), in `time_zone`: "
+        "a deadline due on another day moves to the same time on the next of them.",
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        help_text="The IANA zone whose days `deadline_days` names: its creator's.",
+    )
+    public = models.BooleanField(
+        default=False,
+        help_text="Anyone may read its map, might, chronicle and end, members or not.",
+    )
+    barred: models.JSONField[list[int]] = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Ids of users removed before the start: they may not join again until "
+        "the admin makes a new join code.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -76,7 +108,7 @@ class Membership(models.Model):
     kingdom = models.SlugField(
         max_length=20, blank=True, help_text="The kingdom's id in the campaign file."
     )
-    kingdom_name = models.CharField(max_length=60, blank=True)
+    kingdom_name = models.CharField(max_length=KINGDOM_NAME_LENGTH, blank=True)
     colour = models.CharField(max_length=7, blank=True, help_text="#rrggbb")
     heraldry = models.CharField(
         max_length=2, blank=True, help_text="A letter or sign shown with the colour."
@@ -92,6 +124,21 @@ class Membership(models.Model):
                 fields=["campaign", "kingdom"],
                 condition=~Q(kingdom=""),
                 name="one_player_per_kingdom",
+            ),
+            # A kingdom's name, colour and heraldry tell it apart from the others.
+            models.UniqueConstraint(
+                "campaign",
+                Lower("kingdom_name"),
+                condition=~Q(kingdom_name=""),
+                name="one_kingdom_per_name",
+            ),
+            models.UniqueConstraint(
+                "campaign", Lower("colour"), condition=~Q(colour=""), name="one_kingdom_per_colour"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "heraldry"],
+                condition=~Q(heraldry=""),
+                name="one_kingdom_per_heraldry",
             ),
         ]
 

@@ -3,10 +3,16 @@ that change the campaign's state lock its row and check the snapshot they starte
 so two advances never both land and no submission is lost."""
 
 import copy
+import re
+import smtplib
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -14,18 +20,22 @@ from django.utils.text import slugify
 from accounts.models import User
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
 from campaign.models import (
+    KINGDOM_NAME_LENGTH,
     AuditEntry,
     Campaign,
     Membership,
     Snapshot,
     Submission,
     default_deadlines,
+    every_day,
+    new_join_code,
 )
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
-from campaign.rules.hexmap import map_to_json
+from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import generate_map
+from campaign.rules.state import BattlesMode, OrdersMode
 from campaign.signals import snapshot_stored
 
 type Json = dict[str, Any]
@@ -131,6 +141,87 @@ def _unique_slug(model: type[Campaign], base: str) -> str:
     return slug
 
 
+MIN_KINGDOMS, MAX_KINGDOMS = 2, 8
+# The campaign file's options (campaign-file.md), with the ranges the engine accepts.
+DEFAULT_OPTIONS: Json = {
+    "years": 6,
+    "months": 6,
+    "orders": OrdersMode.SEALED.value,
+    "battles": BattlesMode.TABLETOP.value,
+    "seed": 1,
+}
+OPTION_RANGES = {"years": (1, 20), "months": (1, 12)}
+OPTION_CHOICES = {
+    "orders": tuple(mode.value for mode in OrdersMode),
+    "battles": tuple(mode.value for mode in BattlesMode),
+}
+MAX_DEADLINE_HOURS = 24 * 28
+HEXES_PER_KINGDOM = 45  # a generated map's size when none is asked for
+
+
+def _checked_options(options: Json | None) -> Json:
+    """The campaign file's options, defaults filled in; refused outside their ranges."""
+    merged = {**DEFAULT_OPTIONS, **(options or {})}
+    for key, value in merged.items():
+        if key not in DEFAULT_OPTIONS:
+            raise ServiceError(f"There is no option {key!r}.", code="bad-option", field=key)
+        if key in OPTION_CHOICES and value not in OPTION_CHOICES[key]:
+            allowed = " or ".join(OPTION_CHOICES[key])
+            raise ServiceError(f"{key.capitalize()} is {allowed}.", code="bad-option", field=key)
+        if key not in OPTION_CHOICES and (type(value) is not int):
+            raise ServiceError(
+                f"{key.capitalize()} is a whole number.", code="bad-option", field=key
+            )
+        low, high = OPTION_RANGES.get(key, (0, 2**31 - 1))
+        if key not in OPTION_CHOICES and not low <= value <= high:
+            raise ServiceError(
+                f"{key.capitalize()} is {low} to {high}.", code="bad-option", field=key
+            )
+    return merged
+
+
+def _checked_deadlines(deadlines: dict[str, int] | None) -> dict[str, int]:
+    hours = {**default_deadlines(), **(deadlines or {})}
+    for kind, value in hours.items():
+        if kind not in default_deadlines():
+            raise ServiceError(
+                f"There is no {kind} deadline.", code="bad-deadline", field="deadlines"
+            )
+        if type(value) is not int or not 1 <= value <= MAX_DEADLINE_HOURS:
+            raise ServiceError(
+                f"The {kind} deadline is 1 to {MAX_DEADLINE_HOURS} hours.",
+                code="bad-deadline", field=f"{kind}_hours",
+            )  # fmt: skip
+    return hours
+
+
+def _checked_days(days: Iterable[int] | None) -> list[int]:
+    chosen = every_day() if days is None else sorted(set(days))
+    if not chosen or not set(chosen) <= set(every_day()):
+        raise ServiceError(
+            "Choose at least one day of the week for the deadlines.",
+            code="no-days", field="deadline_days",
+        )  # fmt: skip
+    return chosen
+
+
+def _checked_zone(name: str) -> str:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return "UTC"  # a zone dropped from the machine's tz database since it was chosen
+    return name
+
+
+def generated_map(*, kingdoms: int, seed: int, size: int | None = None) -> HexMap:
+    """The map a campaign generated with these choices gets: the same choices, the same map
+    (its preview on the new campaign page is this map)."""
+    try:
+        return generate_map(kingdoms, seed, size or HEXES_PER_KINGDOM * kingdoms)
+    except (ValueError, RuntimeError) as error:
+        raise ServiceError(str(error), code="no-map", field="map_name") from None
+
+
 @transaction.atomic
 def campaign_create(
     *,
@@ -141,22 +232,27 @@ def campaign_create(
     size: int | None = None,
     options: Json | None = None,
     deadlines: dict[str, int] | None = None,
+    deadline_days: Iterable[int] | None = None,
+    public: bool = False,
+    time_zone: str | None = None,
 ) -> Campaign:
-    """A campaign open for players, on a built-in map or a generated one."""
-    if not 2 <= kingdoms <= 8:
+    """A campaign open for players, on a built-in map or a generated one; `admin` runs it.
+    Deadlines fall only on `deadline_days` (0 is Monday; every day by default), counted in
+    `time_zone` (the admin's by default). A `public` campaign's map, might, chronicle and
+    end may be read by anyone."""
+    if not MIN_KINGDOMS <= kingdoms <= MAX_KINGDOMS:
         raise ServiceError(
-            "A campaign has 2 to 8 kingdoms.", code="kingdom-count", field="kingdoms"
-        )
-    options = {
-        "years": 6,
-        "months": 6,
-        "orders": "sealed",
-        "battles": "tabletop",
-        "seed": 1,
-        **(options or {}),
-    }
+            f"A campaign has {MIN_KINGDOMS} to {MAX_KINGDOMS} kingdoms.",
+            code="kingdom-count", field="kingdoms",
+        )  # fmt: skip
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("The campaign needs a name.", code="no-name", field="name")
+    options = _checked_options(options)
+    hours = _checked_deadlines(deadlines)
+    days = _checked_days(deadline_days)
     if map_name == "generated":
-        hexmap = generate_map(kingdoms, int(options["seed"]), size or 45 * kingdoms)
+        hexmap = generated_map(kingdoms=kingdoms, seed=int(options["seed"]), size=size)
     elif map_name in BUILTIN_MAPS:
         info = BUILTIN_MAPS[map_name]
         if not info.min_kingdoms <= kingdoms <= info.max_kingdoms:
@@ -174,7 +270,10 @@ def campaign_create(
         slug=_unique_slug(Campaign, slugify(name)[:50]),
         kingdoms=kingdoms,
         options=options,
-        deadlines={**default_deadlines(), **(deadlines or {})},
+        deadlines=hours,
+        deadline_days=days,
+        time_zone=_checked_zone(time_zone or admin.time_zone),
+        public=public,
         map_name=map_name,
         map=map_to_json(hexmap),
     )
@@ -191,22 +290,81 @@ def campaign_for_code(code: str) -> Campaign:
     return campaign
 
 
+def join_refusal(campaign: Campaign, user: User) -> ServiceError | None:
+    """Why `user` may not take a kingdom in the campaign now, whatever its name: None if
+    they may. The join page asks before it offers its form; `campaign_join` asks again."""
+    if campaign.status != Campaign.Status.OPEN:
+        return ServiceError(
+            "This campaign has already started: its admin may hand you a kingdom whose "
+            "player leaves.",
+            code="not-open",
+        )
+    players = campaign.memberships.exclude(kingdom="")
+    if players.filter(user=user).exists():
+        return ServiceError("You already rule a kingdom in this campaign.", code="already-joined")
+    if user.pk in campaign.barred:
+        return ServiceError(
+            "You were removed from this campaign: this invitation no longer lets you in. "
+            "Ask its admin for a new one.",
+            code="removed",
+        )
+    if players.count() >= campaign.kingdoms:
+        return ServiceError("Every kingdom of this campaign is taken.", code="full")
+    return None
+
+
+COLOUR = re.compile(r"#[0-9a-f]{6}")
+HERALDRY_SIGNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _free_heraldry(name: str, taken: set[str]) -> str:
+    """The first letter of the name not taken by another kingdom, else another letter."""
+    candidates = [c for c in name.upper() if c.isalnum()] + list(HERALDRY_SIGNS)
+    return next(c for c in candidates if c not in taken)
+
+
 @transaction.atomic
 def campaign_join(
     *, campaign: Campaign, user: User, kingdom_name: str, colour: str = "", heraldry: str = ""
 ) -> Membership:
-    """Take a kingdom in a campaign that is open for players."""
+    """Take a kingdom in a campaign that is open for players. Its name, colour (#rrggbb)
+    and heraldry (a letter or sign) must differ from every other kingdom's; without a
+    heraldry it gets the first letter of its name not taken, and without a colour the map
+    gives it one."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    if campaign.status != Campaign.Status.OPEN:
-        raise ServiceError("This campaign has already started.", code="not-open")
+    refusal = join_refusal(campaign, user)
+    if refusal is not None:
+        raise refusal
     players = campaign.memberships.exclude(kingdom="")
-    if players.filter(user=user).exists():
-        raise ServiceError("You already rule a kingdom in this campaign.", code="already-joined")
-    if players.count() >= campaign.kingdoms:
-        raise ServiceError("Every kingdom of this campaign is taken.", code="full")
-    name = kingdom_name.strip()
+    name = " ".join(kingdom_name.split())
     if not name:
         raise ServiceError("Your kingdom needs a name.", code="no-name", field="kingdom_name")
+    if len(name) > KINGDOM_NAME_LENGTH:
+        raise ServiceError(
+            "That name is too long for a kingdom.", code="long-name", field="kingdom_name"
+        )
+    if players.filter(kingdom_name__iexact=name).exists():
+        raise ServiceError(
+            f"Another kingdom is called {name} already: choose another name.",
+            code="name-taken", field="kingdom_name",
+        )  # fmt: skip
+    colour = colour.strip().lower()
+    if colour and not COLOUR.fullmatch(colour):
+        raise ServiceError("Give the colour as #rrggbb.", code="bad-colour", field="colour")
+    if colour and players.filter(colour__iexact=colour).exists():
+        raise ServiceError(
+            "Another kingdom has that colour already: choose another.",
+            code="colour-taken", field="colour",
+        )  # fmt: skip
+    taken = set(players.values_list("heraldry", flat=True))
+    heraldry = heraldry.strip().upper()
+    if heraldry and (len(heraldry) > 2 or not heraldry.isalnum()):
+        raise ServiceError("Heraldry is one letter or sign.", code="bad-heraldry", field="heraldry")
+    if heraldry and heraldry in taken:
+        raise ServiceError(
+            f"Another kingdom bears {heraldry} already: choose another letter.",
+            code="heraldry-taken", field="heraldry",
+        )  # fmt: skip
     base = slugify(name)[:12].strip("-") or "kingdom"
     kingdom, n = base, 1
     while players.filter(kingdom=kingdom).exists():
@@ -219,10 +377,202 @@ def campaign_join(
             "kingdom": kingdom,
             "kingdom_name": name,
             "colour": colour,
-            "heraldry": heraldry or name[:1].upper(),
+            "heraldry": heraldry or _free_heraldry(name, taken),
         },
     )
     return membership
+
+
+def invitation_email(campaign: Campaign, admin: User, link: str) -> tuple[str, str]:
+    """The subject and text of an invitation by e-mail."""
+    players = campaign.memberships.exclude(kingdom="").count()
+    mode = {"sealed": "sealed orders", "cycle": "orders given in turn"}
+    subject = f"{admin.get_username()} invites you to {campaign.name}, a Mighty Kingdoms campaign"
+    body = (
+        f"{admin.get_username()} invites you to rule a kingdom in {campaign.name}, a Mighty "
+        f"Kingdoms campaign for Kings of War: {campaign.kingdoms} kingdoms "
+        f"({players} joined so far), {campaign.options.get('years', 6)} years, "
+        f"{mode.get(campaign.options.get('orders', ''), 'sealed orders')}.\n\n"
+        f"Join here (sign in or make an account first):\n{link}\n"
+    )
+    return subject, body
+
+
+def campaign_invite_by_email(
+    *, campaign: Campaign, actor: User, emails: Iterable[str], link: str
+) -> tuple[list[str], list[str]]:
+    """Send the invitation `link` to each address, one e-mail each (nobody sees the others'
+    addresses). Returns the addresses sent to and those the mail server refused; both are
+    recorded in the audit log. Nothing is sent for a campaign that has started."""
+    require_admin(campaign, actor)
+    if campaign.status != Campaign.Status.OPEN:
+        raise ServiceError("This campaign has already started.", code="not-open")
+    addresses = list(dict.fromkeys(e.strip().lower() for e in emails if e.strip()))
+    if not addresses:
+        raise ServiceError("Give at least one e-mail address.", code="no-emails", field="emails")
+    for address in addresses:
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise ServiceError(
+                f"{address} is not an e-mail address.", code="bad-email", field="emails"
+            ) from None
+    subject, body = invitation_email(campaign, actor, link)
+    sent, failed = [], []
+    for address in addresses:
+        try:
+            send_mail(subject, body, None, [address])
+        except (OSError, smtplib.SMTPException):
+            failed.append(address)
+        else:
+            sent.append(address)
+    record_audit(campaign, actor, "invited", details={"sent": sent, "failed": failed})
+    return sent, failed
+
+
+@transaction.atomic
+def campaign_new_code(*, campaign: Campaign, actor: User) -> Campaign:
+    """A new join code: the old invitation link stops working, and players removed before
+    the start may join again with the new one."""
+    campaign = _locked_for_admin(campaign, actor)
+    code = new_join_code()
+    while Campaign.objects.filter(join_code=code).exists():
+        code = new_join_code()
+    campaign.join_code, campaign.barred = code, []
+    campaign.save()
+    record_audit(campaign, actor, "new-code")
+    return campaign
+
+
+@transaction.atomic
+def campaign_remove_player(
+    *, campaign: Campaign, actor: User, username: str, reason: str = ""
+) -> None:
+    """Before the start, a player leaves the campaign and their kingdom is free again. A
+    removed player who is not an admin may not join again until the admin makes a new join
+    code; an admin who played stays an admin."""
+    campaign = _locked_for_admin(campaign, actor)
+    if campaign.status != Campaign.Status.OPEN:
+        raise ServiceError(
+            "Players are removed only before the start; now, hand their kingdom to someone else.",
+            code="not-open",
+        )
+    membership = (
+        campaign.memberships.exclude(kingdom="")
+        .filter(user__username=username)
+        .select_related("user")
+        .first()
+    )
+    if membership is None:
+        raise ServiceError(
+            f"{username} rules no kingdom in this campaign.", code="not-a-player", field="player"
+        )
+    details = {"player": username, "kingdom": membership.kingdom_name}
+    if membership.is_admin:
+        _clear_kingdom(membership)
+    else:
+        membership.delete()
+        campaign.barred = [*campaign.barred, membership.user.pk]
+        campaign.save()
+    record_audit(campaign, actor, "player-removed", reason, details)
+
+
+def _clear_kingdom(membership: Membership) -> None:
+    membership.kingdom = membership.kingdom_name = membership.colour = membership.heraldry = ""
+    membership.save()
+
+
+@transaction.atomic
+def campaign_make_admin(*, campaign: Campaign, actor: User, username: str) -> Membership:
+    """Another member runs the campaign too."""
+    campaign = _locked_for_admin(campaign, actor)
+    membership = campaign.memberships.filter(user__username=username).first()
+    if membership is None:
+        raise ServiceError(
+            f"{username} is not in this campaign.", code="not-a-member", field="member"
+        )
+    if membership.is_admin:
+        raise ServiceError(f"{username} is an admin already.", code="already-admin", field="member")
+    membership.is_admin = True
+    membership.save()
+    record_audit(campaign, actor, "admin-added", details={"admin": username})
+    return membership
+
+
+@transaction.atomic
+def campaign_step_down(*, campaign: Campaign, actor: User) -> None:
+    """The actor stops running the campaign, which another admin goes on running. They stay
+    in it: still ruling their kingdom if they have one, else following it."""
+    campaign = _locked_for_admin(campaign, actor)
+    admins = campaign.memberships.filter(is_admin=True)
+    if not admins.exclude(user=actor).exists():
+        raise ServiceError(
+            "You are its only admin: make another member an admin first.", code="last-admin"
+        )
+    admins.filter(user=actor).update(is_admin=False)
+    record_audit(campaign, actor, "stepped-down")
+
+
+@transaction.atomic
+def campaign_hand_over(
+    *, campaign: Campaign, actor: User, kingdom: str, username: str, reason: str
+) -> Membership:
+    """After the start, a kingdom changes hands: `username` (a member without a kingdom,
+    or any user) rules it from now on, with its drafts and battles; its old player no
+    longer does (and leaves the campaign, unless they are an admin)."""
+    campaign = _locked_for_admin(campaign, actor)
+    if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
+        raise ServiceError(
+            "Kingdoms are handed over in a campaign under way; before the start, remove the "
+            "player and let someone else join.",
+            code="not-running",
+        )
+    if not reason.strip():
+        raise ServiceError("Say why the kingdom changes hands.", code="no-reason", field="reason")
+    old = campaign.memberships.filter(kingdom=kingdom).select_related("user").first()
+    known = {k["id"]: k["name"] for k in latest_snapshot(campaign).data["kingdoms"]}
+    if old is None and kingdom not in known:
+        raise ServiceError(
+            f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"
+        )
+    user = User.objects.filter(username=username.strip()).first()
+    if user is None:
+        raise ServiceError(
+            f"There is no user called {username.strip()}.", code="unknown-user", field="username"
+        )
+    new = campaign.memberships.filter(user=user).first()
+    if old is not None and old.user == user:
+        raise ServiceError(
+            f"{username} rules that kingdom already.", code="same-player", field="username"
+        )
+    if new is not None and new.kingdom:
+        raise ServiceError(
+            f"{username} rules {new.kingdom_name} in this campaign already.",
+            code="already-plays", field="username",
+        )  # fmt: skip
+    look = {
+        "kingdom": kingdom,
+        "kingdom_name": old.kingdom_name if old else known[kingdom],
+        "colour": old.colour if old else "",
+        "heraldry": old.heraldry
+        if old
+        else _free_heraldry(
+            known[kingdom], set(campaign.memberships.values_list("heraldry", flat=True))
+        ),
+    }
+    if old is not None and old.is_admin:
+        _clear_kingdom(old)
+    elif old is not None:
+        old.delete()
+    if new is None:
+        new = Membership(campaign=campaign, user=user)
+    for field, value in look.items():
+        setattr(new, field, value)
+    new.save()
+    details = {"kingdom": look["kingdom_name"], "from": old.user.get_username() if old else None,
+               "to": user.get_username()}  # fmt: skip
+    record_audit(campaign, actor, "handed-over", reason, details)
+    return new
 
 
 @transaction.atomic
@@ -583,11 +933,29 @@ def store_snapshot(**fields: Any) -> Snapshot:
 
 def _open_deadline(campaign: Campaign, data: Json) -> None:
     hours = campaign.deadlines.get(DEADLINE_OF.get(data["clock"]["step"], "orders"), 72)
-    due = timezone.now() + timedelta(hours=hours)
+    now = timezone.now()
+    due = on_a_deadline_day(campaign, now + timedelta(hours=hours))
     if campaign.status == Campaign.Status.PAUSED:
-        campaign.paused_with = due - timezone.now()
+        campaign.paused_with = due - now
     else:
         campaign.deadline = due
+
+
+def on_a_deadline_day(campaign: Campaign, due: datetime) -> datetime:
+    """`due`, or, if it falls on a day of the week the campaign keeps free of deadlines
+    (`Campaign.deadline_days`, in its time zone), the same time of day on the next day that
+    it allows. Every deadline the campaign sets goes through here."""
+    days = set(campaign.deadline_days) & set(every_day())
+    if not days or days == set(every_day()):
+        return due
+    zone = ZoneInfo(_checked_zone(campaign.time_zone))
+    wall = due.astimezone(zone).replace(tzinfo=None)
+    shift = 0
+    while (wall + timedelta(days=shift)).weekday() not in days:
+        shift += 1
+    if not shift:
+        return due
+    return (wall + timedelta(days=shift)).replace(tzinfo=zone).astimezone(UTC)
 
 
 def campaigns_due(now: Any = None) -> list[tuple[int, int]]:
@@ -626,7 +994,8 @@ def campaign_resume(*, campaign: Campaign, actor: User, reason: str = "") -> Cam
         raise ServiceError("The campaign is not paused.", code="not-paused")
     left = max(campaign.paused_with or timedelta(0), timedelta(0))
     campaign.status = Campaign.Status.RUNNING
-    campaign.deadline, campaign.paused_with = timezone.now() + left, None
+    campaign.deadline = on_a_deadline_day(campaign, timezone.now() + left)
+    campaign.paused_with = None
     campaign.save()
     record_audit(campaign, actor, "resumed", reason)
     _advance_when_ready(campaign, latest_snapshot(campaign))  # all may have got ready meanwhile
@@ -641,7 +1010,7 @@ def campaign_extend(*, campaign: Campaign, actor: User, hours: int, reason: str 
     if campaign.status == Campaign.Status.PAUSED:
         campaign.paused_with = (campaign.paused_with or timedelta(0)) + timedelta(hours=hours)
     elif campaign.deadline is not None:
-        campaign.deadline += timedelta(hours=hours)
+        campaign.deadline = on_a_deadline_day(campaign, campaign.deadline + timedelta(hours=hours))
     else:
         raise ServiceError("The campaign has no deadline to extend.", code="no-deadline")
     campaign.save()

@@ -105,9 +105,11 @@ def test_a_join_code_finds_its_campaign(open_campaign):
 
 def test_players_join_and_get_a_kingdom_id_from_its_name(open_campaign, cast):
     red = services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
-    red_again = services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Red")
+    red_again = services.campaign_join(
+        campaign=open_campaign, user=cast["bob"], kingdom_name="Red!"
+    )
     assert (red.kingdom, red_again.kingdom) == ("red", "red2")
-    assert red.heraldry == "R"
+    assert (red.heraldry, red_again.heraldry) == ("R", "E")  # the first letter not taken
 
 
 def test_joining_is_refused_twice_when_full_and_without_a_name(open_campaign, cast):
