@@ -1,10 +1,11 @@
-from campaign.views import campaign, dashboard, health, orders, rules, setup, story, winter
+from campaign.views import campaign, dashboard, health, new, orders, rules, setup, story, winter
 
 app_name = "campaign"
 
 urlpatterns = [
     *campaign.urlpatterns,
     *health.urlpatterns,
+    *new.urlpatterns,
     *orders.urlpatterns,
     *setup.urlpatterns,
     *dashboard.urlpatterns,

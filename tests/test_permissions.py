@@ -97,6 +97,13 @@ MATRIX: dict[str, Door] = {
     "campaign:home": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
     "campaign:healthz": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
     "campaign:rules": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
+    # Starting a campaign and joining one: for anyone signed in (an invitation to a
+    # campaign under way says so, and a post is refused in words).
+    "campaign:new": Door(SIGNED_IN, SIGNED_IN, _none),
+    "campaign:new_preview": Door(SIGNED_IN, NOT_OFFERED, _none),
+    "campaign:map_thumbnail": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, lambda c, b: ["borderlands"]),
+    "campaign:join_with_code": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
+    "campaign:join": Door(SIGNED_IN, SIGNED_IN, lambda c, b: [c.join_code]),
     "campaign:campaign": Door(MEMBERS, NOT_OFFERED),
     "campaign:report": Door(MEMBERS, NOT_OFFERED, _slug_and(_newest)),
     "campaign:might": Door(MEMBERS, NOT_OFFERED),

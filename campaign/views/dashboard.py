@@ -1,6 +1,8 @@
-"""The campaign admin's dashboard: where the campaign stands, who it waits for, the
-deadline controls, the battles (served by the battles app), corrections and the audit log. Every change goes
-through a service; a form only checks the shape of what was typed."""
+"""The campaign admin's dashboard: where the campaign stands, the invitations and who plays
+(removing a player before the start, handing a kingdom over after it, more admins), who it
+waits for, the deadline controls, the battles (served by the battles app), corrections and
+the audit log. Every change goes through a service; a form only checks the shape of what
+was typed."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,11 +11,13 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.validators import validate_email
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 from campaign import services
@@ -27,6 +31,7 @@ from campaign.forms import (
     StartForm,
     TileForm,
     UndoForm,
+    reason_field,
 )
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest
@@ -104,7 +109,19 @@ DONE = {
     "battle-decided": "decided a battle's result",
     "battle-simple": "settled a battle as a simple battle",
     "battle-extended": "extended a battle's deadline",
+    "invited": "sent invitations by e-mail",
+    "new-code": "made a new invitation link (the old one no longer works)",
+    "player-removed": "removed a player",
+    "admin-added": "made an admin",
+    "stepped-down": "stepped down as admin",
+    "handed-over": "handed a kingdom over",
 }
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -121,7 +138,7 @@ def audit_log(campaign: Campaign) -> list[AuditLine]:
             entry=entry,
             who=entry.actor.get_username() if entry.actor else "automatic",
             what=DONE.get(entry.action, entry.action)
-            + "".join(f"; {key}: {value}" for key, value in entry.details.items()),
+            + "".join(f"; {key}: {_shown(value)}" for key, value in entry.details.items()),
         )
         for entry in entries
     ]
@@ -142,6 +159,109 @@ def _choices(data: Json | None) -> dict[str, Choices]:
 
 # --- the forms of the page ------------------------------------------------------------------
 
+MAX_INVITATIONS = 30
+
+
+@dataclass(frozen=True)
+class People:
+    """The campaign's members, as the forms that change who plays offer them."""
+
+    players: Choices  # members ruling a kingdom
+    others: Choices  # members who are not admins
+    free: Choices  # members without a kingdom
+
+
+def people_of(members: list[Membership]) -> People:
+    def name(m: Membership) -> str:
+        return m.user.get_username()
+
+    return People(
+        players=[(name(m), f"{m.kingdom_name} ({name(m)})") for m in members if m.kingdom],
+        others=[(name(m), name(m)) for m in members if not m.is_admin],
+        free=[(name(m), name(m)) for m in members if not m.kingdom],
+    )
+
+
+class PeopleForm(forms.Form):
+    """A form whose choices are the campaign's members (and, for a hand-over, kingdoms)."""
+
+    def __init__(
+        self, *args: Any, people: People, kingdoms: Choices | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.setup_choices(people, kingdoms or [])
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        """Fill the choice fields; each form knows which it has."""
+
+    def set_choices(self, field: str, choices: Choices) -> None:
+        choice_field = self.fields[field]
+        assert isinstance(choice_field, forms.ChoiceField)
+        choice_field.choices = choices
+
+
+class InviteForm(forms.Form):
+    emails = forms.CharField(
+        label="E-mail addresses, one a line",
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "spellcheck": "false"}),
+        max_length=5000,
+        help_text="Each gets the invitation link by e-mail.",
+    )
+
+    def clean_emails(self) -> list[str]:
+        lines = [line.strip() for line in self.cleaned_data["emails"].splitlines()]
+        addresses = list(dict.fromkeys(line for line in lines if line))
+        if len(addresses) > MAX_INVITATIONS:
+            raise forms.ValidationError(f"At most {MAX_INVITATIONS} addresses at a time.")
+        bad = []
+        for address in addresses:
+            try:
+                validate_email(address)
+            except forms.ValidationError:
+                bad.append(address)
+        if bad:
+            raise forms.ValidationError(f"Not an e-mail address: {', '.join(bad)}.")
+        return addresses
+
+
+class RemovePlayerForm(PeopleForm):
+    player = forms.ChoiceField(label="Player")
+    reason = reason_field(required=False)
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        self.set_choices("player", people.players)
+
+
+class MakeAdminForm(PeopleForm):
+    member = forms.ChoiceField(label="Member")
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        self.set_choices("member", people.others)
+
+
+class HandOverForm(PeopleForm):
+    kingdom = forms.ChoiceField(label="Kingdom")
+    member = forms.ChoiceField(label="To a member without a kingdom", required=False)
+    username = forms.CharField(
+        label="Or to a user, by username", required=False, max_length=150, strip=True
+    )
+    reason = reason_field(required=True)
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        self.set_choices("kingdom", kingdoms)
+        self.set_choices("member", [("", "Nobody chosen"), *people.free])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        member, username = cleaned.get("member"), cleaned.get("username")
+        if member and username:
+            self.add_error("username", "Choose a member or type a username, not both.")
+        elif not member and not username and "member" not in self.errors:
+            self.add_error("username", "Say who rules the kingdom from now on.")
+        cleaned["to"] = member or username
+        return cleaned
+
+
 FORMS: dict[str, type[forms.Form]] = {
     "start": StartForm,
     "pause": AdminActionForm,
@@ -152,14 +272,28 @@ FORMS: dict[str, type[forms.Form]] = {
     "tile": TileForm,
     "army": ArmyForm,
     "resources": ResourcesForm,
+    "invite": InviteForm,
+    "new-code": StartForm,
+    "remove": RemovePlayerForm,
+    "make-admin": MakeAdminForm,
+    "step-down": StartForm,
+    "hand-over": HandOverForm,
 }
 
 
-def _form(action: str, data: Json | None, post: Any = None) -> forms.Form:
+def _form(action: str, data: Json | None, people: People, post: Any = None) -> forms.Form:
     form_class = FORMS[action]
     if issubclass(form_class, CampaignForm):
         return form_class(post, auto_id=f"{action}-%s", **_choices(data))
+    if issubclass(form_class, PeopleForm):
+        kingdoms = _choices(data)["kingdoms"]
+        return form_class(post, auto_id=f"{action}-%s", people=people, kingdoms=kingdoms)
     return form_class(post, auto_id=f"{action}-%s")
+
+
+def invitation_link(request: HttpRequest, campaign: Campaign) -> str:
+    """The invitation to share: the join page's whole address."""
+    return request.build_absolute_uri(reverse("campaign:join", args=[campaign.join_code]))
 
 
 def _render(
@@ -172,10 +306,12 @@ def _render(
     campaign = membership.campaign
     snapshot: Snapshot | None = campaign.snapshots.order_by("-number").first()
     data = snapshot.data if snapshot else None
-    players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    members = list(campaign.memberships.select_related("user"))
+    players = [m for m in members if m.kingdom]
     names = {k["id"]: k["name"] for k in (data or {}).get("kingdoms", [])}
     names |= {p.kingdom: p.kingdom_name for p in players}
-    page_forms = {action: _form(action, data) for action in FORMS}
+    people = people_of(members)
+    page_forms = {action: _form(action, data, people) for action in FORMS}
     if bound is not None and bound[0] in page_forms:
         page_forms[bound[0]] = bound[1]
     waiting: list[Waiting] = []
@@ -193,10 +329,14 @@ def _render(
         "now": timezone.now(),
         "paused_until": paused_until,
         "players": players,
+        "members": members,
+        "admins": sum(1 for m in members if m.is_admin),
+        "to_join": campaign.kingdoms - len(players),
+        "invitation": invitation_link(request, campaign),
         "waiting": waiting,
         "kingdoms": (data or {}).get("kingdoms", []),
         "audit": audit_log(campaign),
-        "forms": page_forms,
+        "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
     }
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
@@ -283,6 +423,49 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return "The treasury is corrected."
 
 
+def _invite(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    sent, failed = services.campaign_invite_by_email(
+        campaign=campaign, actor=actor, emails=form["emails"], link=form["invitation"]
+    )
+    told = f"The invitation is sent to {', '.join(sent)}." if sent else ""
+    if failed:
+        told += f" The mail server refused {', '.join(failed)}: check them or send the link."
+    return told.strip()
+
+
+def _new_code(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_new_code(campaign=campaign, actor=actor)
+    return "A new invitation link is made: the old one no longer works."
+
+
+def _remove(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_remove_player(
+        campaign=campaign, actor=actor, username=form["player"], reason=form["reason"]
+    )
+    return f"{form['player']} is removed: their kingdom is free for someone else."
+
+
+def _make_admin(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_make_admin(campaign=campaign, actor=actor, username=form["member"])
+    return f"{form['member']} runs the campaign with you now."
+
+
+def _step_down(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_step_down(campaign=campaign, actor=actor)
+    return "You no longer run this campaign: its other admins do."
+
+
+def _hand_over(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    membership = services.campaign_hand_over(
+        campaign=campaign,
+        actor=actor,
+        kingdom=form["kingdom"],
+        username=form["to"],
+        reason=form["reason"],
+    )
+    return f"{membership.kingdom_name} is ruled by {membership.user.get_username()} from now on."
+
+
 ACTIONS: dict[str, Action] = {
     "start": _start,
     "pause": _pause,
@@ -293,6 +476,12 @@ ACTIONS: dict[str, Action] = {
     "tile": _tile,
     "army": _army,
     "resources": _resources,
+    "invite": _invite,
+    "new-code": _new_code,
+    "remove": _remove,
+    "make-admin": _make_admin,
+    "step-down": _step_down,
+    "hand-over": _hand_over,
 }
 
 
@@ -310,16 +499,22 @@ def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRe
         raise Http404("No such action.")
     campaign = membership.campaign
     newest = campaign.snapshots.order_by("-number").values_list("data", flat=True).first()
-    form = _form(action, newest, request.POST)
+    people = people_of(list(campaign.memberships.select_related("user")))
+    form = _form(action, newest, people, request.POST)
     if not form.is_valid():
         messages.error(request, f"Nothing was changed. {_form_errors(form)}")
         return _render(
             request, membership, bound=(action, form), status=200 if request.htmx else 400
         )
+    given = {**form.cleaned_data, "invitation": invitation_link(request, campaign)}
     try:
-        messages.success(request, ACTIONS[action](campaign, actor, form.cleaned_data))
+        messages.success(request, ACTIONS[action](campaign, actor, given))
     except ServiceError as error:
         messages.error(request, f"Nothing was changed. {error.message}")
+    else:
+        if action == "step-down":  # the dashboard is no longer theirs
+            url = reverse("campaign:campaign", args=[slug])
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if request.htmx:
         membership.campaign.refresh_from_db()
         return _render(request, membership)

@@ -1,0 +1,473 @@
+"""The dashboard's invitations and people: the invitation link to share (and a new one in
+its place), invitations by e-mail, more admins (and stepping down), removing a player
+before the start and handing a kingdom over after it. Only an admin may do any of it."""
+
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+from campaign import services
+from campaign.models import AuditEntry, Campaign, Membership
+from tests.campaign.helpers import PASSWORD, new_campaign, signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+def dashboard_url(campaign: Campaign) -> str:
+    return reverse("campaign:dashboard", args=[campaign.slug])
+
+
+def action_url(campaign: Campaign, action: str) -> str:
+    return reverse("campaign:dashboard_action", args=[campaign.slug, action])
+
+
+def join_url(code: str) -> str:
+    return reverse("campaign:join", args=[code])
+
+
+def messages_of(response: Any) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def who_plays(campaign: Campaign) -> tuple[Any, ...]:
+    """Everything an action on the people could change."""
+    fresh = Campaign.objects.get(pk=campaign.pk)
+    return (
+        fresh.join_code,
+        fresh.barred,
+        fresh.status,
+        sorted(
+            Membership.objects.filter(campaign=campaign).values_list(
+                "user__username", "kingdom", "kingdom_name", "is_admin"
+            )
+        ),
+        AuditEntry.objects.filter(campaign=campaign).count(),
+    )
+
+
+@pytest.fixture
+def open_campaign(cast):
+    """gm runs it; alice and bob have joined; one kingdom of three is free."""
+    campaign = services.campaign_create(
+        name="Spring League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
+    )
+    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
+    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    return campaign
+
+
+@pytest.fixture
+def running(cast):
+    return new_campaign(cast)
+
+
+# --- the invitation link ----------------------------------------------------------------------
+
+
+def test_the_dashboard_shows_the_whole_invitation_link_with_a_copy_button(
+    client, cast, open_campaign
+):
+    page = signed_in(client, cast["gm"]).get(dashboard_url(open_campaign)).text
+    link = f"http://testserver{join_url(open_campaign.join_code)}"
+    assert f'<input id="invitation-link" class="invitation-link" value="{link}" readonly>' in page
+    assert 'data-copy="#invitation-link">Copy</button>' in page
+    assert "/static/js/copy.js" in page
+    assert "2 of 3 kingdoms have joined" in page
+    assert "The campaign can start when every kingdom has joined: 1 more to come." in page
+
+
+def test_a_running_campaign_offers_no_invitation(client, cast, running):
+    page = signed_in(client, cast["gm"]).get(dashboard_url(running)).text
+    assert "invitation-link" not in page
+
+
+def test_a_new_link_replaces_the_old_one(client, cast, open_campaign):
+    old = open_campaign.join_code
+    signed_in(client, cast["gm"])
+    response = client.post(action_url(open_campaign, "new-code"), follow=True)
+    assert "A new invitation link is made: the old one no longer works." in messages_of(response)
+    new = Campaign.objects.get(pk=open_campaign.pk).join_code
+    assert new != old
+    assert f"http://testserver{join_url(new)}" in response.text
+    assert AuditEntry.objects.filter(campaign=open_campaign, action="new-code").exists()
+    signed_in(client, cast["eve"])
+    stale = client.get(join_url(old))
+    assert stale.status_code == 404
+    assert "This invitation is no longer valid" in stale.text
+    assert client.get(join_url(new)).status_code == 200
+
+
+# --- invitations by e-mail ---------------------------------------------------------------------
+
+
+def test_invitations_by_e_mail_land_one_each_with_the_link(client, cast, open_campaign):
+    signed_in(client, cast["gm"])
+    response = client.post(
+        action_url(open_campaign, "invite"),
+        {"emails": "carol@example.org\n\n  dave@example.org \ncarol@example.org\n"},
+        follow=True,
+    )
+    assert "The invitation is sent to carol@example.org, dave@example.org." in messages_of(response)
+    link = f"http://testserver{join_url(open_campaign.join_code)}"
+    assert [m.to for m in mail.outbox] == [["carol@example.org"], ["dave@example.org"]]
+    for message in mail.outbox:
+        assert "Spring League" in message.subject
+        assert link in message.body
+        assert "3 kingdoms (2 joined so far)" in message.body
+    entry = AuditEntry.objects.get(campaign=open_campaign, action="invited")
+    assert entry.actor == cast["gm"]
+    assert entry.details == {"sent": ["carol@example.org", "dave@example.org"], "failed": []}
+    assert "sent invitations by e-mail; sent: carol@example.org, dave@example.org" in (
+        response.text
+    )
+
+
+@pytest.mark.parametrize(
+    ("emails", "error"),
+    [
+        ("carol@example.org\nnot-an-address", "Not an e-mail address: not-an-address."),
+        ("", "This field is required."),
+        ("\n".join(f"p{n}@example.org" for n in range(31)), "At most 30 addresses at a time."),
+    ],
+)
+def test_a_bad_address_sends_nothing(client, cast, open_campaign, emails, error):
+    before = who_plays(open_campaign)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(open_campaign, "invite"), {"emails": emails}
+    )
+    assert response.status_code == 400
+    assert error in response.text
+    assert mail.outbox == []
+    assert who_plays(open_campaign) == before
+
+
+def test_a_started_campaign_sends_no_invitation(client, cast, running):
+    response = signed_in(client, cast["gm"]).post(
+        action_url(running, "invite"), {"emails": "carol@example.org"}, follow=True
+    )
+    assert "Nothing was changed. This campaign has already started." in messages_of(response)
+    assert mail.outbox == []
+
+
+def test_a_mail_server_that_refuses_is_told_and_recorded(cast, open_campaign, monkeypatch):
+    def refuse(subject, body, sender, recipients):
+        if recipients == ["dave@example.org"]:
+            raise ConnectionRefusedError
+        mail.outbox.append(recipients)
+
+    monkeypatch.setattr(services, "send_mail", refuse)
+    sent, failed = services.campaign_invite_by_email(
+        campaign=open_campaign,
+        actor=cast["gm"],
+        emails=["carol@example.org", "dave@example.org"],
+        link="http://x/join/y/",
+    )
+    assert (sent, failed) == (["carol@example.org"], ["dave@example.org"])
+    entry = AuditEntry.objects.get(action="invited")
+    assert entry.details == {"sent": ["carol@example.org"], "failed": ["dave@example.org"]}
+
+
+# --- several admins ---------------------------------------------------------------------------------
+
+
+def test_an_admin_makes_another_member_an_admin(client, cast, running):
+    signed_in(client, cast["gm"])
+    response = client.post(action_url(running, "make-admin"), {"member": "alice"}, follow=True)
+    assert "alice runs the campaign with you now." in messages_of(response)
+    alice = Membership.objects.get(campaign=running, user=cast["alice"])
+    assert alice.is_admin
+    assert alice.kingdom == "red-elves"  # she plays on
+    assert AuditEntry.objects.get(action="admin-added").details == {"admin": "alice"}
+    # She runs it: the dashboard, its actions, and her own kingdom's pages.
+    signed_in(client, cast["alice"])
+    assert client.get(dashboard_url(running)).status_code == 200
+    assert client.get(reverse("campaign:kingdom", args=[running.slug])).status_code == 200
+    response = client.post(action_url(running, "pause"), {"reason": "tea"})
+    assert response.status_code == 302
+    assert Campaign.objects.get(pk=running.pk).status == Campaign.Status.PAUSED
+
+
+def test_only_members_who_are_not_admins_can_be_made_admins(client, cast, running):
+    before = who_plays(running)
+    signed_in(client, cast["gm"])
+    for member in ("gm", "eve", "nobody"):
+        response = client.post(action_url(running, "make-admin"), {"member": member})
+        assert response.status_code == 400
+        assert "Select a valid choice." in response.text
+    assert who_plays(running) == before
+
+
+def test_the_only_admin_can_not_step_down(client, cast, running):
+    before = who_plays(running)
+    signed_in(client, cast["gm"])
+    assert "Step down as admin" not in client.get(dashboard_url(running)).text
+    response = client.post(action_url(running, "step-down"), follow=True)
+    assert (
+        "Nothing was changed. You are its only admin: make another member an admin first."
+        in messages_of(response)
+    )
+    assert who_plays(running) == before
+
+
+def test_an_admin_steps_down_when_another_remains(client, cast, running):
+    services.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
+    signed_in(client, cast["gm"])
+    assert "Step down as admin" in client.get(dashboard_url(running)).text
+    response = client.post(action_url(running, "step-down"))
+    assert response.status_code == 302
+    assert response.url == reverse("campaign:campaign", args=[running.slug])
+    gm = Membership.objects.get(campaign=running, user=cast["gm"])
+    assert not gm.is_admin  # still in the campaign, following it
+    assert client.get(dashboard_url(running)).status_code == 404
+    assert client.get(response.url).status_code == 200
+    assert AuditEntry.objects.filter(action="stepped-down", actor=cast["gm"]).exists()
+    # alice runs it alone now: she may not step down.
+    with pytest.raises(services.ServiceError):
+        services.campaign_step_down(campaign=running, actor=cast["alice"])
+
+
+def test_stepping_down_with_htmx_leaves_the_dashboard(client, cast, running):
+    services.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
+    response = signed_in(client, cast["alice"]).post(
+        action_url(running, "step-down"), headers={"HX-Request": "true"}
+    )
+    assert response["HX-Redirect"] == reverse("campaign:campaign", args=[running.slug])
+    assert not Membership.objects.get(campaign=running, user=cast["alice"]).is_admin
+
+
+# --- removing a player before the start ----------------------------------------------------------
+
+
+def test_the_admin_removes_a_player_before_the_start(client, cast, open_campaign):
+    signed_in(client, cast["gm"])
+    response = client.post(
+        action_url(open_campaign, "remove"), {"player": "bob", "reason": "moved away"}, follow=True
+    )
+    assert "bob is removed: their kingdom is free for someone else." in messages_of(response)
+    assert not Membership.objects.filter(campaign=open_campaign, user=cast["bob"]).exists()
+    assert "1 of 3 kingdoms have joined" in response.text
+    entry = AuditEntry.objects.get(action="player-removed")
+    assert (entry.reason, entry.details) == (
+        "moved away",
+        {"player": "bob", "kingdom": "Blue Dwarfs"},
+    )
+    # His kingdom's name is free; he may not come back through the same link.
+    services.campaign_join(campaign=open_campaign, user=cast["eve"], kingdom_name="Blue Dwarfs")
+    signed_in(client, cast["bob"])
+    page = client.get(join_url(open_campaign.join_code)).text
+    assert "You were removed from this campaign" in page
+    assert 'name="kingdom_name"' not in page
+    response = client.post(
+        join_url(open_campaign.join_code),
+        {"kingdom_name": "Bob's Return", "colour": "#123456", "heraldry": "Q"},
+    )
+    assert response.status_code == 400
+    assert "You were removed from this campaign" in response.text
+    assert not Membership.objects.filter(campaign=open_campaign, user=cast["bob"]).exists()
+    # A new link lets him.
+    code = services.campaign_new_code(campaign=open_campaign, actor=cast["gm"]).join_code
+    response = client.post(
+        join_url(code), {"kingdom_name": "Bob's Return", "colour": "#123456", "heraldry": "Q"}
+    )
+    assert response.status_code == 302
+    assert Membership.objects.get(campaign=open_campaign, user=cast["bob"]).kingdom_name == (
+        "Bob's Return"
+    )
+
+
+def test_an_admin_who_played_and_is_removed_stays_an_admin(cast, open_campaign):
+    services.campaign_join(campaign=open_campaign, user=cast["gm"], kingdom_name="Grey Wardens")
+    services.campaign_remove_player(campaign=open_campaign, actor=cast["gm"], username="gm")
+    gm = Membership.objects.get(campaign=open_campaign, user=cast["gm"])
+    assert (gm.is_admin, gm.kingdom, gm.kingdom_name) == (True, "", "")
+    assert Campaign.objects.get(pk=open_campaign.pk).barred == []
+
+
+def test_nobody_is_removed_after_the_start(client, cast, running):
+    before = who_plays(running)
+    signed_in(client, cast["gm"])
+    assert "Remove a player" not in client.get(dashboard_url(running)).text
+    response = client.post(action_url(running, "remove"), {"player": "bob"}, follow=True)
+    [message] = messages_of(response)
+    assert message.startswith("Nothing was changed. Players are removed only before the start")
+    assert who_plays(running) == before
+
+
+# --- handing a kingdom over after the start -------------------------------------------------------
+
+
+def test_the_admin_hands_a_kingdom_to_another_user(client, cast, running):
+    services.submission_save(campaign=running, user=cast["alice"], kind="races", payload="Elves")
+    signed_in(client, cast["gm"])
+    response = client.post(
+        action_url(running, "hand-over"),
+        {"kingdom": "red-elves", "member": "", "username": "eve", "reason": "alice moved away"},
+        follow=True,
+    )
+    assert "Red Elves is ruled by eve from now on." in messages_of(response)
+    eve = Membership.objects.get(campaign=running, user=cast["eve"])
+    assert (eve.kingdom, eve.kingdom_name, eve.colour, eve.heraldry, eve.is_admin) == (
+        "red-elves",
+        "Red Elves",
+        "#aa0000",
+        "R",
+        False,
+    )
+    assert not Membership.objects.filter(campaign=running, user=cast["alice"]).exists()
+    entry = AuditEntry.objects.get(action="handed-over")
+    assert (entry.actor, entry.reason) == (cast["gm"], "alice moved away")
+    assert entry.details == {"kingdom": "Red Elves", "from": "alice", "to": "eve"}
+    assert "handed a kingdom over; kingdom: Red Elves; from: alice; to: eve" in response.text
+    # eve rules it: its pages, its draft, its decisions; alice sees none of it.
+    kingdom_url = reverse("campaign:kingdom", args=[running.slug])
+    setup_url = reverse("campaign:setup", args=[running.slug])
+    signed_in(client, cast["eve"])
+    assert client.get(kingdom_url).status_code == 200
+    assert "Elves" in client.get(setup_url).text
+    services.submission_set_ready(campaign=running, user=cast["eve"])
+    signed_in(client, cast["alice"])
+    assert client.get(kingdom_url).status_code == 404
+    assert client.get(reverse("campaign:campaign", args=[running.slug])).status_code == 404
+    with pytest.raises(services.ServiceError):
+        services.submission_save(campaign=running, user=cast["alice"], kind="races", payload="Orcs")
+
+
+def test_a_kingdom_goes_to_a_member_without_one_who_stays_admin(client, cast, running):
+    signed_in(client, cast["gm"])
+    response = client.post(
+        action_url(running, "hand-over"),
+        {"kingdom": "blue-dwarfs", "member": "gm", "username": "", "reason": "bob left"},
+    )
+    assert response.status_code == 302
+    gm = Membership.objects.get(campaign=running, user=cast["gm"])
+    assert (gm.kingdom, gm.is_admin) == ("blue-dwarfs", True)
+    assert client.get(reverse("campaign:kingdom", args=[running.slug])).status_code == 200
+    assert client.get(dashboard_url(running)).status_code == 200
+
+
+def test_a_kingdom_of_an_admin_who_played_leaves_them_admin(cast, running):
+    services.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
+    services.campaign_hand_over(
+        campaign=running, actor=cast["gm"], kingdom="red-elves", username="eve", reason="busy"
+    )
+    alice = Membership.objects.get(campaign=running, user=cast["alice"])
+    assert (alice.kingdom, alice.is_admin) == ("", True)
+
+
+@pytest.mark.parametrize(
+    ("post", "error"),
+    [
+        ({"kingdom": "red-elves", "username": "eve", "reason": ""}, "Say why."),
+        ({"kingdom": "red-elves", "reason": "x"}, "Say who rules the kingdom from now on."),
+        (
+            {"kingdom": "red-elves", "member": "gm", "username": "eve", "reason": "x"},
+            "Choose a member or type a username, not both.",
+        ),
+        ({"kingdom": "atlantis", "username": "eve", "reason": "x"}, "Select a valid choice."),
+        ({"kingdom": "red-elves", "member": "bob", "reason": "x"}, "Select a valid choice."),
+    ],
+)
+def test_a_bad_hand_over_is_a_form_error(client, cast, running, post, error):
+    before = who_plays(running)
+    response = signed_in(client, cast["gm"]).post(action_url(running, "hand-over"), post)
+    assert response.status_code == 400
+    assert error in response.text
+    assert who_plays(running) == before
+
+
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("nobody", "There is no user called nobody."),
+        ("bob", "bob rules Blue Dwarfs in this campaign already."),
+        ("alice", "alice rules that kingdom already."),
+    ],
+)
+def test_a_hand_over_the_service_refuses_changes_nothing(client, cast, running, username, message):
+    before = who_plays(running)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(running, "hand-over"),
+        {"kingdom": "red-elves", "username": username, "reason": "x"},
+        follow=True,
+    )
+    assert f"Nothing was changed. {message}" in messages_of(response)
+    assert who_plays(running) == before
+
+
+def test_no_hand_over_before_the_start(client, cast, open_campaign):
+    before = who_plays(open_campaign)
+    with pytest.raises(services.ServiceError) as refused:
+        services.campaign_hand_over(
+            campaign=open_campaign, actor=cast["gm"], kingdom="red-elves", username="eve",
+            reason="x",
+        )  # fmt: skip
+    assert refused.value.code == "not-running"
+    page = signed_in(client, cast["gm"]).get(dashboard_url(open_campaign)).text
+    assert "Hand a kingdom over" not in page
+    assert who_plays(open_campaign) == before
+
+
+# --- nobody else may act ------------------------------------------------------------------------
+
+POSTS = {
+    "invite": {"emails": "carol@example.org"},
+    "new-code": {},
+    "remove": {"player": "bob"},
+    "make-admin": {"member": "bob"},
+    "step-down": {},
+    "hand-over": {"kingdom": "red-elves", "username": "eve", "reason": "x"},
+}
+OPEN_ONLY = {"invite", "new-code", "remove"}
+
+
+@pytest.mark.parametrize("action", POSTS)
+@pytest.mark.parametrize("visitor", ["gm", "alice", "eve", None])
+def test_only_an_admin_may_change_who_plays(client, cast, action, visitor):
+    """Each POST changes the campaign when its admin makes it, and is a 404 to a player,
+    to eve, and sends a signed-out visitor to sign in: nothing changes, no mail goes."""
+    campaign = new_campaign(cast, start=action not in OPEN_ONLY)
+    if action == "step-down":
+        Membership.objects.filter(campaign=campaign, user=cast["bob"]).update(is_admin=True)
+    before = who_plays(campaign)
+    if visitor is not None:
+        signed_in(client, cast[visitor])
+    response = client.post(action_url(campaign, action), POSTS[action])
+    if visitor == "gm":
+        assert response.status_code == 302
+        assert who_plays(campaign) != before
+        return
+    if visitor is None:
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("accounts:sign_in"))
+    else:
+        assert response.status_code == 404
+    assert who_plays(campaign) == before
+    assert mail.outbox == []
+
+
+def test_a_member_and_an_admin_at_once_sees_both_sides(client, cast):
+    """Admins may also play: alice and bob run the campaign and each rules a kingdom."""
+    campaign = services.campaign_create(
+        name="Own Game", admin=cast["alice"], kingdoms=2, map_name="borderlands"
+    )
+    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
+    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    services.campaign_make_admin(campaign=campaign, actor=cast["alice"], username="bob")
+    services.campaign_start(campaign=campaign, actor=cast["bob"])
+    signed_in(client, cast["alice"])
+    page = client.get(reverse("campaign:campaign", args=[campaign.slug])).text
+    assert "My kingdom: Red Elves" in page
+    assert "Admin dashboard" in page
+    assert "choose your race" in page
+    assert client.get(dashboard_url(campaign)).status_code == 200
+
+
+def test_the_people_are_listed_with_their_kingdoms_and_roles(client, cast, running):
+    User.objects.create_user("zed", password=PASSWORD)
+    page = signed_in(client, cast["gm"]).get(dashboard_url(running)).text
+    assert "<td>gm (you)</td>" in page
+    assert "Red Elves" in page
+    assert page.count('name="member" value="') == 2  # alice and bob may be made admins
