@@ -17,7 +17,15 @@ from campaign.display import report, story
 from campaign.display.mapsvg import KingdomLook, legend_items, render_map
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.requests import HtmxHttpRequest
-from campaign.views.common import Ask, asks_of, membership_for, newest_or_404, player_for
+from campaign.views.common import (
+    Ask,
+    asks_of,
+    membership_for,
+    newest_or_404,
+    player_for,
+    reader_for,
+    signed_in_unless_public,
+)
 from campaign.views.story import banners_of
 
 
@@ -58,14 +66,13 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/home.html", {"campaigns": campaigns})
 
 
-@login_required
+@signed_in_unless_public
 @require_GET
 def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The campaign's map, legend and leaderboard; with `?at=N` the map as it stood at
     snapshot N (its clock, tiles and units, never its decisions). The leaderboard is always
-    the newest standings."""
-    membership = membership_for(request, slug)
-    campaign = membership.campaign
+    the newest standings. A public campaign's visitor (no membership) is asked nothing."""
+    campaign, membership = reader_for(request, slug)
     snapshot = campaign.snapshots.defer("decisions").order_by("-number").first()
     data = snapshot.data if snapshot else None
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
@@ -73,7 +80,9 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "campaign": campaign,
         "membership": membership,
         "clock": data["clock"] if data else None,
-        "owed": asks_of(slug, (data or {}).get("pending"), membership.kingdom),
+        "owed": asks_of(
+            slug, (data or {}).get("pending"), membership.kingdom if membership else ""
+        ),
         "players": players,
         "legend": legend_items(),
     }

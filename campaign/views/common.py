@@ -1,11 +1,15 @@
 """What every page of a campaign shares: who the signed-in user is in it (a 404 for
-anyone else, so a campaign one does not belong to stays invisible), its newest snapshot,
-and what it waits for from a kingdom, with where to give it."""
+anyone else, so a campaign one does not belong to stays invisible), who may read a public
+campaign's story, its newest snapshot, and what it waits for from a kingdom, with where to
+give it."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import wraps
+from typing import Any, cast
 
-from django.http import Http404, HttpRequest
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
 from accounts.models import User
@@ -80,6 +84,39 @@ def membership_for(request: HttpRequest, slug: str) -> Membership:
     if membership is None:
         raise Http404("No such campaign.")
     return membership
+
+
+def reader_for(request: HttpRequest, slug: str) -> tuple[Campaign, Membership | None]:
+    """The campaign and the signed-in user's membership of it; for a public campaign,
+    anyone else reads it as a visitor (no membership). 404 for anyone else. Only the pages
+    a public campaign shows everyone ask this: its map, might, chronicle and end."""
+    user = request.user
+    if isinstance(user, User):
+        membership = (
+            Membership.objects.select_related("campaign")
+            .filter(campaign__slug=slug, user=user)
+            .first()
+        )
+        if membership is not None:
+            return membership.campaign, membership
+    campaign = Campaign.objects.filter(slug=slug, public=True).first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    return campaign, None
+
+
+def signed_in_unless_public[View: Callable[..., HttpResponse]](view: View) -> View:
+    """`login_required`, except for a public campaign: a signed-out visitor reads it."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated and not (
+            Campaign.objects.filter(slug=kwargs.get("slug"), public=True).exists()
+        ):
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return cast(View, wrapped)
 
 
 def player_for(request: HttpRequest, slug: str) -> Membership:

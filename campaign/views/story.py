@@ -1,10 +1,9 @@
-"""The campaign's story, for its members: every kingdom's might month by month as a chart
+"""The campaign's story, for its members (and anyone, if the campaign is public): every kingdom's might month by month as a chart
 and a table, and the territory each held; and the chronicle, the campaign month by month
 in words."""
 
 from collections.abc import Iterable
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
@@ -12,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.display import chronicle, story
 from campaign.models import Membership
-from campaign.views.common import membership_for
+from campaign.views.common import reader_for, signed_in_unless_public
 
 
 def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
@@ -24,13 +23,12 @@ def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
     }
 
 
-@login_required
+@signed_in_unless_public
 @require_GET
 def might_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Might over time: a line chart of every kingdom's might at the end of each month, the
     same numbers as a table, and the tiles each held. One query reads the whole history."""
-    membership = membership_for(request, slug)
-    campaign = membership.campaign
+    campaign, membership = reader_for(request, slug)
     history = list(
         campaign.snapshots.order_by("number").values_list(
             "number", "data__clock", "data__scores", "data__tiles"
@@ -55,15 +53,14 @@ def might_page(request: HttpRequest, slug: str) -> HttpResponse:
 # --- The chronicle ----------------------------------------------------------------------------
 
 
-@login_required
+@signed_in_unless_public
 @require_GET
 def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The chronicle: the campaign month by month in words, newest month first (what a
     player returning to the campaign wants first), from the newest snapshot's events alone;
     `?kingdom=<id>` keeps the events that name that kingdom. Four queries of its own,
     however long the campaign and however large its map."""
-    membership = membership_for(request, slug)
-    campaign = membership.campaign
+    campaign, membership = reader_for(request, slug)
     newest = (
         campaign.snapshots.order_by("-number").values_list("data__events", "data__battles").first()
     )
@@ -99,14 +96,13 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@login_required
+@signed_in_unless_public
 @require_GET
 def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The end of a campaign: the podium and the final standings with the tiebreakers that
     decided them (ruling P2), each kingdom's best moments, and the whole chronicle, oldest
     first. Three queries of its own, however long the campaign."""
-    membership = membership_for(request, slug)
-    campaign = membership.campaign
+    campaign, membership = reader_for(request, slug)
     newest = (
         campaign.snapshots.order_by("-number")
         .values_list(
