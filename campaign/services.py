@@ -293,15 +293,15 @@ def campaign_for_code(code: str) -> Campaign:
 def join_refusal(campaign: Campaign, user: User) -> ServiceError | None:
     """Why `user` may not take a kingdom in the campaign now, whatever its name: None if
     they may. The join page asks before it offers its form; `campaign_join` asks again."""
+    players = campaign.memberships.exclude(kingdom="")
+    if players.filter(user=user).exists():
+        return ServiceError("You already rule a kingdom in this campaign.", code="already-joined")
     if campaign.status != Campaign.Status.OPEN:
         return ServiceError(
             "This campaign has already started: its admin may hand you a kingdom whose "
             "player leaves.",
             code="not-open",
         )
-    players = campaign.memberships.exclude(kingdom="")
-    if players.filter(user=user).exists():
-        return ServiceError("You already rule a kingdom in this campaign.", code="already-joined")
     if user.pk in campaign.barred:
         return ServiceError(
             "You were removed from this campaign: this invitation no longer lets you in. "
@@ -535,7 +535,7 @@ def campaign_hand_over(
         raise ServiceError(
             f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"
         )
-    user = User.objects.filter(username=username.strip()).first()
+    user = User.objects.filter(username=username.strip(), is_active=True).first()
     if user is None:
         raise ServiceError(
             f"There is no user called {username.strip()}.", code="unknown-user", field="username"
@@ -550,22 +550,22 @@ def campaign_hand_over(
             f"{username} rules {new.kingdom_name} in this campaign already.",
             code="already-plays", field="username",
         )  # fmt: skip
-    look = {
-        "kingdom": kingdom,
-        "kingdom_name": old.kingdom_name if old else known[kingdom],
-        "colour": old.colour if old else "",
-        "heraldry": old.heraldry
-        if old
-        else _free_heraldry(
-            known[kingdom], set(campaign.memberships.values_list("heraldry", flat=True))
-        ),
-    }
+    if old is not None:
+        look = {"kingdom_name": old.kingdom_name, "colour": old.colour, "heraldry": old.heraldry}
+    else:  # its player's account is gone: its name from the campaign file, a free letter
+        signs = set(campaign.memberships.values_list("heraldry", flat=True))
+        look = {
+            "kingdom_name": known[kingdom],
+            "colour": "",
+            "heraldry": _free_heraldry(known[kingdom], signs),
+        }
     if old is not None and old.is_admin:
         _clear_kingdom(old)
     elif old is not None:
         old.delete()
     if new is None:
         new = Membership(campaign=campaign, user=user)
+    new.kingdom = kingdom
     for field, value in look.items():
         setattr(new, field, value)
     new.save()

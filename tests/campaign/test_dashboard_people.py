@@ -471,3 +471,24 @@ def test_the_people_are_listed_with_their_kingdoms_and_roles(client, cast, runni
     assert "<td>gm (you)</td>" in page
     assert "Red Elves" in page
     assert page.count('name="member" value="') == 2  # alice and bob may be made admins
+
+
+def test_a_kingdom_whose_player_s_account_is_gone_is_handed_over(cast, running):
+    cast["bob"].delete()
+    services.campaign_hand_over(
+        campaign=running, actor=cast["gm"], kingdom="blue-dwarfs", username="eve", reason="gone"
+    )
+    eve = Membership.objects.get(campaign=running, user=cast["eve"])
+    assert (eve.kingdom, eve.kingdom_name, eve.heraldry) == ("blue-dwarfs", "Blue Dwarfs", "B")
+    assert AuditEntry.objects.get(action="handed-over").details["from"] is None
+
+
+def test_a_kingdom_is_not_handed_to_a_closed_account(cast, running):
+    User.objects.filter(pk=cast["eve"].pk).update(is_active=False)
+    before = who_plays(running)
+    with pytest.raises(services.ServiceError) as refused:
+        services.campaign_hand_over(
+            campaign=running, actor=cast["gm"], kingdom="red-elves", username="eve", reason="x"
+        )
+    assert refused.value.code == "unknown-user"
+    assert who_plays(running) == before

@@ -317,3 +317,10 @@ def test_the_join_page_s_queries_do_not_grow_with_the_campaigns(client, cast, ca
         services.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
     many, _ = queries_of(client, join_url(campaign))
     assert few == many
+
+
+def test_a_player_of_a_started_campaign_is_told_they_are_in_it(client, cast):
+    running = new_campaign(cast)
+    refused(
+        signed_in(client, cast["alice"]), running, "You already rule a kingdom in this campaign."
+    )
