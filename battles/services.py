@@ -314,9 +314,8 @@ def battle_extend(*, battle: Battle, actor: User, hours: int, reason: str = "") 
     services.require_admin(battle.campaign, actor)
     if hours < 1:
         raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
-    battle.deadline = max(battle.deadline or timezone.now(), timezone.now()) + timedelta(
-        hours=hours
-    )
+    due = max(battle.deadline or timezone.now(), timezone.now()) + timedelta(hours=hours)
+    battle.deadline = services.on_a_deadline_day(battle.campaign, due)
     battle.save()
     services.record_audit(
         battle.campaign,

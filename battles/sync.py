@@ -10,6 +10,7 @@ from typing import Any
 from django.utils import timezone
 
 from battles.models import Battle, ResultReport
+from campaign import services
 from campaign.models import Campaign, Snapshot
 
 type Json = dict[str, Any]
@@ -55,10 +56,11 @@ def sync_battles(*, campaign: Campaign, snapshot: Snapshot, **_: Any) -> None:
 def _create(campaign: Campaign, snapshot: Snapshot, number: int, fields: Json) -> None:
     awaiting = fields["status"] == Battle.Status.AWAITING
     hours = campaign.deadlines.get("battles", 168)
+    due = services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
     Battle.objects.create(
         campaign=campaign,
         number=number,
-        deadline=timezone.now() + timedelta(hours=hours) if awaiting else None,
+        deadline=due if awaiting else None,
         handed_off_in=snapshot,
         resolved_in=None if awaiting else snapshot,
         **fields,

@@ -4,12 +4,15 @@ open; a battle gone from the file (an undo, a correction) loses its row."""
 
 import copy
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from battles import services as battle_services
 from battles.models import Battle, ResultReport
 from campaign import services
 from campaign.models import Campaign
+from tests.battles.conftest import hand_off
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +76,19 @@ def entry_of(battle: Battle) -> dict[str, Any]:
     assert snapshot is not None
     found: dict[str, Any] = copy.deepcopy(snapshot.data["battles"][0])
     return found
+
+
+def test_a_battle_deadline_falls_on_a_day_the_campaign_allows(campaign, cast):
+    """The campaign keeps deadlines to Wednesdays (in its time zone): a battle handed off
+    and its extension are due on a Wednesday."""
+    campaign.deadline_days, campaign.time_zone = [2], "Europe/London"
+    campaign.save()
+    handed_off = hand_off(campaign, cast)
+    assert handed_off is not None
+    assert handed_off.deadline is not None
+    zone = ZoneInfo("Europe/London")
+    assert handed_off.deadline.astimezone(zone).weekday() == 2
+    extended = battle_services.battle_extend(battle=handed_off, actor=cast["gm"], hours=30)
+    assert extended.deadline is not None
+    assert extended.deadline.astimezone(zone).weekday() == 2
+    assert extended.deadline > handed_off.deadline
