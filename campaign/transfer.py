@@ -6,7 +6,8 @@ yet used; `file` is the newest snapshot's campaign file (the public contract of
 
     {"export": 1,
      "campaign": {"name", "slug", "status", "kingdoms", "options", "deadlines", "map_name",
-                  "map", "join_code", "deadline", "paused_with", "created_at"},
+                  "map", "join_code", "deadline", "paused_with", "created_at", "public",
+                  "deadline_days", "time_zone"},
      "members": [{"username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin",
                   "joined_at"}],
      "snapshots": [{"number", "reason", "defaults", "data", "decisions", "created_by",
@@ -23,6 +24,7 @@ in each snapshot's `decisions`) are not exported."""
 from collections.abc import Collection
 from datetime import datetime
 from typing import Any
+from zoneinfo import available_timezones
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
@@ -50,7 +52,10 @@ type Json = dict[str, Any]
 EXPORT_FORMAT = 1
 TOP = ("export", "campaign", "members", "snapshots")
 CAMPAIGN = ("name", "slug", "status", "kingdoms", "options", "deadlines", "map_name")
-CAMPAIGN_OPTIONAL = ("map", "join_code", "deadline", "paused_with", "created_at")
+CAMPAIGN_OPTIONAL = (
+    "map", "join_code", "deadline", "paused_with", "created_at", "public", "deadline_days",
+    "time_zone",
+)  # fmt: skip
 MEMBER = ("username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin")
 SNAPSHOT = ("number", "reason", "defaults", "data", "decisions", "created_at")
 SUBMISSION = ("kingdom", "kind", "payload", "snapshot", "ready")
@@ -90,6 +95,9 @@ def campaign_export(campaign: Campaign) -> Json:
                 if campaign.paused_with is None
                 else duration_iso_string(campaign.paused_with),
                 "created_at": _iso(campaign.created_at),
+                "public": campaign.public,
+                "deadline_days": campaign.deadline_days,
+                "time_zone": campaign.time_zone,
             },
             "members": [
                 {
@@ -264,7 +272,29 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
     )
     if obj.get("join_code") is not None:
         campaign.join_code = _str(obj, "join_code", where, blank=False, longest=20)
+    if obj.get("public") is not None:
+        campaign.public = _bool(obj, "public", where)
+    if obj.get("deadline_days") is not None:
+        campaign.deadline_days = _deadline_days(obj, where)
+    if obj.get("time_zone") is not None:
+        campaign.time_zone = _time_zone(obj, where)
     return campaign, hexmap, _stamps(obj, where, ("created_at",))
+
+
+def _deadline_days(obj: Json, where: str) -> list[int]:
+    days = _list(obj["deadline_days"], f"{where}.deadline_days")
+    if not days or not all(isinstance(d, int) and not isinstance(d, bool) for d in days):
+        raise _bad(f"{where}.deadline_days", f"{where}.deadline_days must list days 0 to 6.")
+    if not set(days) <= set(range(7)):
+        raise _bad(f"{where}.deadline_days", f"{where}.deadline_days must list days 0 to 6.")
+    return sorted(set(days))
+
+
+def _time_zone(obj: Json, where: str) -> str:
+    name = _str(obj, "time_zone", where, blank=False, longest=64)
+    if name not in available_timezones():
+        raise _bad(f"{where}.time_zone", f"{where}.time_zone {name!r} is not a time zone.")
+    return name
 
 
 def _members(value: object) -> list[MemberRow]:
@@ -292,6 +322,12 @@ def _members(value: object) -> list[MemberRow]:
         rows.append((username, _stamps(obj, where, ("joined_at",)), row))
     _unique([name for name, _, _ in rows], "members", "Two members have the username")
     _unique([m.kingdom for _, _, m in rows if m.kingdom], "members", "Two members rule the kingdom")
+    _unique(
+        [m.kingdom_name.lower() for _, _, m in rows if m.kingdom_name],
+        "members", "Two kingdoms are named",
+    )  # fmt: skip
+    _unique([m.colour.lower() for _, _, m in rows if m.colour], "members", "Two kingdoms fly")
+    _unique([m.heraldry for _, _, m in rows if m.heraldry], "members", "Two kingdoms bear")
     return rows
 
 

@@ -109,6 +109,20 @@ def test_a_campaign_some_months_in_comes_back_exactly(cast):
     assert (draft["kingdom"], draft["kind"], draft["ready"]) == ("red", "orders", False)
 
 
+def test_a_public_campaign_keeps_its_deadline_days_and_time_zone(cast):
+    campaign = start_campaign(cast)
+    campaign.public, campaign.deadline_days, campaign.time_zone = True, [1, 3], "Europe/Paris"
+    campaign.save()
+    exported = campaign_export(campaign)
+
+    imported = moved(exported)
+
+    assert (imported.public, imported.deadline_days, imported.time_zone) == (
+        True, [1, 3], "Europe/Paris",
+    )  # fmt: skip
+    assert campaign_export(imported) == exported
+
+
 def test_the_imported_campaign_plays_on_from_where_it_was(cast):
     campaign = start_campaign(cast)
     play(campaign, cast, steps=8)
@@ -303,6 +317,14 @@ def spoil(document: dict[str, Any], how: str) -> object:
             bad["snapshots"], bad["file"] = [], None
         case "two members with one username":
             bad["members"][2]["username"] = "gm"
+        case "two kingdoms with one name":
+            bad["members"][2]["kingdom_name"] = bad["members"][1]["kingdom_name"].upper()
+        case "two kingdoms with one colour":
+            bad["members"][1]["colour"], bad["members"][2]["colour"] = "#aa0000", "#AA0000"
+        case "a day not in the week":
+            bad["campaign"]["deadline_days"] = [0, 7]
+        case "a time zone not known":
+            bad["campaign"]["time_zone"] = "Mars/Olympus"
     return bad
 
 
@@ -322,6 +344,10 @@ def spoil(document: dict[str, Any], how: str) -> object:
         ("a time with no offset", "snapshots[0].created_at"),
         ("a running campaign with no snapshots", "snapshots"),
         ("two members with one username", "members"),
+        ("two kingdoms with one name", "members"),
+        ("two kingdoms with one colour", "members"),
+        ("a day not in the week", "campaign.deadline_days"),
+        ("a time zone not known", "campaign.time_zone"),
     ],
 )
 def test_a_bad_document_is_refused_and_changes_nothing(cast, how, field):
