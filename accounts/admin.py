@@ -6,4 +6,7 @@ from accounts.models import User
 
 @admin.register(User)
 class TimeZoneUserAdmin(UserAdmin[User]):
-    fieldsets = (*(UserAdmin.fieldsets or ()), ("Preferences", {"fields": ("time_zone",)}))
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        ("Preferences", {"fields": ("display_name", "time_zone")}),
+    )

@@ -1,6 +1,15 @@
+from typing import Any
+
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
+from django.http import HttpRequest
 
 from accounts.models import User, known_time_zones
+from accounts.services import DEPARTED_PREFIX
+
+EMAIL_MAX_LENGTH = 254
 
 # Where most groups play, offered first; every other zone follows, grouped by region.
 COMMON_ZONES = (
@@ -60,3 +69,118 @@ class TimeZoneForm(forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ("time_zone",)
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, taking a username or an e-mail address
+    (accounts.backends.UsernameOrEmailBackend)."""
+
+    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        field = self.fields["username"]
+        assert isinstance(field, forms.CharField)
+        field.label = "Username or e-mail"
+        field.max_length = EMAIL_MAX_LENGTH
+        field.validators = [MaxLengthValidator(EMAIL_MAX_LENGTH)]
+        field.widget.attrs["maxlength"] = str(EMAIL_MAX_LENGTH)
+
+
+def _check_email_is_free(email: str, *, user: User | None = None) -> str:
+    taken = User.objects.filter(email__iexact=email)
+    if user is not None:
+        taken = taken.exclude(pk=user.pk)
+    if taken.exists():
+        raise ValidationError(
+            "An account with this e-mail address already exists. Sign in with it, or reset "
+            "its password if it is yours and you have forgotten it.",
+            code="email_taken",
+        )
+    return email
+
+
+class SignUpForm(UserCreationForm[User]):
+    """Django's sign-up form (a username unique whatever its case, the password twice
+    through the password validators) with a required e-mail address, unique too."""
+
+    email = forms.EmailField(
+        label="E-mail",
+        max_length=EMAIL_MAX_LENGTH,
+        help_text="To reset your password if you forget it. Never shown to other players.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[
+            "username"
+        ].help_text = "Shown to the other players. Letters, digits and . + - _ only."
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username and "@" in username:
+            raise ValidationError(
+                "A username cannot contain @: you can sign in with your e-mail address as "
+                "well as your username.",
+                code="at_sign",
+            )
+        if username and username.lower().startswith(DEPARTED_PREFIX):
+            raise ValidationError(
+                f"Usernames starting with {DEPARTED_PREFIX} are kept for closed accounts.",
+                code="reserved",
+            )
+        return username
+
+    def clean_email(self) -> str:
+        return _check_email_is_free(User.objects.normalize_email(self.cleaned_data["email"]))
+
+
+class CurrentPasswordForm(forms.Form):
+    """Asks for the signed-in user's password before a change that matters."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        error_messages={"required": "Type your password to confirm."},
+    )
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(
+                "That is not your password: nothing was changed.", code="password_incorrect"
+            )
+        return password
+
+
+class EmailChangeForm(CurrentPasswordForm):
+    email = forms.EmailField(
+        label="New e-mail",
+        max_length=EMAIL_MAX_LENGTH,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        error_messages={"required": "Type the new e-mail address."},
+    )
+    field_order = ("email", "password")
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        return _check_email_is_free(email, user=self.user)
+
+    def save(self) -> User:
+        self.user.email = self.cleaned_data["email"]
+        self.user.save(update_fields=["email"])
+        return self.user
+
+
+class DisplayNameForm(forms.ModelForm[User]):
+    class Meta:
+        model = User
+        fields = ("display_name",)

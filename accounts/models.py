@@ -4,6 +4,8 @@ from zoneinfo import available_timezones
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
 
 # In the tz database's folder but not a place anyone lives: the machine's own zone and
 # tzdata's placeholder.
@@ -36,6 +38,23 @@ class User(AbstractUser):
         validators=[validate_time_zone],
         help_text="IANA name, such as Europe/London: deadlines are shown in this zone.",
     )
+    display_name = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text="Shown instead of your username. Leave it empty to use your username.",
+    )
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # One account per e-mail address, whatever its case; many may have none (an
+            # account made by an import, or closed).
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~Q(email=""),
+                name="one_account_per_email",
+                violation_error_message="An account with this e-mail address already exists.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.get_username()

@@ -10,11 +10,13 @@ EMAIL_HOST     SMTP server for mail (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOS
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 django_stubs_ext.monkeypatch()  # lets typed code write ModelAdmin[Model] and the like
 
@@ -78,10 +80,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -91,6 +95,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -106,6 +112,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -133,6 +140,27 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:sign_in"
 LOGIN_REDIRECT_URL = "campaign:home"
 LOGOUT_REDIRECT_URL = "campaign:home"
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a locked-out sign-in before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "accounts.backends.UsernameOrEmailBackend",
+]
+
+# Sign-in throttling (django-axes): five failures for one account from one address lock
+# that pair out for 15 minutes, counted from the last failure; an account's username and
+# its e-mail address, in any case, count as one. Failures are rows in the database (so
+# tests start clean); a success clears them. Behind a proxy, REMOTE_ADDR
+# must be the visitor's address, not the proxy's.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.backends.throttled_identity"
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept; no log of every successful sign-in
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -222,6 +250,31 @@ else:
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mighty Kingdoms <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# Content Security Policy (Django's own middleware), the same with DEBUG on or off.
+# - Scripts: only this site's files (htmx, vendored libraries, static/js/). Pages have no
+#   inline <script>; the nonce is there for django-htmx's script tags and any inline script
+#   that must be, as <script nonce="{{ csp_nonce }}">. No 'unsafe-eval': htmx's eval
+#   features are off (htmx-config in base.html) and nothing else uses eval.
+# - Stylesheets: only this site's files. htmx's own injected <style> for indicators is off
+#   (includeIndicatorStyles in htmx-config).
+# - Style attributes: allowed ('unsafe-inline' for style-src-attr only). Kingdom colours are
+#   any #rrggbb a player picks, set as style="--kingdom: #aa0000" on heraldry, so neither
+#   classes nor hashes can name them. A style attribute cannot run script, and what it could
+#   load is held to this site by img-src and font-src. Browsers without style-src-attr fall
+#   back to style-src and show the heraldry without its colour.
+# - Nothing may frame the site, change its base URL, embed plugins, or post forms elsewhere.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
 # Security: strict whenever DEBUG is off.
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
@@ -243,4 +296,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # django-axes tells every sign-in at INFO; failures and lockouts are warnings.
+    "loggers": {"axes": {"level": env_str("AXES_LOG_LEVEL", "WARNING")}},
 }
