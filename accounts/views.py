@@ -3,6 +3,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages.views import SuccessMessageMixin
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -58,10 +59,15 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignUpForm(request.POST)
         if form.is_valid():
-            user = form.save()
-            login(request, user, backend=SIGN_IN_BACKEND)
-            messages.success(request, f"Welcome, {user.get_username()}: your account is ready.")
-            return _go_on(next_url)
+            try:
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:  # the same name or e-mail signed up a moment ago
+                form.add_error(None, "That username or e-mail was just taken: choose another.")
+            else:
+                login(request, user, backend=SIGN_IN_BACKEND)
+                messages.success(request, f"Welcome, {user.get_username()}: your account is ready.")
+                return _go_on(next_url)
     else:
         form = SignUpForm()
     return render(

@@ -5,6 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.forms import SignUpForm
 from accounts.models import User
 from tests.accounts.conftest import SIGN_IN, signed_in_as
 
@@ -134,3 +135,19 @@ def test_a_signed_out_visitor_is_offered_sign_up_in_the_header_and_on_the_home_p
 def test_a_signed_in_player_is_not_offered_sign_up(client, cast):
     client.force_login(cast["bob"])
     assert SIGN_UP not in client.get(reverse("campaign:home")).text
+
+
+def test_an_e_mail_taken_between_the_check_and_the_save_is_a_form_error(client, monkeypatch):
+    """Two people sign up with one e-mail at the same moment: the second is told, not
+    shown a server error."""
+    save = SignUpForm.save
+
+    def taken_meanwhile(form: SignUpForm, commit: bool = True) -> User:
+        User.objects.create_user("quick", email="mira@example.org", password="x-long-password")
+        return save(form, commit)
+
+    monkeypatch.setattr(SignUpForm, "save", taken_meanwhile)
+    response = client.post(SIGN_UP, GOOD)
+    assert response.status_code == 400
+    assert "That username or e-mail was just taken: choose another." in response.text
+    assert not User.objects.filter(username="mira").exists()
