@@ -166,3 +166,14 @@ def test_the_django_admin_sign_in_is_paused_too(client, cast):
     for _ in range(5):
         response = client.post(reverse("admin:login"), {"username": "gm", "password": "wrong"})
     assert response.status_code == 429
+
+
+@pytest.mark.parametrize("page", ["accounts:sign_in", "accounts:sign_up"])
+def test_the_headers_links_on_the_sign_in_pages_lead_on_to_where_the_visitor_was_going(
+    client, page
+):
+    text = client.get(reverse(page) + "?next=/join/abc/").text
+    assert 'href="/accounts/sign-in/?next=/join/abc/"' in text
+    assert 'href="/accounts/sign-up/?next=/join/abc/"' in text
+    elsewhere = client.get(reverse("campaign:rules")).text
+    assert 'href="/accounts/sign-up/?next=/rules/"' in elsewhere
