@@ -3,17 +3,19 @@ or disputes it, the reporter may withdraw it; a side concedes or makes a Last St
 (ruling B4); the admin decides a result, settles it as a simple battle (B6, B7) or extends
 its deadline. Who may say what is checked here; what reaches the engine goes through the
 campaign's services (`battle_entry_save`, `submission_save`), which check it with the
-engine and queue the advance. A refusal is a `ServiceError` and changes nothing."""
+engine and queue the advance. A refusal is a `ServiceError` and changes nothing. A report
+and a dispute write their notifications (`campaign.notifications`) in their transaction."""
 
 from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from battles.models import Battle, PlayTime, ResultReport
-from campaign import services
+from campaign import notifications, services
 from campaign.models import Campaign
 from campaign.services import ServiceError
 
@@ -95,7 +97,7 @@ def battle_report(
             code="answer-first",
         )
     services.check_battle_entry(battle.campaign, _entry(battle, result, winner))
-    return ResultReport.objects.create(
+    report = ResultReport.objects.create(
         battle=battle,
         kingdom=kingdom,
         reported_by=user,
@@ -103,6 +105,16 @@ def battle_report(
         winner=winner,
         **details,
     )
+    notifications.result_reported(
+        campaign=battle.campaign, report_id=report.pk, reporter=user, kingdom=kingdom,
+        opponent=battle.opponent_of(kingdom), hex=battle.hex, result=result, winner=winner,
+        link=_card(battle),
+    )  # fmt: skip
+    return report
+
+
+def _card(battle: Battle) -> str:
+    return reverse("battles:card", args=[battle.campaign.slug, battle.number])
 
 
 def _answerable(report: ResultReport, user: User, seen: int | None) -> ResultReport:
@@ -158,6 +170,13 @@ def battle_dispute(
     report.status, report.dispute_reason = ResultReport.Status.DISPUTED, reason.strip()
     report.answered_by, report.answered_at = user, timezone.now()
     report.save()
+    battle = report.battle
+    notifications.result_disputed(
+        campaign=battle.campaign, report_id=report.pk, disputer=user, reporter=report.reported_by,
+        kingdom=report.kingdom, hex=battle.hex, result=report.result, winner=report.winner,
+        reason=report.dispute_reason, link=_card(battle),
+        desk=reverse("battles:admin", args=[battle.campaign.slug]),
+    )  # fmt: skip
     return report
 
 

@@ -2,15 +2,17 @@
 inside the transaction that stores each snapshot (`campaign.signals.snapshot_stored`).
 A battle handed off gets its row and its deadline; a battle re-stated (ruling B11) sets
 aside what was reported for it; a battle resolved closes the reports still open; an undo
-or a correction that removes battles removes their rows."""
+or a correction that removes battles removes their rows. A battle handed off tells its two
+players (`campaign.notifications.battle_handed_off`), in the same transaction."""
 
 from datetime import timedelta
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, ResultReport
-from campaign import services
+from campaign import notifications, services
 from campaign.models import Campaign, Snapshot
 
 type Json = dict[str, Any]
@@ -65,6 +67,11 @@ def _create(campaign: Campaign, snapshot: Snapshot, number: int, fields: Json) -
         resolved_in=None if awaiting else snapshot,
         **fields,
     )
+    if awaiting:
+        notifications.battle_handed_off(
+            campaign=campaign, snapshot=snapshot, number=number, entry=fields, deadline=due,
+            link=reverse("battles:card", args=[campaign.slug, number]),
+        )  # fmt: skip
 
 
 def _update(row: Battle, snapshot: Snapshot, fields: Json) -> None:

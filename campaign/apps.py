@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class CampaignConfig(AppConfig):
     name = "campaign"
     verbose_name = "Campaigns"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from campaign.models import Snapshot
+        from campaign.notifications import on_snapshot_created, on_snapshot_stored
+        from campaign.signals import snapshot_stored
+
+        post_save.connect(on_snapshot_created, sender=Snapshot, dispatch_uid="campaign.created")
+        snapshot_stored.connect(on_snapshot_stored, dispatch_uid="campaign.notifications")

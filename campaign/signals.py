@@ -1,7 +1,8 @@
-"""What the campaign app announces to the apps that listen (battles, later notifications),
-so that it never imports them: `snapshot_stored` is sent inside the transaction that
-stores a new snapshot, so what a listener writes commits with the snapshot or not at all.
-Its arguments: `campaign` and `snapshot`."""
+"""What the campaign app announces to the apps that listen (battles, and the campaign's own
+notifications: `campaign.apps` connects `notifications.on_snapshot_stored`), so that it
+never imports them: `snapshot_stored` is sent inside the transaction that stores a new
+snapshot, so what a listener writes commits with the snapshot or not at all. Its
+arguments: `campaign` and `snapshot`."""
 
 from django.dispatch import Signal
 

@@ -1,17 +1,14 @@
 """Celery tasks: each takes ids, calls one service, and is safe to run twice. Transient
 database errors are retried; anything else raises, so it is seen in the worker's log."""
 
-from datetime import timedelta
 from typing import Any
 
 from celery import Task, shared_task
 from django.db import OperationalError
 from django.utils import timezone
 
-from campaign import services
-from campaign.models import Campaign, Reminder, WorkerHeartbeat
-
-REMIND_BEFORE = timedelta(hours=24)
+from campaign import notifications, services
+from campaign.models import WorkerHeartbeat
 
 
 @shared_task(bind=True)
@@ -45,20 +42,31 @@ def advance_due_campaigns(queue: str | None = None) -> int:
 
 @shared_task
 def queue_reminders() -> int:
-    """Run by the beat each minute: record a reminder for every kingdom that still owes a
-    decision a day before its deadline (sending them arrives with notifications). Once the
-    deadline has passed the defaults apply instead: no reminder then."""
-    now = timezone.now()
-    soon = now + REMIND_BEFORE
-    created = 0
-    running = Campaign.objects.filter(status=Campaign.Status.RUNNING)
-    for campaign in running.filter(deadline__gt=now, deadline__lte=soon):
-        snapshot = services.latest_snapshot(campaign)
-        ready = services.ready_kingdoms(campaign)
-        for kingdom in services.owing(snapshot.data) - ready:
-            _, made = Reminder.objects.get_or_create(
-                campaign=campaign, kingdom=kingdom, snapshot=snapshot.number,
-                defaults={"deadline": campaign.deadline or soon},
-            )  # fmt: skip
-            created += made
-    return created
+    """Run by the beat each minute: a reminder, 24 hours and again 2 hours before the
+    deadline, for every kingdom that still owes a decision, with its e-mail and Discord post
+    in the outbox (`notifications.remind`). Once the deadline has passed the defaults apply
+    instead: no reminder then."""
+    return notifications.remind()
+
+
+# --- notifications: the outbox's sender, its sweep and the daily digest ----------------------
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def send_notification(notification_id: int) -> str:
+    """Send one row of the outbox, exactly once however often this runs (`notifications.send`
+    locks the row and skips it once sent); a failed delivery is retried by the row's own
+    back-off, not by raising."""
+    return notifications.send(notification_id)
+
+
+@shared_task
+def send_due_notifications() -> int:
+    """Run by the beat each minute: send the rows whose task was lost or is late."""
+    return notifications.sweep()
+
+
+@shared_task
+def send_notification_digests() -> int:
+    """Run by the beat: each user who takes a daily digest gets it from 07:00 their time."""
+    return notifications.send_digests()

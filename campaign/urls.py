@@ -1,4 +1,15 @@
-from campaign.views import campaign, dashboard, health, new, orders, rules, setup, story, winter
+from campaign.views import (
+    campaign,
+    dashboard,
+    health,
+    new,
+    notifications,
+    orders,
+    rules,
+    setup,
+    story,
+    winter,
+)
 
 app_name = "campaign"
 
@@ -12,4 +23,5 @@ urlpatterns = [
     *rules.urlpatterns,
     *winter.urlpatterns,
     *story.urlpatterns,
+    *notifications.urlpatterns,
 ]

@@ -226,6 +226,11 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "campaign.tasks.record_heartbeat", "schedule": 60.0},
     "advance-due-campaigns": {"task": "campaign.tasks.advance_due_campaigns", "schedule": 60.0},
     "queue-reminders": {"task": "campaign.tasks.queue_reminders", "schedule": 60.0},
+    "send-due-notifications": {"task": "campaign.tasks.send_due_notifications", "schedule": 60.0},
+    "send-notification-digests": {
+        "task": "campaign.tasks.send_notification_digests",
+        "schedule": 900.0,
+    },
 }
 
 # E-mail: SMTP when EMAIL_HOST is set, else printed to the console (development only:

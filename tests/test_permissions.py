@@ -138,6 +138,10 @@ MATRIX: dict[str, Door] = {
     "campaign:winter": Door(PLAYERS, NOT_OFFERED),
     "campaign:winter_ready": Door(NOT_OFFERED, PLAYERS),
     "campaign:winter_change": Door(NOT_OFFERED, PLAYERS, _slug_and("tithes", "add")),
+    # A user's own choices; the unsubscribe link works signed out, and a token not made
+    # here is refused in words (tests/campaign/test_notification_pages.py).
+    "campaign:notifications": Door(SIGNED_IN, SIGNED_IN, _none),
+    "campaign:unsubscribe": Door(PUBLIC, PUBLIC, lambda c, b: ["not-a-token"]),
 }
 
 
