@@ -1,7 +1,8 @@
 """The campaign admin's dashboard: where the campaign stands, the invitations and who plays
 (removing a player before the start, handing a kingdom over after it, more admins), who it
-waits for, the deadline controls, the battles (served by the battles app), corrections and
-the audit log. Every change goes through a service; a form only checks the shape of what
+waits for, the deadline controls, the battles (served by the battles app), corrections,
+the notifications (the Discord webhook, a secret never shown back whole, and how the
+messages stand) and the audit log. Every change goes through a service; a form only checks the shape of what
 was typed."""
 
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from campaign import services
+from campaign import notifications, services
 from campaign.forms import (
     AdminActionForm,
     ArmyForm,
@@ -33,7 +34,14 @@ from campaign.forms import (
     UndoForm,
     reason_field,
 )
-from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    DiscordWebhook,
+    Membership,
+    Snapshot,
+    Submission,
+)
 from campaign.requests import HtmxHttpRequest
 from campaign.services import ServiceError
 from campaign.views.common import ASKS, membership_for
@@ -115,6 +123,8 @@ DONE = {
     "admin-added": "made an admin",
     "stepped-down": "stepped down as admin",
     "handed-over": "handed a kingdom over",
+    "discord-set": "set the Discord webhook",
+    "discord-removed": "removed the Discord webhook",
 }
 
 
@@ -262,6 +272,25 @@ class HandOverForm(PeopleForm):
         return cleaned
 
 
+class DiscordForm(forms.Form):
+    """The webhook's address: a password field, so that what was typed is never shown back."""
+
+    url = forms.URLField(
+        label="Discord webhook URL",
+        max_length=500,
+        assume_scheme="https",
+        widget=forms.PasswordInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+        help_text="The channel's settings, Integrations, Webhooks, Copy Webhook URL.",
+    )
+
+    def clean_url(self) -> str:
+        url: str = self.cleaned_data["url"]
+        refusal = notifications.webhook_refusal(url)
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return url
+
+
 FORMS: dict[str, type[forms.Form]] = {
     "start": StartForm,
     "pause": AdminActionForm,
@@ -278,6 +307,8 @@ FORMS: dict[str, type[forms.Form]] = {
     "make-admin": MakeAdminForm,
     "step-down": StartForm,
     "hand-over": HandOverForm,
+    "discord": DiscordForm,
+    "discord-remove": StartForm,
 }
 
 
@@ -336,6 +367,8 @@ def _render(
         "waiting": waiting,
         "kingdoms": (data or {}).get("kingdoms", []),
         "audit": audit_log(campaign),
+        "webhook": DiscordWebhook.objects.filter(campaign=campaign).first(),
+        "outbox": notifications.outbox_of(campaign),
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
     }
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
@@ -466,6 +499,16 @@ def _hand_over(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return f"{membership.kingdom_name} is ruled by {membership.user.get_username()} from now on."
 
 
+def _discord(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    webhook = notifications.webhook_set(campaign=campaign, actor=actor, url=form["url"])
+    return f"The Discord webhook ending {webhook.ending} is set: the campaign's news goes there."
+
+
+def _discord_remove(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    notifications.webhook_remove(campaign=campaign, actor=actor)
+    return "The Discord webhook is removed: no more news goes to the channel."
+
+
 ACTIONS: dict[str, Action] = {
     "start": _start,
     "pause": _pause,
@@ -482,6 +525,8 @@ ACTIONS: dict[str, Action] = {
     "make-admin": _make_admin,
     "step-down": _step_down,
     "hand-over": _hand_over,
+    "discord": _discord,
+    "discord-remove": _discord_remove,
 }
 
 
