@@ -3,6 +3,7 @@ campaign between them, and bots that play it forward through the services."""
 
 import copy
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -136,6 +137,13 @@ def short_and_long(cast: dict[str, User]) -> tuple[Campaign, Campaign]:
     play_until(short, cast, at_month(1, 2))
     play_until(long, cast, at_month(3, 2), limit=300)
     return short, long
+
+
+def without_tokens(page: str) -> str:
+    """The page without what changes on every request: its CSRF tokens and CSP nonces."""
+    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+    page = re.sub(r' nonce="[^"]*"', "", page)
+    return re.sub(r'"X-CSRFToken": "[^"]*"', "", page)
 
 
 def queries_of(client: Client, url: str) -> tuple[int, str]:

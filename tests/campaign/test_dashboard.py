@@ -17,7 +17,14 @@ from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.hexmap import map_from_json
-from tests.campaign.helpers import at_step, hand_off_a_battle, new_campaign, play_until, signed_in
+from tests.campaign.helpers import (
+    at_step,
+    hand_off_a_battle,
+    new_campaign,
+    play_until,
+    signed_in,
+    without_tokens,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -136,11 +143,6 @@ def test_s1_a_secret_race_never_reaches_the_dashboard(client, cast, campaign):
         campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
     )
     assert "Nightstalkers" not in page_of(signed_in(client, cast["gm"]), campaign)
-
-
-def without_tokens(page: str) -> str:
-    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
-    return re.sub(r'"X-CSRFToken": "[^"]*"', "", page)
 
 
 def test_an_admin_who_also_plays_never_reads_another_kingdoms_sealed_orders(client, cast):

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.models import Campaign, Membership, Snapshot
+from campaign.models import Campaign, Membership, Notification, Snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +57,13 @@ def test_it_makes_the_users_and_a_running_campaign_that_has_fought_a_battle_and_
     assert {battle["attacker"], battle["defender"]} <= set(players.values())
     assert "went to the tabletop and its result is in" in out
     assert "Now the campaign waits for the orders of alice, bob, carol, dave." in out
+
+
+def test_the_bots_steps_tell_nobody(mailoutbox):
+    """Seeding writes no notification, so the first `make run` prints no e-mail."""
+    seed()
+    assert not Notification.objects.exists()
+    assert mailoutbox == []
 
 
 def test_everyone_logs_in_with_the_password_demo(client):

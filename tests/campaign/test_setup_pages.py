@@ -15,7 +15,7 @@ from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Submission
 from campaign.views.setup import plan_with
-from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
+from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in, without_tokens
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -171,11 +171,6 @@ def test_with_htmx_a_choice_returns_the_refreshed_board(cast, campaign):
 # --- ruling S1: races stay secret until all have chosen --------------------------------
 
 
-def _without_tokens(html: str) -> str:
-    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
-    return re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
-
-
 def _without_race_list(html: str) -> str:
     return re.sub(r"<select.*?</select>", "", html, flags=re.S)
 
@@ -196,7 +191,7 @@ def everything_bob_sees(cast: dict[str, User], campaign: Campaign) -> list[str]:
         post(bob, campaign, "race", race="not a race", htmx=True),
         post(bob, campaign, "ready", ready="0", htmx=True),
     ]
-    return [_without_tokens(response.content.decode()) for response in pages]
+    return [without_tokens(response.content.decode()) for response in pages]
 
 
 def everything_the_admin_sees(cast: dict[str, User], campaign: Campaign) -> list[str]:
@@ -206,7 +201,7 @@ def everything_the_admin_sees(cast: dict[str, User], campaign: Campaign) -> list
         gm.get(setup_url(campaign), headers=HTMX),
         gm.get(reverse("campaign:campaign", args=[campaign.slug])),
     ]
-    return [_without_tokens(response.content.decode()) for response in pages]
+    return [without_tokens(response.content.decode()) for response in pages]
 
 
 def test_alices_race_never_reaches_bob_or_the_admin_before_the_reveal(cast, campaign):

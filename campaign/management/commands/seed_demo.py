@@ -28,7 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import User
-from campaign import services
+from campaign import notifications, services
 from campaign.maps import BUILTIN_MAPS
 from campaign.models import Campaign, Snapshot
 from campaign.rules import bots
@@ -86,14 +86,16 @@ class Command(BaseCommand):
 def stale_advances_run_here() -> Iterator[None]:
     """The bots advance each demo themselves; the advances the services queue on the way
     find the campaign moved on. They run here at commit, in this process, rather than
-    wait in the broker for the worker of `make run` to clear them before a player's."""
+    wait in the broker for the worker of `make run` to clear them before a player's. No
+    notification is written meanwhile."""
     eager = celery_app.conf.task_always_eager
     trace = logging.getLogger("celery.app.trace")  # "Task ... succeeded", once per advance
     level = trace.level
     celery_app.conf.task_always_eager = True
     trace.setLevel(logging.WARNING)
     try:
-        yield
+        with notifications.silenced():  # nobody is told of the bots' hundreds of steps
+            yield
     finally:
         celery_app.conf.task_always_eager = eager
         trace.setLevel(level)
