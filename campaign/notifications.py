@@ -113,9 +113,7 @@ def site_url() -> str:
     """Where the site is served, for the links of messages written far from any request:
     `SITE_URL` if the settings have one, else the first `CSRF_TRUSTED_ORIGINS` origin (the
     site's own, in a deployment), else the first allowed host."""
-    configured: str = getattr(settings, "SITE_URL", "") or next(
-        iter(settings.CSRF_TRUSTED_ORIGINS), ""
-    )
+    configured: str = settings.SITE_URL or next(iter(settings.CSRF_TRUSTED_ORIGINS), "")
     if configured:
         return configured.rstrip("/")
     hosts = [h for h in settings.ALLOWED_HOSTS if h != "*" and not h.startswith(".")]

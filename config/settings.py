@@ -68,6 +68,9 @@ if not SECRET_KEY and DEBUG:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Where the site is served, e.g. https://kingdoms.example.org: the links of e-mails and
+# Discord posts, written far from any request (campaign.notifications.site_url).
+SITE_URL = env_str("SITE_URL")
 
 INSTALLED_APPS = [
     "accounts",
