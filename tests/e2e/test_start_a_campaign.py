@@ -1,0 +1,127 @@
+"""On phones: four people who have never used the app start a campaign. mira signs up from
+the home page, creates a campaign on a generated map she previews first, and copies its
+invitation link; ann, ben and cy open the link, sign up from the sign-in page it sends
+them to, and each takes a kingdom; mira starts the campaign, and each of them is told by
+e-mail to choose a race. Each follows the e-mail's link, chooses a race and marks it ready;
+once all have, the first in player order is told by e-mail to choose a capital, and the
+link shows the capital's choice."""
+
+import re
+from collections.abc import Callable
+
+import pytest
+from django.core import mail
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
+
+from campaign import services
+from campaign.models import Campaign
+from tests.e2e.conftest import PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "shield-wall-at-noon"
+KINGDOMS = {"ann": ("Ashmoor", "#2e6fd1", "A"), "ben": ("Bramble", "#2e9e4f", "B")}
+KINGDOMS["cy"] = ("Cinderfell", "#d4a017", "C")
+
+
+def phone(browser: Browser) -> BrowserContext:
+    context = browser.new_context(**PHONE)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    return context
+
+
+def sign_up(page: Page, username: str) -> None:
+    """On the sign-up page: a username, an e-mail and the password twice."""
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("E-mail").fill(f"{username}@example.org")
+    page.get_by_label("Password:", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+
+
+def told(username: str, about: str) -> str:
+    """The link of the newest e-mail to the user whose subject speaks of `about`."""
+    mails = [m for m in mail.outbox if m.to == [f"{username}@example.org"]]
+    found = [m for m in mails if about in m.subject.lower()]
+    assert found, f"{username} was not told of {about}: {[m.subject for m in mails]}"
+    link = re.search(r"^(http\S+)$", str(found[-1].body), re.M)
+    assert link is not None, found[-1].body
+    return link.group(1)
+
+
+def test_four_newcomers_start_a_campaign_from_a_shared_link(
+    browser: Browser,
+    live_server: LiveServer,
+    eager: None,
+    settings: Settings,
+    screenshot: Callable[[Page, str], object],
+) -> None:
+    settings.SITE_URL = live_server.url  # the links of the e-mails
+    # mira signs up from the home page and starts a campaign on a generated map
+    mira = phone(browser).new_page()
+    mira.goto(f"{live_server.url}/")
+    mira.locator("section.hero").get_by_role("link", name="Sign up").click()
+    sign_up(mira, "mira")
+    expect(mira.locator("ul.messages")).to_contain_text("Welcome, mira")
+    mira.get_by_role("link", name="Start a new campaign").click()
+    mira.locator("#id_name").fill("Spring League")
+    mira.get_by_label("A generated map").check()
+    mira.locator("#id_kingdoms").fill("3")
+    mira.get_by_role("button", name="Preview").click()
+    expect(mira.locator("#map-preview")).to_contain_text("A generated map of")
+    expect(mira.locator("#map-preview svg")).to_be_visible()
+    screenshot(mira, "start-new-campaign-preview")
+    mira.get_by_role("button", name="Create the campaign").click()
+
+    # On her dashboard she copies the invitation link
+    link = mira.get_by_label("Invitation link")
+    expect(link).to_have_value(re.compile(r"/join/"))
+    mira.get_by_role("button", name="Copy").click()
+    invitation = mira.evaluate("navigator.clipboard.readText()")
+    assert invitation == link.input_value()
+    assert invitation.startswith(live_server.url)
+    screenshot(mira, "start-dashboard-invitation")
+
+    # Three others open the link, sign up on the way, and each takes a kingdom
+    players: dict[str, Page] = {}
+    for username, (name, colour, letter) in KINGDOMS.items():
+        page = players[username] = phone(browser).new_page()
+        page.goto(invitation)
+        page.locator("#main").get_by_role("link", name="Sign up").click()
+        sign_up(page, username)
+        expect(page.get_by_role("heading", name=re.compile("Spring League"))).to_be_visible()
+        page.get_by_label("Your kingdom's name").fill(name)
+        page.get_by_label("Its colour").fill(colour)
+        page.get_by_label("Its heraldry letter").fill(letter)
+        if username == "ann":
+            screenshot(page, "start-join")
+        page.get_by_role("button", name="Take this kingdom").click()
+        expect(page.locator("ul.messages")).to_contain_text(name)
+
+    # mira starts the campaign; each player is asked for a race, by e-mail too
+    mira.reload()
+    mira.get_by_role("button", name="Start the campaign").click()
+    expect(mira.locator("ul.messages")).to_contain_text("started")
+    campaign = Campaign.objects.get(name="Spring League")
+    assert campaign.status == Campaign.Status.RUNNING
+
+    # Each follows the e-mail to the setup page, chooses a race and marks it ready
+    for race, (username, page) in zip(("Elves", "Dwarfs", "Ogres"), players.items(), strict=True):
+        page.goto(told(username, "race"))
+        page.get_by_label("Race", exact=True).select_option(race)
+        page.get_by_role("button", name="Choose this race").click()
+        expect(page.locator("#setup-board")).to_contain_text(race)
+        page.get_by_role("button", name="Ready").click()
+        if username == "ann":
+            screenshot(page, "start-race-chosen")
+    for page in players.values():
+        expect(page.locator("#setup-board")).to_contain_text("capital", timeout=10_000)
+    # Capitals are chosen one kingdom at a time: the one whose turn it is is told so
+    data = services.latest_snapshot(campaign).data
+    (turn,) = [p["kingdom"] for p in data["pending"] if p["kind"] == "capital"]
+    first = next(m.user.get_username() for m in campaign.memberships.filter(kingdom=turn))
+    players[first].goto(told(first, "capital"))
+    expect(players[first].get_by_text("Choose a free start tile")).to_be_visible()
+    screenshot(players[first], "start-capital-turn")
