@@ -148,10 +148,16 @@ def audit_log(campaign: Campaign) -> list[AuditLine]:
             entry=entry,
             who=entry.actor.get_username() if entry.actor else "automatic",
             what=DONE.get(entry.action, entry.action)
-            + "".join(f"; {key}: {_shown(value)}" for key, value in entry.details.items()),
+            + "".join(f"; {key}: {_shown(value)}" for key, value in _in_order(entry.details)),
         )
         for entry in entries
     ]
+
+
+def _in_order(details: Json) -> list[tuple[str, Any]]:
+    """An entry's details, shortest key first (then alphabetically): the order PostgreSQL
+    keeps a JSON object's keys in, so that every database shows them alike."""
+    return sorted(details.items(), key=lambda item: (len(item[0]), item[0]))
 
 
 def _choices(data: Json | None) -> dict[str, Choices]:

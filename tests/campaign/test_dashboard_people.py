@@ -320,7 +320,7 @@ def test_the_admin_hands_a_kingdom_to_another_user(client, cast, running):
     entry = AuditEntry.objects.get(action="handed-over")
     assert (entry.actor, entry.reason) == (cast["gm"], "alice moved away")
     assert entry.details == {"kingdom": "Red Elves", "from": "alice", "to": "eve"}
-    assert "handed a kingdom over; kingdom: Red Elves; from: alice; to: eve" in response.text
+    assert "handed a kingdom over; to: eve; from: alice; kingdom: Red Elves" in response.text
     # eve rules it: its pages, its draft, its decisions; alice sees none of it.
     kingdom_url = reverse("campaign:kingdom", args=[running.slug])
     setup_url = reverse("campaign:setup", args=[running.slug])
