@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from campaign import services
 from campaign.models import Campaign
@@ -42,7 +42,8 @@ def test_two_players_order_the_admin_advances_and_both_see_what_happened(
     # she changes her mind: the army defends instead
     alice.locator("a.pick-unit").first.tap()
     alice.get_by_role("button", name="Defend").tap()
-    alice.get_by_text("Defend", exact=True).first.wait_for()
+    # the board is swapped in with the order given (the button "Defend" says so too soon)
+    expect(alice.locator(".unit-order").first).to_have_text("Defend")
     alice.get_by_role("button", name="Ready").tap()
     alice.get_by_text("Your orders are ready").wait_for()
     screenshot(alice, "orders-alice-ready")
