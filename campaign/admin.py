@@ -7,6 +7,7 @@ from campaign.models import (
     AuditEntry,
     Campaign,
     Membership,
+    Notification,
     Reminder,
     Snapshot,
     Submission,
@@ -71,3 +72,17 @@ class ReminderAdmin(admin.ModelAdmin[Reminder]):
 class WorkerHeartbeatAdmin(admin.ModelAdmin[WorkerHeartbeat]):
     list_display = ("worker", "seen_at")
     readonly_fields = ("worker", "seen_at")
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin[Notification]):
+    """The outbox, to see what was sent, what waits and what failed; sending is the
+    worker's (campaign.notifications)."""
+
+    list_display = ("subject", "channel", "kind", "user", "campaign", "sent_at", "attempts")
+    list_filter = ("channel", "kind", "campaign")
+    search_fields = ("subject", "user__username")
+    readonly_fields = tuple(f.name for f in Notification._meta.fields)
+
+    def has_add_permission(self, request: object) -> bool:
+        return False

@@ -288,3 +288,12 @@ def test_the_dashboards_queries_do_not_grow_with_the_number_of_notifications(cli
         for name in ("alice", "bob", "gm")
     )  # fmt: skip
     assert queries() == few
+
+
+def test_the_sites_superuser_reads_the_outbox_in_the_django_admin(client, cast, people):
+    campaign = new_campaign(cast)
+    assert rows(campaign), "starting the campaign told its players"
+    root = User.objects.create_superuser("root", password="a-long-test-password")
+    page = signed_in(client, root).get("/admin/campaign/notification/").text
+    assert rows(campaign)[0].subject in page
+    assert "Add notification" not in page
