@@ -52,6 +52,16 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_stale_messages() -> None:
+    """Without Redis, tasks queued and never run wait as files under var/tests/ (see
+    VAR_DIR in pyproject.toml): nothing reads them, so each run starts without them."""
+    broker = getattr(settings, "CELERY_BROKER_DIR", None)
+    if broker is not None and not settings.REDIS_URL:
+        for message in (broker / "messages").glob("*.msg"):
+            message.unlink(missing_ok=True)
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""
