@@ -10,6 +10,7 @@ from typing import Any
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
@@ -77,6 +78,14 @@ def play_until(
 
 def at_step(step: str) -> Callable[[dict[str, Any]], bool]:
     return lambda data: data["clock"]["step"] == step
+
+
+def dashboard_url(campaign: Campaign) -> str:
+    return reverse("campaign:dashboard", args=[campaign.slug])
+
+
+def action_url(campaign: Campaign, action: str) -> str:
+    return reverse("campaign:dashboard_action", args=[campaign.slug, action])
 
 
 def signed_in(client: Client, user: User) -> Client:

@@ -18,7 +18,9 @@ from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.hexmap import map_from_json
 from tests.campaign.helpers import (
+    action_url,
     at_step,
+    dashboard_url,
     hand_off_a_battle,
     new_campaign,
     play_until,
@@ -27,14 +29,6 @@ from tests.campaign.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def dashboard_url(campaign: Campaign) -> str:
-    return reverse("campaign:dashboard", args=[campaign.slug])
-
-
-def action_url(campaign: Campaign, action: str) -> str:
-    return reverse("campaign:dashboard_action", args=[campaign.slug, action])
 
 
 def newest(campaign: Campaign) -> Snapshot:

@@ -11,17 +11,9 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Membership
-from tests.campaign.helpers import PASSWORD, new_campaign, signed_in
+from tests.campaign.helpers import PASSWORD, action_url, dashboard_url, new_campaign, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def dashboard_url(campaign: Campaign) -> str:
-    return reverse("campaign:dashboard", args=[campaign.slug])
-
-
-def action_url(campaign: Campaign, action: str) -> str:
-    return reverse("campaign:dashboard_action", args=[campaign.slug, action])
 
 
 def join_url(code: str) -> str:

@@ -19,17 +19,12 @@ from accounts.models import User
 from campaign import notifications
 from campaign.models import Campaign, DiscordWebhook, Notification, NotificationChoices
 from tests.campaign.helpers import new_campaign, signed_in
-from tests.campaign.notifying import rows, sent_to, with_addresses
+from tests.campaign.notifying import rows, sent_to
 
 pytestmark = pytest.mark.django_db
 
 CHOICES = reverse("campaign:notifications")
 WEBHOOK = "https://discord.com/api/webhooks/1234567890/Secret-Token_abcdefGHIJ"
-
-
-@pytest.fixture
-def people(cast):
-    return with_addresses(cast)
 
 
 def choices_of(user: User) -> NotificationChoices:

@@ -22,7 +22,6 @@ from tests.battles.conftest import hand_off, make_league
 from tests.battles.conftest import make_cast as make_battle_cast
 from tests.campaign.helpers import at_month, new_campaign, play_until, signed_in
 from tests.campaign.notifying import (
-    discord_stand_in,
     emails_of,
     rows,
     sent_to,
@@ -40,21 +39,6 @@ def zone_of(subject: object) -> str:
     found = DEADLINE.search(str(subject))
     assert found is not None, subject
     return found["zone"]
-
-
-@pytest.fixture
-def people(cast):
-    return with_addresses(cast)
-
-
-@pytest.fixture
-def discord(settings, monkeypatch):
-    """The stand-in for Discord, on 127.0.0.1, allowed as a webhook in the tests only."""
-    settings.NOTIFICATIONS_ANY_WEBHOOK = True
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    with discord_stand_in() as stand_in:
-        yield stand_in
 
 
 def set_webhook(campaign: Campaign, gm: User, url: str) -> None:

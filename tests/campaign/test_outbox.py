@@ -23,24 +23,10 @@ from campaign.tasks import (
 )
 from config.celery import app as celery_app
 from tests.campaign.helpers import new_campaign
-from tests.campaign.notifying import discord_stand_in, rows, sent_to, with_addresses
+from tests.campaign.notifying import rows, sent_to
 from tests.conftest import celery_worker
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def people(cast):
-    return with_addresses(cast)
-
-
-@pytest.fixture
-def discord(settings, monkeypatch):
-    settings.NOTIFICATIONS_ANY_WEBHOOK = True
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    with discord_stand_in() as stand_in:
-        yield stand_in
 
 
 def later(minutes: float) -> datetime:
