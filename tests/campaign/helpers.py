@@ -88,6 +88,15 @@ def action_url(campaign: Campaign, action: str) -> str:
     return reverse("campaign:dashboard_action", args=[campaign.slug, action])
 
 
+def turned_away(response: Any, visitor: str | None) -> None:
+    """A visitor signed out is sent to sign in; a signed-in one who may not finds nothing."""
+    if visitor is None:
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("accounts:sign_in"))
+    else:
+        assert response.status_code == 404
+
+
 def signed_in(client: Client, user: User) -> Client:
     client.force_login(user)
     return client
