@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
-from campaign.rules.hexmap import Hex, map_from_json, map_to_json
+from campaign.rules.hexmap import Hex, cached_map_from_json, map_to_json
 from campaign.rules.state import (
     MAX_ARMIES,
     STEPS,
@@ -173,7 +173,7 @@ def parse_campaign(data: object) -> Campaign:
     )
     if top["format"].as_int() != FORMAT:
         top["format"].refuse("unknown-format", f"This engine reads campaign file format {FORMAT}.")
-    hexmap = map_from_json(top["map"].value, "map")
+    hexmap = cached_map_from_json(top["map"].value, "map")
     kingdoms = tuple(_kingdom(item) for item in top["kingdoms"].as_list())
     known = {kingdom.id for kingdom in kingdoms}
     campaign = Campaign(

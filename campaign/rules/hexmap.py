@@ -2,10 +2,12 @@
 ocean (M4), connectivity (M7), battlefield type (M6) and start tiles (M8)."""
 
 import json
+import marshal
 from collections import deque
 from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from campaign.rules.errors import RuleError
 
@@ -346,6 +348,28 @@ def map_from_json(data: object, field: str = "map") -> HexMap:
         tiles[tile.hex] = tile
     edges = _water_edges_from_json(obj.get("water_edges", []), f"{field}.water_edges")
     return HexMap(tiles={h: tiles[h] for h in sorted(tiles)}, water_edges=edges)
+
+
+MAP_CACHE_SIZE = 8  # maps kept parsed: a campaign's map never changes while it is played
+
+
+def cached_map_from_json(data: object, field: str = "map") -> HexMap:
+    """`map_from_json`, read once for each content: a campaign's map is the same at every
+    call of the engine. The cache's key is the map's exact content (`marshal`, which tells
+    a list from a tuple, true from 1, and refuses any type but Python's own), and a cached
+    map is the one read from that key, so a map is cached only once it has been read
+    without a refusal, and never answers for a different one. Treat the result as
+    read-only: it is shared between calls."""
+    try:
+        key = marshal.dumps(data, 2)  # type: ignore[arg-type]  # it raises for what it refuses
+    except ValueError:  # a type marshal refuses (a subclass, say): read it uncached
+        return map_from_json(data, field)
+    return _map_from_key(key, field)
+
+
+@lru_cache(maxsize=MAP_CACHE_SIZE)
+def _map_from_key(key: bytes, field: str) -> HexMap:
+    return map_from_json(marshal.loads(key), field)
 
 
 def map_to_json(hexmap: HexMap) -> dict[str, object]:

@@ -9,12 +9,15 @@ import pytest
 
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import (
+    MAP_CACHE_SIZE,
     Battlefield,
     Hex,
     HexMap,
     MapProblem,
     MapTile,
     Terrain,
+    _map_from_key,
+    cached_map_from_json,
     connected,
     distance,
     hex_label,
@@ -664,3 +667,75 @@ def test_the_field_path_starts_where_the_caller_says():
     """Read as part of a larger document, the error names the full path."""
     error = refusal({"tiles": [{"hex": [0, 0], "terrain": "sand"}]}, "campaign.map")
     assert error.field == "campaign.map.tiles[0].terrain"
+
+
+# --- The map read once for each content (the engine's cache) ------------------------------
+
+
+def test_a_cached_map_reads_as_the_uncached_one():
+    """The engine reads the map through the cache; what it reads is what `map_from_json`
+    reads, and a second call gives the same map without reading it again."""
+    data = map_to_json(board(water_edges=(((0, 0), (1, 0)),)))
+    first = cached_map_from_json(data)
+    assert first == map_from_json(data)
+    assert cached_map_from_json(json.loads(json.dumps(data))) is first
+
+
+def test_two_different_maps_do_not_share_a_cache_entry():
+    """Two maps that differ in one tile's terrain are read as two maps."""
+    plain = map_to_json(board())
+    forest = map_to_json(board(tiles(MapTile((1, 1), Terrain.FOREST))))
+    assert cached_map_from_json(plain) is cached_map_from_json(plain)
+    assert cached_map_from_json(forest).tiles[1, 1].terrain is Terrain.FOREST
+    assert cached_map_from_json(plain).tiles[1, 1].terrain is Terrain.PLAINS
+
+
+def test_a_cached_map_still_refuses_a_bad_map():
+    """A good map read (and cached) first does not let a bad copy of it through: the
+    terrain of one tile changed to "sand", a flag made 1 instead of true, the tile list
+    made a tuple. Each is refused, every time it is read."""
+    good = map_to_json(board())
+    cached_map_from_json(good)
+    sand = json.loads(json.dumps(good))
+    sand["tiles"][3]["terrain"] = "sand"
+    one = json.loads(json.dumps(good))
+    one["tiles"][3]["river"] = 1
+    copy = json.loads(json.dumps(good))
+    as_tuple = {**copy, "tiles": tuple(copy["tiles"])}
+    for bad, code, field in (
+        (sand, "unknown-terrain", "map.tiles[3].terrain"),
+        (one, "wrong-type", "map.tiles[3].river"),
+        (as_tuple, "wrong-type", "map.tiles"),
+    ):
+        for _ in range(2):
+            with pytest.raises(RuleError) as refused:
+                cached_map_from_json(bad)
+            assert (refused.value.code, refused.value.field) == (code, field)
+
+
+def test_a_map_of_other_types_is_read_uncached():
+    """A map held in a subclass of dict is read as any other, without the cache."""
+
+    class Document(dict):  # type: ignore[type-arg]
+        pass
+
+    data = Document(map_to_json(board()))
+    assert cached_map_from_json(data) == map_from_json(data)
+    assert cached_map_from_json(data) is not cached_map_from_json(data)
+
+
+def test_a_refusal_read_through_the_cache_names_the_callers_field():
+    """The field path of a refusal is the caller's, as without the cache."""
+    with pytest.raises(RuleError) as refused:
+        cached_map_from_json({"tiles": [{"hex": [0, 0], "terrain": "sand"}]}, "campaign.map")
+    assert refused.value.field == "campaign.map.tiles[0].terrain"
+
+
+def test_the_cache_is_bounded():
+    """It keeps a few maps, not every map it has read."""
+    for radius in range(2, 20):
+        plains = {h: MapTile(h, Terrain.PLAINS) for h in disc(radius)}
+        cached_map_from_json(map_to_json(HexMap(tiles=plains)))
+    info = _map_from_key.cache_info()
+    assert info.maxsize == MAP_CACHE_SIZE
+    assert info.currsize <= MAP_CACHE_SIZE
