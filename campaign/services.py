@@ -5,7 +5,7 @@ so two advances never both land and no submission is lost."""
 import copy
 import re
 import smtplib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -1084,7 +1084,21 @@ def campaign_correct(
         created_by=actor,
     )
     record_audit(campaign, actor, "corrected", reason, {"what": what, "snapshot": snapshot.number})
+    _advance_when_ready(campaign, snapshot)  # the decisions already ready still stand
     return snapshot
+
+
+@transaction.atomic
+def _correct_newest(
+    campaign: Campaign, actor: User, reason: str, what: str, change: Callable[[Json], None]
+) -> Snapshot:
+    """A correction made on the newest state, read under the campaign's lock: an advance,
+    an undo or another correction that lands first is never overwritten by a state read
+    before it."""
+    campaign = _locked_for_admin(campaign, actor)
+    data = copy.deepcopy(latest_snapshot(campaign).data)
+    change(data)
+    return campaign_correct(campaign=campaign, actor=actor, reason=reason, data=data, what=what)
 
 
 def correct_tile(
@@ -1097,14 +1111,14 @@ def correct_tile(
     settlement: str | None,
 ) -> Snapshot:
     """Set (or clear, with owner None) the explored tile at a hex."""
-    data = copy.deepcopy(latest_snapshot(campaign).data)
-    tiles = [t for t in data["tiles"] if t["hex"] != hex]
-    if owner is not None:
-        tiles.append({"hex": hex, "owner": owner, "settlement": settlement})
-    data["tiles"] = sorted(tiles, key=lambda t: tuple(t["hex"]))
-    return campaign_correct(
-        campaign=campaign, actor=actor, reason=reason, data=data, what=f"tile {hex}"
-    )
+
+    def change(data: Json) -> None:
+        tiles = [t for t in data["tiles"] if t["hex"] != hex]
+        if owner is not None:
+            tiles.append({"hex": hex, "owner": owner, "settlement": settlement})
+        data["tiles"] = sorted(tiles, key=lambda t: tuple(t["hex"]))
+
+    return _correct_newest(campaign, actor, reason, f"tile {hex}", change)
 
 
 def correct_army(
@@ -1117,32 +1131,33 @@ def correct_army(
     upright: bool = True,
 ) -> Snapshot:
     """Move an army (or remove it, with hex None)."""
-    data = copy.deepcopy(latest_snapshot(campaign).data)
-    found = next((a for a in data["armies"] if a["id"] == army), None)
-    if found is None:
-        raise ServiceError(f"There is no army {army}.", code="unknown-unit", field="army")
-    if hex is None:
-        data["armies"] = [a for a in data["armies"] if a["id"] != army]
-    else:
-        found.update(hex=hex, upright=upright)
-    return campaign_correct(
-        campaign=campaign, actor=actor, reason=reason, data=data, what=f"army {army}"
-    )
+
+    def change(data: Json) -> None:
+        found = next((a for a in data["armies"] if a["id"] == army), None)
+        if found is None:
+            raise ServiceError(f"There is no army {army}.", code="unknown-unit", field="army")
+        if hex is None:
+            data["armies"] = [a for a in data["armies"] if a["id"] != army]
+        else:
+            found.update(hex=hex, upright=upright)
+
+    return _correct_newest(campaign, actor, reason, f"army {army}", change)
 
 
 def correct_resources(
     *, campaign: Campaign, actor: User, reason: str, kingdom: str, gold: int, food: int
 ) -> Snapshot:
-    data = copy.deepcopy(latest_snapshot(campaign).data)
-    found = next((k for k in data["kingdoms"] if k["id"] == kingdom), None)
-    if found is None:
-        raise ServiceError(
-            f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"
-        )
-    found.update(gold=gold, food=food)
-    return campaign_correct(
-        campaign=campaign, actor=actor, reason=reason, data=data, what=f"resources of {kingdom}"
-    )
+    """Set a kingdom's gold and food."""
+
+    def change(data: Json) -> None:
+        found = next((k for k in data["kingdoms"] if k["id"] == kingdom), None)
+        if found is None:
+            raise ServiceError(
+                f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"
+            )
+        found.update(gold=gold, food=food)
+
+    return _correct_newest(campaign, actor, reason, f"resources of {kingdom}", change)
 
 
 def record_audit(

@@ -202,3 +202,58 @@ def test_two_advances_racing_for_the_same_snapshot_land_once(postgres, monkeypat
         assert [s is None for s in made].count(True) == 1
         assert campaign.snapshots.filter(number=number + 1).count() == 1
         assert campaign.snapshots.count() == number + 1
+
+
+def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_lands_first(
+    postgres, monkeypatch
+):
+    """The admin corrects a kingdom's treasury while every kingdom's decisions are ready and
+    an advance starts at the same moment. Whichever takes the campaign's lock first, the
+    correction is made on the newest state: if the advance landed, the corrected snapshot
+    holds what the advance did, with the treasury changed; nothing the advance did is
+    lost. (The correction used to read the newest snapshot before taking the lock.)"""
+    campaign = full_campaign(KINGDOMS[:2])
+    gm = User.objects.get(username="gm")
+    red = campaign.memberships.get(kingdom_name="Red")
+    blue = campaign.memberships.get(kingdom_name="Blue")
+    data = services.latest_snapshot(campaign).data
+    decided = decide(data, random.Random(1), None)["inputs"]  # type: ignore[arg-type]
+    for member in (red, blue):
+        for kind, payload in payloads_of(data, decided, member.kingdom).items():
+            services.submission_save(
+                campaign=campaign, user=member.user, kind=kind, payload=payload
+            )
+        services.submission_set_ready(campaign=campaign, user=member.user)
+    number = services.latest_snapshot(campaign).number
+    real_latest = services.latest_snapshot
+
+    def an_advance_meanwhile(campaign: Campaign) -> Snapshot:
+        """The first time the correction reads the newest state, an advance runs in another
+        connection just after the read, and is given a second to land."""
+        monkeypatch.setattr(services, "latest_snapshot", real_latest)
+        read = real_latest(campaign)
+        advance = threading.Thread(
+            target=lambda: (
+                services.campaign_advance(campaign_id=campaign.pk, snapshot_number=number),
+                connection.close(),
+            )
+        )
+        advance.start()
+        advance.join(timeout=1)
+        return read
+
+    monkeypatch.setattr(services, "latest_snapshot", an_advance_meanwhile)
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)  # what it queues, runs
+    services.correct_resources(
+        campaign=campaign, actor=gm, reason="a miscount", kingdom=red.kingdom, gold=9, food=9
+    )
+    time.sleep(1.5)  # the advance, if it waited for the lock, has finished
+    snapshots = list(campaign.snapshots.order_by("number"))
+    corrected = next(s for s in snapshots if s.reason == Snapshot.Reason.CORRECTION)
+    before = snapshots[corrected.number - 2]
+    unchanged = {key: value for key, value in corrected.data.items() if key != "kingdoms"}
+    assert unchanged == {key: value for key, value in before.data.items() if key != "kingdoms"}
+    purse = next(k for k in corrected.data["kingdoms"] if k["id"] == red.kingdom)
+    assert (purse["gold"], purse["food"]) == (9, 9)
+    # If the correction came first, the ready decisions still stand: the advance follows.
+    assert services.latest_snapshot(campaign).data["clock"] != data["clock"]
