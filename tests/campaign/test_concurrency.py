@@ -217,7 +217,7 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
     red = campaign.memberships.get(kingdom_name="Red")
     blue = campaign.memberships.get(kingdom_name="Blue")
     data = services.latest_snapshot(campaign).data
-    decided = decide(data, random.Random(1), None)["inputs"]  # type: ignore[arg-type]
+    decided = decide(data, random.Random(1), None)["inputs"]
     for member in (red, blue):
         for kind, payload in payloads_of(data, decided, member.kingdom).items():
             services.submission_save(
@@ -232,12 +232,14 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
         connection just after the read, and is given a second to land."""
         monkeypatch.setattr(services, "latest_snapshot", real_latest)
         read = real_latest(campaign)
-        advance = threading.Thread(
-            target=lambda: (
-                services.campaign_advance(campaign_id=campaign.pk, snapshot_number=number),
-                connection.close(),
-            )
-        )
+
+        def advance_elsewhere() -> None:
+            try:
+                services.campaign_advance(campaign_id=campaign.pk, snapshot_number=number)
+            finally:
+                connection.close()
+
+        advance = threading.Thread(target=advance_elsewhere)
         advance.start()
         advance.join(timeout=1)
         return read
