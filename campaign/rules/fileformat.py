@@ -104,9 +104,18 @@ class Json:
         return {key: self.child(key) for key in self.value}
 
     def as_list(self) -> list["Json"]:
+        return [self.item(index) for index in range(len(self.as_values()))]
+
+    def as_values(self) -> list[object]:
+        """The list's items as they are, for a shortcut that reads plain ones directly."""
         if not isinstance(self.value, list):
             self.refuse("wrong-type", f"{self.path} must be a list.")
-        return [Json(item, f"{self.path}[{index}]") for index, item in enumerate(self.value)]
+        return self.value
+
+    def item(self, index: int) -> "Json":
+        """The list's item at `index`, with its path."""
+        assert isinstance(self.value, list)
+        return Json(self.value[index], f"{self.path}[{index}]")
 
     def as_int(self, minimum: int | None = None, maximum: int | None = None) -> int:
         value = self.value
@@ -195,7 +204,7 @@ def parse_campaign(data: object) -> Campaign:
         battles=tuple(_battle(item) for item in top["battles"].as_list())
         if "battles" in top
         else (),
-        events=tuple(_event(item) for item in top["events"].as_list()) if "events" in top else (),
+        events=_events(top["events"]) if "events" in top else (),
     )
     validate_state(campaign)
     counted = tuple(
@@ -284,16 +293,48 @@ def _with_counters(kingdom: Kingdom, armies: Collection[Army], ships: Collection
 
 def _tiles(json: Json) -> dict[Hex, Holding]:
     tiles: dict[Hex, Holding] = {}
-    for item in json.as_list():
-        fields = item.as_object(required=("hex", "owner"), optional=("settlement",))
-        hex_ = fields["hex"].as_hex()
-        if hex_ in tiles:
-            fields["hex"].refuse("duplicate-hex", f"Tile {list(hex_)} is listed twice.")
-        settlement = _get(
-            fields, "settlement", lambda j: j.optional(lambda s: s.choice(Settlement)), None
-        )
-        tiles[hex_] = Holding(hex_, fields["owner"].as_str(), settlement)
+    for index, value in enumerate(json.as_values()):
+        holding = _plain_holding(value)
+        if holding is None or holding.hex in tiles:
+            holding = _holding(json.item(index), tiles)
+        tiles[holding.hex] = holding
     return tiles
+
+
+_HOLDING_FIELDS = {"hex": None, "owner": None, "settlement": None}.keys()
+_SETTLEMENTS: dict[object, Settlement | None] = {None: None} | {s.value: s for s in Settlement}
+
+
+def _plain_holding(value: object) -> Holding | None:
+    """The holding in `value` if it is written exactly as the engine writes one, else None
+    (to be read field by field, with a refusal for what is wrong): a shortcut for the
+    thousand tiles of a large map, which reads what it accepts as `_holding` would."""
+    if type(value) is not dict or value.keys() != _HOLDING_FIELDS:
+        return None
+    hex_, owner, settlement = value["hex"], value["owner"], value["settlement"]
+    if (
+        type(hex_) is not list
+        or len(hex_) != 2
+        or type(hex_[0]) is not int
+        or type(hex_[1]) is not int
+        or type(owner) is not str
+        or not owner
+        or not (settlement is None or type(settlement) is str)
+        or settlement not in _SETTLEMENTS
+    ):
+        return None
+    return Holding((hex_[0], hex_[1]), owner, _SETTLEMENTS[settlement])
+
+
+def _holding(json: Json, tiles: Mapping[Hex, Holding]) -> Holding:
+    fields = json.as_object(required=("hex", "owner"), optional=("settlement",))
+    hex_ = fields["hex"].as_hex()
+    if hex_ in tiles:
+        fields["hex"].refuse("duplicate-hex", f"Tile {list(hex_)} is listed twice.")
+    settlement = _get(
+        fields, "settlement", lambda j: j.optional(lambda s: s.choice(Settlement)), None
+    )
+    return Holding(hex_, fields["owner"].as_str(), settlement)
 
 
 def _by_id[U: (Army, Ship)](json: Json, read: Callable[[Json], U]) -> dict[str, U]:
@@ -353,6 +394,14 @@ def _retreat_kind(json: Json) -> str:
 
 def _dice(json: Json) -> tuple[int, ...]:
     return tuple(item.as_int(1, 6) for item in json.as_list())
+
+
+def _events(json: Json) -> tuple[JsonObject, ...]:
+    values = json.as_values()
+    events = tuple(value for value in values if isinstance(value, dict))  # as `_event` reads
+    if len(events) == len(values):
+        return events
+    return tuple(_event(item) for item in json.as_list())
 
 
 def _event(json: Json) -> JsonObject:

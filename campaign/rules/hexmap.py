@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from campaign.rules.errors import RuleError
 
@@ -66,8 +66,21 @@ class MapTile:
 
 @dataclass(frozen=True)
 class HexMap:
+    """A map is read-only once made: its JSON form is worked out once (`map_to_json`)."""
+
     tiles: Mapping[Hex, MapTile]
     water_edges: frozenset[frozenset[Hex]] = frozenset()
+
+    @cached_property
+    def json_rows(self) -> tuple[tuple[tuple[object, ...], ...], tuple[tuple[int, ...], ...]]:
+        """The tiles in [q, r] order as (q, r, terrain, river, coast, bridge, start), and
+        the water edges in order as (q, r, q, r): what `map_to_json` writes."""
+        tiles = tuple(
+            (h[0], h[1], t.terrain.value, t.river, t.coast, t.bridge, t.start)
+            for h, t in ((h, self.tiles[h]) for h in sorted(self.tiles))
+        )
+        pairs = sorted(_pair(edge) for edge in self.water_edges)
+        return tiles, tuple((a[0], a[1], b[0], b[1]) for a, b in pairs)
 
     def neighbours(self, h: Hex) -> tuple[Hex, ...]:
         """The neighbours of `h` that are on the map, in ruling M1's order."""
@@ -373,27 +386,21 @@ def _map_from_key(key: bytes, field: str) -> HexMap:
 
 
 def map_to_json(hexmap: HexMap) -> dict[str, object]:
-    """The campaign file's `map` object: tiles in [q, r] order, every flag written."""
-    tiles = [_tile_to_json(hexmap.tiles[h]) for h in sorted(hexmap.tiles)]
-    pairs = sorted(_pair(edge) for edge in hexmap.water_edges)
-    water_edges = [[[a[0], a[1]], [b[0], b[1]]] for a, b in pairs]
+    """The campaign file's `map` object: tiles in [q, r] order, every flag written. Each
+    call makes new lists and objects, which the caller may change."""
+    rows, pairs = hexmap.json_rows
+    tiles: list[object] = [
+        {"hex": [q, r], "terrain": terrain, "river": river, "coast": coast,
+         "bridge": bridge, "start": start}
+        for q, r, terrain, river, coast, bridge, start in rows
+    ]  # fmt: skip
+    water_edges = [[[aq, ar], [bq, br]] for aq, ar, bq, br in pairs]
     return {"tiles": tiles, "water_edges": water_edges}
 
 
 def _pair(edge: frozenset[Hex]) -> tuple[Hex, Hex]:
     ends = sorted(edge)
     return ends[0], ends[-1]
-
-
-def _tile_to_json(tile: MapTile) -> dict[str, object]:
-    return {
-        "hex": [tile.hex[0], tile.hex[1]],
-        "terrain": tile.terrain.value,
-        "river": tile.river,
-        "coast": tile.coast,
-        "bridge": tile.bridge,
-        "start": tile.start,
-    }
 
 
 def _tile_from_json(data: object, field: str) -> MapTile:

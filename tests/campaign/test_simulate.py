@@ -13,7 +13,9 @@ from campaign.rules.engine import advance
 from tests.conftest import BASE_DIR
 
 SUMMARY = re.compile(r"^6 years, \d+ battles fought, \d+ events, \d+\.\d\d seconds$")
-FIGURE = re.compile(r"^bench: [a-z0-9_]+ \d+(\.\d+)? [A-Za-z]+$")
+# A growth exponent may be below 0 on the quick plan's small maps, where the engine's time
+# hardly depends on the map's size and a run's noise decides.
+FIGURE = re.compile(r"^bench: [a-z0-9_]+ -?\d+(\.\d+)? [A-Za-z]+$")
 TARGET = re.compile(r"^bench: target_[a-z0-9_]+ (met|not met)$")
 
 

@@ -5,7 +5,7 @@ One figure a line, `bench: NAME VALUE UNIT`, then a line per target of the issue
 `bench: target_NAME met` (or `not met`). Every campaign is the simulator's (bots, tabletop
 battles, sealed orders) on a generated map; the engine's time is that of its `advance`
 calls alone, the bots' time is the rest. `--profile` prints to standard error where the
-time of the largest campaign goes. No database is touched."""
+time of the issue's campaign (8 kingdoms, 1,000 hexes) goes. No database is touched."""
 
 import cProfile
 import io
@@ -36,8 +36,8 @@ SEED = 1
 MONTH = (3, 4)  # the month timed, mid-campaign: year 3, month 4
 MONTH_RUNS = 9
 # Targets of the issue (on a 2-core machine).
-CAMPAIGN_TARGET_S = 1.0
-MONTH_TARGET_MS = 10.0
+CAMPAIGN_ENGINE_TARGET_S = 0.4  # the engine's time in a whole 8-kingdom campaign, 1,000 hexes
+MONTH_TARGET_MS = 5.0
 # A cost growing linearly has a growth exponent of 1; what a run's noise may add.
 LINEAR_EXPONENT = 1.15
 
@@ -47,14 +47,13 @@ class Plan:
     kingdoms: tuple[int, ...]
     sizes: tuple[int, ...]
     runs: int  # each campaign is timed this many times; the median counts
+    # The kingdoms and size of the campaign whose month, memory and winter page are timed
+    # (and which --profile profiles): the issue's, 8 kingdoms on 1,000 hexes.
+    reference: tuple[int, int]
 
-    @property
-    def largest(self) -> tuple[int, int]:
-        return self.kingdoms[-1], self.sizes[-1]
 
-
-FULL = Plan(kingdoms=(2, 4, 8), sizes=(100, 300, 1000), runs=3)
-QUICK = Plan(kingdoms=(2, 3), sizes=(60, 120), runs=1)
+FULL = Plan(kingdoms=(2, 4, 8), sizes=(250, 1000, 4000), runs=3, reference=(8, 1000))
+QUICK = Plan(kingdoms=(2, 3), sizes=(60, 120), runs=1, reference=(3, 120))
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--quick", action="store_true", help="small maps only, one run each")
         parser.add_argument(
-            "--profile", action="store_true", help="profile the largest campaign (standard error)"
+            "--profile", action="store_true", help="profile the reference campaign (standard error)"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -79,7 +78,7 @@ class Command(BaseCommand):
         for line in bench(plan):
             self.stdout.write(line)
         if options["profile"]:
-            sys.stderr.write(profile(*plan.largest))
+            sys.stderr.write(profile(*plan.reference))
 
 
 def name(kingdoms: int, size: int) -> str:
@@ -98,11 +97,12 @@ def bench(plan: Plan) -> Iterator[str]:
             label = name(kingdoms, size)
             engine[kingdoms, size], hexes[kingdoms, size] = timing.engine, len(hexmap.tiles)
             figures[f"campaign_{label}"] = timing.total
+            figures[f"campaign_{label}_engine"] = timing.engine
             yield f"bench: campaign_{label} {timing.total:.3f} s"
             yield f"bench: campaign_{label}_engine {timing.engine:.3f} s"
             yield f"bench: campaign_{label}_calls {timing.calls} calls"
             yield f"bench: map_{label} {len(hexmap.tiles)} hexes"
-    kingdoms, size = plan.largest
+    kingdoms, size = plan.reference
     hexmap = generate_map(kingdoms, SEED, size)
     figures[f"month_{name(kingdoms, size)}"] = month = time_month(kingdoms, hexmap)
     yield f"bench: month_{name(kingdoms, size)} {month:.2f} ms"
@@ -118,12 +118,12 @@ def bench(plan: Plan) -> Iterator[str]:
 
 def targets(figures: dict[str, float], by_hexes: float, by_kingdoms: float) -> Iterator[str]:
     """The issue's targets, those measured here: met or not met."""
-    campaign = figures.get("campaign_8k_1000hex")
+    campaign = figures.get("campaign_8k_1000hex_engine")
     if campaign is not None:
-        yield _target("campaign_8k_1000hex_under_1s", campaign < CAMPAIGN_TARGET_S)
+        yield _target("campaign_8k_1000hex_engine_under_400ms", campaign < CAMPAIGN_ENGINE_TARGET_S)
     month = figures.get("month_8k_1000hex")
     if month is not None:
-        yield _target("month_8k_1000hex_under_10ms", month < MONTH_TARGET_MS)
+        yield _target("month_8k_1000hex_under_5ms", month < MONTH_TARGET_MS)
     yield _target("engine_at_most_linear_in_hexes", by_hexes <= LINEAR_EXPONENT)
     yield _target("engine_at_most_linear_in_kingdoms", by_kingdoms <= LINEAR_EXPONENT)
 
@@ -238,7 +238,7 @@ def _exponent(cost: float, larger_cost: float, size: float, larger_size: float) 
 
 
 def profile(kingdoms: int, size: int, lines: int = 25) -> str:
-    """Where the time of the largest campaign goes: cProfile's top functions."""
+    """Where the time of a campaign goes: cProfile's top functions."""
     hexmap = generate_map(kingdoms, SEED, size)
     profiler = cProfile.Profile()
     profiler.runcall(play_campaign, kingdoms, SEED, hexmap)
