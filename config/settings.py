@@ -258,6 +258,16 @@ else:
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mighty Kingdoms <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# Request size: every form of the app is small (the biggest, a winter list or a month's
+# orders and their sequence, is a few KB and a few dozen fields; the Django admin's
+# changelist posts at most a hundred selected rows). A bigger body or more fields is
+# refused with a 400 before any view reads it (RequestDataTooBig, TooManyFieldsSent).
+# Nothing is uploaded as a file; one that came would be kept no bigger than this in memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
+DATA_UPLOAD_MAX_NUMBER_FILES = 1
+FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
 # Content Security Policy (Django's own middleware), the same with DEBUG on or off.
 # - Scripts: only this site's files (htmx, vendored libraries, static/js/). Pages have no
 #   inline <script>; the nonce is there for django-htmx's script tags and any inline script

@@ -110,6 +110,10 @@ def test_it_reads_standard_input():
         ("{not json", "not-json"),
         ("[" * 100_000, "not-json"),
         ('{"format": 1}', "missing-field"),
+        # Found by tests/test_fuzz_files.py: a number longer than Python reads (4,300
+        # digits) was a traceback.
+        ('{"format": ' + "9" * 5000 + "}", "not-json"),
+        ('{"format": 1, "name": "' + "x" * (10 * 1024 * 1024) + '"}', "file-too-big"),
     ],
 )
 def test_a_bad_file_is_refused_on_stderr_with_exit_2_and_no_traceback(tmp_path, content, code):

@@ -399,6 +399,9 @@ def test_a_slug_that_exists_is_refused_without_another_slug(cast):
     [
         ("{not json", "autumn.json is not valid JSON: Expecting property name"),
         ('{"export": 1}', "refused: the document has no campaign, members, snapshots."),
+        # Found by tests/test_fuzz_files.py: a number longer than Python reads (4,300
+        # digits) was a traceback.
+        ('{"export": ' + "1" * 5000 + "}", "autumn.json has a number too long to read."),
     ],
 )
 def test_the_command_refuses_with_one_line_and_exit_status_2(

@@ -14,6 +14,9 @@ from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 
 REFUSED = 2
+# A campaign file is well under 1 MB (an 8-kingdom campaign's last file on the largest
+# map is about 0.4 MB): a bigger one is refused before it is read.
+MAX_FILE_BYTES = 10 * 1024 * 1024
 
 
 class Command(BaseCommand):
@@ -39,13 +42,26 @@ class Command(BaseCommand):
 
 def _read(name: str) -> object:
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        if name == "-":
+            text = sys.stdin.read(MAX_FILE_BYTES + 1)
+            too_big = len(text.encode("utf-8")) > MAX_FILE_BYTES
+        else:
+            path = Path(name)
+            too_big = path.stat().st_size > MAX_FILE_BYTES
+            text = "" if too_big else path.read_text(encoding="utf-8")
     except OSError as error:
         raise RuleError(
             "unreadable-file", "(file)", f"Can't read {name}: {error.strerror}."
         ) from None
     except UnicodeDecodeError:
         raise RuleError("not-json", "(file)", f"{name} is not UTF-8 text.") from None
+    if too_big:
+        raise RuleError(
+            "file-too-big",
+            "(file)",
+            f"{name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: "
+            "no campaign file is that big.",
+        )
     try:
         return json.loads(text)
     except RecursionError:
@@ -54,6 +70,8 @@ def _read(name: str) -> object:
         raise RuleError(
             "not-json", "(file)", f"{name} is not valid JSON: {error.msg} at line {error.lineno}."
         ) from None
+    except ValueError:  # a number of more than 4,300 digits
+        raise RuleError("not-json", "(file)", f"{name} has a number too long to read.") from None
 
 
 def _refuse(refusal: RuleError) -> None:

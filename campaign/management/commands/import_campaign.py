@@ -15,6 +15,9 @@ from campaign.services import ServiceError
 from campaign.transfer import campaign_import, created_users
 
 REFUSED = 2
+# An export holds a campaign's whole history: about 15 MB for 8 kingdoms over 6 years on
+# the largest map. A bigger document than this is refused before it is read.
+MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 class Command(BaseCommand):
@@ -45,13 +48,25 @@ class Command(BaseCommand):
 
 def _read(name: str) -> object:
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        if name == "-":
+            text = sys.stdin.read(MAX_FILE_BYTES + 1)
+            too_big = len(text.encode("utf-8")) > MAX_FILE_BYTES
+        else:
+            path = Path(name)
+            too_big = path.stat().st_size > MAX_FILE_BYTES
+            text = "" if too_big else path.read_text(encoding="utf-8")
     except OSError as error:
         raise CommandError(
             f"refused: can't read {name}: {error.strerror}.", returncode=REFUSED
         ) from None
     except UnicodeDecodeError:
         raise CommandError(f"refused: {name} is not UTF-8 text.", returncode=REFUSED) from None
+    if too_big:
+        raise CommandError(
+            f"refused: {name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: "
+            "no export is that big.",
+            returncode=REFUSED,
+        )
     try:
         return json.loads(text)
     except RecursionError:
@@ -62,4 +77,8 @@ def _read(name: str) -> object:
         raise CommandError(
             f"refused: {name} is not valid JSON: {error.msg} at line {error.lineno}.",
             returncode=REFUSED,
+        ) from None
+    except ValueError:  # a number of more than 4,300 digits
+        raise CommandError(
+            f"refused: {name} has a number too long to read.", returncode=REFUSED
         ) from None

@@ -1,0 +1,355 @@
+"""Every form and every POST endpoint of the project, fed bodies made up by Hypothesis: the
+URLs of the permission matrix (tests/test_permissions.py), as each kind of visitor who may
+post there and one who may not, with field names from the project's real forms and junk,
+values of every sort (unicode, huge, empty, numbers, "q,r" hexes, JSON), repeated keys,
+with and without htmx. Nothing may answer 5xx or raise; a visitor who may not post there
+changes nothing that is stored. Every GET URL is also asked with made-up query strings.
+
+The league (tests/battles/conftest.py: alice's and bob's battle) is built once for the
+module in a transaction rolled back at its end, and each example runs in a savepoint
+rolled back after it, so examples cost only their request.
+
+FUZZ_EXAMPLES sets the examples per POST URL (default 350: 29 URLs, about 10,150 bodies, a minute
+or two). A nightly-size run:
+
+    FUZZ_EXAMPLES=5000 .venv/bin/pytest -q tests/test_fuzz_posts.py
+"""
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from django import forms
+from django.conf import settings as django_settings
+from django.db import transaction
+from django.test import Client, override_settings
+from django.urls import NoReverseMatch, reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from battles.models import Battle, ResultReport
+from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
+from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.views.dashboard import ACTIONS as DASHBOARD_ACTIONS
+from tests.battles.conftest import hand_off, make_cast, make_league
+from tests.conftest import BASE_DIR
+from tests.test_permissions import MATRIX, OPEN, ROLES, WHO, Door
+
+# Asks pytest-django for the test database; each test's own savepoint sits inside the
+# module's transaction.
+pytestmark = pytest.mark.django_db
+
+POST_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "350"))
+GET_EXAMPLES = max(POST_EXAMPLES // 8, 10)
+
+type League = tuple[Campaign, Battle, dict[str, Client]]
+
+
+# --- what is sent ---------------------------------------------------------------------
+
+
+def form_fields() -> list[str]:
+    """The names of every field of the project's forms and of the templates' inputs."""
+    import config.urls  # noqa: F401  (every view module, and so every form class, loaded)
+
+    names: set[str] = set()
+    classes: list[type] = [forms.BaseForm]
+    while classes:
+        cls = classes.pop()
+        classes.extend(cls.__subclasses__())
+        names.update(getattr(cls, "base_fields", {}))
+    for template in (BASE_DIR / "templates").rglob("*.html"):
+        names.update(re.findall(r'name="([A-Za-z_][\w-]*)"', template.read_text()))
+    return sorted(names)
+
+
+FIELDS = form_fields()
+
+# The other values of a URL's last arguments: each action the view knows, and junk.
+ACTIONS: dict[str, list[str]] = {
+    "campaign:dashboard_action": sorted(DASHBOARD_ACTIONS),
+    "battles:act": sorted(PLAYER_ACTIONS),
+    "battles:admin_act": sorted(ADMIN_ACTIONS),
+    "battles:decide": sorted(DECISIONS),
+}
+WINTER_CHANGES = [
+    (kind, action)
+    for kind in ("tithes", "purchases", "deploy", "feed")
+    for action in ("add", "remove", "up", "set")
+]
+
+numbers = st.one_of(
+    st.integers(-(10**6), 10**6),
+    st.integers(),
+    st.sampled_from([10**30, -(10**30), 2**63, 2**31, -1, 0]),
+).map(str)
+floats = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(str),
+    st.sampled_from(["nan", "NaN", "inf", "-Infinity", "1e309", "1.5", "0x10", "1_000", "١٢"]),
+)
+hexes = st.tuples(st.integers(-50, 50), st.integers(-50, 50)).map(lambda h: f"{h[0]},{h[1]}")
+odd_hexes = st.sampled_from(
+    ["", ",", "1,", ",1", "1,2,3", "a,b", " 1 , 2 ", "1;2", "99999999999,0"]
+)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
+    max_leaves=12,
+).map(json.dumps)
+json_ish = st.sampled_from(
+    ['{"recruit": "spearmen"}', '{"recruit": 1}', '{"build": "town"}', "[]", "{}", "{", "null",
+     '"x"', "[" * 200, '{"a":' * 50]
+)  # fmt: skip
+texts = st.one_of(
+    st.text(max_size=40),
+    st.text(st.characters(codec="utf-8"), max_size=200),
+    st.sampled_from(["", " ", "\x00", "\u202e", "😀" * 30, "<script>", "' OR 1=1 --", "../.."]),
+    st.integers(1000, 20_000).map(lambda n: "x" * n),
+)
+values = st.one_of(texts, numbers, floats, hexes, odd_hexes, json_values, json_ish)
+keys = st.one_of(st.sampled_from(FIELDS), st.text(max_size=20))
+bodies = st.lists(st.tuples(keys, values), max_size=12)
+
+
+# --- where it is sent -----------------------------------------------------------------
+
+
+def posters(door: Door) -> list[str]:
+    """Who may post there, and one who may not (one turned away rather than sent to sign
+    in, if there is one)."""
+    allowed = [role for role in ROLES if door.post[role] == OPEN]
+    refused = [role for role in ROLES if door.post[role] != OPEN]
+    refused.sort(key=lambda role: role == "anonymous")
+    return allowed + refused[:1]
+
+
+POSTED = sorted(name for name, door in MATRIX.items() if any(v == OPEN for v in door.post.values()))
+GOTTEN = sorted(name for name, door in MATRIX.items() if any(v == OPEN for v in door.get.values()))
+
+
+def urls(name: str, campaign: Campaign, battle: Battle) -> st.SearchStrategy[str]:
+    """The URL itself, or the same view with other action arguments (each one the view
+    knows, or junk), another battle's number, another campaign."""
+    args = MATRIX[name].args(campaign, battle)
+    choices = [st.just(args)]
+    slugs = st.from_regex(r"\A[a-z0-9_-]{1,30}\Z")
+    if name in ACTIONS:
+        choices.append(st.sampled_from(ACTIONS[name]).map(lambda a: [*args[:-1], a]))
+        choices.append(slugs.map(lambda a: [*args[:-1], a]))
+    if name == "campaign:winter_change":
+        choices.append(st.sampled_from(WINTER_CHANGES).map(lambda ka: [args[0], *ka]))
+    if name.startswith("battles:") and len(args) == 3:
+        choices.append(st.integers(0, 10**12).map(lambda n: [args[0], n, args[2]]))
+    if args and args[0] == campaign.slug:
+        choices.append(slugs.map(lambda s: [s, *args[1:]]))
+
+    def build(args: list[Any]) -> str:
+        try:
+            return reverse(name, args=args)
+        except NoReverseMatch:
+            return reverse(name, args=MATRIX[name].args(campaign, battle))
+
+    return st.one_of(choices).map(build)
+
+
+# --- the league, once for the module --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def league(django_db_setup: None, django_db_blocker: Any) -> Iterator[League]:
+    """The campaign at alice's and bob's battle and a browser for each kind of visitor,
+    made in a transaction that is rolled back once the module is done."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        # The production hasher is slow on purpose (tests/conftest.py's fixture is
+        # function-scoped).
+        with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+            cast = make_cast()
+            campaign = make_league(cast)
+            battle = hand_off(campaign, cast)
+            assert battle is not None
+            clients = {"anonymous": Client()}
+            for role, name in WHO.items():
+                clients[role] = Client()
+                clients[role].force_login(cast[name])
+            yield campaign, battle, clients
+        transaction.set_rollback(True)
+
+
+@contextmanager
+def rolled_back(clients: dict[str, Client]) -> Iterator[None]:
+    """One example, in a savepoint rolled back after it, with the browsers' cookies put
+    back as they were (signing out or changing a password changes them)."""
+    cookies = {role: {k: m.value for k, m in c.cookies.items()} for role, c in clients.items()}
+    try:
+        with transaction.atomic():
+            yield
+            transaction.set_rollback(True)
+    finally:
+        for role, client in clients.items():
+            client.cookies = SimpleCookie(cookies[role])
+
+
+def stored(campaign: Campaign) -> dict[str, Any]:
+    """What a visitor who may not post must leave as it is."""
+    return {
+        "campaign": list(Campaign.objects.filter(pk=campaign.pk).values()),
+        "campaigns": Campaign.objects.count(),
+        "snapshots": list(Snapshot.objects.values_list("pk", "number")),
+        "submissions": list(Submission.objects.values()),
+        "reports": list(ResultReport.objects.values()),
+        "battles": list(Battle.objects.values()),
+        "memberships": list(Membership.objects.values()),
+        "audit": AuditEntry.objects.count(),
+    }
+
+
+def answered(response: Any) -> None:
+    status = response.status_code
+    assert 200 <= status < 500, f"{response.request['PATH_INFO']} answered {status}"
+
+
+# --- the fuzzing ----------------------------------------------------------------------
+
+FUZZ = settings(
+    deadline=None,
+    max_examples=POST_EXAMPLES,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+    database=None,
+)
+
+
+@pytest.mark.parametrize("name", POSTED)
+def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, league):
+    campaign, battle, clients = league
+    roles = posters(MATRIX[name])
+
+    @FUZZ
+    @given(
+        role=st.sampled_from(roles),
+        url=urls(name, campaign, battle),
+        body=bodies,
+        htmx=st.booleans(),
+    )
+    def post(role, url, body, htmx):
+        refused = MATRIX[name].post[role] != OPEN
+        with rolled_back(clients):
+            before = stored(campaign) if refused else None
+            response = clients[role].post(
+                url,
+                urlencode(body),
+                content_type="application/x-www-form-urlencoded",
+                headers={"HX-Request": "true"} if htmx else {},
+            )
+            answered(response)
+            if refused:
+                assert stored(campaign) == before
+
+    post()
+
+
+@pytest.mark.parametrize("name", GOTTEN)
+def test_no_query_string_makes_a_server_error(name, league):
+    campaign, battle, clients = league
+    door = MATRIX[name]
+    roles = [role for role in ROLES if door.get[role] == OPEN]
+
+    @settings(FUZZ, max_examples=GET_EXAMPLES)
+    @given(
+        role=st.sampled_from(roles),
+        url=urls(name, campaign, battle),
+        query=bodies,
+        htmx=st.booleans(),
+    )
+    def get(role, url, query, htmx):
+        with rolled_back(clients):
+            response = clients[role].get(
+                f"{url}?{urlencode(query)}", headers={"HX-Request": "true"} if htmx else {}
+            )
+            answered(response)
+
+    get()
+
+
+# --- size limits ----------------------------------------------------------------------
+
+LIMITED = [
+    ("accounts:sign_in", "anonymous"),
+    ("accounts:sign_up", "anonymous"),
+    ("campaign:new", "member"),
+    ("campaign:orders_give", "player"),
+    ("campaign:winter_ready", "player"),
+    ("battles:act", "player"),
+    ("campaign:dashboard_action", "admin"),
+]
+
+
+@pytest.mark.parametrize(("name", "role"), LIMITED)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_post_bigger_than_the_limit_is_refused_with_a_400(name, role, htmx, league):
+    campaign, battle, clients = league
+    url = reverse(name, args=MATRIX[name].args(campaign, battle))
+    body = urlencode({"seen": "1", "unit": "x" * django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
+    with rolled_back(clients):
+        before = stored(campaign)
+        response = clients[role].post(
+            url,
+            body,
+            content_type="application/x-www-form-urlencoded",
+            headers={"HX-Request": "true"} if htmx else {},
+        )
+        assert response.status_code == 400
+        assert stored(campaign) == before
+
+
+@pytest.mark.parametrize(("name", "role"), LIMITED)
+def test_a_post_with_too_many_fields_is_refused_with_a_400(name, role, league):
+    campaign, battle, clients = league
+    url = reverse(name, args=MATRIX[name].args(campaign, battle))
+    fields = [("unit", str(i)) for i in range(django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1)]
+    with rolled_back(clients):
+        before = stored(campaign)
+        response = clients[role].post(
+            url, urlencode(fields), content_type="application/x-www-form-urlencoded"
+        )
+        assert response.status_code == 400
+        assert stored(campaign) == before
+
+
+def test_an_oversized_post_is_refused_before_the_csrf_check_reads_it(league):
+    """In production the CSRF check reads the body first: still a 400, not a 500."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.get(reverse("accounts:sign_in"))  # the CSRF cookie
+    body = "a=" + "x" * django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    response = browser.post(
+        reverse("accounts:sign_in"), body, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400
+
+
+def test_a_multipart_post_bigger_than_the_limit_is_refused_with_a_400(league):
+    campaign, _, clients = league
+    url = reverse("campaign:orders_give", args=[campaign.slug])
+    with rolled_back(clients):
+        response = clients["player"].post(
+            url, {"unit": "x" * django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        )
+        assert response.status_code == 400
+
+
+def test_the_limits_are_set_for_this_app():
+    assert django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 256 * 1024
+    assert django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS == 400
+    assert django_settings.FILE_UPLOAD_MAX_MEMORY_SIZE == 256 * 1024
