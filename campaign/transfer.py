@@ -21,6 +21,7 @@ checked whole before anything is written, and written in one transaction: a bad 
 changes nothing. The audit trail, the reminders and the decisions already used (they are
 in each snapshot's `decisions`) are not exported."""
 
+import json
 from collections.abc import Collection
 from datetime import datetime
 from typing import Any
@@ -156,6 +157,7 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     """Recreate an exported campaign, under `slug` if given. Members are matched to users
     by username; a user missing here is created with no usable password (the audit entry
     of the import lists them). A bad document raises a ServiceError and writes nothing."""
+    _check_storable(data)
     top = _object(data, "the document", TOP, ("submissions", "file"))
     if top["export"] != EXPORT_FORMAT or isinstance(top["export"], bool):
         raise _bad("export", f"This server reads export format {EXPORT_FORMAT}.")
@@ -484,6 +486,21 @@ def _object(
     if unknown:
         raise _bad(where, f"{where} has unknown fields: {', '.join(unknown)}.")
     return value
+
+
+def _check_storable(data: object) -> None:
+    """The document is JSON the database can store: Python's reader lets NaN and Infinity
+    in, which no JSON column takes."""
+    try:
+        json.dumps(data, allow_nan=False)
+    except RecursionError:
+        raise _bad("the document", "The document is nested too deeply to read.") from None
+    except (TypeError, ValueError):
+        raise _bad(
+            "the document",
+            "The document holds a value JSON cannot store: NaN, Infinity or a number "
+            "of more than 4,300 digits.",
+        ) from None
 
 
 def _list(value: object, where: str) -> list[Any]:

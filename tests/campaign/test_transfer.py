@@ -325,6 +325,8 @@ def spoil(document: dict[str, Any], how: str) -> object:
             bad["campaign"]["deadline_days"] = [0, 7]
         case "a time zone not known":
             bad["campaign"]["time_zone"] = "Mars/Olympus"
+        case "NaN in a snapshot":  # found by tests/test_fuzz_files.py: it was a crash
+            bad["snapshots"][0]["data"]["pending"] = float("nan")
     return bad
 
 
@@ -348,6 +350,7 @@ def spoil(document: dict[str, Any], how: str) -> object:
         ("two kingdoms with one colour", "members"),
         ("a day not in the week", "campaign.deadline_days"),
         ("a time zone not known", "campaign.time_zone"),
+        ("NaN in a snapshot", "the document"),
     ],
 )
 def test_a_bad_document_is_refused_and_changes_nothing(cast, how, field):
