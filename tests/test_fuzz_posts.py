@@ -5,8 +5,8 @@ values of every sort (unicode, huge, empty, numbers, "q,r" hexes, JSON), repeate
 with and without htmx. Nothing may answer 5xx or raise; a visitor who may not post there
 changes nothing that is stored. Every GET URL is also asked with made-up query strings.
 
-The league (tests/battles/conftest.py: alice's and bob's battle) is built once for the
-module in a transaction rolled back at its end, and each example runs in a savepoint
+The league (tests/battles/conftest.py: alice's and bob's battle), and the same league at
+the setup, at a month's orders and at the winter's tithes, are built once for the module in a transaction rolled back at its end, and each example runs in a savepoint
 rolled back after it, so examples cost only their request.
 
 FUZZ_EXAMPLES sets the bodies made per POST URL, each sent by every visitor of the URL
@@ -35,11 +35,13 @@ from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts.models import User
 from battles.models import Battle, ResultReport
 from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
 from campaign.views.dashboard import ACTIONS as DASHBOARD_ACTIONS
 from tests.battles.conftest import hand_off, make_cast, make_league
+from tests.campaign.helpers import at_step, play_until
 from tests.conftest import BASE_DIR
 from tests.test_permissions import MATRIX, OPEN, ROLES, WHO, Door
 
@@ -199,6 +201,22 @@ def rolled_back(clients: dict[str, Client]) -> Iterator[None]:
             client.cookies = SimpleCookie(cookies[role])
 
 
+@pytest.fixture(scope="module")
+def leagues(league: League) -> dict[str, Campaign]:
+    """The campaign at each kind of step, so that each form is read where it is asked:
+    at the battle, at the setup's races, at a summer month's orders and at the winter's
+    tithes. Made inside the league's transaction."""
+    campaign, _, _ = league
+    cast = {user.get_username(): user for user in User.objects.all()}
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        at = {"battle": campaign}
+        for state, step in (("setup", None), ("orders", "orders"), ("winter", "tithe")):
+            at[state] = make_league(cast)
+            if step is not None:
+                play_until(at[state], cast, at_step(step))
+        return at
+
+
 def stored(campaign: Campaign) -> dict[str, Any]:
     """What a visitor who may not post must leave as it is."""
     return {
@@ -234,13 +252,19 @@ FUZZ = settings(
 
 
 @pytest.mark.parametrize("name", POSTED)
-def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, league):
-    campaign, battle, clients = league
+def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, league, leagues):
+    _, battle, clients = league
     roles = posters(MATRIX[name])
+    at = st.sampled_from(sorted(leagues.values(), key=lambda c: c.pk))
 
     @FUZZ
-    @given(url=urls(name, campaign, battle), body=bodies, htmx=st.booleans())
-    def post(url, body, htmx):
+    @given(
+        where=at.flatmap(lambda c: st.tuples(st.just(c), urls(name, c, battle))),
+        body=bodies,
+        htmx=st.booleans(),
+    )
+    def post(where, body, htmx):
+        campaign, url = where
         # The same body from each visitor, htmx for every other one: a body is cheap to
         # send, dear to make.
         for i, role in enumerate(roles):
@@ -261,15 +285,17 @@ def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, lea
 
 
 @pytest.mark.parametrize("name", GOTTEN)
-def test_no_query_string_makes_a_server_error(name, league):
-    campaign, battle, clients = league
+def test_no_query_string_makes_a_server_error(name, league, leagues):
+    _, battle, clients = league
     door = MATRIX[name]
     roles = [role for role in ROLES if door.get[role] == OPEN]
 
     @settings(FUZZ, max_examples=GET_EXAMPLES)
     @given(
         role=st.sampled_from(roles),
-        url=urls(name, campaign, battle),
+        url=st.sampled_from(sorted(leagues.values(), key=lambda c: c.pk)).flatmap(
+            lambda c: urls(name, c, battle)
+        ),
         query=bodies,
         htmx=st.booleans(),
     )
