@@ -374,6 +374,8 @@ def _submissions(value: object) -> list[SubmissionRow]:
         kind = _str(obj, "kind", where)
         if kind not in KINDS:
             raise _bad(f"{where}.kind", f"{where}.kind must be one of {', '.join(sorted(KINDS))}.")
+        if obj["payload"] is None:
+            raise _bad(f"{where}.payload", f"{where}.payload must be a decision, not null.")
         submission = Submission(
             kingdom=_str(obj, "kingdom", where, longest=20),
             kind=kind,

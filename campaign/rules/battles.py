@@ -604,6 +604,14 @@ def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
         )
         if [(s.armies, s.ships) for s in sides] == [(s.armies, s.ships) for s in battle.sides]:
             continue
+        if battle.kind == "pitched" and not all(side.armies for side in sides):
+            # Only a correction or a hand-made file takes every army out of such a tile.
+            raise RuleError(
+                "battle-without-armies",
+                f"battles[{campaign.battles.index(battle)}]",
+                f"The pitched battle at {list(battle.hex)} waits for its result, but a side "
+                "has no army left in its tile.",
+            )
         restated = _stated(campaign, replace(battle, sides=sides))
         restated = replace(restated, extra={**battle.extra, "restated": True})
         campaign = _consume(_replace_battle(campaign, restated), battle.hex)

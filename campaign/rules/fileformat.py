@@ -648,6 +648,7 @@ def validate_state(campaign: Campaign) -> None:
     _validate_kingdoms(campaign)
     _validate_tiles(campaign)
     _validate_units(campaign)
+    _validate_battles(campaign)
 
 
 def _validate_kingdoms(campaign: Campaign) -> None:
@@ -775,6 +776,21 @@ def _validate_units(campaign: Campaign) -> None:
                 "armies",
                 f"{kingdom_id} has {count} armies; a kingdom has at most {MAX_ARMIES}.",
             )
+
+
+def _validate_battles(campaign: Campaign) -> None:
+    """Every battle is between kingdoms of the file."""
+    known = {kingdom.id for kingdom in campaign.kingdoms}
+    for index, battle in enumerate(campaign.battles):
+        named = [("attacker", battle.attacker), ("defender", battle.defender)]
+        named += [(f"sides[{n}].kingdom", side.kingdom) for n, side in enumerate(battle.sides)]
+        for key, kingdom in named:
+            if kingdom not in known:
+                raise RuleError(
+                    "unknown-kingdom",
+                    f"battles[{index}].{key}",
+                    f"There is no kingdom {kingdom!r}.",
+                )
 
 
 def _check_unit_place(

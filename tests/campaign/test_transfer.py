@@ -325,6 +325,10 @@ def spoil(document: dict[str, Any], how: str) -> object:
             bad["campaign"]["deadline_days"] = [0, 7]
         case "a time zone not known":
             bad["campaign"]["time_zone"] = "Mars/Olympus"
+        case "a decision that is null":
+            bad["submissions"] = [
+                {"kingdom": "red", "kind": "orders", "payload": None, "snapshot": 9, "ready": False}
+            ]
         case "NaN in a snapshot":  # found by tests/test_fuzz_files.py: it was a crash
             bad["snapshots"][0]["data"]["pending"] = float("nan")
     return bad
@@ -350,6 +354,7 @@ def spoil(document: dict[str, Any], how: str) -> object:
         ("two kingdoms with one colour", "members"),
         ("a day not in the week", "campaign.deadline_days"),
         ("a time zone not known", "campaign.time_zone"),
+        ("a decision that is null", "submissions[0].payload"),
         ("NaN in a snapshot", "the document"),
     ],
 )
