@@ -492,7 +492,7 @@ def _object(
 
 def _check_storable(data: object) -> None:
     """The document is JSON the database can store: Python's reader lets NaN and Infinity
-    in, which no JSON column takes."""
+    in, which no JSON column takes, and PostgreSQL stores no NUL character in a text."""
     try:
         json.dumps(data, allow_nan=False)
     except RecursionError:
@@ -503,6 +503,24 @@ def _check_storable(data: object) -> None:
             "The document holds a value JSON cannot store: NaN, Infinity or a number "
             "of more than 4,300 digits.",
         ) from None
+    if _holds_nul(data):
+        raise _bad("the document", "The document holds a NUL character (\\u0000) in a text.")
+
+
+def _holds_nul(data: object) -> bool:
+    """Whether any text of the document, a key or a value, holds a NUL character."""
+    waiting = [data]
+    while waiting:
+        value = waiting.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return True
+        elif isinstance(value, dict):
+            waiting.extend(value.keys())
+            waiting.extend(value.values())
+        elif isinstance(value, list):
+            waiting.extend(value)
+    return False
 
 
 def _list(value: object, where: str) -> list[Any]:

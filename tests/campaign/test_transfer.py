@@ -325,6 +325,8 @@ def spoil(document: dict[str, Any], how: str) -> object:
             bad["campaign"]["deadline_days"] = [0, 7]
         case "a time zone not known":
             bad["campaign"]["time_zone"] = "Mars/Olympus"
+        case "a text holding a NUL character":
+            bad["file"]["kingdoms"][1]["name"] = "\x00"
         case "a decision that is null":
             bad["submissions"] = [
                 {"kingdom": "red", "kind": "orders", "payload": None, "snapshot": 9, "ready": False}
@@ -355,6 +357,7 @@ def spoil(document: dict[str, Any], how: str) -> object:
         ("a day not in the week", "campaign.deadline_days"),
         ("a time zone not known", "campaign.time_zone"),
         ("a decision that is null", "submissions[0].payload"),
+        ("a text holding a NUL character", "the document"),
         ("NaN in a snapshot", "the document"),
     ],
 )
