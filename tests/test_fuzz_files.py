@@ -36,6 +36,7 @@ from campaign.services import ServiceError
 from campaign.transfer import campaign_import
 
 EXAMPLES = 10 * int(os.environ.get("FUZZ_EXAMPLES", "85"))
+EXPLORE = os.environ.get("FUZZ_RANDOM") == "1"  # else the same files on every run
 FUZZ = settings(
     deadline=None,
     max_examples=EXAMPLES,
@@ -45,6 +46,7 @@ FUZZ = settings(
         HealthCheck.data_too_large,
     ],
     database=None,
+    derandomize=not EXPLORE,
 )
 DEEP = 10_000
 
