@@ -7,3 +7,5 @@ urlpatterns = [
     path("", include("battles.urls")),
     path("", include("campaign.urls")),
 ]
+
+handler500 = "config.errors.server_error"  # a 503 while the database does not answer
