@@ -43,10 +43,10 @@ from battles.models import Battle, ResultReport
 from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
 from campaign.views.dashboard import ACTIONS as DASHBOARD_ACTIONS
-from tests.battles.conftest import hand_off, make_cast, make_league
+from tests.battles.conftest import make_league
 from tests.campaign.helpers import at_step, play_until
 from tests.conftest import BASE_DIR
-from tests.test_permissions import MATRIX, OPEN, ROLES, WHO, Door
+from tests.test_permissions import MATRIX, OPEN, ROLES, Door, seated_league
 
 # Asks pytest-django for the test database; each test's own savepoint sits inside the
 # module's transaction.
@@ -181,15 +181,7 @@ def league(django_db_setup: None, django_db_blocker: Any) -> Iterator[League]:
         # The production hasher is slow on purpose (tests/conftest.py's fixture is
         # function-scoped).
         with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
-            cast = make_cast()
-            campaign = make_league(cast)
-            battle = hand_off(campaign, cast)
-            assert battle is not None
-            clients = {"anonymous": Client()}
-            for role, name in WHO.items():
-                clients[role] = Client()
-                clients[role].force_login(cast[name])
-            yield campaign, battle, clients
+            yield seated_league()
         transaction.set_rollback(True)
 
 

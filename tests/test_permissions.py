@@ -164,6 +164,10 @@ def outcome(response: Any) -> Outcome:
 
 @pytest.fixture
 def league() -> tuple[Campaign, Battle, dict[str, Client]]:
+    return seated_league()
+
+
+def seated_league() -> tuple[Campaign, Battle, dict[str, Client]]:
     """The campaign at its battle, and a browser for each kind of visitor."""
     cast = make_cast()
     campaign = make_league(cast)
