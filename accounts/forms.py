@@ -1,14 +1,17 @@
+import logging
 from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
 
 from accounts.models import User, known_time_zones
 from accounts.services import DEPARTED_PREFIX
 
+logger = logging.getLogger(__name__)
 EMAIL_MAX_LENGTH = 254
 
 # Where most groups play, offered first; every other zone follows, grouped by region.
@@ -175,9 +178,31 @@ class EmailChangeForm(CurrentPasswordForm):
         return _check_email_is_free(email, user=self.user)
 
     def save(self) -> User:
+        old = self.user.email
         self.user.email = self.cleaned_data["email"]
         self.user.save(update_fields=["email"])
+        if old and old.lower() != self.user.email.lower():
+            tell_the_old_address(self.user, old)
         return self.user
+
+
+def tell_the_old_address(user: User, old: str) -> None:
+    """A changed e-mail address is told to the address it replaces, so that someone whose
+    account was taken over learns it where they still read their mail. A mail server that
+    fails is logged, as Django's password reset does; the change is saved all the same."""
+    try:
+        send_mail(
+            "Your Mighty Kingdoms e-mail address was changed",
+            f"Hello {user.get_username()},\n\n"
+            f"The e-mail address of your Mighty Kingdoms account is now {user.email}; "
+            "mail about your campaigns goes there from now on.\n\n"
+            "If you did not change it, someone else knows your password: tell the admin "
+            "of your campaign, who can hand your kingdom to a new account.\n",
+            None,  # DEFAULT_FROM_EMAIL
+            [old],
+        )
+    except Exception:
+        logger.exception("The notice of a changed e-mail address to %s was not sent", old)
 
 
 class DisplayNameForm(forms.ModelForm[User]):

@@ -108,3 +108,35 @@ def test_a_signed_out_visitor_is_sent_to_sign_in(client, url):
     response = client.post(url, {"display_name": "x", "email": "x@example.org"})
     assert response.status_code == 302
     assert response.url == f"{reverse('accounts:sign_in')}?next={url}"
+
+
+def test_the_old_address_is_told_of_the_change_and_the_new_one_is_not(client, cast, mailoutbox):
+    client.force_login(cast["alice"])
+    old = email_of(cast["alice"])
+    client.post(EMAIL, {"email": "alice@marches.example", "password": PASSWORD})
+    (notice,) = mailoutbox
+    assert notice.to == [old]
+    assert "alice@marches.example" in notice.body
+    assert "If you did not change it" in notice.body
+
+
+def test_a_refused_change_tells_nobody(client, cast, mailoutbox):
+    client.force_login(cast["alice"])
+    client.post(EMAIL, {"email": "alice@marches.example", "password": "not it"})
+    assert mailoutbox == []
+
+
+def test_a_mail_server_that_fails_does_not_undo_the_change(client, cast, settings):
+    settings.EMAIL_BACKEND = "tests.accounts.test_profile.FailingBackend"
+    client.force_login(cast["alice"])
+    response = client.post(EMAIL, {"email": "alice@marches.example", "password": PASSWORD})
+    assert response.status_code == 302
+    assert email_of(cast["alice"]) == "alice@marches.example"
+
+
+class FailingBackend:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def send_messages(self, messages):
+        raise ConnectionRefusedError("no mail server")
