@@ -12,12 +12,13 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
 	$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v "$$p"; break; }; done)
 
-.PHONY: help run test bench lint types pytest clean
+.PHONY: help run test bench loadtest lint types pytest clean
 
 help:
 	@echo "make run    set up and serve the app with a demo campaign on http://$(HOST):$(PORT)"
 	@echo "make test   set up and run the whole suite (lint, types, import contract, pytest)"
-	@echo "make bench  time whole bot-played campaigns and one month of the rules engine"
+	@echo "make bench  time the rules engine, measure storage and page throughput"
+	@echo "make loadtest  200 campaigns of 8 players polling and ordering at once"
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6); none found. Set PYTHON=/path/to/python3.12." >&2; exit 1; }
@@ -56,8 +57,16 @@ pytest: $(VENV)/.dev
 test: lint types pytest
 
 # One figure a line, `bench: NAME VALUE UNIT`, and a line per target (met or not met).
+# The engine's figures need no server; storage and page throughput are measured on a
+# throwaway PostgreSQL and Redis (scripts/with-servers; apt install postgresql redis-server).
 bench: $(VENV)/.runtime
 	$(PY) manage.py bench
+	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_storage
+	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_pages
+
+# 200 campaigns of 8 players against gunicorn, Celery and beat on PostgreSQL and Redis.
+loadtest: $(VENV)/.dev
+	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers loadtest/run
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache .import_linter_cache
