@@ -12,6 +12,7 @@ EMAIL_HOST     SMTP server for mail (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOS
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
@@ -48,6 +49,21 @@ def env_int(name: str, default: int) -> int:
         return int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+
+
+def env_rate(name: str, default: str) -> tuple[int, int] | None:
+    """A rate such as 60/m (posts, and s, m, h or d) as (count, seconds); "off" is no limit."""
+    value = (os.environ.get(name) or default).strip().lower()
+    if value in {"off", "0", "none"}:
+        return None
+    count, _, period = value.partition("/")
+    seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(period.strip())
+    if not count.strip().isdigit() or seconds is None or int(count) < 1:
+        raise ImproperlyConfigured(
+            f"{name} must be a number of posts per s, m, h or d (such as 60/m), "
+            f"or off, not {value!r}."
+        )
+    return int(count), seconds
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -98,6 +114,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.ratelimit.PostRateLimitMiddleware",
     # Last, as django-axes asks: it turns a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -152,8 +169,8 @@ AUTHENTICATION_BACKENDS = [
 # Sign-in throttling (django-axes): five failures for one account from one address lock
 # that pair out for 15 minutes, counted from the last failure; an account's username and
 # its e-mail address, in any case, count as one. Failures are rows in the database (so
-# tests start clean); a success clears them. Behind a proxy, REMOTE_ADDR
-# must be the visitor's address, not the proxy's.
+# tests start clean); a success clears them. Behind a proxy, set TRUSTED_PROXY_COUNT
+# (below) so the visitor's address is counted, not the proxy's.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -164,6 +181,17 @@ AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_DISABLE_ACCESS_LOG = True  # failures are kept; no log of every successful sign-in
 AXES_VERBOSE = False
+AXES_CLIENT_IP_CALLABLE = "config.ratelimit.client_address"
+
+# Posts (config/ratelimit.py): per signed-in player, and per address for anyone else
+# (sign-in, sign-up, password reset). A player ordering quickly on a phone makes a few posts
+# a minute. "off" lifts a limit (the load test signs 1,600 players in from one address).
+POST_RATE_LIMIT = env_rate("POST_RATE_LIMIT", "60/m")
+ANONYMOUS_POST_RATE_LIMIT = env_rate("ANONYMOUS_POST_RATE_LIMIT", "30/m")
+# How many proxies (nginx: 1) stand between visitors and gunicorn, each adding to
+# X-Forwarded-For: the visitor's address is read from there, for the post limit and
+# django-axes. 0 (the default) believes only REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -202,6 +230,7 @@ else:
 CELERY_BROKER_DIR = VAR_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
     CELERY_RESULT_BACKEND = REDIS_URL
 else:
     (CELERY_BROKER_DIR / "messages").mkdir(parents=True, exist_ok=True)
@@ -217,6 +246,15 @@ else:
     }
     CELERY_RESULT_BACKEND = f"file://{CELERY_BROKER_DIR / 'results'}"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A request that queues a task while the broker is away answers within a few seconds (the
+# change is saved; the beat's sweeps queue the task later), not after kombu's retries.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -228,6 +266,7 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "campaign.tasks.record_heartbeat", "schedule": 60.0},
     "advance-due-campaigns": {"task": "campaign.tasks.advance_due_campaigns", "schedule": 60.0},
+    "advance-ready-campaigns": {"task": "campaign.tasks.advance_ready_campaigns", "schedule": 60.0},
     "queue-reminders": {"task": "campaign.tasks.queue_reminders", "schedule": 60.0},
     "send-due-notifications": {"task": "campaign.tasks.send_due_notifications", "schedule": 60.0},
     "send-notification-digests": {
@@ -309,11 +348,45 @@ if env_bool("BEHIND_TLS_PROXY", False):
 # /healthz is asked over plain http by load balancers.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
-LOGGING = {
+# Logs go to standard error (journald under systemd): plain lines, or with LOG_FORMAT=json
+# one JSON object a line (config/logs.py), Django's, Celery's and the app's alike.
+LOG_FORMAT = env_str("LOG_FORMAT", "text").lower()
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "config.logs.JsonLogFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # django-axes tells every sign-in at INFO; failures and lockouts are warnings.
     "loggers": {"axes": {"level": env_str("AXES_LOG_LEVEL", "WARNING")}},
 }
+if LOG_FORMAT == "json":
+    LOGGING["handlers"]["console"]["formatter"] = "json"
+    # Django's own loggers have plain handlers of their own: send them to the JSON one.
+    for name in ("django", "django.server"):
+        LOGGING["loggers"][name] = {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}
+    # Celery's worker and beat then keep to this configuration instead of their own.
+    CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# An error tracker, only when SENTRY_DSN is set (nothing is imported or sent otherwise):
+# errors of the web app and of Celery tasks, without personal data.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+    from sentry_sdk.utils import BadDsn
+
+    try:
+        sentry_sdk.init(
+            dsn=SENTRY_DSN,
+            integrations=[DjangoIntegration(), CeleryIntegration()],
+            environment=env_str("SENTRY_ENVIRONMENT", "production"),
+            traces_sample_rate=0.0,
+            send_default_pii=False,
+        )
+    except BadDsn as error:
+        raise ImproperlyConfigured(f"SENTRY_DSN is not a Sentry DSN: {error}.") from None

@@ -1,0 +1,31 @@
+"""Log lines as JSON objects (LOG_FORMAT=json), one a line, for a log collector: the time,
+level, logger and message of every record, with the method, path and status of the
+request where Django gives one (django.request, django.server), and the traceback of an
+error as "exc_info"."""
+
+import logging
+from typing import Any
+
+from django.http import HttpRequest
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter
+
+
+class JsonLogFormatter(JsonFormatter):
+    def __init__(self) -> None:
+        super().__init__(
+            ["levelname", "name", "message"],
+            rename_fields={"levelname": "level", "name": "logger", "status_code": "status"},
+            timestamp="time",
+            # Django's request and server records carry the request (or socket) itself.
+            reserved_attrs=[*RESERVED_ATTRS, "request", "server_time"],
+        )
+
+    def add_fields(
+        self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
+    ) -> None:
+        super().add_fields(log_data, record, message_dict)
+        request = getattr(record, "request", None)
+        if isinstance(request, HttpRequest):
+            log_data["method"] = request.method
+            log_data["path"] = request.path
