@@ -38,7 +38,7 @@ from battles.forms import (
     report_details,
 )
 from battles.models import Battle, ResultReport
-from campaign.display.mapsvg import KingdomLook, render_map
+from campaign.display.mapsvg import KingdomLook
 from campaign.models import Campaign, Membership
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.battles import naval_possible
@@ -46,6 +46,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
 from campaign.services import ServiceError
 from campaign.views.common import membership_for, newest_or_404
+from campaign.views.mapcache import snapshot_map
 
 type Json = dict[str, Any]
 
@@ -183,7 +184,7 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "margin": card.margin(battle),
         "steps": card.setup_steps(battle, cast.names),
         "outcomes": card.outcomes(snapshot.data, battle, cast.names),
-        "map_svg": render_map(snapshot.data, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)]),
+        "map_svg": snapshot_map(snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)]),
         "play_times": list(battle.play_times.all()),
         "now": timezone.now(),
     }
@@ -404,7 +405,7 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
     rows = [
         r for r in rows_of(battles, cast, membership.kingdom) if _shown(r, show, membership.kingdom)
     ]
-    snapshot = campaign.snapshots.order_by("-number").only("number", "data").first()
+    snapshot = campaign.snapshots.order_by("-number").defer("decisions").first()
     asked = (
         decisions(snapshot.data, membership.kingdom, snapshot.number, cast)
         if snapshot is not None and membership.kingdom

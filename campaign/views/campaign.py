@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from campaign.display import report, story
-from campaign.display.mapsvg import KingdomLook, legend_items, render_map
+from campaign.display.mapsvg import KingdomLook, legend_items
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.requests import HtmxHttpRequest
 from campaign.views.common import (
@@ -26,6 +26,8 @@ from campaign.views.common import (
     reader_for,
     signed_in_unless_public,
 )
+from campaign.views.freshness import revalidated
+from campaign.views.mapcache import snapshot_map
 from campaign.views.story import banners_of
 
 
@@ -68,6 +70,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @signed_in_unless_public
 @require_GET
+@revalidated
 def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The campaign's map, legend and leaderboard; with `?at=N` the map as it stood at
     snapshot N (its clock, tiles and units, never its decisions). The leaderboard is always
@@ -148,7 +151,7 @@ def _history(
         number=shown.number,
         newest=newest.number,
         clock=report.clock_words(data["clock"]),
-        map_svg=render_map(data, kingdoms=looks),
+        map_svg=snapshot_map(shown, kingdoms=looks),
         report_title=" and ".join(report.chapter_title(c) for c in chapters),
     )
 
@@ -176,6 +179,7 @@ def _events_before(campaign: Campaign, number: int) -> int | None:
 
 @login_required
 @require_GET
+@revalidated
 def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """What happened in the month (or setup, or winter) that snapshot `number` moved on:
     every event in words, every die with what it decided, the battles handed off to the

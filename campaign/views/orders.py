@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
-from campaign.display.mapsvg import KingdomLook, Move, Pick, render_map
+from campaign.display.mapsvg import KingdomLook, Move, Pick
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
@@ -31,6 +31,8 @@ from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.orders import OrderChoices, order_choices, unordered
 from campaign.rules.state import OrderKind
 from campaign.views.common import newest_or_404, player_for
+from campaign.views.freshness import revalidated
+from campaign.views.mapcache import snapshot_map
 
 type Json = dict[str, Any]
 
@@ -203,7 +205,7 @@ def _board(
         for unit in units
         if unit.order and unit.order.get("to")
     ]
-    svg = render_map(data, kingdoms=looks, picks=_picks(request, board), moves=planned)
+    svg = snapshot_map(snapshot, kingdoms=looks, picks=_picks(request, board), moves=planned)
     return replace(board, map_svg=svg)
 
 
@@ -369,6 +371,7 @@ def _after_post(
 
 @login_required
 @require_GET
+@revalidated
 def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = player_for(request, slug)
     board = _board(request, membership, selected=request.GET.get("unit"))

@@ -28,6 +28,7 @@ from campaign.rules.bots import RACES
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.services import ServiceError
 from campaign.views.common import ASKS, membership_for
+from campaign.views.freshness import revalidated
 
 type Json = dict[str, Any]
 type Plan = dict[str, list[int]]  # settlement slot -> [q, r]
@@ -471,6 +472,7 @@ def _save(
 
 @login_required
 @require_GET
+@revalidated
 def setup_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request, slug)
     return _respond(request, _board(request, membership, slot=request.GET.get("settlement")))

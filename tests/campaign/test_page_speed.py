@@ -1,0 +1,268 @@
+"""The map pages answer fast: each snapshot's map is drawn once and kept in the cache (and
+drawn without it when the cache is away), and a page that has not changed for its viewer is
+answered 304 Not Modified, as the browser revalidates it on every htmx poll. A change that
+the page shows (a new snapshot, an order given, a kingdom ready, a deadline extended, a
+kingdom's colour) gets the new page; another viewer never gets the first one's."""
+
+import socket
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from campaign import services
+from campaign.display import mapsvg
+from campaign.models import Campaign, Membership
+from campaign.rules.fileformat import parse_campaign
+from campaign.rules.orders import order_choices
+from campaign.views import mapcache
+from tests.campaign.helpers import at_step, kingdom_of, new_campaign, play_until, signed_in
+
+pytestmark = pytest.mark.django_db
+
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings: Any) -> None:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()
+
+
+@pytest.fixture
+def campaign(cast: dict[str, User]) -> Campaign:
+    """Year 1, summer month 1: alice and bob each have one army to order."""
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_step("orders"))
+    return campaign
+
+
+def url(campaign: Campaign, name: str = "orders") -> str:
+    return reverse(f"campaign:{name}", args=[campaign.slug])
+
+
+def army_of(campaign: Campaign, user: User) -> dict[str, Any]:
+    kingdom = kingdom_of(campaign, user)
+    data = services.latest_snapshot(campaign).data
+    return next(a for a in data["armies"] if a["kingdom"] == kingdom)
+
+
+def defend(client: Client, campaign: Campaign, user: User) -> None:
+    form = {
+        "unit": army_of(campaign, user)["id"],
+        "order": "defend",
+        "seen": services.latest_snapshot(campaign).number,
+    }
+    assert client.post(url(campaign, "orders_give"), form, **HTMX).status_code == 200
+
+
+def again(client: Client, address: str, first: Any, **headers: Any) -> Any:
+    """The browser's revalidation of a page it holds: the same request with If-None-Match."""
+    return client.get(address, HTTP_IF_NONE_MATCH=first["ETag"], **headers)
+
+
+def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    drawn: list[int] = []
+    draw = mapsvg.render_map
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        drawn.append(1)
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr("campaign.views.mapcache.render_map", counting)
+    return drawn
+
+
+# --- 304 Not Modified -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["campaign", "orders"])
+def test_an_unchanged_page_asked_again_is_not_sent_again(client, cast, campaign, page):
+    signed_in(client, cast["alice"])
+    first = client.get(url(campaign, page))
+    assert first.status_code == 200
+    assert "private" in first["Cache-Control"]
+    assert "no-cache" in first["Cache-Control"]
+    second = again(client, url(campaign, page), first)
+    assert second.status_code == 304
+    assert second.content == b""
+
+
+def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client, cast, campaign):
+    alice, bob = Client(), Client()
+    signed_in(alice, cast["alice"])
+    signed_in(bob, cast["bob"])
+    defend(alice, campaign, cast["alice"])
+    alice.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    poll = alice.get(url(campaign), **HTMX)
+    assert 'hx-trigger="every 5s"' in poll.text
+    assert again(alice, url(campaign), poll, **HTMX).status_code == 304
+
+    defend(bob, campaign, cast["bob"])
+    after_order = again(alice, url(campaign), poll, **HTMX)
+    assert after_order.status_code == 200
+    assert again(alice, url(campaign), after_order, **HTMX).status_code == 304
+    bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    after_ready = again(alice, url(campaign), after_order, **HTMX)
+    assert after_ready.status_code == 200
+    assert after_ready["ETag"] != after_order["ETag"]
+
+
+def test_the_fragment_and_the_whole_page_are_told_apart(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    whole = client.get(url(campaign))
+    fragment = client.get(url(campaign), HTTP_IF_NONE_MATCH=whole["ETag"], **HTMX)
+    assert fragment.status_code == 200
+    assert "<html" not in fragment.text
+    assert "HX-Request" in fragment["Vary"]
+
+
+def test_a_new_snapshot_gets_the_new_page(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    first = client.get(url(campaign, "campaign"))
+    play_until(campaign, cast, lambda data: data["clock"]["step"] != "orders")
+    second = again(client, url(campaign, "campaign"), first)
+    assert second.status_code == 200
+    assert second["ETag"] != first["ETag"]
+
+
+def test_an_extended_deadline_gets_the_new_page(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    first = client.get(url(campaign))
+    services.campaign_extend(campaign=campaign, actor=cast["gm"], hours=24)
+    second = again(client, url(campaign), first)
+    assert second.status_code == 200
+    campaign.refresh_from_db()
+    assert campaign.deadline is not None
+    assert f'datetime="{campaign.deadline.isoformat()}"' in second.text
+
+
+def test_a_recoloured_kingdom_gets_the_new_map(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    first = client.get(url(campaign, "campaign"))
+    Membership.objects.filter(user=cast["bob"]).update(colour="#123456")
+    second = again(client, url(campaign, "campaign"), first)
+    assert second.status_code == 200
+    assert "#123456" in second.text
+    assert "#123456" not in first.text
+
+
+def test_a_waiting_message_is_shown_not_answered_304(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    first = client.get(url(campaign))
+    refused = {"unit": "no-such-unit", "order": "defend", "seen": 1}
+    assert client.post(url(campaign, "orders_give"), refused).status_code == 302
+    shown = again(client, url(campaign), first)
+    assert shown.status_code == 200
+    assert 'class="messages"' in shown.text
+
+
+def test_another_viewer_never_gets_the_first_viewers_page(client, cast, campaign):
+    alice, bob = Client(), Client()
+    signed_in(alice, cast["alice"])
+    signed_in(bob, cast["bob"])
+    hers = alice.get(url(campaign, "campaign"))
+    his = again(bob, url(campaign, "campaign"), hers)
+    assert his.status_code == 200
+    assert his["ETag"] != hers["ETag"]
+
+
+def test_the_report_and_setup_pages_are_revalidated_too(client, cast):
+    campaign = new_campaign(cast)
+    signed_in(client, cast["alice"])
+    setup = client.get(url(campaign, "setup"), **HTMX)
+    assert again(client, url(campaign, "setup"), setup, **HTMX).status_code == 304
+    play_until(campaign, cast, at_step("orders"))
+    assert again(client, url(campaign, "setup"), setup, **HTMX).status_code == 200
+    address = reverse("campaign:report", args=[campaign.slug, 2])
+    report = client.get(address)
+    assert report.status_code == 200
+    assert again(client, address, report).status_code == 304
+
+
+def test_a_stranger_gets_no_tag_and_no_page(client, cast, campaign):
+    signed_in(client, cast["eve"])
+    response = client.get(url(campaign), HTTP_IF_NONE_MATCH="*")
+    assert response.status_code == 404
+    assert not response.has_header("ETag")
+
+
+# --- the map drawn once ---------------------------------------------------------------
+
+
+def test_the_map_is_drawn_once_per_snapshot_for_all_its_viewers(
+    client, cast, campaign, monkeypatch
+):
+    drawn = counted_drawings(monkeypatch)
+    for name in ("alice", "bob", "gm", "alice"):
+        assert signed_in(Client(), cast[name]).get(url(campaign, "campaign")).status_code == 200
+    assert len(drawn) == 1
+    play_until(campaign, cast, lambda data: data["clock"]["step"] != "orders")
+    signed_in(client, cast["alice"]).get(url(campaign, "campaign"))
+    assert len(drawn) == 2
+
+
+def test_each_player_sees_only_their_own_planned_moves(client, cast, campaign):
+    alice, bob = Client(), Client()
+    signed_in(alice, cast["alice"])
+    signed_in(bob, cast["bob"])
+    army = army_of(campaign, cast["alice"])
+    data = services.latest_snapshot(campaign).data
+    to = order_choices(parse_campaign(data), army["id"]).moves[0]
+    seen = services.latest_snapshot(campaign).number
+    form = {"unit": army["id"], "order": "move", "to": f"{to[0]},{to[1]}", "seen": seen}
+    assert 'class="move planned"' in alice.post(url(campaign, "orders_give"), form, **HTMX).text
+    assert 'class="move planned"' in alice.get(url(campaign)).text
+    assert 'class="move planned"' not in bob.get(url(campaign)).text
+
+
+def test_a_recoloured_kingdom_is_drawn_anew(client, cast, campaign, monkeypatch):
+    drawn = counted_drawings(monkeypatch)
+    signed_in(client, cast["alice"]).get(url(campaign, "campaign"))
+    Membership.objects.filter(user=cast["bob"]).update(colour="#123456")
+    assert "#123456" in client.get(url(campaign, "campaign")).text
+    assert len(drawn) == 2
+
+
+def _closed_port() -> int:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return int(free.getsockname()[1])
+
+
+def test_with_the_cache_server_away_the_pages_still_render(
+    client, cast, campaign, settings, caplog
+):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
+        }
+    }
+    signed_in(client, cast["alice"])
+    for page in ("campaign", "orders"):
+        response = client.get(url(campaign, page))
+        assert response.status_code == 200
+        assert 'class="campaign-map"' in response.text
+    assert "The map cache does not answer" in caplog.text
+
+
+def test_the_map_is_kept_in_redis_when_configured(client, cast, campaign, settings, redis_url):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
+    }
+    snapshot = services.latest_snapshot(campaign)
+    looks = {
+        m.kingdom: mapsvg.KingdomLook(m.kingdom_name, m.colour, m.heraldry)
+        for m in campaign.memberships.exclude(kingdom="")
+    }
+    key = mapcache.map_key(snapshot, kingdoms=looks)
+    cache.delete(key)
+    signed_in(client, cast["alice"]).get(url(campaign, "campaign"))
+    kept = cache.get(key)
+    assert isinstance(kept, str)
+    assert kept.startswith("<svg")
+    cache.delete(key)
