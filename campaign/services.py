@@ -3,6 +3,7 @@ that change the campaign's state lock its row and check the snapshot they starte
 so two advances never both land and no submission is lost."""
 
 import copy
+import logging
 import re
 import smtplib
 from collections.abc import Callable, Iterable
@@ -14,8 +15,10 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
+from kombu.exceptions import OperationalError as BrokerError
 
 from accounts.models import User
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
@@ -39,6 +42,8 @@ from campaign.rules.state import BattlesMode, OrdersMode
 from campaign.signals import snapshot_stored
 
 type Json = dict[str, Any]
+
+logger = logging.getLogger(__name__)
 
 # Which `inputs` key answers each kind of `pending` decision.
 ANSWERS = {
@@ -768,12 +773,50 @@ def _advance_when_ready(campaign: Campaign, snapshot: Snapshot) -> None:
 
 
 def queue_advance(campaign: Campaign, snapshot_number: int, *, defaults: bool = False) -> None:
-    """Advance in the background once this transaction has committed."""
+    """Advance in the background once this transaction has committed. The decisions are
+    saved whether or not the broker answers: if it is away, the error is logged and the
+    beat's sweep (`campaigns_ready_not_advanced`) queues the advance once it is back."""
+    campaign_id = campaign.pk
+    transaction.on_commit(lambda: _send_advance(campaign_id, snapshot_number, defaults))
+
+
+def _send_advance(campaign_id: int, snapshot_number: int, defaults: bool) -> None:
     from campaign.tasks import advance_campaign
 
-    transaction.on_commit(
-        lambda: advance_campaign.delay(campaign.pk, snapshot_number, defaults=defaults)
+    try:
+        advance_campaign.apply_async((campaign_id, snapshot_number), {"defaults": defaults})
+    except BrokerError as error:
+        logger.warning(
+            "The advance of campaign %s from snapshot %s could not be queued (%s): "
+            "the beat's sweep will queue it once the broker answers.",
+            campaign_id,
+            snapshot_number,
+            error,
+        )
+
+
+def campaigns_ready_not_advanced(
+    older_than: timedelta = timedelta(minutes=1), now: datetime | None = None
+) -> list[tuple[int, int]]:
+    """(campaign id, snapshot number) of every running campaign in which every kingdom has
+    been ready, with nothing changed for `older_than`, and that has not advanced: its
+    advance was lost (the broker was away when it was queued, or its worker died)."""
+    cutoff = (now or timezone.now()) - older_than
+    open_ready = Q(submissions__consumed_by=None, submissions__ready=True)
+    waiting = (
+        Campaign.objects.filter(status=Campaign.Status.RUNNING)
+        .annotate(
+            ready_count=Count("submissions", filter=open_ready),
+            last_change=Max("submissions__updated_at", filter=Q(submissions__consumed_by=None)),
+        )
+        .filter(ready_count__gt=0, last_change__lte=cutoff)
     )
+    lost = []
+    for campaign in waiting:
+        snapshot = latest_snapshot(campaign)
+        if snapshot.created_at <= cutoff and everyone_ready(campaign, snapshot):
+            lost.append((campaign.pk, snapshot.number))
+    return lost
 
 
 # --- battles -------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Celery tasks: each takes ids, calls one service, and is safe to run twice. Transient
 database errors are retried; anything else raises, so it is seen in the worker's log."""
 
+from datetime import timedelta
 from typing import Any
 
 from celery import Task, shared_task
@@ -19,7 +20,11 @@ def record_heartbeat(self: Task[[], str]) -> str:
     return worker
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+# Nobody reads an advance's result: ignoring it keeps the web process that queues it off
+# the result backend (which, with Redis away, retries for many seconds).
+@shared_task(
+    autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5, ignore_result=True
+)
 def advance_campaign(campaign_id: int, snapshot_number: int, defaults: bool = False) -> int | None:
     """Advance a campaign from the given snapshot; nothing if it has moved on."""
     snapshot = services.campaign_advance(
@@ -38,6 +43,20 @@ def advance_due_campaigns(queue: str | None = None) -> int:
     for campaign_id, number in due:
         advance_campaign.apply_async((campaign_id, number), {"defaults": True}, **routing)
     return len(due)
+
+
+@shared_task
+def advance_ready_campaigns(older_than_seconds: float = 60.0, queue: str | None = None) -> int:
+    """Run by the beat each minute: every running campaign in which every kingdom has been
+    ready for a while without an advance (the broker was away when the last one marked
+    ready, or the worker running the advance died) is queued again, to `queue` as for
+    `advance_due_campaigns`. An advance queued twice lands once: the second finds the
+    campaign moved on."""
+    lost = services.campaigns_ready_not_advanced(timedelta(seconds=older_than_seconds))
+    routing: dict[str, Any] = {"queue": queue} if queue else {}
+    for campaign_id, number in lost:
+        advance_campaign.apply_async((campaign_id, number), **routing)
+    return len(lost)
 
 
 @shared_task

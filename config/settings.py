@@ -230,7 +230,7 @@ else:
 CELERY_BROKER_DIR = VAR_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {"socket_connect_timeout": 2}
     CELERY_RESULT_BACKEND = REDIS_URL
 else:
     (CELERY_BROKER_DIR / "messages").mkdir(parents=True, exist_ok=True)
