@@ -4,6 +4,7 @@ is back, found by the beat's sweep. The Redis is the test's own, under a gunicor
 the shared one is never stopped."""
 
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -153,3 +154,39 @@ def test_players_submit_while_redis_is_away_and_the_advance_comes_once_it_is_bac
             wait_until(lambda: campaign.snapshots.filter(number=2).exists(), 60, "the advance")
 
     one_advance_with_every_decision(campaign)
+
+
+QUEUE_BOTH = """
+import time
+from django.db import transaction
+from campaign import notifications, services
+from campaign.models import Campaign
+
+started = time.monotonic()
+with transaction.atomic():
+    notifications.queue([1, 2, 3])
+    services.queue_advance(Campaign(pk=1), 1)
+print(f"queued in {time.monotonic() - started:.1f} s")
+"""
+
+
+@pytest.mark.django_db
+def test_a_web_process_that_queues_tasks_with_redis_away_answers_within_seconds(
+    postgres, tmp_path: Path
+):
+    """An advance and three notifications queued on commit, as a request does, with nothing
+    listening at REDIS_URL: the errors are logged and the request goes on."""
+    with redis_server(tmp_path) as redis:
+        redis.stop()
+        env = {"DATABASE_URL": database_url_for_tests(), "REDIS_URL": redis.url}
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", QUEUE_BOTH],
+            cwd=BASE_DIR, env={**os.environ, **env}, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert "queued in" in done.stdout
+    assert float(done.stdout.split("queued in ")[1].split()[0]) < 6, done.stdout
+    assert "could not be queued" in done.stderr, done.stderr
+    assert took < 30
