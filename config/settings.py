@@ -143,8 +143,14 @@ DATABASE_URL = env_str("DATABASE_URL")
 if not DATABASE_URL:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASE_URL = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+# A connection kept between requests (DATABASE_CONN_MAX_AGE) is checked before a request
+# uses it: after PostgreSQL restarts, a dead one is replaced instead of failing a request.
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))
+    "default": dj_database_url.parse(
+        DATABASE_URL,
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        conn_health_checks=True,
+    )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: WAL and immediate

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -122,10 +123,11 @@ class PostgresCluster:
         return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
 
     def _run(self, program: str, *args: str) -> None:
-        subprocess.run(
+        done = subprocess.run(
             [*RUN_AS_POSTGRES, str(postgres_bin() / program), *args],
-            check=True, capture_output=True, timeout=120,
+            capture_output=True, text=True, timeout=120,
         )  # fmt: skip
+        assert done.returncode == 0, f"{program} failed: {done.stdout}{done.stderr}"
 
     def create(self) -> None:
         socket_dir = self.workdir / "pg-socket"
@@ -150,7 +152,10 @@ class PostgresCluster:
 
 
 @contextmanager
-def postgres_cluster(workdir: Path) -> Iterator[PostgresCluster]:
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """A new cluster, in a directory of its own that the postgres user may enter (pytest's
+    tmp_path, under root's, is closed to it)."""
+    workdir = Path(tempfile.mkdtemp(prefix="mk-faults-pg-"))
     cluster = PostgresCluster(workdir)
     cluster.create()
     cluster.start()
@@ -164,6 +169,7 @@ def postgres_cluster(workdir: Path) -> Iterator[PostgresCluster]:
              "-m", "immediate", "stop"],
             capture_output=True, timeout=60,
         )  # fmt: skip
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 # --- the app under gunicorn --------------------------------------------------------------------

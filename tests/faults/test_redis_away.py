@@ -104,8 +104,8 @@ def test_a_broker_that_does_not_answer_is_logged_and_the_decision_kept(monkeypat
 
 @pytest.mark.django_db(transaction=True)
 def test_players_submit_while_redis_is_away_and_the_advance_comes_once_it_is_back(
-    postgres, tmp_path: Path
-):
+    postgres: None, tmp_path: Path
+) -> None:
     campaign = running_campaign("Stormy")
     slug = campaign.slug
     players = {kingdom: session_of(ruler(campaign, kingdom)) for kingdom in RACES}
@@ -172,8 +172,8 @@ print(f"queued in {time.monotonic() - started:.1f} s")
 
 @pytest.mark.django_db
 def test_a_web_process_that_queues_tasks_with_redis_away_answers_within_seconds(
-    postgres, tmp_path: Path
-):
+    postgres: None, tmp_path: Path
+) -> None:
     """An advance and three notifications queued on commit, as a request does, with nothing
     listening at REDIS_URL: the errors are logged and the request goes on."""
     with redis_server(tmp_path) as redis:
