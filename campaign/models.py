@@ -3,13 +3,16 @@ campaign file); rows exist for what must be queried: who plays which kingdom, wh
 kingdom has submitted, deadlines, the audit trail."""
 
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+
+from campaign import storage
 
 
 class WorkerHeartbeat(models.Model):
@@ -147,9 +150,40 @@ class Membership(models.Model):
         return f"{self.user} in {self.campaign}" + (f" as {self.kingdom}" if self.kingdom else "")
 
 
+class CampaignMap(models.Model):
+    """A map as snapshots use it, stored once however many snapshots (or campaigns) use it,
+    under the SHA-256 of its canonical JSON (`storage.map_digest`)."""
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    data: models.JSONField[dict[str, Any]] = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"{self.data.get('name', 'map')} {self.digest[:12]}"
+
+
+class SnapshotQuerySet(models.QuerySet["Snapshot"]):
+    def bulk_create(
+        self, objs: Iterable["Snapshot"], *args: Any, **kwargs: Any
+    ) -> list["Snapshot"]:
+        snapshots = list(objs)
+        with transaction.atomic(using=self.db, savepoint=False):
+            _store_files(snapshots)
+            return super().bulk_create(snapshots, *args, **kwargs)
+
+
+class SnapshotManager(models.Manager["Snapshot"]):
+    """Snapshots come with their map (one query reads a snapshot's file, as when it was
+    kept whole)."""
+
+    def get_queryset(self) -> SnapshotQuerySet:
+        return SnapshotQuerySet(self.model, using=self._db).select_related("map")
+
+
 class Snapshot(models.Model):
     """The campaign file after a start, an advance, an undo, a correction or an import.
-    The newest is the campaign's state; `decisions` are the inputs that produced it."""
+    The newest is the campaign's state; `decisions` are the inputs that produced it.
+    `data` is the whole file; it is stored apart (`campaign.storage`): the map once in a
+    `CampaignMap`, the events as what changed from one snapshot to the next."""
 
     class Reason(models.TextChoices):
         START = "start"
@@ -160,7 +194,20 @@ class Snapshot(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
     number = models.PositiveIntegerField()
-    data: models.JSONField[dict[str, Any]] = models.JSONField()
+    state: models.JSONField[dict[str, Any]] = models.JSONField(
+        help_text="The campaign file with null in the places of its map and events."
+    )
+    map = models.ForeignKey(
+        CampaignMap, null=True, blank=True, on_delete=models.PROTECT, related_name="snapshots"
+    )
+    events_shared = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="How many first events it shares with the next snapshot; "
+        "empty when own_events are all its events (the newest snapshot).",
+    )
+    own_events: models.JSONField[list[Any]] = models.JSONField(default=list)
+    event_count = models.PositiveIntegerField(default=0)
     decisions: models.JSONField[dict[str, Any]] = models.JSONField(default=dict)
     reason = models.CharField(max_length=12, choices=Reason.choices)
     defaults = models.BooleanField(
@@ -171,6 +218,11 @@ class Snapshot(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = SnapshotManager()
+
+    _file: dict[str, Any] | None = None
+    _unstored = False
+
     class Meta:
         ordering = ["campaign", "number"]
         constraints = [
@@ -178,8 +230,117 @@ class Snapshot(models.Model):
         ]
 
     def __str__(self) -> str:
-        clock = self.data.get("clock", {})
+        clock = self.state.get("clock", {})
         return f"{self.campaign} #{self.number} ({clock.get('season')} {clock.get('step')})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._unstored:
+            super().save(*args, **kwargs)
+            return
+        if not self._state.adding:
+            raise ValueError("A snapshot is never rewritten: store a new one.")
+        with transaction.atomic(using=kwargs.get("using"), savepoint=False):
+            _store_files([self])
+            super().save(*args, **kwargs)
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        super().refresh_from_db(*args, **kwargs)
+        self._file = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The whole campaign file: at most one query (for the events of an older snapshot)."""
+        if self._file is None:
+            hexmap = self.map.data if self.map is not None else None
+            self._file = storage.put_together(self.state, hexmap, self._events())
+        return self._file
+
+    @data.setter
+    def data(self, file: dict[str, Any]) -> None:
+        self._file = file
+        self._unstored = True
+
+    def _events(self) -> list[Any]:
+        if self.events_shared is None:
+            whole: list[Any] = self.own_events
+            return whole
+        rows = (
+            Snapshot.objects.filter(campaign_id=self.campaign_id, number__gt=self.number)
+            .order_by("number")
+            .values_list("events_shared", "own_events")
+        )
+        return storage.events_from([(self.events_shared, self.own_events), *rows])
+
+
+def read_files(snapshots: Iterable[Snapshot]) -> None:
+    """Put together the files of many snapshots of a campaign with one query for their
+    events (an export reads every snapshot)."""
+    waiting = [s for s in snapshots if s._file is None and s.events_shared is not None]
+    if not waiting:
+        return
+    campaigns = {s.campaign_id for s in waiting}
+    rows = (
+        Snapshot.objects.filter(
+            campaign_id__in=campaigns, number__gte=min(s.number for s in waiting)
+        )
+        .order_by("campaign_id", "-number")
+        .values_list("campaign_id", "number", "events_shared", "own_events")
+    )
+    events_at: dict[tuple[int, int], list[Any]] = {}
+    newer: dict[int, list[Any]] = {}
+    for campaign_id, number, shared, own in rows:
+        events = own if shared is None else newer[campaign_id][:shared] + own
+        newer[campaign_id] = events_at[campaign_id, number] = events
+    for snapshot in waiting:
+        hexmap = snapshot.map.data if snapshot.map is not None else None
+        snapshot._file = storage.put_together(
+            snapshot.state, hexmap, events_at[snapshot.campaign_id, snapshot.number]
+        )
+
+
+def _store_files(snapshots: list[Snapshot]) -> None:
+    """Fill the stored fields of new snapshots from their files, in the order of their
+    numbers, and turn the newest snapshot already stored before each campaign's first into
+    one that holds only what it does not share with it. Called inside a transaction."""
+    new = sorted((s for s in snapshots if s._unstored), key=lambda s: (s.campaign_id, s.number))
+    befores = {
+        first.campaign_id: Snapshot.objects.filter(
+            campaign_id=first.campaign_id, number__lt=first.number
+        )
+        .order_by("-number")
+        .values_list("pk", "events_shared", "own_events", "map_id")
+        .first()
+        for first in reversed(new)
+    }
+    stored_maps = {before[3] for before in befores.values() if before and before[3]}
+    newer_events: dict[int, list[Any]] = {}
+    for snapshot in reversed(new):
+        kept = storage.take_apart(snapshot.data)
+        snapshot.state = kept.state
+        snapshot.map_id = _map_stored(kept.hexmap, stored_maps) if kept.hexmap else None
+        snapshot.event_count = len(kept.events)
+        if snapshot.campaign_id in newer_events:
+            shared = storage.shared_events(kept.events, newer_events[snapshot.campaign_id])
+            snapshot.events_shared, snapshot.own_events = shared, kept.events[shared:]
+        else:
+            snapshot.events_shared, snapshot.own_events = None, kept.events
+        newer_events[snapshot.campaign_id] = kept.events
+        snapshot._unstored = False
+    for campaign_id, before in befores.items():
+        if before is None or before[1] is not None:
+            continue  # the first snapshot, or one under a newer (the insert refuses its number)
+        pk, _, events, _ = before
+        shared = storage.shared_events(events, newer_events[campaign_id])
+        Snapshot.objects.filter(pk=pk).update(events_shared=shared, own_events=events[shared:])
+
+
+def _map_stored(hexmap: dict[str, Any], stored: set[str]) -> str:
+    """The digest of a map, stored as a `CampaignMap` unless it is already."""
+    digest = storage.map_digest(hexmap)
+    if digest not in stored:
+        CampaignMap.objects.get_or_create(digest=digest, defaults={"data": hexmap})
+        stored.add(digest)
+    return digest
 
 
 class Submission(models.Model):

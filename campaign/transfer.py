@@ -41,6 +41,7 @@ from campaign.models import (
     Snapshot,
     Submission,
     new_join_code,
+    read_files,
 )
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
@@ -74,6 +75,7 @@ def campaign_export(campaign: Campaign) -> Json:
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         members = campaign.memberships.select_related("user").order_by("joined_at", "pk")
         snapshots = list(campaign.snapshots.select_related("created_by").order_by("number"))
+        read_files(snapshots)
         submissions = (
             campaign.submissions.filter(consumed_by=None)
             .select_related("submitted_by")
@@ -206,8 +208,8 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
         [t for _, _, t in submissions],
     )
     if snapshots:  # the battles' rows of the newest state, as after any new snapshot
-        newest = max((s for s, _, _ in snapshots), key=lambda s: s.number)
-        snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=newest)
+        last = max((s for s, _, _ in snapshots), key=lambda s: s.number)
+        snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=last)
     AuditEntry.objects.create(
         campaign=campaign,
         action="imported",
@@ -359,9 +361,9 @@ def _snapshots(value: object) -> list[SnapshotRow]:
             number=number,
             reason=reason,
             defaults=_bool(obj, "defaults", where),
-            data=data,
             decisions=_dict(obj, "decisions", where),
         )
+        snapshot.data = data
         rows.append((snapshot, _username_in(obj, "created_by", where), _stamps(obj, where)))
     return rows
 

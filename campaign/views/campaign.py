@@ -48,7 +48,7 @@ def my_campaigns(user: Any) -> list[MyCampaign]:
     memberships = (
         Membership.objects.filter(user=user)
         .select_related("campaign")
-        .annotate(pending=Subquery(newest_pending.values("data__pending")[:1]))
+        .annotate(pending=Subquery(newest_pending.values("state__pending")[:1]))
         .order_by("-campaign__created_at")
     )
     return [
@@ -160,21 +160,19 @@ def _previous_month(campaign: Campaign) -> dict[str, Any] | None:
     """The clock of the month that ended last before the newest snapshot, and the scores
     at its end (`story.last_month_end`). Two queries, however long the campaign; None when
     no month has ended."""
-    history = campaign.snapshots.values_list("number", "data__clock")
+    history = campaign.snapshots.values_list("number", "state__clock")
     found = story.last_month_end((number, clock, None, None) for number, clock in history)
     if found is None:
         return None
     clock, number = found
-    scores = campaign.snapshots.filter(number=number).values_list("data__scores", flat=True)
+    scores = campaign.snapshots.filter(number=number).values_list("state__scores", flat=True)
     return {"clock": clock, "scores": scores.first()}
 
 
 def _events_before(campaign: Campaign, number: int) -> int | None:
     """How many events the snapshot before `number` holds (None for the first)."""
-    events = (
-        campaign.snapshots.filter(number=number - 1).values_list("data__events", flat=True).first()
-    )
-    return len(events) if isinstance(events, list) else None
+    before = campaign.snapshots.filter(number=number - 1)
+    return before.values_list("event_count", flat=True).first()
 
 
 @login_required
@@ -232,10 +230,10 @@ def _resolved_orders(
     waiting = (
         campaign.snapshots.filter(
             number__lte=number,
-            data__clock__year=chapter.year,
-            data__clock__season="summer",
-            data__clock__month=chapter.month,
-            data__clock__step="orders",
+            state__clock__year=chapter.year,
+            state__clock__season="summer",
+            state__clock__month=chapter.month,
+            state__clock__step="orders",
         )
         .order_by("-number")
         .values("number")[:1]

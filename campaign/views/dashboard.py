@@ -549,9 +549,9 @@ def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRe
     if action not in ACTIONS:
         raise Http404("No such action.")
     campaign = membership.campaign
-    newest = campaign.snapshots.order_by("-number").values_list("data", flat=True).first()
+    newest = campaign.snapshots.defer("decisions").order_by("-number").first()
     people = people_of(list(campaign.memberships.select_related("user")))
-    form = _form(action, newest, people, request.POST)
+    form = _form(action, newest.data if newest else None, people, request.POST)
     if not form.is_valid():
         messages.error(request, f"Nothing was changed. {_form_errors(form)}")
         return _render(

@@ -31,7 +31,7 @@ def might_page(request: HttpRequest, slug: str) -> HttpResponse:
     campaign, membership = reader_for(request, slug)
     history = list(
         campaign.snapshots.order_by("number").values_list(
-            "number", "data__clock", "data__scores", "data__tiles"
+            "number", "state__clock", "state__scores", "state__tiles"
         )
     )
     if not history:
@@ -61,8 +61,8 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     `?kingdom=<id>` keeps the events that name that kingdom. Four queries of its own,
     however long the campaign and however large its map."""
     campaign, membership = reader_for(request, slug)
-    newest = (
-        campaign.snapshots.order_by("-number").values_list("data__events", "data__battles").first()
+    newest = (  # the newest snapshot holds its events whole
+        campaign.snapshots.order_by("-number").values_list("own_events", "state__battles").first()
     )
     if newest is None:
         raise Http404("The campaign has not started yet.")
@@ -75,7 +75,7 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     names = {kingdom: name or kingdom for kingdom, name in kingdoms.items()}
     chosen = request.GET.get("kingdom", "")
     chosen = chosen if chosen in names else ""
-    history = campaign.snapshots.values_list("number", "data__clock")
+    history = campaign.snapshots.values_list("number", "state__clock")
     return render(
         request,
         "campaign/chronicle.html",
@@ -106,11 +106,11 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     newest = (
         campaign.snapshots.order_by("-number")
         .values_list(
-            "data__clock",
-            "data__scores",
-            "data__kingdoms",
-            "data__events",
-            "data__battles",
+            "state__clock",
+            "state__scores",
+            "state__kingdoms",
+            "own_events",  # the newest snapshot holds its events whole
+            "state__battles",
         )
         .first()
     )
@@ -122,7 +122,7 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     names = {k: banner.name for k, banner in banners.items()}
     history = list(
         campaign.snapshots.order_by("number").values_list(
-            "number", "data__clock", "data__scores", "data__tiles"
+            "number", "state__clock", "state__scores", "state__tiles"
         )
     )
     told = story.story_of(history, banners=banners)

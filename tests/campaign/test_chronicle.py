@@ -211,7 +211,7 @@ def test_a_member_reads_the_explorations_of_the_months_played_newest_month_first
 def test_each_month_links_to_its_map_and_to_the_report_that_tells_it(client, cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_month(1, 3))
-    month_3 = campaign.snapshots.filter(data__clock__month=3).order_by("number").first()
+    month_3 = campaign.snapshots.filter(state__clock__month=3).order_by("number").first()
     assert month_3 is not None
     months = months_of(signed_in(client, cast["bob"]).get(chronicle_url(campaign)).text)
     second = next(m for m in months if m.title == "Year 1, summer month 2")

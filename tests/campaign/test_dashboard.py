@@ -43,7 +43,7 @@ def state(campaign: Campaign) -> tuple[Any, ...]:
         fresh.status,
         fresh.deadline,
         fresh.paused_with,
-        list(Snapshot.objects.filter(campaign=campaign).values_list("number", "data")),
+        [(s.number, s.data) for s in Snapshot.objects.filter(campaign=campaign)],
         list(Submission.objects.filter(campaign=campaign).values_list("payload", "consumed_by")),
         AuditEntry.objects.filter(campaign=campaign).count(),
     )
