@@ -96,8 +96,8 @@ def test_the_backup_runs_every_night_and_catches_up_after_a_night_off():
 
 
 def test_the_units_pass_systemds_own_check(tmp_path):
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
+    analyze = shutil.which("systemd-analyze") or ""
+    if not analyze:
         service_missing("systemd-analyze (Debian's systemd package)", "it is not installed")
     units = sorted(DEPLOY.glob("*.service")) + sorted(DEPLOY.glob("*.timer"))
     for path in units:
@@ -237,7 +237,9 @@ def nginx() -> str:
 
 
 @pytest.fixture
-def site_behind_nginx(nginx, postgres, redis_url, tmp_path) -> Iterator[tuple[int, int]]:
+def site_behind_nginx(
+    nginx: str, postgres: None, redis_url: str, tmp_path: Path
+) -> Iterator[tuple[int, int]]:
     """gunicorn started with the web unit's command line and the example environment (on
     the test database and Redis), behind nginx with the site's config: (http, https)."""
     http, https, port = free_port(), free_port(), free_port()
