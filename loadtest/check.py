@@ -1,0 +1,251 @@
+"""After the load test's players have stopped: the figures, and the checks against the
+database (run by loadtest/run while the web, the workers and beat still run).
+
+    python loadtest/check.py OUT_DIR PLAYERS_FILE
+
+Reads the locust processes' samples-*.tsv and acks-*.jsonl in OUT_DIR (loadtest/locustfile.py)
+and checks, for every load campaign (seed_load):
+- it advanced exactly once per month: consecutive snapshot numbers, each month's orders
+  step once, no month skipped or doubled, every kingdom's orders in each advance; and no
+  campaign is left with every kingdom ready but not advanced (after the queue drains);
+- no lost submission: every order and readiness the server acknowledged is that kingdom's
+  submission for that month (the last order given to each unit), or used by the advance;
+- no error: no 5xx, no failed or refused-by-the-server request.
+Prints `bench: NAME VALUE [UNIT]` lines and `bench: target_NAME met|not met`; exits 1 if a
+check of correctness fails (errors, months, lost submissions)."""
+
+import json
+import math
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from campaign import services  # noqa: E402
+from campaign.models import Campaign, Snapshot, Submission  # noqa: E402
+
+type Json = dict[str, Any]
+
+PAGES = {"orders page", "orders poll", "orders unit"}
+POSTS = {"give order", "change order", "mark ready"}
+SIGN_IN = {"sign-in page", "sign in"}
+TARGET_PAGES_MS, TARGET_POSTS_MS = 150, 300
+SEASONS = {"setup": 0, "summer": 1, "winter": 2}
+DRAIN_SECONDS = 120  # at most, for the advances queued at the end to be done
+
+
+def p95(values: list[float]) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def bench(name: str, value: object, unit: str = "") -> None:
+    print(f"bench: {name} {value}{' ' + unit if unit else ''}", flush=True)
+
+
+def target(name: str, met: bool) -> None:
+    print(f"bench: target_{name} {'met' if met else 'not met'}", flush=True)
+
+
+def load_campaigns(slugs: set[str]) -> list[Campaign]:
+    return list(Campaign.objects.filter(slug__in=slugs).order_by("slug"))
+
+
+def waiting_advance(campaign: Campaign) -> bool:
+    """Every kingdom is ready but the campaign has not advanced (yet)."""
+    campaign.refresh_from_db()
+    snapshot = services.latest_snapshot(campaign)
+    return campaign.status == Campaign.Status.RUNNING and services.everyone_ready(
+        campaign, snapshot
+    )
+
+
+def drain(campaigns: list[Campaign]) -> list[str]:
+    """Wait for the advances still queued; the campaigns still waiting after that."""
+    deadline = time.monotonic() + DRAIN_SECONDS
+    waiting = [c for c in campaigns if waiting_advance(c)]
+    while waiting and time.monotonic() < deadline:
+        time.sleep(1)
+        waiting = [c for c in waiting if waiting_advance(c)]
+    return [c.slug for c in waiting]
+
+
+def months_of(campaign: Campaign, problems: list[str]) -> int:
+    """The months the campaign resolved in the run; each problem with its advances added."""
+    snapshots = list(Snapshot.objects.filter(campaign=campaign).order_by("number"))
+    numbers = [s.number for s in snapshots]
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(f"{campaign.slug}: snapshot numbers {numbers} are not consecutive")
+    kingdoms = set(campaign.memberships.exclude(kingdom="").values_list("kingdom", flat=True))
+    months: list[tuple[int, int, int]] = []
+    resolved = 0
+    started = False
+    for at, snapshot in enumerate(snapshots):
+        clock = snapshot.data["clock"]
+        if clock["step"] != "orders":
+            continue
+        month = (clock["year"], SEASONS.get(clock["season"], 9), clock["month"])
+        started = started or month == (1, 1, 1)
+        if not started:
+            continue
+        if months and month in months:
+            problems.append(f"{campaign.slug}: the orders of {month} are asked twice")
+        elif months and month[:2] == months[-1][:2] and month[2] != months[-1][2] + 1:
+            problems.append(f"{campaign.slug}: month {months[-1]} is followed by {month}")
+        months.append(month)
+        if at + 1 < len(snapshots):
+            decided = set(snapshots[at + 1].decisions.get("orders", {}))
+            if decided != kingdoms:
+                problems.append(
+                    f"{campaign.slug}: the advance of {month} had the orders of "
+                    f"{sorted(decided)}, not of every kingdom"
+                )
+            resolved += 1
+    return resolved
+
+
+def read_acks(out: Path) -> list[Json]:
+    acks = []
+    for path in sorted(out.glob("acks-*.jsonl")):
+        acks += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return sorted(acks, key=lambda a: a["t"])
+
+
+def lost_submissions(acks: list[Json], problems: list[str]) -> int:
+    """Acknowledged orders and readiness not found in the database."""
+    wanted: dict[tuple[str, str, int], Json] = defaultdict(lambda: {"orders": {}, "ready": False})
+    for ack in acks:
+        key = (ack["campaign"], ack["kingdom"], ack["seen"])
+        if "order" in ack:
+            wanted[key]["orders"][ack["order"]["unit"]] = ack["order"]
+        if ack.get("ready"):
+            wanted[key]["ready"] = True
+    lost = 0
+    for (slug, kingdom, seen), want in wanted.items():
+        row = (
+            Submission.objects.filter(
+                campaign__slug=slug, kingdom=kingdom, kind="orders", snapshot=seen
+            )
+            .select_related("consumed_by")
+            .first()
+        )
+        stored = {o["unit"]: o for o in (row.payload if row else [])}
+        used = (
+            row.consumed_by.decisions.get("orders", {}).get(kingdom)
+            if row and row.consumed_by
+            else None
+        )
+        for unit, order in want["orders"].items():
+            if stored.get(unit) != order or (used is not None and order not in used):
+                lost += 1
+                problems.append(
+                    f"{slug} {kingdom} month of snapshot {seen}: {order} was acknowledged, "
+                    f"the database holds {stored.get(unit)}"
+                )
+        if want["ready"] and not (row and (row.ready or row.consumed_by)):
+            lost += 1
+            problems.append(f"{slug} {kingdom} snapshot {seen}: ready was acknowledged, not kept")
+    return lost
+
+
+def read_samples(out: Path) -> list[tuple[float, str, float, int, bool]]:
+    samples = []
+    for path in sorted(out.glob("samples-*.tsv")):
+        for line in path.read_text().splitlines():
+            t, name, ms, status, failed, _player = line.split("\t")
+            samples.append((float(t), name, float(ms), int(status), failed == "1"))
+    return samples
+
+
+def cpu_seconds(out: Path) -> dict[str, float]:
+    """CPU time used so far by each server process (LOADTEST_PIDS, with its children) and by
+    the locust processes (their own account, written as they quit)."""
+    import psutil
+
+    used: dict[str, float] = {}
+    for item in os.environ.get("LOADTEST_PIDS", "").split():
+        name, pid = item.split("=")
+        try:
+            process = psutil.Process(int(pid))
+            tree = [process, *process.children(recursive=True)]
+            used[name] = sum(sum(p.cpu_times()[:2]) for p in tree)
+        except psutil.Error:
+            used[name] = math.nan
+    used["locust"] = sum(float(p.read_text()) for p in out.glob("cpu-locust-*.txt"))
+    return used
+
+
+def main(out: Path, players_file: Path) -> int:
+    players = [json.loads(line) for line in players_file.read_text().splitlines() if line]
+    campaigns = load_campaigns({p["campaign"] for p in players})
+    problems: list[str] = []
+    stuck = drain(campaigns)
+    problems += [f"{slug}: every kingdom is ready but it did not advance" for slug in stuck]
+
+    samples = read_samples(out)
+    signed_in = [t for t, name, *_ in samples if name == "sign in"]
+    steady = max(signed_in) if signed_in else 0.0  # every player signed in: the ramp is over
+    pages = [ms for t, name, ms, *_ in samples if name in PAGES and t >= steady]
+    posts = [ms for t, name, ms, *_ in samples if name in POSTS and t >= steady]
+    failed = [(name, status) for _, name, _, status, bad in samples if bad]
+    server_errors = sum(1 for *_, status, _ in samples if status >= 500)
+    span = (max(t for t, *_ in samples) - min(t for t, *_ in samples)) if samples else 0.0
+    acks = read_acks(out)
+    months = sum(months_of(c, problems) for c in campaigns)
+    lost = lost_submissions(acks, problems)
+
+    bench("loadtest_cores", os.cpu_count())
+    bench("loadtest_load_average", "/".join(f"{n:.2f}" for n in os.getloadavg()), "(1/5/15 min)")
+    for name, seconds in cpu_seconds(out).items():
+        bench(f"loadtest_cpu_{name}", f"{seconds:.0f}", "s")
+    bench("loadtest_players", len(signed_in))
+    bench("loadtest_campaigns", len(campaigns))
+    bench("loadtest_requests", len(samples))
+    bench("loadtest_requests_per_second", f"{len(samples) / span:.1f}" if span else 0, "req/s")
+    bench(
+        "loadtest_steady_seconds",
+        f"{max(t for t, *_ in samples) - steady:.0f}" if samples else 0,
+        "s",
+    )
+    bench(
+        "loadtest_sign_in_p95",
+        f"{p95([ms for _, n, ms, *_ in samples if n == 'sign in']):.0f}",
+        "ms",
+    )
+    bench("loadtest_pages_p95", f"{p95(pages):.0f}", "ms")
+    bench("loadtest_order_posts_p95", f"{p95(posts):.0f}", "ms")
+    bench("loadtest_page_requests", len(pages))
+    bench("loadtest_order_posts", len(posts))
+    bench("loadtest_acknowledged", len(acks))
+    bench("loadtest_errors", len(failed))
+    bench("loadtest_server_errors", server_errors)
+    bench("loadtest_months_advanced", months)
+    bench("loadtest_lost_submissions", lost)
+    month_problems = [p for p in problems if "acknowledged" not in p]
+    target("loadtest_pages_p95_under_150ms", bool(pages) and p95(pages) < TARGET_PAGES_MS)
+    target("loadtest_order_posts_p95_under_300ms", bool(posts) and p95(posts) < TARGET_POSTS_MS)
+    target("loadtest_no_errors", not failed)
+    target("loadtest_advanced_exactly_once_per_month", months > 0 and not month_problems)
+    target("loadtest_no_lost_submission", bool(acks) and lost == 0)
+    for name, status in sorted(set(failed))[:20]:
+        print(f"loadtest: failed: {name} (HTTP {status})", file=sys.stderr)
+    for problem in problems[:50]:
+        print(f"loadtest: {problem}", file=sys.stderr)
+    correct = not failed and not problems and months > 0 and bool(acks)
+    return 0 if correct else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2])))

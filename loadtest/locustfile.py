@@ -1,0 +1,284 @@
+"""The load test's players (locust, run by loadtest/run): one locust user per player of the
+campaigns seed_load made.
+
+Each signs in, opens its orders page, and polls the board every LOADTEST_POLL_SECONDS (10)
+as the page's htmx does (`hx-get` of the board with the HX-Request header, and
+If-None-Match once the server gives an ETag, as the browser's cache would), whether or not
+the page itself would poll at that moment. When the board asks for its orders, the player,
+at a random time within LOADTEST_DECIDE_SECONDS (60) of the month's opening, taps each unit
+still without an order and presses one of the order buttons the page offers (the form's
+own fields: the unit, the order, `to`, `seen` and the CSRF token), changes one of its
+orders, and marks them ready; the campaign advances when all its players are ready (the
+Celery worker).
+
+Every request is timed into LOADTEST_OUT/samples-PID.tsv; every order and readiness the
+server acknowledged (a 2xx board without a refusal) is written to LOADTEST_OUT/acks-PID.jsonl,
+for loadtest/check.py to find in the database afterwards. Which player a locust user
+plays comes from a counter in Redis (REDIS_URL), so several locust processes share out
+LOADTEST_PLAYERS (seed_load's JSON lines) without overlap."""
+
+import json
+import os
+import random
+import re
+import time
+from html import unescape
+from pathlib import Path
+from typing import Any, TextIO
+
+import redis
+from locust import FastHttpUser, events, task
+from locust.env import Environment
+
+type Json = dict[str, Any]
+
+POLL = float(os.environ.get("LOADTEST_POLL_SECONDS", "10"))
+DECIDE = float(os.environ.get("LOADTEST_DECIDE_SECONDS", "60"))  # a month's orders, within
+THINK = (1.0, 3.0)  # seconds between a player's taps
+PASSWORD = os.environ.get("LOADTEST_PASSWORD", "")
+OUT = Path(os.environ.get("LOADTEST_OUT", "."))
+PLAYERS = [
+    json.loads(line)
+    for line in Path(os.environ.get("LOADTEST_PLAYERS", "players.jsonl")).read_text().splitlines()
+    if line.strip()
+]
+COUNTER = f"loadtest:{os.environ.get('LOADTEST_RUN', 'run')}:next-player"
+# As nginx in front of gunicorn would say: the visitor came over https.
+PROXY = {"X-Forwarded-Proto": "https"}
+
+FORM = re.compile(
+    r'<form method="post" action="(?P<action>[^"]+)"(?P<attrs>[^>]*)>(?P<body>.*?)</form>', re.S
+)
+INPUT = re.compile(r'<input type="hidden" name="(?P<name>[^"]+)" value="(?P<value>[^"]*)"')
+NOT_YET_ORDERED = re.compile(r"<h3>Not yet ordered</h3>(.*?)</ul>", re.S)
+UNIT_LINK = re.compile(r"\?unit=([^\"&]+)\"")
+SEEN = re.compile(r"· snapshot (\d+)</p>")
+REFUSED = 'role="alert"'
+
+_samples: TextIO | None = None
+_acks: TextIO | None = None
+
+
+@events.init.add_listener
+def open_records(environment: Environment, **_: Any) -> None:
+    global _samples, _acks
+    OUT.mkdir(parents=True, exist_ok=True)
+    _samples = (OUT / f"samples-{os.getpid()}.tsv").open("a")
+    _acks = (OUT / f"acks-{os.getpid()}.jsonl").open("a")
+
+
+@events.request.add_listener
+def record_sample(
+    name: str, response_time: float, response: Any, exception: Any, context: Json, **_: Any
+) -> None:
+    status = getattr(response, "status_code", 0) or 0
+    if _samples is not None:
+        _samples.write(
+            f"{time.time():.3f}\t{name}\t{response_time:.1f}\t{status}\t{int(bool(exception))}"
+            f"\t{context.get('player', '')}\n"
+        )
+
+
+@events.quitting.add_listener
+def close_records(**_: Any) -> None:
+    for record in (_samples, _acks):
+        if record is not None:
+            record.flush()
+    used = os.times()
+    (OUT / f"cpu-locust-{os.getpid()}.txt").write_text(f"{used.user + used.system:.1f}\n")
+
+
+def acknowledged(record: Json) -> None:
+    if _acks is not None:
+        _acks.write(json.dumps({"t": time.time(), **record}) + "\n")
+        _acks.flush()
+
+
+def give_forms(board: str) -> list[Json]:
+    """The order buttons of the chosen unit: each form's fields, as the page posts them."""
+    forms = []
+    for form in FORM.finditer(board):
+        if form["action"].endswith("/orders/give/"):
+            fields = {m["name"]: unescape(m["value"]) for m in INPUT.finditer(form["body"])}
+            if "#carry-choice" in form["attrs"]:
+                fields["carry"] = ""  # the ship's select, left at "no army"
+            forms.append({"action": form["action"], "fields": fields})
+    return forms
+
+
+def ready_form(board: str) -> Json | None:
+    for form in FORM.finditer(board):
+        if form["action"].endswith("/orders/ready/"):
+            fields = {m["name"]: unescape(m["value"]) for m in INPUT.finditer(form["body"])}
+            return {"action": form["action"], "fields": fields}
+    return None
+
+
+def not_yet_ordered(board: str) -> list[str]:
+    found = NOT_YET_ORDERED.search(board)
+    return list(dict.fromkeys(UNIT_LINK.findall(found.group(1)))) if found else []
+
+
+def as_stored(fields: dict[str, str]) -> Json:
+    """The order a give form posts, as the campaign file holds it."""
+    order: Json = {"unit": fields["unit"], "order": fields["order"]}
+    if fields.get("to"):
+        order["to"] = [int(n) for n in fields["to"].split(",")]
+    if fields.get("carry"):
+        order["carry"] = fields["carry"]
+    return order
+
+
+class Player(FastHttpUser):
+    """One player of one kingdom."""
+
+    def wait_time(self) -> float:
+        return max(0.0, self.next_poll - time.monotonic())
+
+    def context(self) -> Json:
+        player = getattr(self, "player", None)
+        return {"player": player["username"] if player else ""}
+
+    def on_start(self) -> None:
+        index = int(redis.Redis.from_url(os.environ["REDIS_URL"]).incr(COUNTER)) - 1
+        if index >= len(PLAYERS):
+            self.stop()  # more locust users than players: nobody left to play
+            return
+        self.player: Json = PLAYERS[index]
+        self.orders_url = f"/c/{self.player['campaign']}/orders/"
+        self.board = ""
+        self.etag = ""
+        self.month = ""
+        self.decide_at = 0.0
+        self.next_poll = time.monotonic()
+        self.sign_in()
+        self.board = self.page(self.orders_url, name="orders page")
+        self.next_poll = time.monotonic() + random.uniform(0, POLL)
+
+    # --- requests ---------------------------------------------------------------------
+
+    def headers(self, *, htmx: bool) -> dict[str, str]:
+        # The site marks its cookies Secure (it is served over https behind its proxy);
+        # this client speaks plain http to gunicorn, as the proxy would, so it sends them.
+        for cookie in self.client.cookiejar:
+            cookie.secure = False
+        origin = f"https://{str(self.host).split('://', 1)[1]}"
+        headers = {**PROXY, "Origin": origin, "Referer": origin + self.orders_url}
+        if htmx:
+            headers |= {"HX-Request": "true", "HX-Target": "orders-board"}
+            token = self.csrf_token()
+            if token:
+                headers["X-CSRFToken"] = token
+        return headers
+
+    def csrf_token(self) -> str:
+        for cookie in self.client.cookiejar:
+            if cookie.name == "csrftoken" and cookie.value:
+                return cookie.value
+        return ""
+
+    def page(self, url: str, *, name: str, htmx: bool = False) -> str:
+        headers = self.headers(htmx=htmx)
+        with self.client.get(url, headers=headers, name=name, catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"{name}: HTTP {response.status_code}")
+                return self.board
+            return response.text or ""
+
+    def post(self, url: str, fields: dict[str, str], *, name: str) -> str | None:
+        """The board the server answers with, or None if it refused (a message) or failed."""
+        with self.client.post(
+            url, data=fields, headers=self.headers(htmx=True), name=name, catch_response=True
+        ) as response:
+            if response.status_code != 200:
+                response.failure(f"{name}: HTTP {response.status_code}")
+                return None
+            board = response.text or ""
+            return None if REFUSED in board else board
+
+    def sign_in(self) -> None:
+        page = self.page("/accounts/sign-in/", name="sign-in page")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        fields = {
+            "csrfmiddlewaretoken": token.group(1) if token else "",
+            "username": self.player["username"],
+            "password": PASSWORD,
+        }
+        with self.client.post(
+            "/accounts/sign-in/", data=fields, headers=self.headers(htmx=False),
+            name="sign in", catch_response=True, allow_redirects=False,
+        ) as response:  # fmt: skip
+            if response.status_code != 302:
+                response.failure(f"sign in: HTTP {response.status_code}, not signed in")
+
+    # --- the player -------------------------------------------------------------------
+
+    @task
+    def poll_and_play(self) -> None:
+        self.next_poll = time.monotonic() + POLL
+        self.poll()
+        seen = SEEN.search(self.board)
+        if seen is None or 'name="ready" value="yes"' not in self.board:
+            return
+        if seen.group(1) != self.month:  # a new month: decide within DECIDE seconds
+            self.month = seen.group(1)
+            self.decide_at = time.monotonic() + random.uniform(0, DECIDE)
+        if time.monotonic() >= self.decide_at:
+            self.give_orders()
+
+    def poll(self) -> None:
+        headers = self.headers(htmx=True)
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        with self.client.get(
+            self.orders_url, headers=headers, name="orders poll", catch_response=True
+        ) as response:
+            if response.status_code == 304:
+                response.success()
+                return
+            if response.status_code != 200:
+                response.failure(f"orders poll: HTTP {response.status_code}")
+                return
+            self.board = response.text or ""
+            self.etag = response.headers.get("ETag", "") or ""
+
+    def think(self) -> None:
+        time.sleep(random.uniform(*THINK))  # cooperative: locust patches time with gevent
+
+    def give_orders(self) -> None:
+        """Order every unit, change one order, mark ready: the page's taps and buttons."""
+        seen = SEEN.search(self.board)
+        if seen is None:
+            return
+        given: list[str] = []
+        for unit in not_yet_ordered(self.board):
+            self.think()
+            if self.order_unit(unit, int(seen.group(1))):
+                given.append(unit)
+        if given:
+            self.think()
+            self.order_unit(random.choice(given), int(seen.group(1)), name="change order")
+        ready = ready_form(self.board)
+        if ready is None or ready["fields"].get("ready") != "yes":
+            return
+        self.think()
+        board = self.post(ready["action"], ready["fields"], name="mark ready")
+        if board is not None:
+            self.board = board
+            acknowledged({**self.player, "seen": int(ready["fields"]["seen"]), "ready": True})
+
+    def order_unit(self, unit: str, seen: int, *, name: str = "give order") -> bool:
+        """Tap the unit, then one of its order buttons (another if the engine refuses)."""
+        board = self.page(f"{self.orders_url}?unit={unit}", name="orders unit", htmx=True)
+        forms = [f for f in give_forms(board) if f["fields"].get("unit") == unit]
+        random.shuffle(forms)
+        for form in forms[:3]:
+            self.think()
+            answer = self.post(form["action"], form["fields"], name=name)
+            if answer is not None:
+                self.board = answer
+                order = as_stored(form["fields"])
+                acknowledged({**self.player, "seen": int(form["fields"]["seen"]), "order": order})
+                return True
+        self.board = board
+        return False
