@@ -941,6 +941,8 @@ def _advance_locked(
     campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
     if campaign is None or campaign.status == Campaign.Status.ENDED:
         return None  # deleted, or over, since the task was queued
+    if campaign.status == Campaign.Status.PAUSED and actor is None:
+        return None  # paused since it was queued: the resume queues it again
     latest = latest_snapshot(campaign)
     if latest.number != snapshot_number:
         return None
