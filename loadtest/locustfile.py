@@ -145,6 +145,7 @@ class Player(FastHttpUser):
             self.stop()  # more locust users than players: nobody left to play
             return
         self.player: Json = PLAYERS[index]
+        self.address = f"10.{index // 65536 % 256}.{index // 256 % 256}.{index % 256}"
         self.orders_url = f"/c/{self.player['campaign']}/orders/"
         self.board = ""
         self.etag = ""
@@ -163,7 +164,12 @@ class Player(FastHttpUser):
         for cookie in self.client.cookiejar:
             cookie.secure = False
         origin = f"https://{str(self.host).split('://', 1)[1]}"
-        headers = {**PROXY, "Origin": origin, "Referer": origin + self.orders_url}
+        headers = {
+            **PROXY,
+            "X-Forwarded-For": self.address,
+            "Origin": origin,
+            "Referer": origin + self.orders_url,
+        }
         if htmx:
             headers |= {"HX-Request": "true", "HX-Target": "orders-board"}
             token = self.csrf_token()
