@@ -1,7 +1,7 @@
 """Log lines as JSON objects (LOG_FORMAT=json), one a line, for a log collector: the time,
 level, logger and message of every record, with the method, path and status of the
-request where Django gives one (django.request, django.server), and the traceback of an
-error as "exc_info"."""
+request where Django or gunicorn's access log gives one, and the traceback of an error as
+"exc_info"."""
 
 import logging
 from typing import Any
@@ -29,3 +29,11 @@ class JsonLogFormatter(JsonFormatter):
         if isinstance(request, HttpRequest):
             log_data["method"] = request.method
             log_data["path"] = request.path
+        if record.name == "gunicorn.access" and isinstance(record.args, dict):
+            # gunicorn hands its access log the request's "atoms" (see its access_log_format).
+            atoms = record.args
+            log_data["method"] = atoms.get("m")
+            log_data["path"] = atoms.get("U")
+            status = str(atoms.get("s", ""))
+            log_data["status"] = int(status) if status.isdigit() else status
+            log_data["duration_ms"] = atoms.get("M")

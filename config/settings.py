@@ -9,6 +9,7 @@ EMAIL_HOST     SMTP server for mail (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOS
                EMAIL_USE_TLS, EMAIL_TIMEOUT, DEFAULT_FROM_EMAIL); default: the console
 """
 
+import logging
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -376,6 +377,8 @@ if LOG_FORMAT == "json":
         LOGGING["loggers"][name] = {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}
     # Celery's worker and beat then keep to this configuration instead of their own.
     CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+    # Python's warnings too, as records of the py.warnings logger.
+    logging.captureWarnings(True)
 
 # An error tracker, only when SENTRY_DSN is set (nothing is imported or sent otherwise):
 # errors of the web app and of Celery tasks, without personal data.

@@ -20,6 +20,7 @@ import ssl
 import subprocess
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -228,6 +229,13 @@ def nginx_site(tmp_path: Path, *, http: int, https: int, gunicorn: int) -> Path:
     return main
 
 
+@dataclass(frozen=True)
+class Site:
+    http: int
+    https: int
+    log: Path
+
+
 @pytest.fixture
 def nginx() -> str:
     program = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -237,11 +245,9 @@ def nginx() -> str:
 
 
 @pytest.fixture
-def site_behind_nginx(
-    nginx: str, postgres: None, redis_url: str, tmp_path: Path
-) -> Iterator[tuple[int, int]]:
+def site_behind_nginx(nginx: str, postgres: None, redis_url: str, tmp_path: Path) -> Iterator[Site]:
     """gunicorn started with the web unit's command line and the example environment (on
-    the test database and Redis), behind nginx with the site's config: (http, https)."""
+    the test database and Redis, logging JSON), behind nginx with the site's config."""
     http, https, port = free_port(), free_port(), free_port()
     config = nginx_site(tmp_path, http=http, https=https, gunicorn=port)
     checked = subprocess.run(
@@ -256,14 +262,16 @@ def site_behind_nginx(
         SECRET_KEY="a-throwaway-key-" + "x" * 40,
         WEB_CONCURRENCY="2",
         EMAIL_HOST="",
+        LOG_FORMAT="json",
     )
-    with (tmp_path / "gunicorn.log").open("w") as out:
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as out, (tmp_path / "nginx.log").open("w") as nginx_out:
         web = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=out, stderr=out)
-        proxy = subprocess.Popen([nginx, "-c", str(config)], stdout=out, stderr=out)
+        proxy = subprocess.Popen([nginx, "-c", str(config)], stdout=nginx_out, stderr=nginx_out)
         try:
             up = wait_for(lambda: answers(port) and answers(https))
-            assert up, (tmp_path / "gunicorn.log").read_text()
-            yield http, https
+            assert up, log.read_text()
+            yield Site(http, https, log)
         finally:
             proxy.terminate()
             web.terminate()
@@ -292,8 +300,7 @@ def get(port: int, path: str, *, tls: bool) -> http.client.HTTPResponse:
 
 @pytest.mark.django_db
 def test_gunicorn_behind_nginx_answers_healthz_over_tls(site_behind_nginx):
-    _, https = site_behind_nginx
-    response = get(https, "/healthz", tls=True)
+    response = get(site_behind_nginx.https, "/healthz", tls=True)
     body = json.loads(response.read())
     assert response.status == 200, body
     assert body["status"] == "ok"
@@ -302,11 +309,21 @@ def test_gunicorn_behind_nginx_answers_healthz_over_tls(site_behind_nginx):
 
 
 @pytest.mark.django_db
+def test_with_log_format_json_gunicorns_every_log_line_is_json(site_behind_nginx):
+    get(site_behind_nginx.https, "/healthz", tls=True).read()
+    assert wait_for(lambda: "/healthz" in site_behind_nginx.log.read_text(), seconds=10)
+    lines = [line for line in site_behind_nginx.log.read_text().splitlines() if line.strip()]
+    entries = [json.loads(line) for line in lines]
+    (request,) = [entry for entry in entries if entry["logger"] == "gunicorn.access"]
+    assert (request["method"], request["path"], request["status"]) == ("GET", "/healthz", 200)
+    assert "gunicorn.error" in {entry["logger"] for entry in entries}  # "Booting worker"
+
+
+@pytest.mark.django_db
 def test_pages_over_tls_are_served_not_redirected_again(site_behind_nginx):
     """The app trusts nginx's X-Forwarded-Proto: a page asked over https is answered, not
     sent round to https once more."""
-    _, https = site_behind_nginx
-    response = get(https, "/accounts/sign-in/", tls=True)
+    response = get(site_behind_nginx.https, "/accounts/sign-in/", tls=True)
     assert response.status == 200
     assert "Sign in" in response.read().decode()
     assert "max-age=31536000" in response.headers["Strict-Transport-Security"]
@@ -314,7 +331,7 @@ def test_pages_over_tls_are_served_not_redirected_again(site_behind_nginx):
 
 @pytest.mark.django_db
 def test_plain_http_is_sent_to_https_but_healthz_answers(site_behind_nginx):
-    http, _ = site_behind_nginx
+    http = site_behind_nginx.http
     response = get(http, "/accounts/sign-in/", tls=False)
     assert response.status == 301
     assert response.headers["Location"] == f"https://{SITE}/accounts/sign-in/"

@@ -4,12 +4,16 @@ Django gives them). An error tracker only when SENTRY_DSN is set."""
 
 import json
 import logging
+import os
+import subprocess
 import sys
+import time
 from datetime import datetime
 
 from django.test import RequestFactory
 
 from config.logs import JsonLogFormatter
+from tests.conftest import BASE_DIR
 from tests.test_settings import run_manage
 
 LOG_A_LINE = (
@@ -104,3 +108,33 @@ def test_a_bad_sentry_dsn_is_refused_with_its_name():
     result = run_manage("check", DEBUG="1", SENTRY_DSN="not-a-dsn")
     assert result.returncode != 0
     assert "SENTRY_DSN is not a Sentry DSN" in result.stderr
+
+
+def test_with_log_format_json_the_celery_workers_logs_are_json_lines(tmp_path):
+    log = tmp_path / "worker.log"
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "LOG_FORMAT": "json",
+        "REDIS_URL": "",
+        "VAR_DIR": str(tmp_path),
+    }
+    with log.open("w") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "--app", "config", "--quiet", "worker",
+             "--pool", "solo", "--loglevel", "INFO", "--queues", f"logs-{os.getpid()}"],
+            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while "ready." not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.2)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+    # Before it stops, the worker says so with a print of its own, not a log record.
+    lines = [line for line in log.read_text().splitlines() if line.strip()]
+    lines = [line for line in lines if not line.startswith("worker: Warm shutdown")]
+    entries = [json.loads(line) for line in lines]
+    assert any(entry["message"].endswith(" ready.") for entry in entries), lines
+    assert {entry["level"] for entry in entries} <= {"INFO", "WARNING"}
