@@ -63,7 +63,7 @@ def advance_waiting_for_the_lock() -> bool:
     with psycopg.connect(database_url_for_tests(), autocommit=True) as observer:
         row = observer.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-            " AND query LIKE 'UPDATE \"campaign_submission\"%%'"
+            " AND datname = current_database() AND query LIKE 'UPDATE \"campaign_submission\"%%'"
         ).fetchone()
     return bool(row and row[0])
 
