@@ -1,0 +1,82 @@
+"""The orders board of a player who is ready polls every 5 seconds; while nothing changes
+the server answers 304 Not Modified and the browser keeps the board it has; once another
+player marks ready and the month is resolved, the next poll brings the new month in,
+without a reload."""
+
+from typing import Any
+
+import pytest
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators import http as http_decorators
+from playwright.sync_api import Page, Response, expect
+
+from accounts.models import User
+from campaign import services
+from campaign.models import Campaign
+from tests.e2e.conftest import sign_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def open_orders(page: Page) -> None:
+    page.get_by_role("link", name="Demo", exact=True).click()
+    page.get_by_role("link", name="Give your orders").click()
+    page.wait_for_selector("a.pick-unit")
+
+
+def give_defend_and_ready(page: Page) -> None:
+    page.locator("a.pick-unit").first.tap()
+    page.get_by_role("button", name="Defend").tap()
+    expect(page.locator(".unit-order").first).to_have_text("Defend")
+    page.get_by_role("button", name="Ready").tap()
+    page.get_by_text("Your orders are ready").wait_for()
+
+
+@pytest.fixture
+def answered_not_modified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the server (in this process) answered 304 Not Modified."""
+    paths: list[str] = []
+    decide = http_decorators.get_conditional_response
+
+    def recording(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse | None:
+        response = decide(request, *args, **kwargs)
+        if response is not None and response.status_code == 304:
+            paths.append(request.path)
+        return response
+
+    monkeypatch.setattr(http_decorators, "get_conditional_response", recording)
+    return paths
+
+
+def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
+    browser: Any, live_server: Any, demo: None, answered_not_modified: list[str]
+) -> None:
+    campaign = Campaign.objects.get(slug="demo")
+    before = services.latest_snapshot(campaign).number
+    alice = sign_in(browser, live_server, "alice")
+    open_orders(alice)
+    polls: list[int] = []
+
+    def seen(response: Response) -> None:
+        if response.request.headers.get("hx-request") and "/orders/" in response.url:
+            polls.append(response.status)
+
+    alice.on("response", seen)
+    give_defend_and_ready(alice)
+    board = alice.locator("#orders-board")
+    expect(board).to_have_attribute("hx-trigger", "every 5s")
+    polls.clear()
+    answered_not_modified.clear()
+    alice.wait_for_timeout(11_000)  # two polls, nothing changed
+    assert len(polls) >= 2, polls
+    assert answered_not_modified.count("/c/demo/orders/") >= len(polls) - 1
+    expect(alice.get_by_text("Your orders are ready")).to_be_visible()
+
+    dave = sign_in(browser, live_server, "dave")
+    open_orders(dave)
+    give_defend_and_ready(dave)
+    if services.latest_snapshot(campaign).number == before:  # others still to order
+        services.campaign_advance_now(campaign=campaign, actor=User.objects.get(username="gm"))
+    after = services.latest_snapshot(campaign).number
+    assert after > before
+    expect(board).to_contain_text(f"snapshot {after}", timeout=12_000)
