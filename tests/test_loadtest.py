@@ -1,0 +1,83 @@
+"""`make loadtest` in small: loadtest/run with 2 campaigns of 8 players for 40 seconds,
+against its own gunicorn, Celery workers and beat on a database of its own (on the tests'
+PostgreSQL) and the tests' Redis. The speed figures depend on the machine; what must
+hold anywhere is that the run completes and its checks of correctness pass."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+import pytest
+import redis
+from django.conf import settings
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+CORRECTNESS = (
+    "loadtest_no_errors",
+    "loadtest_advanced_exactly_once_per_month",
+    "loadtest_no_lost_submission",
+)
+
+
+@pytest.fixture
+def load_database(postgres: None) -> Iterator[str]:
+    """A new, empty database on the tests' PostgreSQL server, dropped afterwards."""
+    db = settings.DATABASES["default"]
+    user, password = quote(db["USER"] or "", safe=""), quote(db["PASSWORD"] or "", safe="")
+    credentials = f"{user}:{password}@" if password else f"{user}@"
+    server = f"postgres://{credentials}{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}"
+    name = f"loadtest_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{server}/{name}"
+    finally:
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_small_load_test_completes_with_its_checks_passing(
+    load_database: str, redis_url: str, tmp_path: Path
+) -> None:
+    # The run's workers take tasks from the default queue: none left there by other tests
+    # (for their campaigns' ids) may reach the run's campaigns.
+    redis.Redis.from_url(redis_url).flushdb()
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "DATABASE_URL": load_database,
+        "REDIS_URL": redis_url,
+        "LOADTEST_CAMPAIGNS": "2",
+        "LOADTEST_DURATION": "40",
+        "LOADTEST_SPAWN_RATE": "16",
+        "LOADTEST_POLL_SECONDS": "5",
+        "LOADTEST_DECIDE_SECONDS": "5",
+        "LOADTEST_OUT": str(tmp_path),
+    }
+    run = subprocess.Popen(
+        [str(BASE_DIR / "loadtest" / "run")], cwd=BASE_DIR, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        said, _ = run.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGTERM)  # the run stops its servers on the way out
+        said, _ = run.communicate(timeout=60)
+        pytest.fail(f"The load test did not finish in 4 minutes:\n{said}")
+    assert run.returncode == 0, said
+    figures = dict(re.findall(r"^bench: (\S+) (.+)$", said, re.M))
+    assert figures["loadtest_players"] == "16", said
+    assert figures["loadtest_errors"] == "0", said
+    assert figures["loadtest_lost_submissions"] == "0", said
+    assert int(figures["loadtest_months_advanced"]) >= 2, said  # both campaigns, a month each
+    assert int(figures["loadtest_acknowledged"]) >= 16 * 3, said  # an order, a change, ready
+    for target in CORRECTNESS:
+        assert figures[f"target_{target}"] == "met", said
+    assert "target_loadtest_pages_p95_under_150ms" in figures  # met or not: the machine's
