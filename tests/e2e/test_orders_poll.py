@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators import http as http_decorators
+from django.utils.cache import get_conditional_response
 from playwright.sync_api import Page, Response, expect
 
 from accounts.models import User
@@ -36,15 +36,15 @@ def give_defend_and_ready(page: Page) -> None:
 def answered_not_modified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths the server (in this process) answered 304 Not Modified."""
     paths: list[str] = []
-    decide = http_decorators.get_conditional_response
 
     def recording(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse | None:
-        response = decide(request, *args, **kwargs)
+        response = get_conditional_response(request, *args, **kwargs)
         if response is not None and response.status_code == 304:
             paths.append(request.path)
         return response
 
-    monkeypatch.setattr(http_decorators, "get_conditional_response", recording)
+    # `condition` looks the function up in its module on every request
+    monkeypatch.setattr("django.views.decorators.http.get_conditional_response", recording)
     return paths
 
 
