@@ -3,6 +3,7 @@ pages still render, and the advance that could not be queued meanwhile happens o
 is back, found by the beat's sweep. The Redis is the test's own, under a gunicorn of its own;
 the shared one is never stopped."""
 
+import inspect
 import logging
 import os
 import subprocess
@@ -20,13 +21,15 @@ from kombu.exceptions import OperationalError as BrokerError
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Submission
-from campaign.tasks import advance_campaign
+from campaign.tasks import advance_campaign, advance_ready_campaigns
 from tests.campaign.test_tasks import ruler, running_campaign
 from tests.conftest import BASE_DIR, database_url_for_tests
 from tests.faults.servers import Visitor, gunicorn, pool_worker, redis_server, wait_until
 from tests.faults.test_worker_killed import RACES, one_advance_with_every_decision
 
 pytestmark = pytest.mark.services
+
+SWEEP_AFTER_SECONDS = 60  # advance_ready_campaigns' default
 
 
 def all_ready(campaign: Campaign) -> None:
@@ -74,7 +77,10 @@ def test_the_sweep_leaves_alone_a_campaign_not_all_ready_paused_or_advanced(monk
     assert services.campaigns_ready_not_advanced(now=later) == []
 
 
-def test_the_beat_runs_the_sweep_every_minute():
+def test_the_beat_runs_the_sweep_every_minute_for_campaigns_ready_a_minute():
+    assert inspect.signature(advance_ready_campaigns).parameters[
+        "older_than_seconds"
+    ].default == float(SWEEP_AFTER_SECONDS)
     sweeps = [
         entry
         for entry in settings.CELERY_BEAT_SCHEDULE.values()
@@ -138,6 +144,14 @@ def test_players_submit_while_redis_is_away_and_the_advance_comes_once_it_is_bac
 
             saved = Submission.objects.filter(campaign=campaign, kind="races", ready=True)
             assert {submission.kingdom: submission.payload for submission in saved} == RACES
+            last_saved = time.monotonic()
+
+            # Redis stays away for a minute, the players looking at their pages meanwhile:
+            # then the sweep (which waits a minute, for an advance on its way) finds it.
+            while time.monotonic() - last_saved < SWEEP_AFTER_SECONDS + 1:
+                for visitor in visitors.values():
+                    assert visitor.get(f"/c/{slug}/").status_code == 200
+                time.sleep(5)
             assert list(campaign.snapshots.values_list("number", flat=True)) == [1]
             assert "could not be queued" in web_log.read_text()
             assert "Traceback" not in web_log.read_text()
@@ -145,10 +159,10 @@ def test_players_submit_while_redis_is_away_and_the_advance_comes_once_it_is_bac
         redis.start()
         worker_env = {**env, "REDIS_URL": redis.url}
         with pool_worker(worker_env, tmp_path / "worker.log", queue="celery"):
-            # What the beat sends each minute, through the broker, with no minute to wait.
+            # What the beat sends each minute, as it sends it, through the broker.
             subprocess.run(
                 [sys.executable, "-m", "celery", "-A", "config", "call",
-                 "campaign.tasks.advance_ready_campaigns", '--kwargs={"older_than_seconds": 0}'],
+                 "campaign.tasks.advance_ready_campaigns"],
                 cwd=BASE_DIR, env={**worker_env}, check=True, capture_output=True, timeout=60,
             )  # fmt: skip
             wait_until(lambda: campaign.snapshots.filter(number=2).exists(), 60, "the advance")
