@@ -98,7 +98,10 @@ def redis_server(workdir: Path) -> Iterator[RedisServer]:
 
 def postgres_bin() -> Path:
     """The newest PostgreSQL's programs (Debian's packages), or those on the PATH."""
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: p.parts[-3])
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: float(p.parts[-3]) if p.parts[-3].replace(".", "").isdigit() else 0.0,
+    )
     if found:
         return found[-1].parent
     initdb = shutil.which("initdb")
