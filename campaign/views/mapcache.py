@@ -52,7 +52,10 @@ def map_key(
         )
     )
     digest = hashlib.sha256(overlays.encode()).hexdigest()
-    return f"mapsvg:{_drawing_code()}:{snapshot.campaign_id}:{snapshot.pk}:{digest}"
+    # The time it was stored, besides its id: a database restored or recreated under the
+    # same cache gives its ids again to other snapshots.
+    stored = snapshot.created_at.timestamp()
+    return f"mapsvg:{_drawing_code()}:{snapshot.campaign_id}:{snapshot.pk}:{stored}:{digest}"
 
 
 def snapshot_map(

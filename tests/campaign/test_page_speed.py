@@ -5,6 +5,7 @@ the page shows (a new snapshot, an order given, a kingdom ready, a deadline exte
 kingdom's colour) gets the new page; another viewer never gets the first one's."""
 
 import socket
+import time
 from typing import Any
 
 import pytest
@@ -266,3 +267,23 @@ def test_the_map_is_kept_in_redis_when_configured(client, cast, campaign, settin
     assert isinstance(kept, str)
     assert kept.startswith("<svg")
     cache.delete(key)
+
+
+def test_with_the_cache_server_hanging_the_page_renders_within_seconds(
+    client, cast, campaign, settings
+):
+    with socket.socket() as hanging:  # accepts connections, never answers
+        hanging.bind(("127.0.0.1", 0))
+        hanging.listen(8)
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": f"redis://127.0.0.1:{hanging.getsockname()[1]}/0",
+                "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            }
+        }
+        began = time.monotonic()
+        response = signed_in(client, cast["alice"]).get(url(campaign, "campaign"))
+        assert response.status_code == 200
+        assert 'class="campaign-map"' in response.text
+        assert time.monotonic() - began < 5
