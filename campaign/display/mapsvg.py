@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple
 
 from campaign.rules.hexmap import Hex, hex_label, neighbours
@@ -992,14 +993,15 @@ _LEGEND_LOOK = _Look("Kingdom", "#c8c8c8", "K", "#111111")
 _LEGEND_OWNER = "#c0392b"
 
 
-def legend_items() -> list[LegendItem]:
+@cache
+def legend_items() -> tuple[LegendItem, ...]:
     """The map's symbols with what they mean, for the legend beside the map: terrain, rivers
     and water, settlements, units and markers. Each symbol is a small inline SVG drawn by
-    the same code as the map, with ids of its own; it holds no user text."""
-    return [
+    the same code as the map, with ids of its own; it holds no user text. Drawn once."""
+    return tuple(
         LegendItem(label, _legend_svg(draw, f"mapsvg-legend-{i}-", half))
         for i, (label, draw, half) in enumerate(_LEGEND)
-    ]
+    )
 
 
 def _legend_svg(draw: _Draw, prefix: str, half: float) -> str:
