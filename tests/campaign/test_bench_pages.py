@@ -31,7 +31,7 @@ def test_it_prints_each_pages_throughput_latencies_and_target_a_line(tmp_path: P
     assert all(FIGURE.match(line) or TARGET.match(line) for line in lines), lines
     names = {line.split()[1] for line in lines}
     for page in ("minimal", "campaign", "orders", "report"):
-        assert {f"pages_{page}_rps", f"pages_{page}_p50", f"pages_{page}_p95"} <= names
+        assert {f"pages_{page}_{figure}" for figure in ("rps", "p50", "p95", "whole_p50")} <= names
     for page in ("campaign", "orders", "report"):
         assert f"pages_{page}_ratio" in names
         assert f"target_pages_{page}_50pct" in names

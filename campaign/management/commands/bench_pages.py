@@ -8,13 +8,14 @@ serves the app with gunicorn on a free port, DEBUG off, with the configured data
 cache (migrated first; `make bench` runs it on PostgreSQL and Redis). Then, in rounds
 so that the machine's noise hits every page alike, threads of simulated browsers ask each
 page as a browser does: the first request answered whole, then revalidations with
-If-None-Match (the orders page's polls as htmx's fragment). The minimal view (`bench_wsgi`)
-sets the yardstick.
+If-None-Match (the orders page's polls as htmx's fragment). The minimal view
+(`campaign.management.bench_urls`) sets the yardstick.
 
 One figure a line, `bench: NAME VALUE UNIT`: each page's requests a second, its ratio to the
-minimal view's and its p50/p95 latencies; then `bench: target_pages_NAME_50pct met` (or `not
-met`) for the campaign, orders and report pages. Everything it stored is deleted at the end,
-and gunicorn stopped."""
+minimal view's, its p50/p95 latencies, the share answered 304, and the median time of the
+page asked whole (a first visit, alone on the server); then `bench:
+target_pages_NAME_50pct met` (or `not met`) for the campaign, orders and report pages.
+Everything it stored is deleted at the end, and gunicorn stopped."""
 
 import http.client
 import os
@@ -64,10 +65,11 @@ class Plan:
     rounds: int
     seconds: float  # each page's share of a round
     browsers: int  # concurrent simulated browsers
+    whole_pages: int  # each page asked whole, one after another, for its first-visit time
 
 
-FULL = Plan(kingdoms=8, hexes=1000, year=3, rounds=6, seconds=2.0, browsers=4)
-QUICK = Plan(kingdoms=2, hexes=60, year=2, rounds=1, seconds=0.4, browsers=2)
+FULL = Plan(kingdoms=8, hexes=1000, year=3, rounds=6, seconds=2.0, browsers=4, whole_pages=20)
+QUICK = Plan(kingdoms=2, hexes=60, year=2, rounds=1, seconds=0.4, browsers=2, whole_pages=3)
 
 
 @dataclass
@@ -302,6 +304,18 @@ class Browser:
 _lock = threading.Lock()
 
 
+def _whole_page_ms(port: int, path: str, cookie: str, times: int) -> float:
+    """The median time of the page asked whole (as on a first visit), one at a time."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    spent = []
+    for _ in range(times):
+        began = time.perf_counter()
+        _get(port, path, {"Cookie": cookie}, conn)
+        spent.append(1000 * (time.perf_counter() - began))
+    conn.close()
+    return statistics.median(spent)
+
+
 def bench(plan: Plan, campaign: Campaign, port: int, cookies: list[str]) -> Iterator[str]:
     slug = campaign.slug
     htmx = {"HX-Request": "true"}
@@ -346,6 +360,9 @@ def bench(plan: Plan, campaign: Campaign, port: int, cookies: list[str]) -> Iter
         yield f"bench: pages_{name}_errors {tally.errors} errors"
         share = 100 * tally.not_modified / max(len(tally.latencies), 1)
         yield f"bench: pages_{name}_not_modified {share:.0f} %"
+        # What a first visit costs, alone on the server: the whole page, no tag to revalidate.
+        whole = _whole_page_ms(port, pages[name][0], cookies[0], plan.whole_pages)
+        yield f"bench: pages_{name}_whole_p50 {whole:.1f} ms"
     for name in PAGES[1:]:
         met = rates[name] >= TARGET_RATIO * rates["minimal"] and tallies[name].errors == 0
         yield f"bench: target_pages_{name}_50pct {'met' if met else 'not met'}"
