@@ -124,16 +124,26 @@ def read_acks(out: Path) -> list[Json]:
 
 
 def lost_submissions(acks: list[Json], problems: list[str]) -> int:
-    """Acknowledged orders and readiness not found in the database."""
-    wanted: dict[tuple[str, str, int], Json] = defaultdict(lambda: {"orders": {}, "ready": False})
-    for ack in acks:
+    """Acknowledged orders and readiness not found in the database. A unit's order in the
+    database must be the last one acknowledged for it that month, or one whose answer never
+    came (the client gave up waiting; the server may have kept it before or after)."""
+    allowed: dict[tuple[str, str, int], dict[str, list[Json]]] = defaultdict(dict)
+    unanswered: dict[tuple[str, str, int], dict[str, list[Json]]] = defaultdict(dict)
+    ready: set[tuple[str, str, int]] = set()
+    for ack in sorted(acks, key=lambda a: a["t"]):
         key = (ack["campaign"], ack["kingdom"], ack["seen"])
-        if "order" in ack:
-            wanted[key]["orders"][ack["order"]["unit"]] = ack["order"]
         if ack.get("ready"):
-            wanted[key]["ready"] = True
+            ready.add(key)
+        elif ack["ack"]:
+            allowed[key][ack["order"]["unit"]] = [ack["order"]]
+        else:
+            unanswered[key].setdefault(ack["order"]["unit"], []).append(ack["order"])
+    for key, units in allowed.items():
+        for unit, orders in units.items():
+            orders += unanswered[key].get(unit, [])
     lost = 0
-    for (slug, kingdom, seen), want in wanted.items():
+    for key in sorted(set(allowed) | ready):
+        slug, kingdom, seen = key
         row = (
             Submission.objects.filter(
                 campaign__slug=slug, kingdom=kingdom, kind="orders", snapshot=seen
@@ -142,30 +152,35 @@ def lost_submissions(acks: list[Json], problems: list[str]) -> int:
             .first()
         )
         stored = {o["unit"]: o for o in (row.payload if row else [])}
-        used = (
-            row.consumed_by.decisions.get("orders", {}).get(kingdom)
-            if row and row.consumed_by
-            else None
-        )
-        for unit, order in want["orders"].items():
-            if stored.get(unit) != order or (used is not None and order not in used):
+        used = None
+        if row and row.consumed_by:
+            used = {
+                o["unit"]: o for o in row.consumed_by.decisions.get("orders", {}).get(kingdom, [])
+            }
+        for unit, orders in allowed.get(key, {}).items():
+            if stored.get(unit) not in orders or (
+                used is not None and used.get(unit) not in orders
+            ):
                 lost += 1
                 problems.append(
-                    f"{slug} {kingdom} month of snapshot {seen}: {order} was acknowledged, "
+                    f"{slug} {kingdom} month of snapshot {seen}: {orders[0]} was acknowledged, "
                     f"the database holds {stored.get(unit)}"
                 )
-        if want["ready"] and not (row and (row.ready or row.consumed_by)):
+        if key in ready and not (row and (row.ready or row.consumed_by)):
             lost += 1
             problems.append(f"{slug} {kingdom} snapshot {seen}: ready was acknowledged, not kept")
     return lost
 
 
-def read_samples(out: Path) -> list[tuple[float, str, float, int, bool]]:
+type Sample = tuple[float, str, float, int, bool, str]  # time, request, ms, status, failed, who
+
+
+def read_samples(out: Path) -> list[Sample]:
     samples = []
     for path in sorted(out.glob("samples-*.tsv")):
         for line in path.read_text().splitlines():
-            t, name, ms, status, failed, _player = line.split("\t")
-            samples.append((float(t), name, float(ms), int(status), failed == "1"))
+            t, name, ms, status, failed, player = line.split("\t")
+            samples.append((float(t), name, float(ms), int(status), failed == "1", player))
     return samples
 
 
@@ -195,12 +210,14 @@ def main(out: Path, players_file: Path) -> int:
     problems += [f"{slug}: every kingdom is ready but it did not advance" for slug in stuck]
 
     samples = read_samples(out)
-    signed_in = [t for t, name, *_ in samples if name == "sign in"]
-    steady = max(signed_in) if signed_in else 0.0  # every player signed in: the ramp is over
+    signed_in = {s[5] for s in samples if s[1] == "sign in" and s[3] == 302}
+    # The ramp (every player signing in) is left out of the page and post figures.
+    start = min((s[0] for s in samples), default=0.0)
+    steady = start + float(os.environ.get("LOADTEST_RAMP_SECONDS", "0"))
     pages = [ms for t, name, ms, *_ in samples if name in PAGES and t >= steady]
     posts = [ms for t, name, ms, *_ in samples if name in POSTS and t >= steady]
-    failed = [(name, status) for _, name, _, status, bad in samples if bad]
-    server_errors = sum(1 for *_, status, _ in samples if status >= 500)
+    failed = [(s[1], s[3]) for s in samples if s[4]]
+    server_errors = sum(1 for s in samples if s[3] >= 500)
     span = (max(t for t, *_ in samples) - min(t for t, *_ in samples)) if samples else 0.0
     acks = read_acks(out)
     months = sum(months_of(c, problems) for c in campaigns)
@@ -226,9 +243,13 @@ def main(out: Path, players_file: Path) -> int:
     )
     bench("loadtest_pages_p95", f"{p95(pages):.0f}", "ms")
     bench("loadtest_order_posts_p95", f"{p95(posts):.0f}", "ms")
+    every_page = [s[2] for s in samples if s[1] in PAGES]
+    every_post = [s[2] for s in samples if s[1] in POSTS]
+    bench("loadtest_pages_p95_with_ramp", f"{p95(every_page):.0f}", "ms")
+    bench("loadtest_order_posts_p95_with_ramp", f"{p95(every_post):.0f}", "ms")
     bench("loadtest_page_requests", len(pages))
     bench("loadtest_order_posts", len(posts))
-    bench("loadtest_acknowledged", len(acks))
+    bench("loadtest_acknowledged", sum(1 for a in acks if a["ack"]))
     bench("loadtest_errors", len(failed))
     bench("loadtest_server_errors", server_errors)
     bench("loadtest_months_advanced", months)
@@ -238,12 +259,12 @@ def main(out: Path, players_file: Path) -> int:
     target("loadtest_order_posts_p95_under_300ms", bool(posts) and p95(posts) < TARGET_POSTS_MS)
     target("loadtest_no_errors", not failed)
     target("loadtest_advanced_exactly_once_per_month", months > 0 and not month_problems)
-    target("loadtest_no_lost_submission", bool(acks) and lost == 0)
+    target("loadtest_no_lost_submission", any(a["ack"] for a in acks) and lost == 0)
     for name, status in sorted(set(failed))[:20]:
         print(f"loadtest: failed: {name} (HTTP {status})", file=sys.stderr)
     for problem in problems[:50]:
         print(f"loadtest: {problem}", file=sys.stderr)
-    correct = not failed and not problems and months > 0 and bool(acks)
+    correct = not failed and not problems and months > 0 and any(a["ack"] for a in acks)
     return 0 if correct else 1
 
 

@@ -12,8 +12,9 @@ orders, and marks them ready; the campaign advances when all its players are rea
 Celery worker).
 
 Every request is timed into LOADTEST_OUT/samples-PID.tsv; every order and readiness the
-server acknowledged (a 2xx board without a refusal) is written to LOADTEST_OUT/acks-PID.jsonl,
-for loadtest/check.py to find in the database afterwards. Which player a locust user
+server acknowledged (a 2xx board without a refusal), and every order whose answer never
+came (the server may have kept it), is written to LOADTEST_OUT/acks-PID.jsonl, for
+loadtest/check.py to find in the database afterwards. Which player a locust user
 plays comes from a counter in Redis (REDIS_URL), so several locust processes share out
 LOADTEST_PLAYERS (seed_load's JSON lines) without overlap."""
 
@@ -88,9 +89,10 @@ def close_records(**_: Any) -> None:
     (OUT / f"cpu-locust-{os.getpid()}.txt").write_text(f"{used.user + used.system:.1f}\n")
 
 
-def acknowledged(record: Json) -> None:
+def record(entry: Json) -> None:
+    """An order or a readiness sent, or acknowledged by the server."""
     if _acks is not None:
-        _acks.write(json.dumps({"t": time.time(), **record}) + "\n")
+        _acks.write(json.dumps({"t": time.time(), **entry}) + "\n")
         _acks.flush()
 
 
@@ -151,9 +153,11 @@ class Player(FastHttpUser):
         self.etag = ""
         self.month = ""
         self.decide_at = 0.0
+        self.unanswered = False  # the last post got no answer at all (a timeout)
         self.next_poll = time.monotonic()
-        self.sign_in()
-        self.board = self.page(self.orders_url, name="orders page")
+        self.signed_in = self.sign_in()
+        if self.signed_in:
+            self.board = self.page(self.orders_url, name="orders page")
         self.next_poll = time.monotonic() + random.uniform(0, POLL)
 
     # --- requests ---------------------------------------------------------------------
@@ -185,28 +189,42 @@ class Player(FastHttpUser):
 
     def page(self, url: str, *, name: str, htmx: bool = False) -> str:
         headers = self.headers(htmx=htmx)
-        with self.client.get(url, headers=headers, name=name, catch_response=True) as response:
+        with self.client.get(
+            url, headers=headers, name=name, catch_response=True, allow_redirects=False
+        ) as response:
             if response.status_code != 200:
-                response.failure(f"{name}: HTTP {response.status_code}")
+                self.failed(response, name)
                 return self.board
             return response.text or ""
 
+    def failed(self, response: Any, name: str) -> None:
+        """A failed request; a redirect (to the sign-in page) means signed out."""
+        response.failure(f"{name}: HTTP {response.status_code}")
+        if response.status_code == 302:
+            self.signed_in = False
+
     def post(self, url: str, fields: dict[str, str], *, name: str) -> str | None:
         """The board the server answers with, or None if it refused (a message) or failed."""
+        self.unanswered = False
         with self.client.post(
-            url, data=fields, headers=self.headers(htmx=True), name=name, catch_response=True
-        ) as response:
+            url, data=fields, headers=self.headers(htmx=True), name=name,
+            catch_response=True, allow_redirects=False,
+        ) as response:  # fmt: skip
             if response.status_code != 200:
-                response.failure(f"{name}: HTTP {response.status_code}")
+                self.unanswered = not response.status_code
+                self.failed(response, name)
                 return None
             board = response.text or ""
             return None if REFUSED in board else board
 
-    def sign_in(self) -> None:
+    def sign_in(self) -> bool:
+        """Sign in as a person does: the page, then the form. Whether it worked."""
         page = self.page("/accounts/sign-in/", name="sign-in page")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        if token is None:
+            return False
         fields = {
-            "csrfmiddlewaretoken": token.group(1) if token else "",
+            "csrfmiddlewaretoken": token.group(1),
             "username": self.player["username"],
             "password": PASSWORD,
         }
@@ -216,12 +234,17 @@ class Player(FastHttpUser):
         ) as response:  # fmt: skip
             if response.status_code != 302:
                 response.failure(f"sign in: HTTP {response.status_code}, not signed in")
+                return False
+            return True
 
     # --- the player -------------------------------------------------------------------
 
     @task
     def poll_and_play(self) -> None:
         self.next_poll = time.monotonic() + POLL
+        if not self.signed_in:  # a failed sign-in is tried again, as a person would
+            self.signed_in = self.sign_in()
+            return
         self.poll()
         seen = SEEN.search(self.board)
         if seen is None or 'name="ready" value="yes"' not in self.board:
@@ -237,13 +260,14 @@ class Player(FastHttpUser):
         if self.etag:
             headers["If-None-Match"] = self.etag
         with self.client.get(
-            self.orders_url, headers=headers, name="orders poll", catch_response=True
-        ) as response:
+            self.orders_url, headers=headers, name="orders poll",
+            catch_response=True, allow_redirects=False,
+        ) as response:  # fmt: skip
             if response.status_code == 304:
                 response.success()
                 return
             if response.status_code != 200:
-                response.failure(f"orders poll: HTTP {response.status_code}")
+                self.failed(response, "orders poll")
                 return
             self.board = response.text or ""
             self.etag = response.headers.get("ETag", "") or ""
@@ -271,7 +295,7 @@ class Player(FastHttpUser):
         board = self.post(ready["action"], ready["fields"], name="mark ready")
         if board is not None:
             self.board = board
-            acknowledged({**self.player, "seen": int(ready["fields"]["seen"]), "ready": True})
+            record({**self.player, "seen": int(ready["fields"]["seen"]), "ready": True, "ack": 1})
 
     def order_unit(self, unit: str, seen: int, *, name: str = "give order") -> bool:
         """Tap the unit, then one of its order buttons (another if the engine refuses)."""
@@ -281,10 +305,12 @@ class Player(FastHttpUser):
         for form in forms[:3]:
             self.think()
             answer = self.post(form["action"], form["fields"], name=name)
+            given = {**self.player, "seen": int(form["fields"]["seen"])}
             if answer is not None:
                 self.board = answer
-                order = as_stored(form["fields"])
-                acknowledged({**self.player, "seen": int(form["fields"]["seen"]), "order": order})
+                record({**given, "order": as_stored(form["fields"]), "ack": 1})
                 return True
+            if self.unanswered:  # the server may have kept it all the same
+                record({**given, "order": as_stored(form["fields"]), "ack": 0})
         self.board = board
         return False
