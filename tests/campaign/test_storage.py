@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from accounts.models import User
 from campaign import services, storage
@@ -255,3 +256,19 @@ def test_bench_storage_prints_its_figures_and_the_target_and_cleans_up(capsys):
     assert not Campaign.objects.exists()
     assert not CampaignMap.objects.exists()
     assert "bench_storage_whole_files" not in connection.introspection.table_names()
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_a_snapshots_whole_file(cast, client):
+    campaign = start_campaign(cast)
+    play(campaign, cast, steps=2)
+    first = Snapshot.objects.get(campaign=campaign, number=1)
+    cast["gm"].is_staff = cast["gm"].is_superuser = True
+    cast["gm"].save()
+    client.force_login(cast["gm"])
+
+    page = client.get(reverse("admin:campaign_snapshot_change", args=[first.pk]))
+
+    assert page.status_code == 200
+    assert "water_edges" in page.text, "the map is shown with the rest of the file"
+    assert 'name="own_events"' not in page.text
