@@ -61,6 +61,8 @@ class AdminActionForm(forms.Form):
 
 class UndoForm(forms.Form):
     reason = reason_field(required=True)
+    # The snapshot the admin was looking at: an undo is of the advance they saw.
+    seen = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
 
 class ExtendForm(forms.Form):

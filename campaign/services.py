@@ -1077,11 +1077,15 @@ def campaign_advance_now(*, campaign: Campaign, actor: User, reason: str = "") -
 
 
 @transaction.atomic
-def campaign_undo(*, campaign: Campaign, actor: User, reason: str) -> Snapshot:
+def campaign_undo(
+    *, campaign: Campaign, actor: User, reason: str, seen: int | None = None
+) -> Snapshot:
     """Back to the state before the last advance, as a new snapshot. The decisions that
-    advance used are open again (not ready); those given since are kept for review."""
+    advance used are open again (not ready); those given since are kept for review. With
+    `seen`, refused if an advance has landed since the admin looked: they undo what they saw."""
     campaign = _locked_for_admin(campaign, actor)
     latest = latest_snapshot(campaign)
+    _check_seen(latest, seen)
     if latest.number < 2:
         raise ServiceError("There is no advance to undo.", code="nothing-to-undo")
     previous = campaign.snapshots.get(number=latest.number - 1)

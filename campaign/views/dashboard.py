@@ -349,6 +349,7 @@ def _render(
     names |= {p.kingdom: p.kingdom_name for p in players}
     people = people_of(members)
     page_forms = {action: _form(action, data, people) for action in FORMS}
+    page_forms["undo"].initial["seen"] = snapshot.number if snapshot else None
     if bound is not None and bound[0] in page_forms:
         page_forms[bound[0]] = bound[1]
     waiting: list[Waiting] = []
@@ -421,7 +422,9 @@ def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _undo(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    snapshot = services.campaign_undo(campaign=campaign, actor=actor, reason=form["reason"])
+    snapshot = services.campaign_undo(
+        campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
+    )
     clock = snapshot.data["clock"]
     return f"Undone: back to year {clock['year']}, {clock['season']}, {clock['step']}."
 

@@ -251,6 +251,25 @@ def test_undo_needs_a_reason_and_then_goes_back(client, cast, at_orders):
     assert AuditEntry.objects.filter(action="undone", reason="Bob was away").exists()
 
 
+def test_the_undo_form_names_the_snapshot_the_admin_sees(client, cast, at_orders):
+    signed_in(client, cast["gm"])
+    number = newest(at_orders).number
+    assert f'name="seen" value="{number}"' in page_of(client, at_orders)
+
+
+def test_an_undo_of_a_step_that_moved_on_since_the_admin_looked_is_refused(client, cast, at_orders):
+    signed_in(client, cast["gm"])
+    before = state(at_orders)
+    seen = newest(at_orders).number - 1  # an advance landed after the page was drawn
+    response = client.post(
+        action_url(at_orders, "undo"), {"reason": "Bob was away", "seen": seen}, follow=True
+    )
+    assert "Nothing was changed. The campaign has moved on since you looked" in " ".join(
+        messages_of(response)
+    )
+    assert state(at_orders) == before
+
+
 def test_nothing_to_undo_at_the_start(client, cast, campaign):
     signed_in(client, cast["gm"])
     assert "Undo…" not in page_of(client, campaign)

@@ -3,10 +3,12 @@ not met with silence on a phone: the refusal's own words appear at the top of th
 and what was saved before stays as it was."""
 
 import uuid
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
 from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from campaign import services
 from campaign.models import Campaign
@@ -17,8 +19,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_post_over_the_limit_says_so_on_the_orders_page(
-    browser, live_server, demo, settings: Settings, screenshot
-):
+    browser: Browser,
+    live_server: LiveServer,
+    demo: None,
+    settings: Settings,
+    screenshot: Callable[[Page, str], object],
+) -> None:
     campaign = Campaign.objects.get(slug="demo")
     alice = sign_in(browser, live_server, "alice")
     open_orders(alice)

@@ -121,14 +121,15 @@ def store_campaign(files: list[dict[str, Any]], hexmap: dict[str, Any]) -> Campa
             map=hexmap,
         )
     for number, file in enumerate(files, start=1):
+        snapshot = Snapshot(
+            campaign=campaign,
+            number=number,
+            decisions=file.get("inputs", {}),
+            reason=Snapshot.Reason.START if number == 1 else Snapshot.Reason.ADVANCE,
+        )
+        snapshot.data = file  # stored as the app stores it (campaign.storage)
         with transaction.atomic():
-            Snapshot.objects.create(
-                campaign=campaign,
-                number=number,
-                data=file,
-                decisions=file.get("inputs", {}),
-                reason=Snapshot.Reason.START if number == 1 else Snapshot.Reason.ADVANCE,
-            )
+            snapshot.save()
     return campaign
 
 
