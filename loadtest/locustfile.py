@@ -11,10 +11,10 @@ own fields: the unit, the order, `to`, `seen` and the CSRF token), changes one o
 orders, and marks them ready; the campaign advances when all its players are ready (the
 Celery worker).
 
-Every request is timed into LOADTEST_OUT/samples-PID.tsv; every order and readiness the
-server acknowledged (a 2xx board without a refusal), and every order whose answer never
-came (the server may have kept it), is written to LOADTEST_OUT/acks-PID.jsonl, for
-loadtest/check.py to find in the database afterwards. Which player a locust user
+Every request is timed into LOADTEST_OUT/samples-PID.tsv. Every order is written to
+LOADTEST_OUT/acks-PID.jsonl as it is sent, and again as the server acknowledges it (a 2xx
+board without a refusal) or refuses it; readiness as it is acknowledged. loadtest/check.py
+finds them in the database afterwards. Which player a locust user
 plays comes from a counter in Redis (REDIS_URL), so several locust processes share out
 LOADTEST_PLAYERS (seed_load's JSON lines) without overlap."""
 
@@ -82,15 +82,15 @@ def record_sample(
 
 @events.quitting.add_listener
 def close_records(**_: Any) -> None:
-    for record in (_samples, _acks):
-        if record is not None:
-            record.flush()
+    for kept in (_samples, _acks):
+        if kept is not None:
+            kept.flush()
     used = os.times()
     (OUT / f"cpu-locust-{os.getpid()}.txt").write_text(f"{used.user + used.system:.1f}\n")
 
 
 def record(entry: Json) -> None:
-    """An order or a readiness sent, or acknowledged by the server."""
+    """An order sent, acknowledged or refused, or a readiness acknowledged."""
     if _acks is not None:
         _acks.write(json.dumps({"t": time.time(), **entry}) + "\n")
         _acks.flush()
@@ -153,7 +153,8 @@ class Player(FastHttpUser):
         self.etag = ""
         self.month = ""
         self.decide_at = 0.0
-        self.unanswered = False  # the last post got no answer at all (a timeout)
+        self.sent = 0
+        self.unanswered = False  # the last post got no answer (a timeout) or a 5xx
         self.next_poll = time.monotonic()
         self.signed_in = self.sign_in()
         if self.signed_in:
@@ -211,7 +212,7 @@ class Player(FastHttpUser):
             catch_response=True, allow_redirects=False,
         ) as response:  # fmt: skip
             if response.status_code != 200:
-                self.unanswered = not response.status_code
+                self.unanswered = not response.status_code or response.status_code >= 500
                 self.failed(response, name)
                 return None
             board = response.text or ""
@@ -295,7 +296,7 @@ class Player(FastHttpUser):
         board = self.post(ready["action"], ready["fields"], name="mark ready")
         if board is not None:
             self.board = board
-            record({**self.player, "seen": int(ready["fields"]["seen"]), "ready": True, "ack": 1})
+            record({**self.player, "seen": int(ready["fields"]["seen"]), "ready": 1, "ack": 1})
 
     def order_unit(self, unit: str, seen: int, *, name: str = "give order") -> bool:
         """Tap the unit, then one of its order buttons (another if the engine refuses)."""
@@ -304,13 +305,17 @@ class Player(FastHttpUser):
         random.shuffle(forms)
         for form in forms[:3]:
             self.think()
+            # Written before it is sent: if no answer comes (a timeout, the end of the run),
+            # the server may have kept it all the same.
+            self.sent += 1
+            given = {**self.player, "seen": int(form["fields"]["seen"]), "seq": self.sent}
+            record({**given, "order": as_stored(form["fields"]), "sent": 1})
             answer = self.post(form["action"], form["fields"], name=name)
-            given = {**self.player, "seen": int(form["fields"]["seen"])}
             if answer is not None:
                 self.board = answer
                 record({**given, "order": as_stored(form["fields"]), "ack": 1})
                 return True
-            if self.unanswered:  # the server may have kept it all the same
-                record({**given, "order": as_stored(form["fields"]), "ack": 0})
+            if not self.unanswered:  # refused in words, or a 4xx: not kept
+                record({**given, "refused": 1})
         self.board = board
         return False
