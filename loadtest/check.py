@@ -256,6 +256,7 @@ def main(out: Path, players_file: Path) -> int:
     bench("loadtest_order_posts", len(posts))
     bench("loadtest_acknowledged", sum(1 for a in acks if a.get("ack")))
     bench("loadtest_errors", len(failed))
+    bench("loadtest_unanswered", sum(1 for s in samples if s[4] and s[3] == 0), "(timed out)")
     bench("loadtest_server_errors", server_errors)
     bench("loadtest_months_advanced", months)
     bench("loadtest_lost_submissions", lost)
