@@ -24,6 +24,7 @@ import random
 import re
 import time
 from html import unescape
+from http.cookiejar import Cookie
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -37,6 +38,7 @@ POLL = float(os.environ.get("LOADTEST_POLL_SECONDS", "10"))
 DECIDE = float(os.environ.get("LOADTEST_DECIDE_SECONDS", "60"))  # a month's orders, within
 THINK = (1.0, 3.0)  # seconds between a player's taps
 PASSWORD = os.environ.get("LOADTEST_PASSWORD", "")
+SIGN_IN = os.environ.get("LOADTEST_SIGN_IN", "") == "1"
 OUT = Path(os.environ.get("LOADTEST_OUT", "."))
 PLAYERS = [
     json.loads(line)
@@ -156,7 +158,7 @@ class Player(FastHttpUser):
         self.sent = 0
         self.unanswered = False  # the last post got no answer (a timeout) or a 5xx
         self.next_poll = time.monotonic()
-        self.signed_in = self.sign_in()
+        self.signed_in = self.resume_session() or self.sign_in()
         if self.signed_in:
             self.board = self.page(self.orders_url, name="orders page")
         self.next_poll = time.monotonic() + random.uniform(0, POLL)
@@ -217,6 +219,22 @@ class Player(FastHttpUser):
                 return None
             board = response.text or ""
             return None if REFUSED in board else board
+
+    def resume_session(self) -> bool:
+        """Players stay signed in between months: the session seed_load made for this one
+        (LOADTEST_SIGN_IN=1 signs every player in through the form instead)."""
+        if SIGN_IN or not self.player.get("session"):
+            return False
+        host = str(self.host).split("://", 1)[1].split(":")[0]
+        self.client.cookiejar.set_cookie(
+            Cookie(
+                version=0, name="sessionid", value=self.player["session"], port=None,
+                port_specified=False, domain=host, domain_specified=False,
+                domain_initial_dot=False, path="/", path_specified=True, secure=False,
+                expires=None, discard=True, comment=None, comment_url=None, rest={},
+            )
+        )  # fmt: skip
+        return True
 
     def sign_in(self) -> bool:
         """Sign in as a person does: the page, then the form. Whether it worked."""

@@ -77,7 +77,8 @@ class _Reads:
 
     campaign: str  # its row bar the map, whether the viewer is a member, its newest snapshot
     members: str  # its members, their kingdoms' looks and their names
-    given: str  # the decisions given and not yet consumed, ready or not
+    given: str  # the decisions given and not yet consumed: the viewer's as they change,
+    # the others' only as ready or not
 
 
 def _fields(model: type[Model], *, leaving: tuple[str, ...] = ()) -> list[Field[Any, Any]]:
@@ -102,6 +103,8 @@ def _reads() -> _Reads:
             f"SELECT {_columns(Campaign, 'c', leaving=('map',))}, "
             f"(SELECT 1 FROM {_table(Membership)} m WHERE m.campaign_id = c.id"
             " AND m.user_id = %s LIMIT 1), "
+            f"(SELECT m.kingdom FROM {_table(Membership)} m WHERE m.campaign_id = c.id"
+            " AND m.user_id = %s LIMIT 1), "
             f"(SELECT s.id FROM {_table(Snapshot)} s WHERE s.campaign_id = c.id"
             " ORDER BY s.number DESC LIMIT 1) "
             f"FROM {_table(Campaign)} c WHERE c.slug = %s"
@@ -111,10 +114,15 @@ def _reads() -> _Reads:
             f"FROM {_table(Membership)} m JOIN {_table(User)} u ON u.id = m.user_id"
             " WHERE m.campaign_id = %s ORDER BY m.id"
         ),
+        # Another kingdom's decisions show only once ready (ruling S1, sealed orders): its
+        # drafts change nothing the viewer sees. The viewer's own, and the admins' battle
+        # entries (kingdom ""), count as they change.
         given=(
-            f"SELECT {_columns(Submission, 'g', leaving=('payload',))} "
+            "SELECT g.id, g.kingdom, g.kind, g.ready, "
+            "CASE WHEN g.kingdom = '' OR g.kingdom = %s THEN g.updated_at END "
             f"FROM {_table(Submission)} g WHERE g.campaign_id = %s"
-            " AND g.consumed_by_id IS NULL ORDER BY g.id"
+            " AND g.consumed_by_id IS NULL AND (g.ready OR g.kingdom = '' OR g.kingdom = %s)"
+            " ORDER BY g.id"
         ),
     )
 
@@ -125,14 +133,16 @@ def _campaign_shown(slug: str, user: object) -> tuple[bool, list[object]] | None
     reads = _reads()
     names = [f.name for f in _fields(Campaign, leaving=("map",))]
     with connection.cursor() as cursor:
-        cursor.execute(reads.campaign, [user.pk if isinstance(user, User) else None, slug])
+        viewer = user.pk if isinstance(user, User) else None
+        cursor.execute(reads.campaign, [viewer, viewer, slug])
         row = cursor.fetchone()
         if row is None:
             return None
         campaign = dict(zip(names, row, strict=False))
+        own_kingdom = row[len(names) + 1] or None  # None: no kingdom's drafts are the viewer's
         cursor.execute(reads.members, [campaign["id"]])
         members = cursor.fetchall()
-        cursor.execute(reads.given, [campaign["id"]])
+        cursor.execute(reads.given, [own_kingdom, campaign["id"], own_kingdom])
         given = cursor.fetchall()
     readable = bool(row[len(names)]) or bool(campaign["public"])
     return readable, [list(row), members, given]

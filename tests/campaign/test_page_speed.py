@@ -4,6 +4,7 @@ answered 304 Not Modified, as the browser revalidates it on every htmx poll. A c
 the page shows (a new snapshot, an order given, a kingdom ready, a deadline extended, a
 kingdom's colour) gets the new page; another viewer never gets the first one's."""
 
+import re
 import socket
 import time
 from typing import Any
@@ -65,6 +66,11 @@ def again(client: Client, address: str, first: Any, **headers: Any) -> Any:
     return client.get(address, HTTP_IF_NONE_MATCH=first["ETag"], **headers)
 
 
+def unmasked(page: str) -> str:
+    """The page without its CSRF tokens, which are masked anew on every drawing."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+
+
 def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     drawn: list[int] = []
     draw = mapsvg.render_map
@@ -102,14 +108,23 @@ def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client
     assert 'hx-trigger="every 5s"' in poll.text
     assert again(alice, url(campaign), poll, **HTMX).status_code == 304
 
+    # bob's draft is sealed (ruling S1): alice's page does not change, and is not sent again
     defend(bob, campaign, cast["bob"])
-    after_order = again(alice, url(campaign), poll, **HTMX)
-    assert after_order.status_code == 200
-    assert again(alice, url(campaign), after_order, **HTMX).status_code == 304
+    assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(poll.text)
+    assert again(alice, url(campaign), poll, **HTMX).status_code == 304
     bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
-    after_ready = again(alice, url(campaign), after_order, **HTMX)
+    after_ready = again(alice, url(campaign), poll, **HTMX)
     assert after_ready.status_code == 200
-    assert after_ready["ETag"] != after_order["ETag"]
+    assert after_ready["ETag"] != poll["ETag"]
+
+
+def test_a_players_own_order_gets_their_new_page(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    before = client.get(url(campaign), **HTMX)
+    defend(client, campaign, cast["alice"])
+    after = again(client, url(campaign), before, **HTMX)
+    assert after.status_code == 200
+    assert "Defend" in after.text
 
 
 def test_the_fragment_and_the_whole_page_are_told_apart(client, cast, campaign):

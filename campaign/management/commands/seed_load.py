@@ -23,7 +23,9 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.hashers import make_password
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -40,6 +42,9 @@ ADMIN = "load-admin"
 OPTIONS: Json = {"orders": "sealed", "battles": "simple", "months": 12, "years": 6, "seed": 13}
 COLOURS = ("#2e7d32", "#1565c0", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457")
 SETUP_STEPS = 50  # snapshots; the setup takes about ten
+
+
+SIGN_IN_BACKEND = "accounts.backends.UsernameOrEmailBackend"  # the one that signs players in
 
 
 def player_name(campaign: int, kingdom: int) -> str:
@@ -132,8 +137,24 @@ def renamed(export: Json, number: int) -> Json:
 
 
 def players_of(campaign: Campaign) -> list[Json]:
-    """Who plays which kingdom of the campaign, for the load test to sign in as."""
+    """Who plays which kingdom of the campaign, for the load test to play as, each with a
+    session of their own: players stay signed in from one month to the next."""
     return [
-        {"username": m.user.username, "campaign": campaign.slug, "kingdom": m.kingdom}
+        {
+            "username": m.user.username,
+            "campaign": campaign.slug,
+            "kingdom": m.kingdom,
+            "session": signed_in_session(m.user),
+        }
         for m in campaign.memberships.exclude(kingdom="").select_related("user")
     ]
+
+
+def signed_in_session(user: User) -> str:
+    """The key of a new session signed in as `user`, as Django's `login` leaves it."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = SIGN_IN_BACKEND
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return str(session.session_key)
