@@ -5,11 +5,11 @@ goes to standard error with its code and field, exit status 2. No database is to
 import json
 import sys
 from argparse import ArgumentParser
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from campaign.management.jsonfile import Unreadable, read_json
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 
@@ -42,36 +42,9 @@ class Command(BaseCommand):
 
 def _read(name: str) -> object:
     try:
-        if name == "-":
-            text = sys.stdin.read(MAX_FILE_BYTES + 1)
-            too_big = len(text.encode("utf-8")) > MAX_FILE_BYTES
-        else:
-            path = Path(name)
-            too_big = path.stat().st_size > MAX_FILE_BYTES
-            text = "" if too_big else path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RuleError(
-            "unreadable-file", "(file)", f"Can't read {name}: {error.strerror}."
-        ) from None
-    except UnicodeDecodeError:
-        raise RuleError("not-json", "(file)", f"{name} is not UTF-8 text.") from None
-    if too_big:
-        raise RuleError(
-            "file-too-big",
-            "(file)",
-            f"{name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: "
-            "no campaign file is that big.",
-        )
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise RuleError("not-json", "(file)", f"{name} is nested too deeply to read.") from None
-    except json.JSONDecodeError as error:
-        raise RuleError(
-            "not-json", "(file)", f"{name} is not valid JSON: {error.msg} at line {error.lineno}."
-        ) from None
-    except ValueError:  # a number of more than 4,300 digits
-        raise RuleError("not-json", "(file)", f"{name} has a number too long to read.") from None
+        return read_json(name, max_bytes=MAX_FILE_BYTES, what="campaign file")
+    except Unreadable as refusal:
+        raise RuleError(refusal.code, "(file)", refusal.message) from None
 
 
 def _refuse(refusal: RuleError) -> None:

@@ -3,14 +3,12 @@ written by `manage.py export_campaign` (see campaign/transfer.py), under its own
 NEW. A bad document is refused with one line on standard error and exit status 2, and
 nothing is written."""
 
-import json
-import sys
 from argparse import ArgumentParser
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from campaign.management.jsonfile import Unreadable, read_json
 from campaign.services import ServiceError
 from campaign.transfer import campaign_import, created_users
 
@@ -48,37 +46,6 @@ class Command(BaseCommand):
 
 def _read(name: str) -> object:
     try:
-        if name == "-":
-            text = sys.stdin.read(MAX_FILE_BYTES + 1)
-            too_big = len(text.encode("utf-8")) > MAX_FILE_BYTES
-        else:
-            path = Path(name)
-            too_big = path.stat().st_size > MAX_FILE_BYTES
-            text = "" if too_big else path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise CommandError(
-            f"refused: can't read {name}: {error.strerror}.", returncode=REFUSED
-        ) from None
-    except UnicodeDecodeError:
-        raise CommandError(f"refused: {name} is not UTF-8 text.", returncode=REFUSED) from None
-    if too_big:
-        raise CommandError(
-            f"refused: {name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: "
-            "no export is that big.",
-            returncode=REFUSED,
-        )
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise CommandError(
-            f"refused: {name} is nested too deeply to read.", returncode=REFUSED
-        ) from None
-    except json.JSONDecodeError as error:
-        raise CommandError(
-            f"refused: {name} is not valid JSON: {error.msg} at line {error.lineno}.",
-            returncode=REFUSED,
-        ) from None
-    except ValueError:  # a number of more than 4,300 digits
-        raise CommandError(
-            f"refused: {name} has a number too long to read.", returncode=REFUSED
-        ) from None
+        return read_json(name, max_bytes=MAX_FILE_BYTES, what="export")
+    except Unreadable as refusal:
+        raise CommandError(f"refused: {refusal.message}", returncode=REFUSED) from None
