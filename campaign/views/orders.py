@@ -180,6 +180,7 @@ def _board(
     players = list(campaign.memberships.exclude(kingdom=""))
     names = {p.kingdom: p.kingdom_name for p in players}
     pending_orders = [p for p in data.get("pending", []) if p["kind"] == "orders"]
+    ready = services.ready_kingdoms(campaign)
     board = Board(
         campaign=campaign,
         membership=membership,
@@ -187,7 +188,11 @@ def _board(
         clock=data["clock"],
         cycle=cycle,
         asked=bool(mine),
-        waiting_for=[names.get(p["kingdom"], p["kingdom"]) for p in pending_orders],
+        waiting_for=[
+            names.get(p["kingdom"], p["kingdom"])
+            for p in pending_orders
+            if p["kingdom"] not in ready
+        ],
         brakes=any(p.get("first_player_brakes") for p in pending_orders),
         units=units,
         ready=bool(draft and draft.ready and not cycle),

@@ -193,6 +193,14 @@ def test_ready_is_refused_until_every_unit_has_an_order(client, cast, campaign):
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).exists()
 
 
+def test_once_ready_the_page_waits_only_for_the_kingdoms_not_ready(client, cast, campaign):
+    names = dict(campaign.memberships.values_list("user__username", "kingdom_name"))
+    signed_in(client, cast["alice"])
+    give(client, campaign, army_of(campaign, cast["alice"])["id"], "defend")
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert f"Waiting for {names['bob']}." in page  # not for alice's own kingdom
+
+
 def test_ready_locks_the_orders_until_withdrawn(client, cast, campaign):
     army = army_of(campaign, cast["alice"])
     signed_in(client, cast["alice"])
