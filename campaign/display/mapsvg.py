@@ -15,7 +15,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
@@ -538,7 +538,7 @@ def _draw_moves(
     defs: ET.Element,
     moves: Sequence[Move],
     looks: Mapping[str, _Look],
-    on_map: Mapping[Hex, object],
+    on_map: Container[Hex],
 ) -> None:
     layer = _el(root, "g", {"class": "moves", "pointer-events": "none"})
     markers: dict[str, str] = {}
@@ -660,7 +660,24 @@ def render_map(
     are the hexes the player may tap now, drawn on top as links. `moves` are the arrows to
     draw; by default the moves of the newest resolved summer month. With `focus`, the
     picture is framed on those hexes (a battle's tile and its neighbours). `marks` are
-    outlined above the units (a winter's supply lines)."""
+    outlined above the units (a winter's supply lines).
+
+    It is `draw_ground` with `draw_overlay` laid over it (`laid_over`): the ground is the
+    same for every viewer of a snapshot, so it can be kept once and the overlay drawn anew."""
+    ground = draw_ground(data, kingdoms=kingdoms, focus=focus, last_moves=moves is None)
+    overlay = draw_overlay(data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks)
+    return laid_over(ground, overlay)
+
+
+def draw_ground(
+    data: Mapping[str, Any],
+    *,
+    kingdoms: Mapping[str, KingdomLook],
+    focus: Sequence[Hex] = (),
+    last_moves: bool = True,
+) -> str:
+    """The map as every viewer sees it: hexes, shores, units, and with `last_moves` the
+    arrows of the newest resolved summer month."""
     scene = _scene(data, kingdoms)
     framed = [h for h in focus if h in scene.terrain] or list(scene.terrain)
     if framed:
@@ -697,11 +714,42 @@ def render_map(
         x, y = _centre(h)
         group = _el(tokens, "g", {"class": "hex-units", "data-hex": f"{h[0]},{h[1]}"})
         _draw_units(group, x, y, scene.units[h], scene.looks)
-    arrows = _last_month_moves(data) if moves is None else moves
-    _draw_moves(root, defs, arrows, scene.looks, scene.terrain)
-    _draw_marks(root, [m for m in marks if m.hex in scene.terrain])
-    _draw_picks(root, [p for p in picks if p.hex in scene.terrain])
+    if last_moves:
+        _draw_moves(root, defs, _last_month_moves(data), scene.looks, scene.terrain)
     return ET.tostring(root, encoding="unicode")
+
+
+def draw_overlay(
+    data: Mapping[str, Any],
+    *,
+    kingdoms: Mapping[str, KingdomLook],
+    picks: Sequence[Pick] = (),
+    moves: Sequence[Move] = (),
+    marks: Sequence[Mark] = (),
+) -> str:
+    """What one viewer sees over the ground, as SVG elements to lay over it: `moves` (a
+    player's planned arrows), `marks`, then `picks` on top; each only on the map's hexes."""
+    on_map = {h for h in (_hex(t.get("hex")) for t in _tiles(data)) if h is not None}
+    root = ET.Element("g")
+    if moves:
+        defs = _el(root, "defs")
+        _draw_moves(root, defs, moves, _looks(data, kingdoms), on_map)
+    _draw_marks(root, [m for m in marks if m.hex in on_map])
+    _draw_picks(root, [p for p in picks if p.hex in on_map])
+    return "".join(ET.tostring(layer, encoding="unicode") for layer in root)
+
+
+def laid_over(ground: str, overlay: str) -> str:
+    """The ground's SVG with the overlay's elements last inside it, so drawn on top."""
+    closing = "</svg>"
+    if not overlay or not ground.endswith(closing):
+        return ground
+    return ground[: -len(closing)] + overlay + closing
+
+
+def _tiles(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    tiles = (data.get("map") or {}).get("tiles")
+    return [t for t in tiles if isinstance(t, Mapping)] if isinstance(tiles, list) else []
 
 
 def _draw_marks(root: ET.Element, marks: Sequence[Mark]) -> None:

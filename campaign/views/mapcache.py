@@ -1,10 +1,12 @@
 """The campaign map of a snapshot, drawn once and kept in the cache (Redis when configured).
 
-A snapshot never changes, so its drawing depends only on the snapshot and on what the page
-lays over it: the kingdoms' looks (a player may edit them), the hexes the viewer may tap,
-their own planned moves, the framing. The key holds all of these, and the drawing code's own
-fingerprint, so an edited look or a new release never shows an old picture. When the cache
-does not answer (Redis down), the map is drawn as before and the page still renders."""
+A snapshot never changes, so its ground (hexes, units, last month's arrows) depends only on
+the snapshot, the kingdoms' looks (a player may edit them) and the framing. The key holds
+these and the drawing code's own fingerprint, so an edited look or a new release never
+shows an old picture. What one viewer sees over it (the hexes they may tap, their own
+planned moves, marks) is small and drawn over the kept ground on each request, so a tap
+does not draw the whole map again. When the cache does not answer (Redis down), the ground
+is drawn as before and the page still renders."""
 
 import hashlib
 import logging
@@ -16,7 +18,15 @@ from django.core.cache import cache as django_cache
 from redis.exceptions import RedisError
 
 from campaign.display import mapsvg
-from campaign.display.mapsvg import KingdomLook, Mark, Move, Pick, render_map
+from campaign.display.mapsvg import (
+    KingdomLook,
+    Mark,
+    Move,
+    Pick,
+    draw_ground,
+    draw_overlay,
+    laid_over,
+)
 from campaign.models import Snapshot
 from campaign.rules.hexmap import Hex
 
@@ -32,26 +42,16 @@ def _drawing_code() -> str:
     return hashlib.sha256(Path(mapsvg.__file__).read_bytes()).hexdigest()[:16]
 
 
-def map_key(
+def ground_key(
     snapshot: Snapshot,
     *,
     kingdoms: Mapping[str, KingdomLook],
-    picks: Sequence[Pick] = (),
-    moves: Sequence[Move] | None = None,
     focus: Sequence[Hex] = (),
-    marks: Sequence[Mark] = (),
+    last_moves: bool = True,
 ) -> str:
-    """The cache key of the snapshot's map as drawn with these looks and overlays."""
-    overlays = repr(
-        (
-            sorted(kingdoms.items()),
-            list(picks),
-            None if moves is None else list(moves),
-            list(focus),
-            list(marks),
-        )
-    )
-    digest = hashlib.sha256(overlays.encode()).hexdigest()
+    """The cache key of the snapshot's ground as drawn with these looks and this framing."""
+    drawn = repr((sorted(kingdoms.items()), list(focus), last_moves))
+    digest = hashlib.sha256(drawn.encode()).hexdigest()
     # The time it was stored, besides its id: a database restored or recreated under the
     # same cache gives its ids again to other snapshots.
     stored = snapshot.created_at.timestamp()
@@ -67,24 +67,31 @@ def snapshot_map(
     focus: Sequence[Hex] = (),
     marks: Sequence[Mark] = (),
 ) -> str:
-    """`render_map` of the snapshot's file, from the cache when it holds it."""
-    key = map_key(snapshot, kingdoms=kingdoms, picks=picks, moves=moves, focus=focus, marks=marks)
+    """`render_map` of the snapshot's file: its ground from the cache when it holds it, the
+    viewer's overlay (picks, planned moves, marks) drawn over it each time."""
+    last_moves = moves is None
+    key = ground_key(snapshot, kingdoms=kingdoms, focus=focus, last_moves=last_moves)
+    ground = _kept(key)
+    if ground is None:
+        ground = draw_ground(snapshot.data, kingdoms=kingdoms, focus=focus, last_moves=last_moves)
+        _keep(key, ground)
+    overlay = draw_overlay(
+        snapshot.data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks
+    )
+    return laid_over(ground, overlay)
+
+
+def _kept(key: str) -> str | None:
     try:
         kept = django_cache.get(key)
     except (RedisError, OSError) as away:
         logger.warning("The map cache does not answer (%s): drawing the map anew.", away)
-        kept = None
-        reachable = False
-    else:
-        reachable = True
-    if isinstance(kept, str):
-        return kept
-    svg = render_map(
-        snapshot.data, kingdoms=kingdoms, picks=picks, moves=moves, focus=focus, marks=marks
-    )
-    if reachable:
-        try:
-            django_cache.set(key, svg, KEPT_FOR)
-        except (RedisError, OSError) as away:
-            logger.warning("The map cache does not answer (%s): the map is not kept.", away)
-    return svg
+        return None
+    return kept if isinstance(kept, str) else None
+
+
+def _keep(key: str, ground: str) -> None:
+    try:
+        django_cache.set(key, ground, KEPT_FOR)
+    except (RedisError, OSError) as away:
+        logger.warning("The map cache does not answer (%s): the map is not kept.", away)

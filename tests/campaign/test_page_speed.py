@@ -73,13 +73,13 @@ def unmasked(page: str) -> str:
 
 def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     drawn: list[int] = []
-    draw = mapsvg.render_map
+    draw = mapsvg.draw_ground
 
     def counting(*args: Any, **kwargs: Any) -> str:
         drawn.append(1)
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr("campaign.views.mapcache.render_map", counting)
+    monkeypatch.setattr("campaign.views.mapcache.draw_ground", counting)
     return drawn
 
 
@@ -221,6 +221,24 @@ def test_the_map_is_drawn_once_per_snapshot_for_all_its_viewers(
     assert len(drawn) == 2
 
 
+def test_a_players_taps_and_orders_do_not_draw_the_map_again(client, cast, campaign, monkeypatch):
+    """What one player sees over the map (the hexes to tap, their planned arrows) is drawn
+    over the snapshot's kept ground: tapping a unit and moving it draw no second ground."""
+    drawn = counted_drawings(monkeypatch)
+    signed_in(client, cast["alice"])
+    army = army_of(campaign, cast["alice"])
+    assert client.get(url(campaign), **HTMX).status_code == 200
+    tapped = client.get(f"{url(campaign)}?unit={army['id']}", **HTMX)
+    assert 'class="pick pick-target"' in tapped.text
+    data = services.latest_snapshot(campaign).data
+    to = order_choices(parse_campaign(data), army["id"]).moves[0]
+    seen = services.latest_snapshot(campaign).number
+    form = {"unit": army["id"], "order": "move", "to": f"{to[0]},{to[1]}", "seen": seen}
+    moved = client.post(url(campaign, "orders_give"), form, **HTMX)
+    assert 'class="move planned"' in moved.text
+    assert len(drawn) == 1
+
+
 def test_each_player_sees_only_their_own_planned_moves(client, cast, campaign):
     alice, bob = Client(), Client()
     signed_in(alice, cast["alice"])
@@ -275,7 +293,7 @@ def test_the_map_is_kept_in_redis_when_configured(client, cast, campaign, settin
         m.kingdom: mapsvg.KingdomLook(m.kingdom_name, m.colour, m.heraldry)
         for m in campaign.memberships.exclude(kingdom="")
     }
-    key = mapcache.map_key(snapshot, kingdoms=looks)
+    key = mapcache.ground_key(snapshot, kingdoms=looks)
     cache.delete(key)
     signed_in(client, cast["alice"]).get(url(campaign, "campaign"))
     kept = cache.get(key)
