@@ -113,9 +113,8 @@ def owing(data: Json) -> set[str]:
 def ready_kingdoms(campaign: Campaign) -> set[str]:
     """Kingdoms with every open decision marked ready."""
     open_ = Submission.objects.filter(campaign=campaign, consumed_by=None).exclude(kingdom="")
-    return {k for k in open_.values_list("kingdom", flat=True)} - {
-        k for k in open_.filter(ready=False).values_list("kingdom", flat=True)
-    }
+    given = list(open_.values_list("kingdom", "ready"))
+    return {kingdom for kingdom, _ in given} - {kingdom for kingdom, ready in given if not ready}
 
 
 # While its orders are asked, a kingdom may also state its battle preferences for this

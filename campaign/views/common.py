@@ -9,6 +9,7 @@ from functools import wraps
 from typing import Any, cast
 
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
@@ -72,12 +73,18 @@ def asks_of(slug: str, pending: list[dict[str, Any]] | None, kingdom: str) -> li
     ]
 
 
+def _with_campaign() -> QuerySet[Membership]:
+    """Memberships with their campaign, bar the map it was created with (read once, as it
+    starts: the snapshots hold the map since)."""
+    return Membership.objects.select_related("campaign").defer("campaign__map")
+
+
 def membership_for(request: HttpRequest, slug: str) -> Membership:
     """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
     one doesn't belong to stays invisible."""
     user = request.user
     membership = (
-        Membership.objects.select_related("campaign").filter(campaign__slug=slug, user=user).first()
+        _with_campaign().filter(campaign__slug=slug, user=user).first()
         if isinstance(user, User)
         else None
     )
@@ -92,14 +99,10 @@ def reader_for(request: HttpRequest, slug: str) -> tuple[Campaign, Membership | 
     a public campaign shows everyone ask this: its map, might, chronicle and end."""
     user = request.user
     if isinstance(user, User):
-        membership = (
-            Membership.objects.select_related("campaign")
-            .filter(campaign__slug=slug, user=user)
-            .first()
-        )
+        membership = _with_campaign().filter(campaign__slug=slug, user=user).first()
         if membership is not None:
             return membership.campaign, membership
-    campaign = Campaign.objects.filter(slug=slug, public=True).first()
+    campaign = Campaign.objects.defer("map").filter(slug=slug, public=True).first()
     if campaign is None:
         raise Http404("No such campaign.")
     return campaign, None

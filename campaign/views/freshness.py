@@ -127,9 +127,13 @@ def _reads() -> _Reads:
     )
 
 
-def _campaign_shown(slug: str, user: object) -> tuple[bool, list[object]] | None:
+def _campaign_shown(
+    slug: str, user: object, *, unseen_while_drafting: bool
+) -> tuple[bool, list[object]] | None:
     """Whether the viewer may read the campaign, and what its pages show of it (bar the
-    snapshots' own files, which never change); None if there is no such campaign."""
+    snapshots' own files, which never change); None if there is no such campaign. With
+    `unseen_while_drafting`, a viewer still drafting sealed orders sees no other kingdom's
+    readiness (`_as_drafting_sees`)."""
     reads = _reads()
     names = [f.name for f in _fields(Campaign, leaving=("map",))]
     with connection.cursor() as cursor:
@@ -144,16 +148,31 @@ def _campaign_shown(slug: str, user: object) -> tuple[bool, list[object]] | None
         members = cursor.fetchall()
         cursor.execute(reads.given, [own_kingdom, campaign["id"], own_kingdom])
         given = cursor.fetchall()
+    if unseen_while_drafting:
+        given = _as_drafting_sees(given, own_kingdom)
     readable = bool(row[len(names)]) or bool(campaign["public"])
     return readable, [list(row), members, given]
 
 
-def campaign_tag(request: HttpRequest, slug: str) -> str | None:
+def _as_drafting_sees(given: list[tuple[Any, ...]], own_kingdom: str | None) -> list[Any]:
+    """The decisions a player sees while drafting sealed orders (an open orders draft not
+    yet marked ready; in the order cycle an order is ready as given): their own and the
+    admins', not who else is ready. The orders page names who it waits for only once the
+    player is ready, so the others marking themselves ready change nothing on it."""
+    drafting = any(
+        k == own_kingdom and kind == "orders" and not ready for _, k, kind, ready, _ in given
+    )
+    return [g for g in given if g[1] in ("", own_kingdom)] if drafting else given
+
+
+def campaign_tag(
+    request: HttpRequest, slug: str, *, unseen_while_drafting: bool = False
+) -> str | None:
     """The ETag of a campaign page for this viewer; None (always drawn) when a message waits,
     or when the viewer cannot read the campaign (the view then says why)."""
     if len(messages.get_messages(request)):
         return None
-    found = _campaign_shown(slug, request.user)
+    found = _campaign_shown(slug, request.user, unseen_while_drafting=unseen_while_drafting)
     if found is None or not found[0]:
         return None
     parts = repr([_viewer(request), found[1]])
@@ -164,11 +183,27 @@ def _tag_of_page(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> 
     return campaign_tag(request, slug)
 
 
+def _tag_of_orders_page(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> str | None:
+    return campaign_tag(request, slug, unseen_while_drafting=True)
+
+
 def revalidated[View: Callable[..., HttpResponse]](view: View) -> View:
     """Answers a GET whose If-None-Match holds the page's current tag with 304 Not Modified;
     every answer tells the browser to ask again each time, and that htmx's fragment and the
     whole page differ."""
-    conditional = condition(etag_func=_tag_of_page)(view)
+    return _revalidated(view, _tag_of_page)
+
+
+def revalidated_orders[View: Callable[..., HttpResponse]](view: View) -> View:
+    """`revalidated` for the orders page, which shows a player drafting sealed orders
+    nothing of the others' readiness (`_as_drafting_sees`)."""
+    return _revalidated(view, _tag_of_orders_page)
+
+
+def _revalidated[View: Callable[..., HttpResponse]](
+    view: View, tag: Callable[..., str | None]
+) -> View:
+    conditional = condition(etag_func=tag)(view)
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:

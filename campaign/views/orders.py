@@ -31,7 +31,7 @@ from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.orders import OrderChoices, order_choices, unordered
 from campaign.rules.state import OrderKind
 from campaign.views.common import newest_or_404, player_for
-from campaign.views.freshness import revalidated
+from campaign.views.freshness import revalidated_orders
 from campaign.views.mapcache import snapshot_map
 
 type Json = dict[str, Any]
@@ -376,7 +376,7 @@ def _after_post(
 
 @login_required
 @require_GET
-@revalidated
+@revalidated_orders
 def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = player_for(request, slug)
     board = _board(request, membership, selected=request.GET.get("unit"))

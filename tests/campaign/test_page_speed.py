@@ -118,6 +118,25 @@ def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client
     assert after_ready["ETag"] != poll["ETag"]
 
 
+def test_a_player_still_drafting_is_not_sent_the_page_again_when_another_is_ready(
+    client, cast, campaign
+):
+    alice, bob = Client(), Client()
+    signed_in(alice, cast["alice"])
+    signed_in(bob, cast["bob"])
+    defend(alice, campaign, cast["alice"])
+    poll = alice.get(url(campaign), **HTMX)
+    assert "Only you see these orders" in poll.text
+
+    # While alice drafts, her page names no one it waits for: bob's readiness changes nothing
+    defend(bob, campaign, cast["bob"])
+    bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(poll.text)
+    assert again(alice, url(campaign), poll, **HTMX).status_code == 304
+    # bob, ready, sees whom he waits for
+    assert "Waiting for Red Elves" in bob.get(url(campaign), **HTMX).text
+
+
 def test_a_players_own_order_gets_their_new_page(client, cast, campaign):
     signed_in(client, cast["alice"])
     before = client.get(url(campaign), **HTMX)
