@@ -149,20 +149,44 @@ def _campaign_shown(
         cursor.execute(reads.given, [own_kingdom, campaign["id"], own_kingdom])
         given = cursor.fetchall()
     if unseen_while_drafting:
-        given = _as_drafting_sees(given, own_kingdom)
+        given = _as_drafting_sees(given, own_kingdom, newest=row[len(names) + 2])
     readable = bool(row[len(names)]) or bool(campaign["public"])
     return readable, [list(row), members, given]
 
 
-def _as_drafting_sees(given: list[tuple[Any, ...]], own_kingdom: str | None) -> list[Any]:
-    """The decisions a player sees while drafting sealed orders (an open orders draft not
-    yet marked ready; in the order cycle an order is ready as given): their own and the
-    admins', not who else is ready. The orders page names who it waits for only once the
-    player is ready, so the others marking themselves ready change nothing on it."""
-    drafting = any(
-        k == own_kingdom and kind == "orders" and not ready for _, k, kind, ready, _ in given
+def _as_drafting_sees(
+    given: list[tuple[Any, ...]], own_kingdom: str | None, newest: int | None
+) -> list[Any]:
+    """The decisions a player sees while the campaign waits for their sealed orders and
+    they have not marked them ready: their own and the admins', not who else is ready. The
+    orders page names whom it waits for only once the player is ready (or not asked), so
+    others marking themselves ready change nothing on it."""
+    others = [g for g in given if g[1] not in ("", own_kingdom)]
+    if not others or own_kingdom is None or newest is None:
+        return given
+    if any(g[1] == own_kingdom and g[2] == "orders" and g[3] for g in given):
+        return given  # ready: the page names whom it waits for
+    if not _asks_sealed_orders(newest, own_kingdom):
+        return given
+    return [g for g in given if g[1] in ("", own_kingdom)]
+
+
+def _asks_sealed_orders(snapshot: int, kingdom: str) -> bool:
+    """Whether the snapshot waits for the kingdom's sealed orders (not the order cycle's,
+    whose orders the page shows as they are given): read from its file's options and
+    pending alone, not the whole file."""
+    found = (
+        Snapshot.objects.filter(pk=snapshot)
+        .values_list("state__options__orders", "state__pending")
+        .first()
     )
-    return [g for g in given if g[1] in ("", own_kingdom)] if drafting else given
+    if found is None:
+        return False
+    mode, pending = found
+    return mode != "cycle" and any(
+        isinstance(p, dict) and p.get("kind") == "orders" and p.get("kingdom") == kingdom
+        for p in pending or []
+    )
 
 
 def campaign_tag(

@@ -118,23 +118,28 @@ def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client
     assert after_ready["ETag"] != poll["ETag"]
 
 
-def test_a_player_still_drafting_is_not_sent_the_page_again_when_another_is_ready(
+def test_a_player_asked_for_orders_is_not_sent_the_page_again_when_another_is_ready(
     client, cast, campaign
 ):
     alice, bob = Client(), Client()
     signed_in(alice, cast["alice"])
     signed_in(bob, cast["bob"])
-    defend(alice, campaign, cast["alice"])
     poll = alice.get(url(campaign), **HTMX)
-    assert "Only you see these orders" in poll.text
+    assert "0 of 1 unit ordered" in poll.text
 
-    # While alice drafts, her page names no one it waits for: bob's readiness changes nothing
+    # While alice is asked, her page names no one it waits for: bob's readiness (and his
+    # taking it back) change nothing on it, whether or not she has ordered yet
     defend(bob, campaign, cast["bob"])
     bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    assert "Waiting for Red Elves" in bob.get(url(campaign), **HTMX).text
     assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(poll.text)
     assert again(alice, url(campaign), poll, **HTMX).status_code == 304
-    # bob, ready, sees whom he waits for
-    assert "Waiting for Red Elves" in bob.get(url(campaign), **HTMX).text
+    defend(alice, campaign, cast["alice"])
+    drafting = alice.get(url(campaign), **HTMX)
+    assert "Only you see these orders" in drafting.text
+    bob.post(url(campaign, "orders_ready"), {"ready": "no"}, **HTMX)
+    assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(drafting.text)
+    assert again(alice, url(campaign), drafting, **HTMX).status_code == 304
 
 
 def test_a_players_own_order_gets_their_new_page(client, cast, campaign):
