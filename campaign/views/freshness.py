@@ -16,7 +16,7 @@ board), so polling goes on as before."""
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, wraps
+from functools import cache, lru_cache, wraps
 from pathlib import Path
 from typing import Any, cast
 
@@ -75,7 +75,8 @@ def _csrf_secret(request: HttpRequest) -> str | None:
 class _Reads:
     """The SQL of a tag's three reads (see `_reads`)."""
 
-    campaign: str  # its row bar the map, whether the viewer is a member, its newest snapshot
+    campaign: str  # its row bar the map, whether the viewer is a member, its newest
+    # snapshot's id and time stored
     members: str  # its members, their kingdoms' looks and their names
     given: str  # the decisions given and not yet consumed: the viewer's as they change,
     # the others' only as ready or not
@@ -106,6 +107,8 @@ def _reads() -> _Reads:
             f"(SELECT m.kingdom FROM {_table(Membership)} m WHERE m.campaign_id = c.id"
             " AND m.user_id = %s LIMIT 1), "
             f"(SELECT s.id FROM {_table(Snapshot)} s WHERE s.campaign_id = c.id"
+            " ORDER BY s.number DESC LIMIT 1), "
+            f"(SELECT s.created_at FROM {_table(Snapshot)} s WHERE s.campaign_id = c.id"
             " ORDER BY s.number DESC LIMIT 1) "
             f"FROM {_table(Campaign)} c WHERE c.slug = %s"
         ),
@@ -149,43 +152,46 @@ def _campaign_shown(
         cursor.execute(reads.given, [own_kingdom, campaign["id"], own_kingdom])
         given = cursor.fetchall()
     if unseen_while_drafting:
-        given = _as_drafting_sees(given, own_kingdom, newest=row[len(names) + 2])
+        given = _as_drafting_sees(given, own_kingdom, newest=tuple(row[len(names) + 2 :]))
     readable = bool(row[len(names)]) or bool(campaign["public"])
     return readable, [list(row), members, given]
 
 
 def _as_drafting_sees(
-    given: list[tuple[Any, ...]], own_kingdom: str | None, newest: int | None
+    given: list[tuple[Any, ...]], own_kingdom: str | None, newest: tuple[Any, ...]
 ) -> list[Any]:
     """The decisions a player sees while the campaign waits for their sealed orders and
     they have not marked them ready: their own and the admins', not who else is ready. The
     orders page names whom it waits for only once the player is ready (or not asked), so
-    others marking themselves ready change nothing on it."""
+    others marking themselves ready change nothing on it. `newest`: the newest snapshot's
+    id and the time it was stored."""
     others = [g for g in given if g[1] not in ("", own_kingdom)]
-    if not others or own_kingdom is None or newest is None:
+    if not others or own_kingdom is None or newest[0] is None:
         return given
     if any(g[1] == own_kingdom and g[2] == "orders" and g[3] for g in given):
         return given  # ready: the page names whom it waits for
-    if not _asks_sealed_orders(newest, own_kingdom):
+    if own_kingdom not in _sealed_orders_asked(*newest):
         return given
     return [g for g in given if g[1] in ("", own_kingdom)]
 
 
-def _asks_sealed_orders(snapshot: int, kingdom: str) -> bool:
-    """Whether the snapshot waits for the kingdom's sealed orders (not the order cycle's,
-    whose orders the page shows as they are given): read from its file's options and
-    pending alone, not the whole file."""
+@lru_cache(maxsize=4096)
+def _sealed_orders_asked(snapshot: int, stored: object) -> frozenset[str]:
+    """The kingdoms the snapshot waits for sealed orders from (none in the order cycle,
+    whose orders the page shows as they are given), read from its file's options and
+    pending alone. Kept by each process: a snapshot never changes, and its id with the time
+    it was stored names it even in a database recreated under the same process."""
     found = (
         Snapshot.objects.filter(pk=snapshot)
         .values_list("state__options__orders", "state__pending")
         .first()
     )
-    if found is None:
-        return False
-    mode, pending = found
-    return mode != "cycle" and any(
-        isinstance(p, dict) and p.get("kind") == "orders" and p.get("kingdom") == kingdom
-        for p in pending or []
+    if found is None or found[0] == "cycle":
+        return frozenset()
+    return frozenset(
+        str(p.get("kingdom"))
+        for p in found[1] or []
+        if isinstance(p, dict) and p.get("kind") == "orders"
     )
 
 
