@@ -113,7 +113,12 @@ def owing(data: Json) -> set[str]:
 def ready_kingdoms(campaign: Campaign) -> set[str]:
     """Kingdoms with every open decision marked ready."""
     open_ = Submission.objects.filter(campaign=campaign, consumed_by=None).exclude(kingdom="")
-    given = list(open_.values_list("kingdom", "ready"))
+    return ready_among(open_.values_list("kingdom", "ready"))
+
+
+def ready_among(given: Iterable[tuple[str, bool]]) -> set[str]:
+    """The kingdoms of these open decisions (kingdom, ready) with every one marked ready."""
+    given = list(given)
     return {kingdom for kingdom, _ in given} - {kingdom for kingdom, ready in given if not ready}
 
 

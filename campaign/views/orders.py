@@ -172,7 +172,9 @@ def _board(
     cycle = data["options"].get("orders") == "cycle"
     summer_orders = data["clock"]["step"] == "orders"
     mine = [p for p in data.get("pending", []) if p["kind"] == "orders" and p["kingdom"] == me]
-    draft = _draft(campaign, me)
+    # One read of the open decisions: the kingdom's draft, and who is ready.
+    decisions = list(Submission.objects.filter(campaign=campaign, consumed_by=None))
+    draft = next((d for d in decisions if d.kingdom == me and d.kind == "orders"), None)
     drafted = _drafted(draft, data, me)
     units = _unit_rows(data, me, drafted, missing=_still_to_order(data, me, drafted))
     chosen = next((u for u in units if u.id == selected), None)
@@ -180,7 +182,7 @@ def _board(
     players = list(campaign.memberships.exclude(kingdom=""))
     names = {p.kingdom: p.kingdom_name for p in players}
     pending_orders = [p for p in data.get("pending", []) if p["kind"] == "orders"]
-    ready = services.ready_kingdoms(campaign)
+    ready = services.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom)
     board = Board(
         campaign=campaign,
         membership=membership,
