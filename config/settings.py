@@ -145,7 +145,8 @@ if not DATABASE_URL:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASE_URL = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 # A connection kept between requests (DATABASE_CONN_MAX_AGE) is checked before a request
-# uses it: after PostgreSQL restarts, a dead one is replaced instead of failing a request.
+# uses it: after PostgreSQL restarts, a dead one is replaced instead of failing a request
+# (config/postgresql: the check asks the operating system, not the server).
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL,
@@ -153,6 +154,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, its kept connections checked without a round trip.
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: WAL and immediate
     # transactions keep them from tripping over each other's locks.

@@ -34,8 +34,8 @@ def service_missing(service: str, why: str) -> None:
 @pytest.fixture
 def postgres() -> None:
     """The test database is PostgreSQL (DATABASE_URL=postgres://...)."""
-    engine = settings.DATABASES["default"]["ENGINE"]
-    if engine != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":
+        engine = settings.DATABASES["default"]["ENGINE"]
         service_missing("PostgreSQL", f"DATABASE_URL points to {engine}")
 
 

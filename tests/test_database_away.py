@@ -1,12 +1,18 @@
 """While the database does not answer (PostgreSQL restarting), a request gets a 503 that
-says so and when to try again, never a traceback; a fault in the code is still a 500."""
+says so and when to try again, never a traceback; a fault in the code is still a 500. A kept
+connection the server ended is found dead before a request uses it, without asking the
+server of a live one."""
 
+import time
+
+import psycopg
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.test import Client
 
 from accounts.models import User
+from tests.conftest import database_url_for_tests
 
 pytestmark = pytest.mark.django_db
 
@@ -39,3 +45,41 @@ def test_a_fault_in_the_code_is_still_a_500(player, monkeypatch):
     response = player.get("/")
     assert response.status_code == 500
     assert "Back in a minute" not in response.text
+
+
+# --- kept connections (config/postgresql) ---------------------------------------------------
+
+
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_the_server_ended_is_found_dead_and_replaced(postgres):
+    pid = _backend_pid()
+    with psycopg.connect(database_url_for_tests(), autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    deadline = time.monotonic() + 5
+    while connection.is_usable() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the server's goodbye is on its way
+    assert not connection.is_usable()
+
+    connection.close()  # what Django's health check does with a dead one as a request starts
+    assert _backend_pid() != pid
+    assert User.objects.count() == 0  # the new connection works
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_kept_connection_is_checked_without_asking_the_server(postgres, monkeypatch):
+    pid = _backend_pid()
+
+    def no_round_trip(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the health check asked the server")
+
+    monkeypatch.setattr(psycopg.Connection, "cursor", no_round_trip)
+    monkeypatch.setattr(psycopg.Connection, "execute", no_round_trip)
+    assert connection.is_usable()
+    monkeypatch.undo()
+    assert _backend_pid() == pid  # the same connection, kept
