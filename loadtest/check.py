@@ -208,6 +208,16 @@ def cpu_seconds(out: Path) -> dict[str, float]:
     return used
 
 
+def by_kind(samples: list[Sample], steady: float) -> dict[str, list[float]]:
+    """The times of the pages and posts after the ramp by what was asked and how it was
+    answered (`orders_poll_304`, `orders_poll_200`, `give_order_200`...): where the time goes."""
+    kinds: dict[str, list[float]] = defaultdict(list)
+    for t, name, ms, status, *_ in samples:
+        if t >= steady and (name in PAGES or name in POSTS):
+            kinds[f"{name.replace(' ', '_')}_{status}"].append(ms)
+    return kinds
+
+
 def main(out: Path, players_file: Path) -> int:
     players = [json.loads(line) for line in players_file.read_text().splitlines() if line]
     campaigns = load_campaigns({p["campaign"] for p in players})
@@ -252,6 +262,8 @@ def main(out: Path, players_file: Path) -> int:
     every_post = [s[2] for s in samples if s[1] in POSTS]
     bench("loadtest_pages_p95_with_ramp", f"{p95(every_page):.0f}", "ms")
     bench("loadtest_order_posts_p95_with_ramp", f"{p95(every_post):.0f}", "ms")
+    for kind, times in sorted(by_kind(samples, steady).items()):
+        bench(f"loadtest_p95_{kind}", f"{p95(times):.0f}", f"ms ({len(times)} requests)")
     bench("loadtest_page_requests", len(pages))
     bench("loadtest_order_posts", len(posts))
     bench("loadtest_acknowledged", sum(1 for a in acks if a.get("ack")))

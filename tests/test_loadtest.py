@@ -80,4 +80,7 @@ def test_a_small_load_test_completes_with_its_checks_passing(
     assert int(figures["loadtest_acknowledged"]) >= 16 * 3, said  # an order, a change, ready
     for target in CORRECTNESS:
         assert figures[f"target_{target}"] == "met", said
+    # where the time goes: each kind of request apart, a poll answered 304 from one drawn
+    assert re.fullmatch(r"\d+ ms \(\d+ requests\)", figures["loadtest_p95_orders_poll_304"])
+    assert "loadtest_p95_give_order_200" in figures, said
     assert "target_loadtest_pages_p95_under_150ms" in figures  # met or not: the machine's
