@@ -145,7 +145,7 @@ def _given_seen(gathered: str | None, own_kingdom: str | None) -> list[tuple[Any
     nothing the viewer sees), and then not as it changes; the viewer's own, and the admins'
     battle entries (kingdom ""), as they change."""
     given = []
-    for row in (gathered or "").split(_ROW) if gathered else []:
+    for row in gathered.split(_ROW) if gathered else []:
         id_, kingdom, kind, ready, changed = row.split(_FIELD)
         readied = ready in ("1", "true")
         watched = kingdom in ("", own_kingdom)
