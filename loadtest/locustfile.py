@@ -5,7 +5,7 @@ Each signs in, opens its orders page, and polls the board every LOADTEST_POLL_SE
 as the page's htmx does (`hx-get` of the board with the HX-Request header, and
 If-None-Match once the server gives an ETag, as the browser's cache would), whether or not
 the page itself would poll at that moment. When the board asks for its orders, the player,
-at a random time within LOADTEST_DECIDE_SECONDS (60) of the month's opening, taps each unit
+at a random time within LOADTEST_DECIDE_SECONDS (600) of the month's opening, taps each unit
 still without an order and presses one of the order buttons the page offers (the form's
 own fields: the unit, the order, `to`, `seen` and the CSRF token), changes one of its
 orders, and marks them ready; the campaign advances when all its players are ready (the
@@ -35,7 +35,7 @@ from locust.env import Environment
 type Json = dict[str, Any]
 
 POLL = float(os.environ.get("LOADTEST_POLL_SECONDS", "10"))
-DECIDE = float(os.environ.get("LOADTEST_DECIDE_SECONDS", "60"))  # a month's orders, within
+DECIDE = float(os.environ.get("LOADTEST_DECIDE_SECONDS", "600"))  # a month's orders, within
 THINK = (1.0, 3.0)  # seconds between a player's taps
 PASSWORD = os.environ.get("LOADTEST_PASSWORD", "")
 SIGN_IN = os.environ.get("LOADTEST_SIGN_IN", "") == "1"

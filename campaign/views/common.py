@@ -130,6 +130,19 @@ def player_for(request: HttpRequest, slug: str) -> Membership:
     return membership
 
 
+def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Membership]]:
+    """`player_for`, with the campaign's players of kingdoms (the user's own among them), in
+    one query: the pages that draw every kingdom ask for both."""
+    user = request.user
+    members = list(_with_campaign().filter(campaign__slug=slug)) if isinstance(user, User) else []
+    membership = next((m for m in members if m.user_id == user.pk), None)
+    if membership is None:
+        raise Http404("No such campaign.")
+    if not membership.kingdom:
+        raise Http404("You don't rule a kingdom in this campaign.")
+    return membership, [m for m in members if m.kingdom]
+
+
 def newest_or_404(campaign: Campaign) -> Snapshot:
     """The campaign's newest snapshot; 404 before it has started."""
     snapshot = campaign.snapshots.order_by("-number").first()

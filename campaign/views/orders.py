@@ -30,7 +30,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.orders import OrderChoices, order_choices, unordered
 from campaign.rules.state import OrderKind
-from campaign.views.common import newest_or_404, player_for
+from campaign.views.common import newest_or_404, players_of
 from campaign.views.freshness import revalidated_orders
 from campaign.views.mapcache import snapshot_map
 
@@ -162,10 +162,15 @@ def _orders_of(membership: Membership) -> list[Json]:
 def _board(
     request: HtmxHttpRequest,
     membership: Membership,
+    players: list[Membership],
     *,
     selected: str | None = None,
     error: str | None = None,
+    next_after: str | None = None,
 ) -> Board:
+    """The board of the kingdom's player (`membership`), among the campaign's `players`.
+    `next_after`: the unit just ordered; the unit still without an order that comes next is
+    chosen, so a player taps through their units (none in the order cycle)."""
     campaign = membership.campaign
     snapshot = newest_or_404(campaign)
     data, me = snapshot.data, membership.kingdom
@@ -177,9 +182,10 @@ def _board(
     draft = next((d for d in decisions if d.kingdom == me and d.kind == "orders"), None)
     drafted = _drafted(draft, data, me)
     units = _unit_rows(data, me, drafted, missing=_still_to_order(data, me, drafted))
+    if next_after is not None and not cycle:
+        selected = next((u.id for u in units if not u.settled and u.id != next_after), None)
     chosen = next((u for u in units if u.id == selected), None)
     choices = _choices(data, chosen.id) if chosen and mine else None
-    players = list(campaign.memberships.exclude(kingdom=""))
     names = {p.kingdom: p.kingdom_name for p in players}
     pending_orders = [p for p in data.get("pending", []) if p["kind"] == "orders"]
     ready = services.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom)
@@ -359,14 +365,20 @@ def _respond(
 def _after_post(
     request: HtmxHttpRequest,
     membership: Membership,
+    players: list[Membership],
     *,
     selected: str | None,
     error: str | None,
+    next_after: str | None = None,
 ) -> HttpResponse:
     """htmx gets the refreshed board; a plain form post is sent back to the page (with the
-    refusal as a message), so reloading never posts again."""
+    refusal as a message), so reloading never posts again. `next_after`: as `_board`."""
+    board = _board(
+        request, membership, players, selected=selected, error=error, next_after=next_after
+    )
     if request.htmx:
-        return _respond(request, _board(request, membership, selected=selected, error=error))
+        return _respond(request, board)
+    selected = board.selected.id if board.selected else None
     if error:
         messages.error(request, error)
     url = reverse("campaign:orders", args=[membership.campaign.slug])
@@ -380,8 +392,8 @@ def _after_post(
 @require_GET
 @revalidated_orders
 def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership = player_for(request, slug)
-    board = _board(request, membership, selected=request.GET.get("unit"))
+    membership, players = players_of(request, slug)
+    board = _board(request, membership, players, selected=request.GET.get("unit"))
     confirm = None
     to = read_hex(request.GET.get("to", ""))
     if board.selected and to is not None:
@@ -393,12 +405,16 @@ def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Give (or change) one unit's order."""
-    membership = player_for(request, slug)
+    membership, players = players_of(request, slug)
     unit = request.POST.get("unit", "")
     order = _read_order(request.POST)
     if order is None:
         return _after_post(
-            request, membership, selected=unit or None, error="That order could not be read."
+            request,
+            membership,
+            players,
+            selected=unit or None,
+            error="That order could not be read.",
         )
     campaign = membership.campaign
     cycle = campaign.options.get("orders") == "cycle"
@@ -416,19 +432,19 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             seen=_read_int(request.POST.get("seen")),
         )
     except services.ServiceError as refusal:
-        return _after_post(request, membership, selected=unit, error=refusal.message)
-    return _after_post(request, membership, selected=_next_unordered(membership, unit), error=None)
+        return _after_post(request, membership, players, selected=unit, error=refusal.message)
+    return _after_post(request, membership, players, selected=None, error=None, next_after=unit)
 
 
 @login_required
 @require_POST
 def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Take one unit's order out of the draft (sealed mode)."""
-    membership = player_for(request, slug)
+    membership, players = players_of(request, slug)
     unit = request.POST.get("unit", "")
     payload = [o for o in _orders_of(membership) if o["unit"] != unit]
     error = _save_draft(request, membership, payload)
-    return _after_post(request, membership, selected=unit or None, error=error)
+    return _after_post(request, membership, players, selected=unit or None, error=error)
 
 
 @login_required
@@ -436,13 +452,14 @@ def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Set the resolution sequence (ruling O2): the units in their new order, from a drag,
     or one unit moved up or down by its buttons."""
-    membership = player_for(request, slug)
+    membership, players = players_of(request, slug)
     orders = {o["unit"]: o for o in _orders_of(membership)}
     units = request.POST.getlist("unit")
     if sorted(units) != sorted(orders):
         return _after_post(
             request,
             membership,
+            players,
             selected=None,
             error="Your orders changed while you were sorting them: here they are as they stand.",
         )
@@ -452,16 +469,16 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             j = min(max(i + step, 0), len(units) - 1)
             units[i], units[j] = units[j], units[i]
     error = _save_draft(request, membership, [orders[u] for u in units])
-    return _after_post(request, membership, selected=None, error=error)
+    return _after_post(request, membership, players, selected=None, error=error)
 
 
 @login_required
 @require_POST
 def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the orders ready (the month resolves once every kingdom is), or withdraw that."""
-    membership = player_for(request, slug)
+    membership, players = players_of(request, slug)
     ready = request.POST.get("ready") == "yes"
-    board = _board(request, membership)
+    board = _board(request, membership, players)
     error = None
     if not board.asked:
         error = "Your orders are not asked for now."
@@ -479,7 +496,7 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             )
         except services.ServiceError as refusal:
             error = refusal.message
-    return _after_post(request, membership, selected=None, error=error)
+    return _after_post(request, membership, players, selected=None, error=error)
 
 
 # --- reading the forms ------------------------------------------------------------------
@@ -534,16 +551,6 @@ def _save_draft(
     except services.ServiceError as refusal:
         return refusal.message
     return None
-
-
-def _next_unordered(membership: Membership, after: str) -> str | None:
-    """The unit to choose next once one is ordered, so a player taps through their units."""
-    if membership.campaign.options.get("orders") == "cycle":
-        return None
-    data = newest_or_404(membership.campaign).data
-    drafted = _drafted(_draft(membership.campaign, membership.kingdom), data, membership.kingdom)
-    missing = _still_to_order(data, membership.kingdom, drafted)
-    return next((u for u in missing if u != after), None)
 
 
 urlpatterns = [
