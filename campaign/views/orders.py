@@ -118,6 +118,12 @@ class Board:
         return [unit for unit in self.units if unit.aboard and not unit.order]
 
     @property
+    def unit_panel(self) -> bool:
+        """Whether the chosen unit's panel has something to show: the unit, a refusal, or
+        the hint to tap one (not once the orders are ready and nothing is chosen)."""
+        return self.asked and bool(self.selected or self.error or self.editable)
+
+    @property
     def polls(self) -> bool:
         """Whether the board refreshes itself: while it waits for someone else."""
         return not self.asked or self.ready

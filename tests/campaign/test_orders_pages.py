@@ -18,7 +18,7 @@ from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex
-from campaign.rules.orders import order_choices
+from campaign.rules.orders import order_choices, unordered
 from tests.campaign.helpers import (
     at_step,
     kingdom_of,
@@ -201,6 +201,20 @@ def test_once_ready_the_page_waits_only_for_the_kingdoms_not_ready(client, cast,
     assert f"Waiting for {names['bob']}." in page  # not for alice's own kingdom
 
 
+def test_once_ready_the_unit_panel_shows_only_a_chosen_unit(client, cast, campaign):
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    drafting = client.get(url(campaign), **HTMX).text
+    assert 'class="unit-panel"' in drafting
+    assert "Tap one of your units on the map" in drafting
+    give(client, campaign, army["id"], "defend")
+    ready = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert 'class="unit-panel"' not in ready  # no empty box above the map
+    chosen = client.get(url(campaign), {"unit": army["id"]}, **HTMX).text
+    assert 'class="unit-panel"' in chosen
+    assert "Order: <strong>Defend</strong>" in chosen
+
+
 def test_ready_locks_the_orders_until_withdrawn(client, cast, campaign):
     army = army_of(campaign, cast["alice"])
     signed_in(client, cast["alice"])
@@ -280,6 +294,24 @@ def test_o2_the_sequence_follows_the_order_given_and_the_arrows_change_it(client
     dragged = list(reversed(units))
     client.post(url(campaign, "orders_sequence"), {"unit": dragged}, **HTMX)
     assert [o["unit"] for o in draft(campaign, cast["alice"])] == dragged
+
+
+def test_after_an_order_the_next_unit_without_one_is_chosen(client, cast, two_armies):
+    campaign = two_armies
+    kingdom = kingdom_of(campaign, cast["alice"])
+    units = next(p["units"] for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
+    signed_in(client, cast["alice"])
+    choices = order_choices(parse_campaign(newest(campaign).data), units[0])
+    page = give(client, campaign, units[0], choices.orders[0].value).text
+    given = parse_campaign(
+        {**newest(campaign).data, "inputs": {"orders": {kingdom: draft(campaign, cast["alice"])}}}
+    )
+    following = unordered(given, kingdom, given.inputs.orders[kingdom])[0]
+    # the board comes back with the next unit still without an order chosen
+    assert re.search(rf"<h2>(Army|Ship) {following} ", page)
+    plain = give(client, campaign, units[0], choices.orders[0].value, htmx=False)
+    assert plain.status_code == 302
+    assert plain["Location"] == f"{url(campaign)}?unit={following}"
 
 
 def test_o2_a_sequence_that_does_not_match_the_orders_is_refused(client, cast, two_armies):
