@@ -6,6 +6,7 @@ import copy
 import logging
 import re
 import smtplib
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -15,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from kombu.exceptions import OperationalError as BrokerError
@@ -114,6 +115,23 @@ def ready_kingdoms(campaign: Campaign) -> set[str]:
     """Kingdoms with every open decision marked ready."""
     open_ = Submission.objects.filter(campaign=campaign, consumed_by=None).exclude(kingdom="")
     return ready_among(open_.values_list("kingdom", "ready"))
+
+
+def marked_ready(user: User | int, campaign: Campaign | None = None) -> dict[int, set[str]]:
+    """The kinds of the open decisions the user's (or the user id's) kingdoms have marked
+    ready, by campaign id: in one campaign, or in all of the user's. One query."""
+    given = Submission.objects.filter(
+        consumed_by=None,
+        ready=True,
+        campaign__memberships__user=user,
+        kingdom=F("campaign__memberships__kingdom"),
+    ).exclude(kingdom="")
+    if campaign is not None:
+        given = given.filter(campaign=campaign)
+    ready: dict[int, set[str]] = defaultdict(set)
+    for campaign_id, kind in given.values_list("campaign_id", "kind"):
+        ready[campaign_id].add(kind)
+    return ready
 
 
 def ready_among(given: Iterable[tuple[str, bool]]) -> set[str]:

@@ -13,6 +13,7 @@ from django.urls import URLPattern, path
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from campaign import services
 from campaign.display import report, story
 from campaign.display.mapsvg import KingdomLook, legend_items
 from campaign.models import Campaign, Membership, Snapshot
@@ -51,11 +52,17 @@ def my_campaigns(user: Any) -> list[MyCampaign]:
         .annotate(pending=Subquery(newest_pending.values("state__pending")[:1]))
         .order_by("-campaign__created_at")
     )
+    ready = services.marked_ready(user)
     return [
         MyCampaign(
             membership.campaign,
             membership,
-            asks_of(membership.campaign.slug, membership.pending, membership.kingdom),
+            asks_of(
+                membership.campaign.slug,
+                membership.pending,
+                membership.kingdom,
+                ready[membership.campaign_id],
+            ),
             membership.campaign.deadline,
         )
         for membership in memberships
@@ -84,7 +91,10 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "membership": membership,
         "clock": data["clock"] if data else None,
         "owed": asks_of(
-            slug, (data or {}).get("pending"), membership.kingdom if membership else ""
+            slug,
+            (data or {}).get("pending"),
+            membership.kingdom if membership else "",
+            services.marked_ready(membership.user_id, campaign)[campaign.pk] if membership else (),
         ),
         "players": players,
         "legend": legend_items(),
@@ -273,7 +283,14 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
             "settlements": [t for t in data["tiles"] if t["owner"] == me and t["settlement"]],
             "tiles": sum(1 for t in data["tiles"] if t["owner"] == me),
             "score": next((s for s in data["scores"] if s["kingdom"] == me), None),
-            "owed": asks_of(slug, data["pending"], me),
+            "owed": asks_of(
+                slug,
+                data["pending"],
+                me,
+                services.marked_ready(membership.user_id, membership.campaign)[
+                    membership.campaign_id
+                ],
+            ),
         },
     )
 

@@ -3,7 +3,7 @@ anyone else, so a campaign one does not belong to stays invisible), who may read
 campaign's story, its newest snapshot, and what it waits for from a kingdom, with where to
 give it."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, cast
@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
 from accounts.models import User
+from campaign import services
 from campaign.models import Campaign, Membership, Snapshot
 
 # What a player reads for each kind of decision the campaign waits for.
@@ -63,9 +64,23 @@ class Ask:
         return self.words
 
 
-def asks_of(slug: str, pending: list[dict[str, Any]] | None, kingdom: str) -> list[Ask]:
-    """What the newest `pending` asks of this kingdom, in the campaign's order of play."""
-    kinds = {p["kind"] for p in pending or [] if kingdom and p["kingdom"] == kingdom}
+def asks_of(
+    slug: str, pending: list[dict[str, Any]] | None, kingdom: str, ready: Collection[str] = ()
+) -> list[Ask]:
+    """What the newest `pending` asks of this kingdom, in the campaign's order of play, bar
+    what it has given and marked ready (`ready`: the kinds of its open decisions marked
+    ready, `services.marked_ready`): that waits for the others, not for it. A battle entry
+    answers one battle of those asked, never the ask."""
+    answered = {
+        kind
+        for kind, given in services.ANSWERS.items()
+        if given in ready and given not in services.LISTED
+    }
+    kinds = {
+        p["kind"]
+        for p in pending or []
+        if kingdom and p["kingdom"] == kingdom and p["kind"] not in answered
+    }
     return [
         Ask(words, reverse(ANSWERED_ON[kind], args=[slug]) if kind in ANSWERED_ON else None)
         for kind, words in ASKS.items()

@@ -167,6 +167,37 @@ def test_a_player_sees_their_own_kingdom(client, cast):
     assert "(capital)" in page
 
 
+def test_orders_marked_ready_no_longer_wait_for_their_player_but_the_others_still_do(client, cast):
+    campaign = new_campaign(cast)
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # setup by the defaults
+    data = services.latest_snapshot(campaign).data
+    army = next(
+        a for a in data["armies"] if a["kingdom"] == services.kingdom_of(campaign, cast["alice"])
+    )
+    services.submission_save(
+        campaign=campaign,
+        user=cast["alice"],
+        kind="orders",
+        payload=[{"unit": army["id"], "order": "defend"}],
+    )
+    pages = [
+        reverse("campaign:home"),
+        reverse("campaign:campaign", args=[campaign.slug]),
+        kingdom_url(campaign),
+    ]
+    signed_in(client, cast["alice"])
+    for url in pages:  # given but not ready: still hers to finish
+        assert "give your orders" in client.get(url).text
+    services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    for url in pages:
+        page = client.get(url).text
+        assert "give your orders" not in page
+        assert "Nothing is waiting for" in page
+    signed_in(client, cast["bob"])
+    for url in pages:
+        assert "give your orders" in client.get(url).text
+
+
 def test_nobody_else_sees_a_kingdom_page(client, cast):
     campaign = new_campaign(cast)
     assert signed_in(client, cast["eve"]).get(kingdom_url(campaign)).status_code == 404
