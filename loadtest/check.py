@@ -36,10 +36,10 @@ from campaign.models import Campaign, Snapshot, Submission  # noqa: E402
 
 type Json = dict[str, Any]
 
-PAGES = {"orders page", "orders poll", "orders unit"}
+PAGES = {"orders page", "orders poll", "orders status", "orders unit"}
 POSTS = {"give order", "change order", "mark ready"}
 SIGN_IN = {"sign-in page", "sign in"}
-ORDERS_PAGES = {"orders page", "orders poll"}
+ORDERS_PAGES = {"orders page", "orders poll", "orders status"}
 TARGET_PAGES_MS, TARGET_POSTS_MS = 150, 300
 SEASONS = {"setup": 0, "summer": 1, "winter": 2}
 DRAIN_SECONDS = 120  # at most, for the advances queued at the end to be done

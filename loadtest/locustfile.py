@@ -1,10 +1,11 @@
 """The load test's players (locust, run by loadtest/run): one locust user per player of the
 campaigns seed_load made.
 
-Each signs in, opens its orders page, and polls the board every LOADTEST_POLL_SECONDS (10)
-as the page's htmx does (`hx-get` of the board with the HX-Request header, and
-If-None-Match once the server gives an ETag, as the browser's cache would), whether or not
-the page itself would poll at that moment. When the board asks for its orders, the player,
+Each signs in, opens its orders page, and polls every LOADTEST_POLL_SECONDS (10) as the
+page's htmx does (with the HX-Request header, and If-None-Match once the server gives an
+ETag, as the browser's cache would): the board's status while the board waits for others
+(which answers with the whole board once the month moves on), else the board itself,
+whether or not the page would poll at that moment. When the board asks for its orders, the player,
 at a random time within LOADTEST_DECIDE_SECONDS (600) of the month's opening, taps each unit
 still without an order and presses one of the order buttons the page offers (the form's
 own fields: the unit, the order, `to`, `seen` and the CSRF token), changes one of its
@@ -56,6 +57,7 @@ INPUT = re.compile(r'<input type="hidden" name="(?P<name>[^"]+)" value="(?P<valu
 NOT_YET_ORDERED = re.compile(r"<h3>Not yet ordered</h3>(.*?)</ul>", re.S)
 UNIT_LINK = re.compile(r"\?unit=([^\"&]+)\"")
 SEEN = re.compile(r"· snapshot (\d+)</p>")
+STATUS = re.compile(r'hx-get="(?P<url>[^"]+/orders/status/[^"]*)" hx-trigger="every')
 REFUSED = 'role="alert"'
 
 _samples: TextIO | None = None
@@ -152,7 +154,7 @@ class Player(FastHttpUser):
         self.address = f"10.{index // 65536 % 256}.{index // 256 % 256}.{index % 256}"
         self.orders_url = f"/c/{self.player['campaign']}/orders/"
         self.board = ""
-        self.etag = ""
+        self.etags: dict[str, str] = {}  # by URL, as the browser's cache keeps them
         self.month = ""
         self.decide_at = 0.0
         self.sent = 0
@@ -275,21 +277,25 @@ class Player(FastHttpUser):
             self.give_orders()
 
     def poll(self) -> None:
+        """The board's status while it waits for others, else the board."""
+        status = STATUS.search(self.board)
+        url = unescape(status["url"]) if status else self.orders_url
+        name = "orders status" if status else "orders poll"
         headers = self.headers(htmx=True)
-        if self.etag:
-            headers["If-None-Match"] = self.etag
+        if self.etags.get(url):
+            headers["If-None-Match"] = self.etags[url]
         with self.client.get(
-            self.orders_url, headers=headers, name="orders poll",
-            catch_response=True, allow_redirects=False,
-        ) as response:  # fmt: skip
+            url, headers=headers, name=name, catch_response=True, allow_redirects=False
+        ) as response:
             if response.status_code == 304:
                 response.success()
                 return
             if response.status_code != 200:
-                self.failed(response, "orders poll")
+                self.failed(response, name)
                 return
-            self.board = response.text or ""
-            self.etag = response.headers.get("ETag", "") or ""
+            self.etags[url] = response.headers.get("ETag", "") or ""
+            if status is None or response.headers.get("HX-Retarget") == "#orders-board":
+                self.board = response.text or ""
 
     def think(self) -> None:
         time.sleep(random.uniform(*THINK))  # cooperative: locust patches time with gevent

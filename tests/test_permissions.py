@@ -125,6 +125,7 @@ MATRIX: dict[str, Door] = {
     "campaign:dashboard": Door(ADMINS, NOT_OFFERED),
     "campaign:dashboard_action": Door(NOT_OFFERED, ADMINS, _slug_and("pause")),
     "campaign:orders": Door(PLAYERS, NOT_OFFERED),
+    "campaign:orders_status": Door(PLAYERS, NOT_OFFERED),
     **{
         f"campaign:orders_{action}": Door(NOT_OFFERED, PLAYERS)
         for action in ("give", "withdraw", "sequence", "ready")

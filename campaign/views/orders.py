@@ -18,6 +18,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
 from accounts.models import User
 from campaign import services
@@ -173,10 +174,12 @@ def _board(
     selected: str | None = None,
     error: str | None = None,
     next_after: str | None = None,
+    drawn: bool = True,
 ) -> Board:
     """The board of the kingdom's player (`membership`), among the campaign's `players`.
     `next_after`: the unit just ordered; the unit still without an order that comes next is
-    chosen, so a player taps through their units (none in the order cycle)."""
+    chosen, so a player taps through their units (none in the order cycle). `drawn`: with
+    its map (the waiting board's status shows none)."""
     campaign = membership.campaign
     snapshot = newest_or_404(campaign)
     data, me = snapshot.data, membership.kingdom
@@ -218,6 +221,8 @@ def _board(
         given=_given_in_cycle(data, names) if cycle and summer_orders else [],
         map_svg="",
     )
+    if not drawn:
+        return board
     looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
     planned = [
         Move(unit.id, me, unit.hex, tuple(unit.order["to"]), planned=True)
@@ -408,6 +413,22 @@ def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_GET
+@revalidated_orders
+def orders_status(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """What the board polls while it waits for others (its player is ready, or not asked):
+    the status alone, whom the campaign waits for, without the map. Once the board would
+    show more than that (the month moved on from the snapshot it was drawn at, `seen`, or
+    the player may order again), the answer is the whole board, in the old one's place."""
+    membership, players = players_of(request, slug)
+    board = _board(request, membership, players, drawn=False)
+    if board.polls and board.snapshot == _read_int(request.GET.get("seen")):
+        return render(request, "campaign/orders.html#status", {"board": board})
+    whole = _respond(request, _board(request, membership, players))
+    return retarget(reswap(whole, "outerHTML"), "#orders-board")
+
+
+@login_required
 @require_POST
 def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Give (or change) one unit's order."""
@@ -561,6 +582,7 @@ def _save_draft(
 
 urlpatterns = [
     path("c/<slug:slug>/orders/", orders_page, name="orders"),
+    path("c/<slug:slug>/orders/status/", orders_status, name="orders_status"),
     path("c/<slug:slug>/orders/give/", orders_give, name="orders_give"),
     path("c/<slug:slug>/orders/withdraw/", orders_withdraw, name="orders_withdraw"),
     path("c/<slug:slug>/orders/sequence/", orders_sequence, name="orders_sequence"),

@@ -247,13 +247,61 @@ def test_when_both_are_ready_the_month_resolves(
     assert "month 2" in page
 
 
-def test_the_board_fragment_polls_while_waiting_for_others(client, cast, campaign):
+def test_the_board_polls_its_status_while_waiting_for_others(client, cast, campaign):
     army = army_of(campaign, cast["alice"])
     signed_in(client, cast["alice"])
     assert 'hx-trigger="every 5s"' not in client.get(url(campaign), **HTMX).text
     give(client, campaign, army["id"], "defend")
     page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
-    assert 'hx-trigger="every 5s"' in page
+    status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
+    assert f'hx-get="{status}" hx-trigger="every 5s"' in page
+
+
+def test_a_waiting_boards_status_names_whom_it_waits_for_without_the_map(client, cast, campaign):
+    names = dict(campaign.memberships.values_list("user__username", "kingdom_name"))
+    bob = Client()
+    signed_in(bob, cast["bob"])
+    signed_in(client, cast["alice"])
+    give(client, campaign, army_of(campaign, cast["alice"])["id"], "defend")
+    client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
+    first = client.get(status, **HTMX)
+    assert first.status_code == 200
+    assert f"Waiting for {names['bob']}." in first.text
+    assert "<svg" not in first.text
+    assert "HX-Retarget" not in first
+    unchanged = client.get(status, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert unchanged.status_code == 304
+    give(bob, campaign, army_of(campaign, cast["bob"])["id"], "defend")
+    bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    told = client.get(status, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert told.status_code == 200
+    assert "Every kingdom is ready: the month resolves in a moment." in told.text
+    assert "<svg" not in told.text
+
+
+def test_once_the_month_moves_on_the_status_brings_the_whole_board_in_its_place(
+    client, cast, campaign
+):
+    signed_in(client, cast["alice"])
+    give(client, campaign, army_of(campaign, cast["alice"])["id"], "defend")
+    client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    board = client.get(status, **HTMX)
+    assert board.status_code == 200
+    assert board["HX-Retarget"] == "#orders-board"
+    assert board["HX-Reswap"] == "outerHTML"
+    assert f"snapshot {newest(campaign).number}" in board.text
+    assert "<svg" in board.text
+
+
+def test_while_drafting_the_status_is_the_whole_board(client, cast, campaign):
+    signed_in(client, cast["alice"])
+    status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
+    board = client.get(status, **HTMX)
+    assert board["HX-Retarget"] == "#orders-board"
+    assert "0 of 1 unit ordered." in board.text
 
 
 # --- the resolution sequence ------------------------------------------------------------

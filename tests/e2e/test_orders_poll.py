@@ -1,7 +1,7 @@
-"""The orders board of a player who is ready polls every 5 seconds; while nothing changes
-the server answers 304 Not Modified and the browser keeps the board it has; once another
-player marks ready and the month is resolved, the next poll brings the new month in,
-without a reload."""
+"""The orders board of a player who is ready polls its status (whom it waits for) every 5
+seconds; while nothing changes the server answers 304 Not Modified and the browser keeps
+what it has; once another player marks ready and the month is resolved, the next poll
+brings the whole board of the new month in, without a reload."""
 
 from typing import Any
 
@@ -64,18 +64,22 @@ def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
     alice.on("response", seen)
     give_defend_and_ready(alice)
     board = alice.locator("#orders-board")
-    expect(board).to_have_attribute("hx-trigger", "every 5s")
+    expect(alice.locator("#orders-status")).to_have_attribute("hx-trigger", "every 5s")
     polls.clear()
     answered_not_modified.clear()
     alice.wait_for_timeout(11_000)  # two polls, nothing changed
     assert len(polls) >= 2, polls
-    assert answered_not_modified.count("/c/demo/orders/") >= len(polls) - 1
+    assert answered_not_modified.count("/c/demo/orders/status/") >= len(polls) - 1
     expect(alice.get_by_text("Your orders are ready")).to_be_visible()
 
+    status = alice.locator("#orders-status")
+    daves = campaign.memberships.get(user__username="dave").kingdom_name
+    expect(status).to_contain_text(daves)
     dave = sign_in(browser, live_server, "dave")
     open_orders(dave)
     give_defend_and_ready(dave)
     if services.latest_snapshot(campaign).number == before:  # others still to order
+        expect(status).not_to_contain_text(daves, timeout=12_000)  # no longer waited for
         services.campaign_advance_now(campaign=campaign, actor=User.objects.get(username="gm"))
     after = services.latest_snapshot(campaign).number
     assert after > before
