@@ -344,33 +344,38 @@ def test_o2_the_sequence_follows_the_order_given_and_the_arrows_change_it(client
     assert [o["unit"] for o in draft(campaign, cast["alice"])] == dragged
 
 
+def first_asked(campaign: Campaign, kingdom: str) -> tuple[str, str]:
+    """The first unit the campaign asks the kingdom to order, and the first order it may
+    give it."""
+    units = next(p["units"] for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
+    choices = order_choices(parse_campaign(newest(campaign).data), units[0])
+    return units[0], choices.orders[0].value
+
+
 def test_after_an_order_the_next_unit_without_one_is_chosen(client, cast, two_armies):
     campaign = two_armies
     kingdom = kingdom_of(campaign, cast["alice"])
-    units = next(p["units"] for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
+    unit, order = first_asked(campaign, kingdom)
     signed_in(client, cast["alice"])
-    choices = order_choices(parse_campaign(newest(campaign).data), units[0])
-    page = give(client, campaign, units[0], choices.orders[0].value).text
+    page = give(client, campaign, unit, order).text
     given = parse_campaign(
         {**newest(campaign).data, "inputs": {"orders": {kingdom: draft(campaign, cast["alice"])}}}
     )
     following = unordered(given, kingdom, given.inputs.orders[kingdom])[0]
     # the board comes back with the next unit still without an order chosen
     assert re.search(rf"<h2>(Army|Ship) {following} ", page)
-    plain = give(client, campaign, units[0], choices.orders[0].value, htmx=False)
+    plain = give(client, campaign, unit, order, htmx=False)
     assert plain.status_code == 302
     assert plain["Location"] == f"{url(campaign)}?unit={following}"
 
 
 def test_o2_a_sequence_that_does_not_match_the_orders_is_refused(client, cast, two_armies):
     campaign = two_armies
-    kingdom = kingdom_of(campaign, cast["alice"])
-    units = next(p["units"] for p in newest(campaign).data["pending"] if p["kingdom"] == kingdom)
+    unit, order = first_asked(campaign, kingdom_of(campaign, cast["alice"]))
     signed_in(client, cast["alice"])
-    choices = order_choices(parse_campaign(newest(campaign).data), units[0])
-    give(client, campaign, units[0], choices.orders[0].value)
+    give(client, campaign, unit, order)
     before = draft(campaign, cast["alice"])
-    page = client.post(url(campaign, "orders_sequence"), {"unit": ["bob-1", units[0]]}, **HTMX)
+    page = client.post(url(campaign, "orders_sequence"), {"unit": ["bob-1", unit]}, **HTMX)
     assert "Your orders changed while you were sorting them" in page.text
     assert draft(campaign, cast["alice"]) == before
 
