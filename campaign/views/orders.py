@@ -385,7 +385,13 @@ def _after_post(
     """htmx gets the refreshed board; a plain form post is sent back to the page (with the
     refusal as a message), so reloading never posts again. `next_after`: as `_board`."""
     board = _board(
-        request, membership, players, selected=selected, error=error, next_after=next_after
+        request,
+        membership,
+        players,
+        selected=selected,
+        error=error,
+        next_after=next_after,
+        drawn=bool(request.htmx),
     )
     if request.htmx:
         return _respond(request, board)
@@ -505,7 +511,7 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the orders ready (the month resolves once every kingdom is), or withdraw that."""
     membership, players = players_of(request, slug)
     ready = request.POST.get("ready") == "yes"
-    board = _board(request, membership, players)
+    board = _board(request, membership, players, drawn=False)
     error = None
     if not board.asked:
         error = "Your orders are not asked for now."
