@@ -103,8 +103,21 @@ def membership_for(request: HttpRequest, slug: str) -> Membership:
         if isinstance(user, User)
         else None
     )
+    return _member(membership)
+
+
+def _member(membership: Membership | None) -> Membership:
+    """The membership found, or a 404 that does not tell a campaign one doesn't belong to
+    from one that doesn't exist."""
     if membership is None:
         raise Http404("No such campaign.")
+    return membership
+
+
+def _ruler(membership: Membership) -> Membership:
+    """The membership, if it rules a kingdom; a 404 for an admin who rules none."""
+    if not membership.kingdom:
+        raise Http404("You don't rule a kingdom in this campaign.")
     return membership
 
 
@@ -139,10 +152,7 @@ def signed_in_unless_public[View: Callable[..., HttpResponse]](view: View) -> Vi
 
 def player_for(request: HttpRequest, slug: str) -> Membership:
     """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
-    membership = membership_for(request, slug)
-    if not membership.kingdom:
-        raise Http404("You don't rule a kingdom in this campaign.")
-    return membership
+    return _ruler(membership_for(request, slug))
 
 
 def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Membership]]:
@@ -150,11 +160,7 @@ def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Member
     one query: the pages that draw every kingdom ask for both."""
     user = request.user
     members = list(_with_campaign().filter(campaign__slug=slug)) if isinstance(user, User) else []
-    membership = next((m for m in members if m.user_id == user.pk), None)
-    if membership is None:
-        raise Http404("No such campaign.")
-    if not membership.kingdom:
-        raise Http404("You don't rule a kingdom in this campaign.")
+    membership = _ruler(_member(next((m for m in members if m.user_id == user.pk), None)))
     return membership, [m for m in members if m.kingdom]
 
 
