@@ -24,7 +24,7 @@ from accounts.models import User
 from campaign import services
 from campaign.display.mapsvg import KingdomLook, Move, Pick
 from campaign.forms import read_hex
-from campaign.models import Campaign, Membership, Submission
+from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
@@ -180,6 +180,21 @@ def _board(
     `next_after`: the unit just ordered; the unit still without an order that comes next is
     chosen, so a player taps through their units (none in the order cycle). `drawn`: with
     its map (the waiting board's status shows none)."""
+    board, snapshot = _read_board(
+        membership, players, selected=selected, error=error, next_after=next_after
+    )
+    return _drawn(request, board, snapshot, players) if drawn else board
+
+
+def _read_board(
+    membership: Membership,
+    players: list[Membership],
+    *,
+    selected: str | None = None,
+    error: str | None = None,
+    next_after: str | None = None,
+) -> tuple[Board, Snapshot]:
+    """The board without its map (`_board`), and the snapshot it shows."""
     campaign = membership.campaign
     snapshot = newest_or_404(campaign)
     data, me = snapshot.data, membership.kingdom
@@ -221,12 +236,17 @@ def _board(
         given=_given_in_cycle(data, names) if cycle and summer_orders else [],
         map_svg="",
     )
-    if not drawn:
-        return board
+    return board, snapshot
+
+
+def _drawn(
+    request: HtmxHttpRequest, board: Board, snapshot: Snapshot, players: list[Membership]
+) -> Board:
+    """The board with its map: the snapshot's, the player's planned moves and picks on it."""
     looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
     planned = [
-        Move(unit.id, me, unit.hex, tuple(unit.order["to"]), planned=True)
-        for unit in units
+        Move(unit.id, board.membership.kingdom, unit.hex, tuple(unit.order["to"]), planned=True)
+        for unit in board.units
         if unit.order and unit.order.get("to")
     ]
     svg = snapshot_map(snapshot, kingdoms=looks, picks=_picks(request, board), moves=planned)
@@ -427,10 +447,10 @@ def orders_status(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     show more than that (the month moved on from the snapshot it was drawn at, `seen`, or
     the player may order again), the answer is the whole board, in the old one's place."""
     membership, players = players_of(request, slug)
-    board = _board(request, membership, players, drawn=False)
+    board, snapshot = _read_board(membership, players)
     if board.polls and board.snapshot == _read_int(request.GET.get("seen")):
         return render(request, "campaign/orders.html#status", {"board": board})
-    whole = _respond(request, _board(request, membership, players))
+    whole = _respond(request, _drawn(request, board, snapshot, players))
     return retarget(reswap(whole, "outerHTML"), "#orders-board")
 
 
