@@ -4,6 +4,7 @@ kingdom has submitted, deadlines, the audit trail."""
 
 import secrets
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -172,11 +173,21 @@ class SnapshotQuerySet(models.QuerySet["Snapshot"]):
 
 
 class SnapshotManager(models.Manager["Snapshot"]):
-    """Snapshots come with their map (one query reads a snapshot's file, as when it was
-    kept whole)."""
-
     def get_queryset(self) -> SnapshotQuerySet:
-        return SnapshotQuerySet(self.model, using=self._db).select_related("map")
+        return SnapshotQuerySet(self.model, using=self._db)
+
+
+MAPS_KEPT = 32  # maps each process keeps read
+
+
+@lru_cache(maxsize=MAPS_KEPT)
+def map_data(digest: str) -> dict[str, Any]:
+    """A stored map's JSON, read from the database once in each process: a `CampaignMap`
+    never changes, its key being the digest of its content. So a snapshot's file is read
+    in one query, as when it was kept whole, without its map's tens of kilobytes. Shared by
+    every snapshot that reads it: read-only."""
+    data: dict[str, Any] = CampaignMap.objects.values_list("data", flat=True).get(pk=digest)
+    return data
 
 
 class Snapshot(models.Model):
@@ -251,7 +262,7 @@ class Snapshot(models.Model):
     def data(self) -> dict[str, Any]:
         """The whole campaign file: at most one query (for the events of an older snapshot)."""
         if self._file is None:
-            hexmap = self.map.data if self.map is not None else None
+            hexmap = map_data(self.map_id) if self.map_id else None
             self._file = storage.put_together(self.state, hexmap, self._events())
         return self._file
 
@@ -292,7 +303,7 @@ def read_files(snapshots: Iterable[Snapshot]) -> None:
         events = own if shared is None else newer[campaign_id][:shared] + own
         newer[campaign_id] = events_at[campaign_id, number] = events
     for snapshot in waiting:
-        hexmap = snapshot.map.data if snapshot.map is not None else None
+        hexmap = map_data(snapshot.map_id) if snapshot.map_id else None
         snapshot._file = storage.put_together(
             snapshot.state, hexmap, events_at[snapshot.campaign_id, snapshot.number]
         )

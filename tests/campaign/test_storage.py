@@ -20,7 +20,7 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services, storage
 from campaign.management.commands.seed_demo import play_bot_step
-from campaign.models import Campaign, CampaignMap, Snapshot
+from campaign.models import Campaign, CampaignMap, Snapshot, map_data
 from campaign.signals import snapshot_stored
 from campaign.transfer import campaign_export, campaign_import
 
@@ -170,6 +170,23 @@ def test_a_snapshot_read_alone_takes_two_queries_at_most_however_long_the_campai
         assert services.latest_snapshot(campaign).data["clock"]
     with django_assert_max_num_queries(2):
         assert Snapshot.objects.get(campaign=campaign, number=1).data["clock"]
+
+
+@pytest.mark.django_db
+def test_a_map_is_read_from_the_database_once_for_every_snapshot_that_shows_it(
+    cast, django_assert_num_queries
+):
+    """A process reads a stored map once (`map_data`, by its digest): after that a snapshot
+    is read in one query, without the map's tens of kilobytes."""
+    campaign = start_campaign(cast)
+    play(campaign, cast, steps=3)
+    map_data.cache_clear()
+    with django_assert_num_queries(2):  # the snapshot, then its map
+        first = services.latest_snapshot(campaign).data["map"]
+    with django_assert_num_queries(1):
+        again = services.latest_snapshot(campaign).data["map"]
+    assert again is first
+    assert first == CampaignMap.objects.get(pk=services.latest_snapshot(campaign).map_id).data
 
 
 @pytest.mark.django_db
