@@ -238,6 +238,9 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
+    # Sessions kept in the database and read from Redis; never from a cache of one
+    # process, which another process's sign-out would not reach.
+    SESSION_ENGINE = "accounts.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

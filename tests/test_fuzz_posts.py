@@ -32,6 +32,7 @@ from urllib.parse import urlencode
 import pytest
 from django import forms
 from django.conf import settings as django_settings
+from django.core.cache import caches
 from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
@@ -39,6 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
+from accounts.sessions import SessionStore
 from battles.models import Battle, ResultReport
 from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
@@ -188,7 +190,9 @@ def league(django_db_setup: None, django_db_blocker: Any) -> Iterator[League]:
 @contextmanager
 def rolled_back(clients: dict[str, Client]) -> Iterator[None]:
     """One example, in a savepoint rolled back after it, with the browsers' cookies put
-    back as they were (signing out or changing a password changes them)."""
+    back as they were (signing out or changing a password changes them), and their
+    sessions' copies in the cache forgotten: the cache is not rolled back with the database
+    (accounts.sessions reads the database again)."""
     cookies = {role: {k: m.value for k, m in c.cookies.items()} for role, c in clients.items()}
     try:
         with transaction.atomic():
@@ -197,6 +201,10 @@ def rolled_back(clients: dict[str, Client]) -> Iterator[None]:
     finally:
         for role, client in clients.items():
             client.cookies = SimpleCookie(cookies[role])
+        keys = [c["sessionid"] for c in cookies.values() if "sessionid" in c]
+        caches[django_settings.SESSION_CACHE_ALIAS].delete_many(
+            [SessionStore.cache_key_prefix + key for key in keys]
+        )
 
 
 @pytest.fixture(scope="module")

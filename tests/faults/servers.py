@@ -76,6 +76,16 @@ class RedisServer:
         )  # fmt: skip
         wait_until(self.answers, 10, "Redis to answer")
 
+    def pause(self) -> None:
+        """Still listening, answering nothing (SIGSTOP): a Redis that hangs, its data kept."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+        wait_until(self.answers, 10, "Redis to answer again")
+
     def stop(self) -> None:
         if self.process is not None:
             self.process.kill()

@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import requests
 from django.conf import settings
 from django.test import Client
 from django.utils import timezone
@@ -168,6 +169,38 @@ def test_players_submit_while_redis_is_away_and_the_advance_comes_once_it_is_bac
             wait_until(lambda: campaign.snapshots.filter(number=2).exists(), 60, "the advance")
 
     one_advance_with_every_decision(campaign)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_out_while_redis_hangs_is_refused_and_never_undone(postgres, tmp_path):
+    """Sessions are read from Redis (accounts.sessions). Redis hangs, its data kept, while a
+    player signs out: the sign-out is refused with a 503, so the session Redis still holds
+    is not one the database has dropped. Once Redis answers, the player is still signed in,
+    signs out, and the old cookie opens nothing."""
+    User.objects.create_user("erin", password="a-long-test-password")
+    with redis_server(tmp_path) as redis:
+        env = {"DATABASE_URL": database_url_for_tests(), "REDIS_URL": redis.url}
+        web_log = tmp_path / "gunicorn.log"
+        with gunicorn(env, web_log) as base:
+            player = Visitor(base, session_of(User.objects.get(username="erin")))
+            assert player.get("/notifications/").status_code == 200  # now in Redis too
+            redis.pause()
+            try:
+                refused = player.post("/accounts/sign-out/", {})
+                assert refused.status_code == 503, web_log.read_text()
+                assert "The store of who is signed in is not answering" in refused.text
+                assert player.get("/notifications/").status_code == 200
+            finally:
+                redis.resume()
+            assert player.get("/notifications/").status_code == 200  # still signed in
+            assert player.post("/accounts/sign-out/", {}).status_code == 302
+            gone = requests.get(
+                f"{base}/notifications/",
+                headers={"Cookie": f"sessionid={player.session_key}"},
+                allow_redirects=False, timeout=30,
+            )  # fmt: skip
+            assert gone.status_code == 302
+            assert "/accounts/sign-in/" in gone.headers["Location"]
 
 
 QUEUE_BOTH = """
