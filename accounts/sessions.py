@@ -6,7 +6,8 @@ ORM query. The database stays the record, so a Redis restarted empty signs nobod
 differs from Django's `cached_db`, so that the cache never answers with a session the
 database no longer holds:
 - Reading: a cache that does not answer is skipped and the database read instead (pages
-  still render with Redis away). What is read from the database is put back in the cache
+  still render with Redis away); the process then leaves it alone for a few seconds, so a
+  Redis that hangs costs one request its timeout, not every request. What is read from the database is put back in the cache
   only where the cache holds nothing for that key (`add`), so a read that raced a sign-out
   or a change never puts the old session back.
 - Signing out leaves a mark in the cache before the row goes: the mark answers "no
@@ -25,7 +26,8 @@ database no longer holds:
   is the record."""
 
 import logging
-from contextlib import suppress
+import time
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -43,23 +45,25 @@ class SessionsAway(Exception):
     the session left as it was."""
 
 
+# A cache that failed to answer is left alone for a while by this process's reads and
+# best-effort writes, so that a Redis that hangs costs a request its timeout once, not on
+# every read. Keyed by the cache's location.
+LEFT_ALONE_SECONDS = 10.0
+_left_alone_until: dict[str, float] = {}
+
+
 class SessionStore(DBStore):
     cache_key_prefix = "mk.sessions:"
 
     def __init__(self, session_key: str | None = None) -> None:
         super().__init__(session_key)
         self.cache = caches[settings.SESSION_CACHE_ALIAS]
+        self._location = str(settings.CACHES[settings.SESSION_CACHE_ALIAS].get("LOCATION"))
         self._made_here = False  # created in this request: the cache never held its key
 
     def load(self) -> dict[str, Any]:
         cached = self.cache_key_prefix + str(self.session_key)
-        try:
-            data = self.cache.get(cached)
-        except Exception as error:
-            logger.warning(
-                "A session read from the database: the cache did not answer (%s).", error
-            )
-            data = None
+        data = self._quietly(lambda: self.cache.get(cached))
         if data == SIGNED_OUT:
             self._session_key = None
             return {}
@@ -69,8 +73,8 @@ class SessionStore(DBStore):
         if row is None:
             return {}
         data = self.decode(row.session_data)
-        with suppress(Exception):  # not put back: read from the database next time as well
-            self.cache.add(cached, data, self.get_expiry_age(expiry=row.expire_date))
+        age = self.get_expiry_age(expiry=row.expire_date)
+        self._quietly(lambda: self.cache.add(cached, data, age))  # or read it again next time
         return data
 
     def create(self) -> None:
@@ -123,16 +127,33 @@ class SessionStore(DBStore):
         data: dict[str, Any] = self._session  # type: ignore[attr-defined]  # Django's, unstubbed
         return data
 
+    def _age(self, value: object) -> int:
+        """How long the cache keeps a session, or the mark a sign-out leaves."""
+        return settings.SESSION_COOKIE_AGE if value == SIGNED_OUT else self.get_expiry_age()
+
     def _cache_or_refuse(self, key: str, value: object) -> None:
-        """Write the cache before the database, or refuse the change."""
-        age = settings.SESSION_COOKIE_AGE if value == SIGNED_OUT else self.get_expiry_age()
+        """Write the cache before the database, or refuse the change (tried even while the
+        cache is left alone: a change waits for no one)."""
         try:
-            self.cache.set(self.cache_key_prefix + key, value, age)
+            self.cache.set(self.cache_key_prefix + key, value, self._age(value))
         except Exception as error:
+            _left_alone_until[self._location] = time.monotonic() + LEFT_ALONE_SECONDS
             raise SessionsAway(f"The session store did not answer: {error}") from error
 
     def _cache_quietly(self, key: str, value: object) -> None:
+        age = self._age(value)
+        self._quietly(lambda: self.cache.set(self.cache_key_prefix + key, value, age))
+
+    def _quietly(self, call: Callable[[], Any]) -> Any:
+        """What the cache answers, or None if it does not (or failed a moment ago): then it
+        is left alone for a while."""
+        if time.monotonic() < _left_alone_until.get(self._location, 0.0):
+            return None
         try:
-            self._cache_or_refuse(key, value)
-        except SessionsAway as error:  # nothing kept under the key: the database answers
-            logger.warning("The cache did not take a new session key: %s", error)
+            return call()
+        except Exception as error:
+            _left_alone_until[self._location] = time.monotonic() + LEFT_ALONE_SECONDS
+            logger.warning(
+                "Sessions are read from the database: the cache did not answer (%s).", error
+            )
+            return None

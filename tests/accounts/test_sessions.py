@@ -3,6 +3,9 @@ reads no session row; Redis emptied signs nobody out; a sign-out is never undone
 cache; and with the cache away, pages still open and sign-in still works, while a sign-out
 or a change to a session is refused with a 503 and leaves the session as it was."""
 
+import socket
+import time
+
 import pytest
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
@@ -97,6 +100,28 @@ def test_with_redis_away_pages_open_and_sign_in_works(sessions_in_redis, alice):
     assert "alice" in player.get("/").text
     newcomer = signed_in(alice)
     assert "alice" in newcomer.get("/").text
+
+
+def test_with_redis_hanging_only_one_request_waits_for_it(sessions_in_redis, alice):
+    """A cache that accepts connections and never answers: the first read waits for its
+    timeout (a second), then the process leaves it alone for a while."""
+    player = signed_in(alice)
+    with socket.socket() as hanging:
+        hanging.bind(("127.0.0.1", 0))
+        hanging.listen(8)
+        location = f"redis://127.0.0.1:{hanging.getsockname()[1]}/0"
+        sessions_in_redis.CACHES = {
+            **sessions_in_redis.CACHES,
+            "hanging": {**AWAY, "LOCATION": location},
+        }
+        sessions_in_redis.SESSION_CACHE_ALIAS = "hanging"
+        took = []
+        for _ in range(3):
+            began = time.monotonic()
+            assert "alice" in player.get("/").text
+            took.append(time.monotonic() - began)
+    assert took[0] >= 1
+    assert max(took[1:]) < 0.5, took
 
 
 def test_with_redis_away_a_visitor_who_has_a_session_signs_in(sessions_in_redis, alice):
