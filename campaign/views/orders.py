@@ -166,26 +166,6 @@ def _orders_of(membership: Membership) -> list[Json]:
 # --- the board ------------------------------------------------------------------------
 
 
-def _board(
-    request: HtmxHttpRequest,
-    membership: Membership,
-    players: list[Membership],
-    *,
-    selected: str | None = None,
-    error: str | None = None,
-    next_after: str | None = None,
-    drawn: bool = True,
-) -> Board:
-    """The board of the kingdom's player (`membership`), among the campaign's `players`.
-    `next_after`: the unit just ordered; the unit still without an order that comes next is
-    chosen, so a player taps through their units (none in the order cycle). `drawn`: with
-    its map (the waiting board's status shows none)."""
-    board, snapshot = _read_board(
-        membership, players, selected=selected, error=error, next_after=next_after
-    )
-    return _drawn(request, board, snapshot, players) if drawn else board
-
-
 def _read_board(
     membership: Membership,
     players: list[Membership],
@@ -194,7 +174,10 @@ def _read_board(
     error: str | None = None,
     next_after: str | None = None,
 ) -> tuple[Board, Snapshot]:
-    """The board without its map (`_board`), and the snapshot it shows."""
+    """The board of the kingdom's player (`membership`), among the campaign's `players`,
+    without its map (the waiting board's status shows none), and the snapshot it shows.
+    `next_after`: the unit just ordered; the unit still without an order that comes next is
+    chosen, so a player taps through their units (none in the order cycle)."""
     campaign = membership.campaign
     snapshot = newest_or_404(campaign)
     data, me = snapshot.data, membership.kingdom
@@ -403,18 +386,12 @@ def _after_post(
     next_after: str | None = None,
 ) -> HttpResponse:
     """htmx gets the refreshed board; a plain form post is sent back to the page (with the
-    refusal as a message), so reloading never posts again. `next_after`: as `_board`."""
-    board = _board(
-        request,
-        membership,
-        players,
-        selected=selected,
-        error=error,
-        next_after=next_after,
-        drawn=bool(request.htmx),
+    refusal as a message), so reloading never posts again. `next_after`: as `_read_board`."""
+    board, snapshot = _read_board(
+        membership, players, selected=selected, error=error, next_after=next_after
     )
     if request.htmx:
-        return _respond(request, board)
+        return _respond(request, _drawn(request, board, snapshot, players))
     selected = board.selected.id if board.selected else None
     if error:
         messages.error(request, error)
@@ -430,7 +407,8 @@ def _after_post(
 @revalidated_orders
 def orders_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership, players = players_of(request, slug)
-    board = _board(request, membership, players, selected=request.GET.get("unit"))
+    read, snapshot = _read_board(membership, players, selected=request.GET.get("unit"))
+    board = _drawn(request, read, snapshot, players)
     confirm = None
     to = read_hex(request.GET.get("to", ""))
     if board.selected and to is not None:
@@ -531,7 +509,7 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the orders ready (the month resolves once every kingdom is), or withdraw that."""
     membership, players = players_of(request, slug)
     ready = request.POST.get("ready") == "yes"
-    board = _board(request, membership, players, drawn=False)
+    board, _ = _read_board(membership, players)
     error = None
     if not board.asked:
         error = "Your orders are not asked for now."
