@@ -7,9 +7,9 @@ differs from Django's `cached_db`, so that the cache never answers with a sessio
 database no longer holds:
 - Reading: a cache that does not answer is skipped and the database read instead (pages
   still render with Redis away); the process then leaves it alone for a few seconds, so a
-  Redis that hangs costs one request its timeout, not every request. What is read from the database is put back in the cache
-  only where the cache holds nothing for that key (`add`), so a read that raced a sign-out
-  or a change never puts the old session back.
+  Redis that hangs costs one request its timeout, not every request. What is read from
+  the database is put back in the cache only where the cache holds nothing for that key
+  (`add`), so a read that raced a sign-out or a change never puts the old session back.
 - Signing out leaves a mark in the cache before the row goes: the mark answers "no
   session" for as long as the session could have lived. If the cache does not take the
   mark, nothing is deleted and the request fails with a 503 (`SessionsAway`): signing out
@@ -137,7 +137,7 @@ class SessionStore(DBStore):
         try:
             self.cache.set(self.cache_key_prefix + key, value, self._age(value))
         except Exception as error:
-            _left_alone_until[self._location] = time.monotonic() + LEFT_ALONE_SECONDS
+            self._leave_alone()
             raise SessionsAway(f"The session store did not answer: {error}") from error
 
     def _cache_quietly(self, key: str, value: object) -> None:
@@ -152,8 +152,11 @@ class SessionStore(DBStore):
         try:
             return call()
         except Exception as error:
-            _left_alone_until[self._location] = time.monotonic() + LEFT_ALONE_SECONDS
+            self._leave_alone()
             logger.warning(
                 "Sessions are read from the database: the cache did not answer (%s).", error
             )
             return None
+
+    def _leave_alone(self) -> None:
+        _left_alone_until[self._location] = time.monotonic() + LEFT_ALONE_SECONDS
