@@ -1,7 +1,7 @@
 """While the database does not answer (PostgreSQL restarting), a request gets a 503 that
 says so and when to try again, never a traceback; a fault in the code is still a 500. A kept
 connection the server ended is found dead before a request uses it, without asking the
-server of a live one."""
+server of a live one, and it plans the queries it runs often once, not on every request."""
 
 import time
 from importlib import import_module
@@ -91,3 +91,13 @@ def test_a_live_kept_connection_is_checked_without_asking_the_server(postgres, m
     assert connection.is_usable()
     monkeypatch.undo()
     assert _backend_pid() == pid  # the same connection, kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_plans_a_query_it_runs_often_once(postgres):
+    for _ in range(6):  # a player's polls, each asking who they are
+        User.objects.filter(username="alice").first()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('FROM "accounts_user"' in statement for statement in prepared), prepared

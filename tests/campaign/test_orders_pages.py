@@ -250,11 +250,11 @@ def test_when_both_are_ready_the_month_resolves(
 def test_the_board_polls_its_status_while_waiting_for_others(client, cast, campaign):
     army = army_of(campaign, cast["alice"])
     signed_in(client, cast["alice"])
-    assert 'hx-trigger="every 5s"' not in client.get(url(campaign), **HTMX).text
+    assert 'hx-trigger="every 10s"' not in client.get(url(campaign), **HTMX).text
     give(client, campaign, army["id"], "defend")
     page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
     status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
-    assert f'hx-get="{status}" hx-trigger="every 5s"' in page
+    assert f'hx-get="{status}" hx-trigger="every 10s"' in page
 
 
 def test_a_waiting_boards_status_names_whom_it_waits_for_without_the_map(client, cast, campaign):
@@ -470,7 +470,7 @@ def test_o1_cycle_mode_says_whose_turn_it_is_and_orders_are_public_once_given(
     first_name = cycle.memberships.get(user=first).kingdom_name
     waiting_page = signed_in(client, other).get(url(cycle)).text
     assert f"Waiting for {first_name} to give an order." in waiting_page
-    assert 'hx-trigger="every 5s"' in waiting_page
+    assert 'hx-trigger="every 10s"' in waiting_page
     assert "Your turn: give one order." in signed_in(client, first).get(url(cycle)).text
     unit = turn["units"][0]
     with django_capture_on_commit_callbacks(execute=True):
