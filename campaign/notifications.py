@@ -17,10 +17,11 @@ receiver called twice, makes no second row (`bulk_create(ignore_conflicts=True)`
 choices decide at writing which e-mails are made at all, and which are `held` for the daily
 digest; they are checked again at sending.
 
-Sending, exactly once. `send(pk)` runs in the Celery task `tasks.send_notification`, queued
-on commit. It locks the row (`select_for_update(skip_locked=True)`: a row another worker is
-sending is skipped, not waited for), sends it only if it is neither sent nor given up and is
-due, and marks it sent in the same transaction. So a task run twice, a task and the sweep
+Sending, exactly once. `send(pk)` runs in the Celery task `tasks.send_notifications`, one
+task for the rows one change wrote, queued on commit. It locks the row
+(`select_for_update(skip_locked=True)`: a row another worker is sending is skipped, not
+waited for), sends it only if it is neither sent nor given up and is due, and marks it sent
+in the same transaction. So a task run twice, a task and the sweep
 racing, or a retry and its duplicate send it once. A failure (the mail server's error,
 Discord's non-2xx answer or a timeout) counts an attempt and sets the next one after an
 exponential back-off (Discord's 429 sets it after its `retry_after`), queued with that
@@ -561,7 +562,7 @@ def _send_after_commit(keys: list[str]) -> None:
 def queue(pks: list[int], countdown: float | None = None) -> None:
     """Send these rows in the background once this transaction commits. If the broker is
     down the rows wait for the sweep: an error here is logged and never undoes the change."""
-    from campaign.tasks import send_notification
+    from campaign.tasks import send_notifications
 
     # Nobody reads the result: ignoring it keeps this process off the result backend, which,
     # with Redis away, would hold the request for many seconds before the error.
@@ -570,8 +571,8 @@ def queue(pks: list[int], countdown: float | None = None) -> None:
         options["countdown"] = countdown
 
     def send() -> None:
-        for pk in pks:
-            send_notification.apply_async((pk,), **options)
+        if pks:
+            send_notifications.apply_async((list(pks),), **options)
 
     transaction.on_commit(send, robust=True)
 

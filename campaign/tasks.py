@@ -72,11 +72,12 @@ def queue_reminders() -> int:
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def send_notification(notification_id: int) -> str:
-    """Send one row of the outbox, exactly once however often this runs (`notifications.send`
-    locks the row and skips it once sent); a failed delivery is retried by the row's own
-    back-off, not by raising."""
-    return notifications.send(notification_id)
+def send_notifications(notification_ids: list[int]) -> list[str]:
+    """Send these rows of the outbox (those one change wrote: a month's e-mails to every
+    player go in one task, not one task each), each exactly once however often this runs
+    (`notifications.send` locks each row and skips it once sent); a failed delivery is
+    retried by the row's own back-off, not by raising."""
+    return [notifications.send(pk) for pk in notification_ids]
 
 
 @shared_task

@@ -18,8 +18,8 @@ from campaign.models import Campaign, Notification, NotificationChoices
 from campaign.notifications import back_off, send, send_digests, sweep
 from campaign.tasks import (
     send_due_notifications,
-    send_notification,
     send_notification_digests,
+    send_notifications,
 )
 from config.celery import app as celery_app
 from tests.campaign.helpers import new_campaign
@@ -62,9 +62,9 @@ def test_the_same_task_run_twice_sends_one_email(people):
     campaign = new_campaign(people)
     row = rows(campaign, user=people["alice"])[0]
 
-    assert send_notification(row.pk) == "sent"
-    assert send_notification(row.pk) == "skipped"
-    assert send_notification.apply((row.pk,)).get() == "skipped"
+    assert send_notifications([row.pk]) == ["sent"]
+    assert send_notifications([row.pk]) == ["skipped"]
+    assert send_notifications.apply(([row.pk],)).get() == ["skipped"]
 
     assert len(sent_to("alice@example.org")) == 1
 
@@ -92,7 +92,7 @@ def test_a_worker_that_dies_while_sending_leaves_the_row_to_the_sweep(people, mo
     assert len(sent_to("alice@example.org")) == 1
 
 
-def test_a_row_is_queued_once_its_transaction_commits(
+def test_the_rows_a_change_writes_go_in_one_task_once_it_commits(
     people, monkeypatch, django_capture_on_commit_callbacks
 ):
     queued = []
@@ -100,13 +100,13 @@ def test_a_row_is_queued_once_its_transaction_commits(
     def record(args, **options):
         queued.append((args, options))
 
-    monkeypatch.setattr(send_notification, "apply_async", record)
+    monkeypatch.setattr(send_notifications, "apply_async", record)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         campaign = new_campaign(people)
     assert queued == []  # nothing before the commit
     for callback in callbacks:
         callback()
-    assert sorted(args for args, _ in queued) == sorted((row.pk,) for row in rows(campaign))
+    assert [sorted(args[0]) for args, _ in queued] == [sorted(row.pk for row in rows(campaign))]
 
 
 def test_the_whole_path_with_eager_tasks(people, run):
@@ -279,7 +279,7 @@ def test_the_beat_sweeps_each_minute_and_looks_for_digests_every_quarter_hour():
     }
     assert schedule[send_due_notifications.name] == 60.0
     assert schedule[send_notification_digests.name] == 900.0
-    assert send_notification.name in celery_app.tasks
+    assert send_notifications.name in celery_app.tasks
 
 
 # --- the real thing: two workers on Redis race for one row, on PostgreSQL ---------------------
@@ -300,9 +300,10 @@ def test_two_real_workers_sending_the_same_row_post_it_once(
         celery_worker(redis_url, tmp_path / "two.log") as two,
     ):
         results = [
-            send_notification.apply_async((post.pk,), queue=worker.queue) for worker in (one, two)
+            send_notifications.apply_async(([post.pk],), queue=worker.queue)
+            for worker in (one, two)
         ]
-        said = sorted(result.get(timeout=60) for result in results)
+        said = sorted(said for result in results for said in result.get(timeout=60))
         logs = one.log.read_text() + two.log.read_text()
     assert said == ["sent", "skipped"], logs
     assert len(discord.bodies) == 1
