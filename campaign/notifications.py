@@ -21,14 +21,14 @@ Sending, exactly once. `send(pk)` runs in the Celery task `tasks.send_notificati
 task for the rows one change wrote, queued on commit. It locks the row
 (`select_for_update(skip_locked=True)`: a row another worker is sending is skipped, not
 waited for), sends it only if it is neither sent nor given up and is due, and marks it sent
-in the same transaction. So a task run twice, a task and the sweep
-racing, or a retry and its duplicate send it once. A failure (the mail server's error,
-Discord's non-2xx answer or a timeout) counts an attempt and sets the next one after an
-exponential back-off (Discord's 429 sets it after its `retry_after`), queued with that
-countdown; after `MAX_ATTEMPTS` the row is given up. A task lost with its broker (Redis down
-when the row was written) or with its worker (the worker died; its lock went with its
-database connection and its transaction rolled back) leaves the row unsent and due: the beat
-runs `sweep` every minute and sends every row due for more than `SWEEP_AFTER`.
+in the same transaction. So a task run twice, a task and the sweep racing, or a retry and
+its duplicate send it once. A failure (the mail server's error, Discord's non-2xx answer or
+a timeout) counts an attempt and sets the next one after an exponential back-off (Discord's
+429 sets it after its `retry_after`), queued with that countdown; after `MAX_ATTEMPTS` the
+row is given up. A task lost with its broker (Redis down when the row was written) or with
+its worker (the worker died; its lock went with its database connection and its transaction
+rolled back) leaves the row unsent and due: the beat runs `sweep` every minute and sends
+every row due for more than `SWEEP_AFTER`.
 
 The one window that remains: a worker that dies after the mail server (or Discord) accepted
 the message and before its transaction commits leaves the row unsent, and the sweep sends it
