@@ -159,8 +159,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "config.postgresql"
     # Parameters bound by the server let psycopg prepare a query once a connection has run
     # it a few times: PostgreSQL then plans it once per kept connection, not on every
-    # request (half of its CPU on a poll). No pooler in transaction mode may stand between
-    # (docs/deploy.md).
+    # request (half of its CPU on a poll). A pooler in front must keep them: session mode,
+    # or transaction mode with max_prepared_statements (docs/deploy.md).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )
