@@ -238,7 +238,7 @@ REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",  # Django's, keeping its client
             "LOCATION": REDIS_URL,
             # A Redis that hangs fails within a second, and the pages draw without the
             # cache (campaign.views.mapcache), instead of waiting as long as it hangs.

@@ -137,7 +137,7 @@ def test_while_the_cache_does_not_answer_posts_are_saved(settings):
         nobody = probe.getsockname()[1]
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{nobody}/0",
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }

@@ -1,10 +1,12 @@
 """The real parts answer: PostgreSQL, Redis, and a Celery worker on both."""
 
 import socket
+import threading
 import uuid
 
 import pytest
-from django.core.cache import cache
+import redis
+from django.core.cache import cache, caches
 from django.db import connection
 
 from campaign.models import WorkerHeartbeat
@@ -23,11 +25,38 @@ def test_the_database_is_postgresql(postgres):
 
 
 def test_the_cache_is_redis(redis_url, settings):
-    assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert settings.CACHES["default"]["BACKEND"] == "config.cache.RedisCache"
     key = f"probe-{uuid.uuid4().hex}"
     cache.set(key, {"might": 42}, timeout=30)
     assert cache.get(key) == {"might": 42}
     cache.delete(key)
+
+
+def test_the_cache_builds_its_redis_client_once(redis_url, monkeypatch):
+    """Django's Redis cache builds a client on every call; the app's keeps the one."""
+    built: list[int] = []
+    build = redis.Redis.__init__
+
+    def counted(self: redis.Redis, *args: object, **kwargs: object) -> None:
+        built.append(1)
+        build(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(redis.Redis, "__init__", counted)
+    kept = caches.create_connection("default")
+    key = f"probe-{uuid.uuid4().hex}"
+    kept.set(key, 1, timeout=30)
+
+    def read() -> None:
+        for _ in range(5):
+            assert kept.get(key) == 1
+
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join()
+    kept.delete(key)
+    assert built == [1]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-test-password"
 # A Redis at an address where nothing listens: every call is refused at once.
 AWAY = {
-    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "BACKEND": "config.cache.RedisCache",
     "LOCATION": "redis://127.0.0.1:9/0",
     "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
 }
@@ -31,7 +31,7 @@ AWAY = {
 def sessions_in_redis(settings, redis_url):
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": redis_url,
         },
         "away": AWAY,

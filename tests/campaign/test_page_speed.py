@@ -98,6 +98,18 @@ def test_an_unchanged_page_asked_again_is_not_sent_again(client, cast, campaign,
     assert second.content == b""
 
 
+def test_a_poll_answered_304_sends_no_cookie_again(client, cast, campaign):
+    """The page drawn gives the CSRF cookie (and renews it); a poll answered 304 sends
+    nothing for the browser to store again."""
+    signed_in(client, cast["alice"])
+    first = client.get(url(campaign), **HTMX)
+    assert "csrftoken" in first.cookies
+    second = again(client, url(campaign), first, **HTMX)
+    assert second.status_code == 304
+    assert not second.cookies
+    assert "Set-Cookie" not in second
+
+
 def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client, cast, campaign):
     alice, bob = Client(), Client()
     signed_in(alice, cast["alice"])
@@ -296,7 +308,7 @@ def test_with_the_cache_server_away_the_pages_still_render(
 ):
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
         }
     }
@@ -309,9 +321,7 @@ def test_with_the_cache_server_away_the_pages_still_render(
 
 
 def test_the_map_is_kept_in_redis_when_configured(client, cast, campaign, settings, redis_url):
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
-    }
+    settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": redis_url}}
     snapshot = services.latest_snapshot(campaign)
     looks = {
         m.kingdom: mapsvg.KingdomLook(m.kingdom_name, m.colour, m.heraldry)
@@ -334,7 +344,7 @@ def test_with_the_cache_server_hanging_the_page_renders_within_seconds(
         hanging.listen(8)
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "config.cache.RedisCache",
                 "LOCATION": f"redis://127.0.0.1:{hanging.getsockname()[1]}/0",
                 "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             }
