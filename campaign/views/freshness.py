@@ -66,8 +66,8 @@ def _viewer(request: HttpRequest) -> list[object]:
 def _csrf_secret(request: HttpRequest) -> str | None:
     """The secret the page's CSRF token is made from: the cookie's, or, for a visitor who
     has none yet, the one this answer sets (`get_token` makes it, as the page's
-    `{% csrf_token %}` would). Read, not asked of `get_token`, when the cookie holds it: a
-    304 then sends the cookie again on no poll (the page drawn renews it)."""
+    `{% csrf_token %}` would). When the cookie holds it, it is read, not asked of
+    `get_token`, so a poll answered 304 sends no cookie again (a page drawn renews it)."""
     if request.META.get("CSRF_COOKIE") is None:
         get_token(request)
     return request.META.get("CSRF_COOKIE")
