@@ -156,7 +156,7 @@ def _chosen_tile(campaign: Campaign, picker: str, tiles: list[Hex], turn: Turn) 
     for preferred in campaign.inputs.battle_choices.get(picker, ()):
         if preferred in tiles:
             return preferred
-    if len(tiles) == 1 or turn.defaults:
+    if len(tiles) == 1 or turn.takes_default("battle_choice", picker):
         return tiles[0]
     turn.wait("battle_choice", picker, choices=[list(h) for h in tiles])
     return None
@@ -329,7 +329,7 @@ def _before_battle(campaign: Campaign, battle: Battle, turn: Turn) -> BeforeBatt
     if _may_make_last_stand(campaign, battle.hex, weaker):
         if any(e.last_stand == weaker for e in entries):
             return BeforeBattle(last_stand=weaker)
-        if not turn.defaults:
+        if not turn.takes_default("last_stand", weaker):
             turn.wait("last_stand", weaker, hex=list(battle.hex))
             return None
     return BeforeBattle(conceding=weaker, forced=True)
@@ -706,7 +706,7 @@ def _settle_retreats(campaign: Campaign, turn: Turn) -> Campaign:
         if not options:
             campaign = _destroy(campaign, unit, turn, "no retreat")
             continue
-        if choice is None and len(options) > 1 and not turn.defaults:
+        if choice is None and len(options) > 1 and not turn.takes_default("retreat", unit.kingdom):
             turn.wait("retreat", unit.kingdom, unit=unit.id, choices=[list(h) for h in options])
             continue
         # A choice is used once: the unit may have to retreat again later this month.

@@ -1,11 +1,13 @@
 """The one entry point: `advance(campaign_file) -> campaign_file`.
 
-It advances a campaign as far as its inputs allow (or, with `defaults`, as far as the
-deadline defaults of the rulings allow) and returns the advanced file with what it now
-waits for (`pending`), the battles, the events and the scores.
+It advances a campaign as far as its inputs allow (with `defaults`, as far as the deadline
+defaults of the rulings allow; with `defaults_now`, past the decisions pending now) and
+returns the advanced file with what it now waits for (`pending`), the battles, the events
+and the scores.
 """
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -37,18 +39,40 @@ STEP_RULES: Mapping[Step, StepRule] = {
 }
 
 
-def advance(data: object, *, defaults: bool = False) -> dict[str, Any]:
-    """The campaign file, advanced. Raises RuleError for a bad file or an illegal decision."""
-    campaign = run(parse_campaign(data), defaults=defaults)
+def advance(
+    data: object,
+    *,
+    defaults: bool = False,
+    defaults_now: bool = False,
+    due: Collection[tuple[str, str]] | None = None,
+) -> dict[str, Any]:
+    """The campaign file, advanced. Raises RuleError for a bad file or an illegal decision.
+
+    `defaults`: run to the next summer month's orders on the deadline defaults.
+    `defaults_now`: a step's deadline has passed. Only what the engine would wait for now
+    takes its default (with `due`, only those of its (kind, kingdom) decisions that are
+    among `due`: what the deadline was set for); the engine then stops at the next
+    decision it needs, which opens with a deadline of its own."""
+    campaign = parse_campaign(data)
+    if defaults_now and not defaults:
+        asked = Counter((p.kind, p.kingdom) for p in run(campaign, defaults=False).pending)
+        if due is not None:
+            asked &= Counter(due)
+        campaign = run(campaign, defaults=False, due=asked)
+    else:
+        campaign = run(campaign, defaults=defaults)
     return dump_campaign(campaign, scores(campaign))
 
 
-def run(campaign: Campaign, *, defaults: bool) -> Campaign:
+def run(
+    campaign: Campaign, *, defaults: bool, due: Counter[tuple[str, str]] | None = None
+) -> Campaign:
     start = campaign.clock
     turn = Turn(
         defaults=defaults,
         dice=Dice(campaign.options.seed, campaign.dice_rolled, campaign.dice),
         clock=campaign.clock,
+        due=due or Counter(),
     )
     while campaign.clock.season is not Season.ENDED:
         if defaults and _next_months_orders(start, campaign.clock):

@@ -1,7 +1,8 @@
 """Summer phases A and B: giving orders (rulings O1, O3, O8) and resolving them (O2, O4 to O7)."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
@@ -37,13 +38,17 @@ EXPLORATION: Mapping[int, Settlement | None] = {
 def give_orders(campaign: Campaign, turn: Turn) -> Campaign:
     """Check every kingdom's orders; wait for missing ones, or give them their deadline
     defaults (O3). In `cycle` mode the orders are taken one at a time in the order cycle,
-    with first player brakes (O1)."""
+    with first player brakes (O1); while the cycle waits, the orders it has taken (a late
+    kingdom's defaults among them) are kept in `inputs`, in the cycle's order."""
+    takes_default = partial(turn.takes_default, "orders")
     if campaign.options.orders is OrdersMode.CYCLE:
-        orders = _order_cycle(campaign, turn, defaults=turn.defaults)
+        orders = _order_cycle(campaign, turn, takes_default)
+        if turn.pending:
+            return replace(campaign, inputs=replace(campaign.inputs, orders=orders))
     else:
-        orders = _sealed_orders(campaign, turn, defaults=turn.defaults)
-    if turn.pending:
-        return campaign
+        orders = _sealed_orders(campaign, turn, takes_default)
+        if turn.pending:
+            return campaign
     inputs = replace(campaign.inputs, orders=orders)
     return replace(campaign, inputs=inputs).at(Step.RESOLUTION)
 
@@ -51,7 +56,7 @@ def give_orders(campaign: Campaign, turn: Turn) -> Campaign:
 def wait_for_orders(campaign: Campaign, turn: Turn) -> None:
     """Add to `turn.pending` the kingdoms whose orders are still missing."""
     if campaign.options.orders is OrdersMode.CYCLE:
-        _order_cycle(campaign, turn, defaults=False)
+        _order_cycle(campaign, turn, _never)
         return
     for kingdom_id in campaign.player_order:
         given = campaign.inputs.orders.get(kingdom_id, ())
@@ -60,8 +65,12 @@ def wait_for_orders(campaign: Campaign, turn: Turn) -> None:
             turn.wait("orders", kingdom_id, units=missing)
 
 
+def _never(kingdom_id: str) -> bool:
+    return False
+
+
 def _sealed_orders(
-    campaign: Campaign, turn: Turn, *, defaults: bool
+    campaign: Campaign, turn: Turn, takes_default: Callable[[str], bool]
 ) -> dict[str, tuple[Order, ...]]:
     """Ruling O1, sealed: every kingdom gives all its orders at once."""
     complete: dict[str, tuple[Order, ...]] = {}
@@ -69,15 +78,18 @@ def _sealed_orders(
         given = campaign.inputs.orders.get(kingdom_id, ())
         check_orders(campaign, kingdom_id, given)
         missing = unordered(campaign, kingdom_id, given)
-        if missing and not defaults:
+        if missing and not takes_default(kingdom_id):
             turn.wait("orders", kingdom_id, units=missing)
         complete[kingdom_id] = given + _default_orders(campaign, missing)
     return complete
 
 
-def _order_cycle(campaign: Campaign, turn: Turn, *, defaults: bool) -> dict[str, tuple[Order, ...]]:
+def _order_cycle(
+    campaign: Campaign, turn: Turn, takes_default: Callable[[str], bool]
+) -> dict[str, tuple[Order, ...]]:
     """Ruling O1, cycle: in player order each kingdom gives one order, round and round; if
-    the first player has more armies than the second, it orders all its units first."""
+    the first player has more armies than the second, it orders all its units first.
+    While it waits, each kingdom's orders taken so far and then those not yet reached."""
     lists = {k: list(campaign.inputs.orders.get(k, ())) for k in campaign.player_order}
     for kingdom_id, given in lists.items():
         check_orders(campaign, kingdom_id, given)
@@ -85,8 +97,8 @@ def _order_cycle(campaign: Campaign, turn: Turn, *, defaults: bool) -> dict[str,
     cycle = list(campaign.player_order)
     if _first_player_brakes(campaign):
         first = cycle.pop(0)
-        if not _take_all(campaign, first, lists[first], taken[first], turn, defaults=defaults):
-            return {}
+        if not _take_all(campaign, first, lists[first], taken[first], turn, takes_default):
+            return _so_far(campaign, taken, lists)
     while any(unordered(campaign, k, tuple(taken[k])) for k in cycle):
         for kingdom_id in cycle:
             missing = unordered(campaign, kingdom_id, tuple(taken[kingdom_id]))
@@ -94,12 +106,22 @@ def _order_cycle(campaign: Campaign, turn: Turn, *, defaults: bool) -> dict[str,
                 continue  # a kingdom with nothing left to order passes
             if lists[kingdom_id]:
                 taken[kingdom_id].append(lists[kingdom_id].pop(0))
-            elif defaults:
+            elif takes_default(kingdom_id):
                 taken[kingdom_id].extend(_default_orders(campaign, missing[:1]))
             else:
                 turn.wait("orders", kingdom_id, units=missing, cycle=True)
-                return {}
+                return _so_far(campaign, taken, lists)
     return {k: tuple(orders) for k, orders in taken.items()}
+
+
+def _so_far(
+    campaign: Campaign, taken: dict[str, list[Order]], lists: dict[str, list[Order]]
+) -> dict[str, tuple[Order, ...]]:
+    return {
+        k: (*orders, *lists[k])
+        for k, orders in taken.items()
+        if orders or k in campaign.inputs.orders
+    }
 
 
 def _take_all(
@@ -108,13 +130,12 @@ def _take_all(
     given: list[Order],
     taken: list[Order],
     turn: Turn,
-    *,
-    defaults: bool,
+    takes_default: Callable[[str], bool],
 ) -> bool:
     taken.extend(given)
     given.clear()
     missing = unordered(campaign, kingdom_id, tuple(taken))
-    if missing and not defaults:
+    if missing and not takes_default(kingdom_id):
         turn.wait("orders", kingdom_id, units=missing, cycle=True, first_player_brakes=True)
         return False
     taken.extend(_default_orders(campaign, missing))

@@ -1,4 +1,4 @@
-"""Setup, steps A to E of the rulebook's Initial Kingdom, with rulings S1 to S3 and D2."""
+"""Setup, steps A to E of the rulebook's Initial Kingdom, with rulings S1 to S4 and D2."""
 
 from collections.abc import Mapping
 from dataclasses import replace
@@ -28,8 +28,9 @@ def choose_races(campaign: Campaign, turn: Turn) -> Campaign:
     missing = [
         k.id for k in campaign.kingdoms if k.race is None and k.id not in campaign.inputs.races
     ]
-    if missing and not turn.defaults:
-        for kingdom_id in missing:
+    asked = [k for k in missing if not turn.takes_default("race", k)]
+    if asked:
+        for kingdom_id in asked:
             turn.wait("race", kingdom_id)
         return campaign
     kingdoms = tuple(
@@ -52,7 +53,7 @@ def choose_capitals(campaign: Campaign, turn: Turn) -> Campaign:
             continue
         free = _free_start_tiles(campaign)
         choice = campaign.inputs.capitals.get(kingdom_id)
-        if choice is None and not turn.defaults:
+        if choice is None and not turn.takes_default("capital", kingdom_id):
             turn.wait("capital", kingdom_id, choices=[list(h) for h in free])
             return campaign
         capital = _check_capital(campaign, kingdom_id, choice, free)
@@ -93,45 +94,62 @@ def _check_capital(campaign: Campaign, kingdom_id: str, choice: Hex | None, free
 
 
 def place_settlements(campaign: Campaign, turn: Turn) -> Campaign:
-    """D, ruling S3: in reverse player order, 1 city, 1 fortress and 2 villages on four of
-    the capital's enterable neighbours; every other enterable neighbour is controlled too."""
+    """D, ruling S4: every kingdom at once puts 1 city, 1 fortress and 2 villages on four of
+    its capital's enterable neighbours (hidden until all are in); every other enterable
+    neighbour is controlled too. A plan is judged as soon as it is given."""
+    sites = {
+        k.id: _settlement_sites(campaign, k.capital)
+        for k in campaign.kingdoms
+        if k.capital is not None and not _has_settled(campaign, k.id)
+    }
+    for kingdom_id, plan in campaign.inputs.settlements.items():
+        if kingdom_id in sites:
+            _check_plan(kingdom_id, plan, sites[kingdom_id])
+    asked = [
+        k
+        for k in campaign.player_order
+        if k in sites
+        and k not in campaign.inputs.settlements
+        and not turn.takes_default("settlements", k)
+    ]
+    if asked:
+        for kingdom_id in asked:
+            turn.wait("settlements", kingdom_id, choices=[list(h) for h in sites[kingdom_id]])
+        return campaign
     for kingdom_id in reversed(campaign.player_order):
-        capital = campaign.kingdom(kingdom_id).capital
-        if capital is None or _has_settled(campaign, kingdom_id):
-            continue
-        sites = _settlement_sites(campaign, capital)
-        plan = campaign.inputs.settlements.get(kingdom_id)
-        if plan is None and not turn.defaults:
-            turn.wait("settlements", kingdom_id, choices=[list(h) for h in sites])
-            return campaign
-        if len(sites) < 4:
-            raise RuleError(
-                "too-few-sites",
-                f"inputs.settlements.{kingdom_id}",
-                "The capital has fewer than four enterable neighbours (ruling M8).",
-            )
-        plan = plan or SettlementPlan(sites[0], sites[1], (sites[2], sites[3]))
-        _check_plan(kingdom_id, plan, sites)
-        placed = {
-            plan.city: Settlement.CITY,
-            plan.fortress: Settlement.FORTRESS,
-            plan.villages[0]: Settlement.VILLAGE,
-            plan.villages[1]: Settlement.VILLAGE,
-        }
-        for site in sites:
-            campaign = campaign.with_holding(Holding(site, kingdom_id, placed.get(site)))
-        turn.record(
-            "settlements-placed",
-            kingdom=kingdom_id,
-            settlements={
-                str(s): [list(h) for h, t in placed.items() if t is s] for s in Settlement
-            },
-            controlled=[list(h) for h in sites if h not in placed],
-        )
-        plans = _without(campaign.inputs.settlements, kingdom_id)
-        campaign = replace(campaign, inputs=replace(campaign.inputs, settlements=plans))
+        if kingdom_id in sites:
+            campaign = _settle(campaign, kingdom_id, sites[kingdom_id], turn)
     inputs = replace(campaign.inputs, settlements={})
     return replace(campaign, inputs=inputs).at(Step.ARMIES)
+
+
+def _settle(campaign: Campaign, kingdom_id: str, sites: list[Hex], turn: Turn) -> Campaign:
+    """The kingdom's plan, or the default (S4): the first enterable neighbours in [q, r]
+    order for the city, the fortress and the two villages."""
+    if len(sites) < 4:
+        raise RuleError(
+            "too-few-sites",
+            f"inputs.settlements.{kingdom_id}",
+            "The capital has fewer than four enterable neighbours (ruling M8).",
+        )
+    plan = campaign.inputs.settlements.get(kingdom_id) or SettlementPlan(
+        sites[0], sites[1], (sites[2], sites[3])
+    )
+    placed = {
+        plan.city: Settlement.CITY,
+        plan.fortress: Settlement.FORTRESS,
+        plan.villages[0]: Settlement.VILLAGE,
+        plan.villages[1]: Settlement.VILLAGE,
+    }
+    for site in sites:
+        campaign = campaign.with_holding(Holding(site, kingdom_id, placed.get(site)))
+    turn.record(
+        "settlements-placed",
+        kingdom=kingdom_id,
+        settlements={str(s): [list(h) for h, t in placed.items() if t is s] for s in Settlement},
+        controlled=[list(h) for h in sites if h not in placed],
+    )
+    return campaign
 
 
 def _has_settled(campaign: Campaign, kingdom_id: str) -> bool:
@@ -167,29 +185,39 @@ def _check_plan(kingdom_id: str, plan: SettlementPlan, sites: list[Hex]) -> None
 
 
 def place_starting_armies(campaign: Campaign, turn: Turn) -> Campaign:
-    """E, ruling S3: in reverse player order, each kingdom puts its one army on a settlement
-    it controls. Then the first summer begins."""
-    for kingdom_id in reversed(campaign.player_order):
-        if any(a.kingdom == kingdom_id for a in campaign.armies.values()):
-            continue
-        own = sorted(
-            h.hex for h in campaign.tiles.values() if h.owner == kingdom_id and h.settlement
-        )
-        choice = campaign.inputs.starting_armies.get(kingdom_id)
-        if choice is None and not turn.defaults:
-            turn.wait("starting_army", kingdom_id, choices=[list(h) for h in own])
-            return campaign
-        hex_ = choice or campaign.kingdom(kingdom_id).capital or own[0]
-        if hex_ not in own:
+    """E, ruling S4: every kingdom at once puts its one army on a settlement it controls
+    (hidden until all are in; by default on its capital). Then the first summer begins."""
+    own = {
+        k: sorted(h.hex for h in campaign.tiles.values() if h.owner == k and h.settlement)
+        for k in campaign.player_order
+        if not any(a.kingdom == k for a in campaign.armies.values())
+    }
+    for kingdom_id, choice in campaign.inputs.starting_armies.items():
+        if kingdom_id in own and choice not in own[kingdom_id]:
             raise RuleError(
                 "starting-army-not-on-settlement",
                 f"inputs.starting_armies.{kingdom_id}",
-                f"{list(hex_)} is not a settlement of {kingdom_id}: the first army starts in one.",
+                f"{list(choice)} is not a settlement of {kingdom_id}: the first army starts in one.",
             )
+    asked = [
+        k
+        for k in own
+        if k not in campaign.inputs.starting_armies and not turn.takes_default("starting_army", k)
+    ]
+    if asked:
+        for kingdom_id in asked:
+            turn.wait("starting_army", kingdom_id, choices=[list(h) for h in own[kingdom_id]])
+        return campaign
+    for kingdom_id in reversed(campaign.player_order):
+        if kingdom_id not in own:
+            continue
+        hex_ = (
+            campaign.inputs.starting_armies.get(kingdom_id)
+            or campaign.kingdom(kingdom_id).capital
+            or own[kingdom_id][0]
+        )
         army = Army(id=f"{kingdom_id}-1", kingdom=kingdom_id, hex=hex_)
         campaign = campaign.with_army(army)
         turn.record("army-placed", kingdom=kingdom_id, army=army.id, hex=list(hex_))
-        chosen = _without(campaign.inputs.starting_armies, kingdom_id)
-        campaign = replace(campaign, inputs=replace(campaign.inputs, starting_armies=chosen))
     inputs = replace(campaign.inputs, starting_armies={})
     return replace(campaign, inputs=inputs).at(Step.ORDERS, month=1, season=Season.SUMMER)

@@ -1,5 +1,6 @@
-"""One call of the engine: its dice, the events it records, and what it waits for."""
+"""One call of the engine: its dice, the events it records and what it waits for."""
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from campaign.rules.dice import Dice
@@ -8,11 +9,16 @@ from campaign.rules.state import Clock, JsonObject, Pending
 
 @dataclass
 class Turn:
-    """One call of `advance`: its dice, the events it records and what it waits for."""
+    """One call of `advance`: its dice, the events it records and what it waits for.
+
+    `defaults` is `--defaults` (every missing decision takes its deadline default);
+    `due` is `--defaults-now`: the decisions the campaign waited for when the deadline
+    passed, by kind and kingdom, each of which takes its default once."""
 
     defaults: bool
     dice: Dice
     clock: Clock
+    due: Counter[tuple[str, str]] = field(default_factory=Counter)
     events: list[JsonObject] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
 
@@ -34,3 +40,16 @@ class Turn:
 
     def wait(self, kind: str, kingdom: str, **detail: object) -> None:
         self.pending.append(Pending(kind, kingdom, detail))
+
+    def takes_default(self, kind: str, kingdom: str) -> bool:
+        """Whether this kingdom's missing decision of this kind takes its deadline default
+        instead of being asked for: always with `--defaults`; with `--defaults-now`, if it
+        was pending when the deadline passed, once (the next one of its kind is asked for
+        again), recorded as a `deadline-default` event."""
+        if self.defaults:
+            return True
+        if self.due[kind, kingdom] <= 0:
+            return False
+        self.due[kind, kingdom] -= 1
+        self.record("deadline-default", kind=kind, kingdom=kingdom)
+        return True

@@ -253,8 +253,9 @@ def _decisions[T](
     """Every standing kingdom's list (missing ones empty with defaults), or None after
     asking for the missing ones."""
     missing = [k for k in campaign.player_order if k not in given]
-    if missing and not turn.defaults:
-        for kingdom_id in missing:
+    asked = [k for k in missing if not turn.takes_default(kind, k)]
+    if asked:
+        for kingdom_id in asked:
             turn.wait(kind, kingdom_id)
         return None
     return {k: tuple(given.get(k, ())) for k in campaign.player_order}
@@ -476,8 +477,9 @@ def feed(campaign: Campaign, turn: Turn) -> Campaign:
     for kingdom_id, chosen in campaign.inputs.feed.items():  # judged as soon as given
         _check_hungry(campaign, kingdom_id, chosen)
     missing = [k for k in short if k not in campaign.inputs.feed]
-    if missing and not turn.defaults:
-        for kingdom_id in missing:
+    asked = [k for k in missing if not turn.takes_default("feed", k)]
+    if asked:
+        for kingdom_id in asked:
             turn.wait(
                 "feed",
                 kingdom_id,
@@ -534,7 +536,7 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     for kingdom in _standing(campaign):
         staging = _staging(campaign, kingdom.id)
         given = campaign.inputs.deploy.get(kingdom.id)
-        if given is None and staging and not turn.defaults:
+        if given is None and staging and not turn.takes_default("deploy", kingdom.id):
             turn.wait("deploy", kingdom.id, armies=[a.id for a in staging])
         plans[kingdom.id] = given or ()
     if turn.pending:

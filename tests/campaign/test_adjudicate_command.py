@@ -1,4 +1,4 @@
-"""`manage.py adjudicate FILE [--defaults]`, run the way an outside check runs it: a
+"""`manage.py adjudicate FILE [--defaults | --defaults-now]`, run the way an outside check runs it: a
 process with no database, no secret key and no server."""
 
 import json
@@ -83,6 +83,24 @@ def test_with_defaults_it_runs_from_setup_to_the_first_months_orders(tmp_path):
     assert after["clock"] == {"year": 1, "season": "summer", "month": 1, "step": "orders"}
     assert sorted(a["id"] for a in after["armies"]) == ["blue-1", "red-1"]
     assert {p["kind"] for p in after["pending"]} == {"orders"}
+
+
+def test_with_defaults_now_only_the_races_take_their_defaults(tmp_path):
+    """A deadline at the races step: both races are Undeclared, the player order is rolled,
+    and the engine stops at the first capital, asked, not defaulted."""
+    result = adjudicate(write(tmp_path, new_campaign()), "--defaults-now")
+    assert result.returncode == 0, result.stderr
+    after = json.loads(result.stdout)
+    assert [k["race"] for k in after["kingdoms"]] == ["Undeclared", "Undeclared"]
+    assert after["clock"]["step"] == "capitals"
+    assert [p["kind"] for p in after["pending"]] == ["capital"]
+    assert after["armies"] == []
+
+
+def test_defaults_and_defaults_now_together_are_refused(tmp_path):
+    result = adjudicate(write(tmp_path, new_campaign()), "--defaults", "--defaults-now")
+    assert result.returncode == 2
+    assert "not allowed with" in result.stderr
 
 
 def test_the_same_file_gives_the_same_answer_byte_for_byte(tmp_path):

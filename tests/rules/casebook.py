@@ -159,9 +159,15 @@ def position(
     return data
 
 
-def adjudicate(data: Json, *, defaults: bool = False) -> Json:
-    """The engine's answer: the advanced campaign file."""
-    return advance(data, defaults=defaults)
+def adjudicate(
+    data: Json,
+    *,
+    defaults: bool = False,
+    defaults_now: bool = False,
+    due: list[tuple[str, str]] | None = None,
+) -> Json:
+    """The engine's answer: the advanced campaign file (`--defaults`, `--defaults-now`)."""
+    return advance(data, defaults=defaults, defaults_now=defaults_now, due=due)
 
 
 def refusal(data: Json, *, defaults: bool = False) -> RuleError:

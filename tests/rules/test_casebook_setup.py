@@ -1,5 +1,5 @@
 """The rules casebook, part 1: Setup (the rulebook's Initial Kingdom, steps A to E), with
-rulings S1 to S3, M8 (start tiles) and D2 (the roll-off for the first player order).
+rulings S1 to S4, M8 (start tiles) and D2 (the roll-off for the first player order).
 
 Each case is a campaign file standing at a setup step, the decisions in `inputs`, the dice
 it rolls scripted in `dice`, and what the engine's answer must show. Most cases use
@@ -269,13 +269,24 @@ def test_m8_a_start_tile_holds_one_capital():
     assert (refused.code, refused.field) == ("capital-taken", "inputs.capitals.blue")
 
 
-# --- D, ruling S3: the first settlements ----------------------------------------------------
+# --- D, rulings S3 and S4: the first settlements, every kingdom at once ----------------------
 
 
-def test_s3_d_settlements_are_placed_in_reverse_player_order():
-    """The player order is Red, Blue, and both have capitals. Step D goes in reverse: the
-    engine asks Blue (last) first, offering the six tiles around its capital, and does not
-    ask Red yet, even though Red's plan is already in."""
+def test_s4_d_every_kingdom_is_asked_for_its_settlements_at_once():
+    """Both kingdoms have capitals and no plan is in. Online every kingdom places its
+    settlements at once (S4): both are asked together, each offered the six tiles around
+    its own capital, in player order."""
+    after = adjudicate(at_setup("settlements", **founded(red=EAST, blue=WEST)))
+
+    assert pending(after) == [
+        {"kind": "settlements", "kingdom": "red", "choices": [list(h) for h in AROUND_EAST]},
+        {"kind": "settlements", "kingdom": "blue", "choices": [list(h) for h in AROUND_WEST]},
+    ]
+
+
+def test_s4_d_a_plan_stays_hidden_until_every_kingdom_has_given_its_own():
+    """Red's plan is in, Blue's is not. Nothing is placed (Red's plan would show on the
+    map): Red's plan is kept in the inputs and only Blue is asked."""
     data = at_setup(
         "settlements",
         inputs={"settlements": {"red": EAST_PLAN}},
@@ -393,17 +404,22 @@ def after_step_d() -> dict[str, Any]:
     }
 
 
-def test_s3_e_starting_armies_are_placed_in_reverse_player_order():
-    """The player order is Red, Blue. Step E goes in reverse: Blue is asked first, offered
-    the five settlements it controls (not its two empty tiles)."""
+def test_s4_e_every_kingdom_is_asked_for_its_starting_army_at_once():
+    """Step E online (S4): both kingdoms are asked at once, each offered the five
+    settlements it controls (not its two empty tiles)."""
     after = adjudicate(at_setup("armies", **after_step_d()))
 
     assert pending(after) == [
         {
             "kind": "starting_army",
+            "kingdom": "red",
+            "choices": [[1, 0], [2, -1], [2, 0], [2, 1], [3, -1]],
+        },
+        {
+            "kind": "starting_army",
             "kingdom": "blue",
             "choices": [[-3, 0], [-2, -1], [-2, 0], [-2, 1], [-1, 0]],
-        }
+        },
     ]
     assert after["armies"] == []
 
@@ -432,16 +448,26 @@ def test_s3_e_each_kingdom_gets_one_army_on_a_settlement_then_summer_begins():
     ]
 
 
-def test_s3_e_a_used_decision_leaves_the_inputs_while_the_next_kingdom_is_asked():
-    """Blue (last in player order) has placed its army; Red has not. Blue's army is on the
-    board, its decision is consumed, and Red is asked."""
+def test_s4_e_an_army_stays_hidden_until_every_kingdom_has_placed_its_own():
+    """Blue has placed its army; Red has not. No army is on the board yet (S4: revealed
+    together), Blue's choice is kept in the inputs, and only Red is asked."""
     data = at_setup("armies", inputs={"starting_armies": {"blue": [-2, 0]}}, **after_step_d())
 
     after = adjudicate(data)
 
-    assert unit(after, "blue-1")["hex"] == [-2, 0]  # type: ignore[index]
-    assert after["inputs"] == {}
+    assert after["armies"] == []
+    assert after["inputs"] == {"starting_armies": {"blue": [-2, 0]}}
     assert [(p["kind"], p["kingdom"]) for p in pending(after)] == [("starting_army", "red")]
+
+
+def test_s4_e_a_starting_army_off_a_settlement_is_refused_while_others_are_missing():
+    """Blue names [-1, -1] (no settlement) while Red has not chosen: refused at once, so
+    Blue hears of it now and not when Red's choice comes in."""
+    data = at_setup("armies", inputs={"starting_armies": {"blue": [-1, -1]}}, **after_step_d())
+
+    refused = refusal(data)
+
+    assert refused.field == "inputs.starting_armies.blue"
 
 
 def test_s3_e_the_starting_army_stands_on_a_settlement():
@@ -475,7 +501,7 @@ def test_s3_e_the_starting_army_stands_on_a_settlement():
                 "capitals": {"red": [2, 0], "blue": [-2, 0]},
             },
             "settlements",
-            {"kind": "settlements", "kingdom": "blue"},
+            {"kind": "settlements", "kingdom": "red"},
         ),
         (
             {
@@ -484,7 +510,7 @@ def test_s3_e_the_starting_army_stands_on_a_settlement():
                 "settlements": {"red": EAST_PLAN, "blue": WEST_PLAN},
             },
             "armies",
-            {"kind": "starting_army", "kingdom": "blue"},
+            {"kind": "starting_army", "kingdom": "red"},
         ),
         (
             {

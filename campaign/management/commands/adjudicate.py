@@ -1,4 +1,4 @@
-"""`manage.py adjudicate FILE [--defaults]`: advance a campaign file (the public contract in
+"""`manage.py adjudicate FILE [--defaults | --defaults-now]`: advance a campaign file (the public contract in
 ../shared/design/campaign-file.md). The advanced file goes to standard output; a refusal
 goes to standard error with its code and field, exit status 2. No database is touched."""
 
@@ -25,16 +25,26 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", help="the campaign file (JSON), or - for standard input")
-        parser.add_argument(
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument(
             "--defaults",
             action="store_true",
-            help="give missing decisions their deadline defaults (rulings O3, B4, B10, W6, W7)",
+            help="give missing decisions their deadline defaults (rulings O3, B4, B10, W6, "
+            "W7) and run to the next summer month's orders",
+        )
+        mode.add_argument(
+            "--defaults-now",
+            action="store_true",
+            help="a step's deadline: only the decisions pending now take their defaults, "
+            "then stop at the next decision needed",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             data = _read(options["file"])
-            advanced = advance(data, defaults=options["defaults"])
+            advanced = advance(
+                data, defaults=options["defaults"], defaults_now=options["defaults_now"]
+            )
         except RuleError as refusal:
             _refuse(refusal)
         self.stdout.write(json.dumps(advanced, indent=2, ensure_ascii=False))
