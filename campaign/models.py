@@ -35,8 +35,9 @@ def new_join_code() -> str:
 
 
 def default_deadlines() -> dict[str, int]:
-    """Hours allowed for each kind of step."""
-    return {"setup": 48, "orders": 72, "battles": 168, "winter": 48}
+    """Hours allowed for each kind of step, and for one kingdom's turn in a step taken one
+    kingdom at a time (a capital, the order cycle)."""
+    return {"setup": 48, "orders": 72, "battles": 168, "winter": 48, "turn": 12}
 
 
 # The days of the week as Python numbers them (date.weekday()): Monday is 0.
@@ -222,7 +223,8 @@ class Snapshot(models.Model):
     decisions: models.JSONField[dict[str, Any]] = models.JSONField(default=dict)
     reason = models.CharField(max_length=12, choices=Reason.choices)
     defaults = models.BooleanField(
-        default=False, help_text="Missing decisions took their defaults."
+        default=False,
+        help_text="Made at a deadline: the missing decisions it was set for took their defaults.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

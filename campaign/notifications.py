@@ -433,8 +433,7 @@ def _coming_deadline(campaign: Campaign, snapshot: Snapshot) -> datetime | None:
         return None
     if snapshot.reason == Snapshot.Reason.CORRECTION:
         return campaign.deadline
-    step = snapshot.data["clock"]["step"]
-    hours = campaign.deadlines.get(services.DEADLINE_OF.get(step, "orders"), 72)
+    hours = services.step_hours(campaign, snapshot.data)
     return services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
 
 

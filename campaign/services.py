@@ -219,6 +219,11 @@ def _checked_deadlines(deadlines: dict[str, int] | None) -> dict[str, int]:
                 f"The {kind} deadline is 1 to {MAX_DEADLINE_HOURS} hours.",
                 code="bad-deadline", field=f"{kind}_hours",
             )  # fmt: skip
+    if hours["turn"] > min(hours["setup"], hours["orders"]):
+        raise ServiceError(
+            "One kingdom's turn is part of a step: give it at most the setup and orders hours.",
+            code="bad-deadline", field="turn_hours",
+        )  # fmt: skip
     return hours
 
 
@@ -971,7 +976,7 @@ def _advance_locked(
     open_submissions = Submission.objects.filter(campaign=campaign, consumed_by=None)
     used = list(open_submissions if defaults else open_submissions.filter(ready=True))
     inputs = gather_inputs(latest, used)
-    advanced = advance({**latest.data, "inputs": inputs}, defaults=defaults)
+    advanced = advance_from(latest.data, inputs, deadline=defaults)
     snapshot = store_snapshot(
         campaign=campaign, number=latest.number + 1, data=advanced, decisions=inputs,
         reason=Snapshot.Reason.ADVANCE, defaults=defaults, created_by=actor,
@@ -990,6 +995,14 @@ def _advance_locked(
     return snapshot
 
 
+def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:
+    """The engine's answer to a snapshot with these decisions. At its `deadline`, what the
+    snapshot waited for and is still missing takes the deadline defaults (the engine's
+    --defaults-now), and nothing after it: the next step opens with its own deadline."""
+    due = [(p["kind"], p["kingdom"]) for p in data.get("pending", [])]
+    return advance({**data, "inputs": inputs}, defaults_now=deadline, due=due)
+
+
 def store_snapshot(**fields: Any) -> Snapshot:
     """Store a new snapshot and announce it (`signals.snapshot_stored`) inside the same
     transaction, so the rows other apps keep of it (battles) commit with it."""
@@ -998,8 +1011,28 @@ def store_snapshot(**fields: Any) -> Snapshot:
     return snapshot
 
 
+def step_hours(campaign: Campaign, data: Json) -> int:
+    """The hours the decisions `data` waits for are given: one kingdom's turn in a step
+    taken one kingdom at a time (a capital, the order cycle) has the campaign's turn
+    deadline; every other step the deadline of its kind (setup, orders, battles, winter)."""
+    kind = "turn" if one_at_a_time(data) else DEADLINE_OF.get(data["clock"]["step"], "orders")
+    return hours_of(campaign, kind)
+
+
+def hours_of(campaign: Campaign, kind: str) -> int:
+    """The hours the campaign gives a kind of deadline (its default if it has none set)."""
+    hours: int = campaign.deadlines.get(kind, default_deadlines()[kind])
+    return hours
+
+
+def one_at_a_time(data: Json) -> bool:
+    """The campaign waits for one kingdom's turn: its capital (S3), or its order in the
+    order cycle (O1)."""
+    return any(p["kind"] == "capital" or p.get("cycle") for p in data.get("pending", []))
+
+
 def _open_deadline(campaign: Campaign, data: Json) -> None:
-    hours = campaign.deadlines.get(DEADLINE_OF.get(data["clock"]["step"], "orders"), 72)
+    hours = step_hours(campaign, data)
     now = timezone.now()
     due = on_a_deadline_day(campaign, now + timedelta(hours=hours))
     if campaign.status == Campaign.Status.PAUSED:

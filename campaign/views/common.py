@@ -35,6 +35,53 @@ ASKS = {
 }
 
 
+# What a kingdom's missing decision of each kind becomes at a deadline (the rulings'
+# defaults), said of one kingdom and of several.
+DEFAULTED = {
+    "race": ("takes no race (Undeclared)", "take no race (Undeclared)"),
+    "capital": (
+        "founds its capital on the first free start tile",
+        "found their capitals on the first free start tiles",
+    ),
+    "settlements": (
+        "places its settlements on the first tiles around its capital",
+        "place their settlements on the first tiles around their capitals",
+    ),
+    "starting_army": ("starts its army in its capital", "start their armies in their capitals"),
+    "orders": (
+        "holds with every unit it has not ordered (Defend, Regroup, stay)",
+        "hold with every unit they have not ordered (Defend, Regroup, stay)",
+    ),
+    "battle_choice": ("fights its battles in map order", "fight their battles in map order"),
+    "last_stand": ("concedes (no Last Stand)", "concede (no Last Stand)"),
+    "retreat": ("retreats to the first tile open", "retreat to the first tiles open"),
+    "tithes": ("gives no tithes", "give no tithes"),
+    "purchases": ("buys nothing", "buy nothing"),
+    "feed": ("loses its newest armies to hunger", "lose their newest armies to hunger"),
+    "deploy": (
+        "deploys its armies to the default places",
+        "deploy their armies to the default places",
+    ),
+}
+
+# The step that opens when the campaign next waits for each kind.
+OPENS = {
+    "race": "races",
+    "capital": "capitals",
+    "settlements": "settlements",
+    "starting_army": "starting armies",
+    "orders": "orders",
+    "battle_choice": "battles",
+    "last_stand": "battles",
+    "battle_result": "battles",
+    "retreat": "retreats",
+    "tithes": "tithes",
+    "purchases": "purchases",
+    "feed": "hungry armies",
+    "deploy": "deployment",
+}
+
+
 # The page where a player answers each kind.
 ANSWERED_ON = {
     "race": "campaign:setup",

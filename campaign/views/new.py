@@ -35,6 +35,7 @@ DEADLINE_KINDS = {
     "orders": "Orders",
     "battles": "Battles",
     "winter": "Winter",
+    "turn": "One kingdom's turn (capitals, cycle orders)",
 }
 # Kingdom colours offered to a new player: the first not taken is the form's default.
 PALETTE = (
@@ -141,7 +142,9 @@ def preview_of(kingdoms: int, size: int | None, seed: int) -> Preview:
 
 
 def _hours(kind: str) -> forms.IntegerField:
+    """The hours a kind of step waits. A turn's may be left empty: it then has the default."""
     return forms.IntegerField(
+        required=kind != "turn",
         min_value=1,
         max_value=services.MAX_DEADLINE_HOURS,
         initial=default_deadlines()[kind],
@@ -221,6 +224,7 @@ class NewCampaignForm(MapForm):
     orders_hours = _hours("orders")
     battles_hours = _hours("battles")
     winter_hours = _hours("winter")
+    turn_hours = _hours("turn")
     deadline_days = forms.TypedMultipleChoiceField(
         label="Deadlines fall on",
         coerce=int,
@@ -303,7 +307,11 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             map_name=choice["map_name"],
             size=choice["size"],
             options={key: choice[key] for key in ("years", "months", "orders", "battles", "seed")},
-            deadlines={kind: choice[f"{kind}_hours"] for kind in DEADLINE_KINDS},
+            deadlines={
+                kind: choice[f"{kind}_hours"]
+                for kind in DEADLINE_KINDS
+                if choice[f"{kind}_hours"] is not None
+            },
             deadline_days=choice["deadline_days"],
             public=choice["public"],
         )

@@ -76,6 +76,19 @@ def play_until(
     raise AssertionError(f"not reached in {limit} snapshots")
 
 
+def set_up_by_the_deadlines(campaign: Campaign, gm: User) -> dict[str, Any]:
+    """The admin's "Advance now" at each step of the setup (each capital's turn, then the
+    settlements and the starting armies at once) until the first month's orders are
+    asked; that campaign file."""
+    for _ in range(12):
+        data: dict[str, Any] = services.latest_snapshot(campaign).data
+        if data["clock"]["season"] != "setup":
+            campaign.refresh_from_db()
+            return data
+        services.campaign_advance_now(campaign=campaign, actor=gm)
+    raise AssertionError("the setup did not end by its deadlines")
+
+
 def at_step(step: str) -> Callable[[dict[str, Any]], bool]:
     return lambda data: data["clock"]["step"] == step
 

@@ -181,9 +181,9 @@ def test_players_and_the_deadline_at_once_advance_once_per_step_and_lose_nothing
 def test_two_advances_racing_for_the_same_snapshot_land_once(postgres, monkeypatch):
     campaign = full_campaign(KINGDOMS[:2])
 
-    def slow_engine(data, *, defaults=False):
+    def slow_engine(data, **flags):
         time.sleep(0.05)  # hold the campaign's lock while the other advance waits for it
-        return engine_advance(data, defaults=defaults)
+        return engine_advance(data, **flags)
 
     monkeypatch.setattr(services, "advance", slow_engine)
     for _ in range(4):

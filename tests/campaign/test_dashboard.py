@@ -2,6 +2,7 @@
 kingdom), a player of the campaign, a player of another campaign (eve), and a signed-out
 visitor. Every action goes through the page as a POST, with and without htmx."""
 
+import html
 import random
 import re
 from datetime import timedelta
@@ -24,6 +25,7 @@ from tests.campaign.helpers import (
     hand_off_a_battle,
     new_campaign,
     play_until,
+    set_up_by_the_deadlines,
     signed_in,
     turned_away,
     without_tokens,
@@ -79,7 +81,7 @@ def campaign(cast):
 @pytest.fixture
 def at_orders(campaign, cast):
     """Setup done by the deadline defaults: armies on the map, orders asked."""
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    set_up_by_the_deadlines(campaign, cast["gm"])
     campaign.refresh_from_db()
     return campaign
 
@@ -149,8 +151,7 @@ def test_an_admin_who_also_plays_never_reads_another_kingdoms_sealed_orders(clie
     services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
     services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
     services.campaign_start(campaign=campaign, actor=cast["alice"])
-    services.campaign_advance_now(campaign=campaign, actor=cast["alice"])
-    data = newest(campaign).data
+    data = set_up_by_the_deadlines(campaign, cast["alice"])
     orders = bots.decide(data, random.Random(3), map_from_json(data["map"]))
     bobs = orders["inputs"]["orders"]["blue-dwarfs"]
     signed_in(client, cast["alice"])
@@ -158,8 +159,17 @@ def test_an_admin_who_also_plays_never_reads_another_kingdoms_sealed_orders(clie
     services.submission_save(campaign=campaign, user=cast["bob"], kind="orders", payload=bobs)
     after = without_tokens(page_of(client, campaign))
     assert Submission.objects.get(kingdom="blue-dwarfs").payload == bobs
-    assert after.replace("Draft, not ready", "Nothing yet") == before
+    assert without_deadline(after).replace("Draft, not ready", "Nothing yet") == without_deadline(
+        before
+    )
     assert "Draft, not ready" in after
+    # What the deadline will do is told from the same word, never from the orders.
+    assert "Red Elves holds with every unit it has not ordered" in after
+    assert "the drafts of Blue Dwarfs count as given; then the month&#x27;s orders resolve" in after
+
+
+def without_deadline(page: str) -> str:
+    return re.sub(r'<p class="at-deadline">.*?</p>', "", page)
 
 
 def test_the_join_code_and_start_for_an_open_campaign(client, cast):
@@ -231,9 +241,14 @@ def test_the_admin_advances_now_with_the_defaults(client, cast, campaign):
     assert response.status_code == 302
     snapshot = newest(campaign)
     assert (snapshot.number, snapshot.defaults) == (2, True)
-    assert snapshot.data["clock"]["step"] == "orders"
+    assert snapshot.data["clock"]["step"] == "capitals"  # the races only: the step due
     assert AuditEntry.objects.filter(action="advanced-now", reason="everyone agreed").exists()
-    assert "The campaign advanced to year 1, summer, orders." in client.get(response.url).text
+    first = snapshot.data["pending"][0]["kingdom"]
+    name = {"red-elves": "Red Elves", "blue-dwarfs": "Blue Dwarfs"}[first]
+    assert (
+        "Advanced. Blue Dwarfs and Red Elves take no race (Undeclared); "
+        f"it is {name}'s turn for the capitals, until"
+    ) in html.unescape(client.get(response.url).text)
 
 
 def test_undo_needs_a_reason_and_then_goes_back(client, cast, at_orders):
@@ -246,8 +261,8 @@ def test_undo_needs_a_reason_and_then_goes_back(client, cast, at_orders):
     assert state(at_orders) == before
     client.post(action_url(at_orders, "undo"), {"reason": "Bob was away"})
     undo = newest(at_orders)
-    assert (undo.number, undo.reason) == (3, Snapshot.Reason.UNDO)
-    assert undo.data["clock"]["step"] == "races"
+    assert undo.reason == Snapshot.Reason.UNDO
+    assert undo.data["clock"]["step"] == "armies"  # back before the last step of the setup
     assert AuditEntry.objects.filter(action="undone", reason="Bob was away").exists()
 
 

@@ -344,10 +344,11 @@ def test_every_deadline_the_campaign_sets_keeps_to_its_days(cast, at_wednesday_n
     services.campaign_resume(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     assert campaign.deadline == datetime(2026, 3, 20, 9, 30, tzinfo=UTC)
-    # An advance opens the next step's deadline (orders: 72 hours from Tuesday): Friday.
+    # An advance opens the next step's deadline (the first capital's turn: 12 hours from
+    # Tuesday 09:30, Tuesday evening): Friday at that time.
     services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
-    assert campaign.deadline == datetime(2026, 3, 20, 9, 30, tzinfo=UTC)
+    assert campaign.deadline == datetime(2026, 3, 20, 21, 30, tzinfo=UTC)
 
 
 def test_a_deadline_moves_across_a_change_of_clocks_at_the_same_wall_time(cast, monkeypatch):

@@ -12,7 +12,7 @@ from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.services import ServiceError
-from tests.campaign.helpers import hand_off_a_battle
+from tests.campaign.helpers import hand_off_a_battle, set_up_by_the_deadlines
 
 pytestmark = pytest.mark.django_db
 
@@ -268,9 +268,15 @@ def test_at_the_deadline_drafts_count_and_the_rest_take_defaults(campaign, cast)
         services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
     )
     assert snapshot.defaults
-    assert snapshot.data["clock"] == {"year": 1, "season": "summer", "month": 1, "step": "orders"}
     races = {k["id"]: k["race"] for k in snapshot.data["kingdoms"]}
     assert races == {"red-elves": "Elves", "blue-dwarfs": "Undeclared"}
+    # Only the races' step took its defaults: the first capital is asked, with its own turn.
+    assert snapshot.data["clock"] == {"year": 1, "season": "setup", "month": 0, "step": "capitals"}
+    assert [p["kind"] for p in snapshot.data["pending"]] == ["capital"]
+    campaign.refresh_from_db()
+    assert campaign.deadline is not None
+    turn = campaign.deadline - timezone.now()
+    assert timedelta(hours=11) < turn <= timedelta(hours=campaign.deadlines["turn"])
 
 
 def test_without_defaults_only_ready_decisions_are_used(campaign, cast):
@@ -422,7 +428,7 @@ def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
     services.campaign_join(campaign=cyclic, user=cast["alice"], kingdom_name="Red")
     services.campaign_join(campaign=cyclic, user=cast["bob"], kingdom_name="Blue")
     services.campaign_start(campaign=cyclic, actor=cast["gm"])
-    services.campaign_advance_now(campaign=cyclic, actor=cast["gm"])  # setup by the defaults
+    set_up_by_the_deadlines(cyclic, cast["gm"])
     data = newest(cyclic).data
     (first,) = data["pending"]
     player = cast["alice"] if first["kingdom"] == "red" else cast["bob"]
@@ -442,7 +448,7 @@ def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
 
 
 def test_b3_with_its_orders_a_kingdom_may_state_its_battle_preferences(campaign, cast):
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # setup by the defaults
+    set_up_by_the_deadlines(campaign, cast["gm"])
     naval = {"hex": [0, 0], "naval": "red-elves"}
     services.submission_save(campaign=campaign, user=cast["alice"], kind="battles", payload=[naval])
     services.submission_save(

@@ -125,7 +125,7 @@ def test_a_deadline_advance_the_rules_refuse_is_recorded_and_pauses_the_campaign
     campaign = running_campaign("Audited")
     set_deadline(campaign, -timedelta(minutes=1))
 
-    def refusing_engine(data, *, defaults=False):
+    def refusing_engine(data, **flags):
         raise RuleError("bad-order", "inputs.orders.red[0]", "Red's army cannot go there.")
 
     monkeypatch.setattr(services, "advance", refusing_engine)
@@ -184,7 +184,8 @@ def test_only_running_campaigns_past_their_deadline_advance_with_the_defaults(ea
     advanced = due.snapshots.get(number=2)
     assert advanced.defaults
     assert advanced.reason == Snapshot.Reason.ADVANCE
-    assert advanced.data == advance(due.snapshots.get(number=1).data, defaults=True)
+    assert advanced.data == advance(due.snapshots.get(number=1).data, defaults_now=True)
+    assert advanced.data["clock"]["step"] == "capitals"  # the races' deadline, and no more
     due.refresh_from_db()
     assert due.deadline is not None
     assert due.deadline > timezone.now()
@@ -259,8 +260,8 @@ def test_a_kingdom_is_reminded_once_per_step():
 
     services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
     set_deadline(campaign, timedelta(hours=12))
-    assert queue_reminders() == 2
-    assert sorted(Reminder.objects.values_list("snapshot", flat=True)) == [1, 1, 2, 2]
+    assert queue_reminders() == 1  # the first capital's turn: one kingdom is asked
+    assert sorted(Reminder.objects.values_list("snapshot", flat=True)) == [1, 1, 2]
 
 
 @pytest.mark.django_db
@@ -320,8 +321,8 @@ def test_a_worker_advances_a_campaign_whose_deadline_passed(postgres, redis_url,
     assert advanced.defaults
     assert advanced.reason == Snapshot.Reason.ADVANCE
     assert advanced.decisions == {}
-    assert advanced.data == advance(first.data, defaults=True)
-    assert advanced.data["clock"] == {"year": 1, "season": "summer", "month": 1, "step": "orders"}
+    assert advanced.data == advance(first.data, defaults_now=True)
+    assert advanced.data["clock"] == {"year": 1, "season": "setup", "month": 0, "step": "capitals"}
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.RUNNING
     assert campaign.deadline is not None

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.models import Campaign
-from tests.campaign.helpers import PASSWORD, new_campaign, signed_in
+from tests.campaign.helpers import PASSWORD, new_campaign, set_up_by_the_deadlines, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_home_takes_the_same_queries_however_many_campaigns_and_snapshots(client
         client.get(reverse("campaign:home"))
     for n in range(3):
         more = new_campaign(cast, f"More {n}")
-        services.campaign_advance_now(campaign=more, actor=cast["gm"])
+        set_up_by_the_deadlines(more, cast["gm"])
     with CaptureQueriesContext(connection) as many:
         page = client.get(reverse("campaign:home")).text
     assert page.count("you rule Red Elves") == 4
@@ -158,7 +158,7 @@ def kingdom_url(campaign: Campaign) -> str:
 
 def test_a_player_sees_their_own_kingdom(client, cast):
     campaign = new_campaign(cast)
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # setup by the defaults
+    set_up_by_the_deadlines(campaign, cast["gm"])
     page = signed_in(client, cast["alice"]).get(kingdom_url(campaign)).text
     assert "Red Elves" in page
     assert "red-elves-1" in page
@@ -169,7 +169,7 @@ def test_a_player_sees_their_own_kingdom(client, cast):
 
 def test_orders_marked_ready_no_longer_wait_for_their_player_but_the_others_still_do(client, cast):
     campaign = new_campaign(cast)
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # setup by the defaults
+    set_up_by_the_deadlines(campaign, cast["gm"])
     data = services.latest_snapshot(campaign).data
     army = next(
         a for a in data["armies"] if a["kingdom"] == services.kingdom_of(campaign, cast["alice"])
@@ -214,7 +214,7 @@ def test_the_kingdom_page_takes_the_same_queries_on_a_small_and_a_large_campaign
     services.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
     services.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
     services.campaign_start(campaign=big, actor=cast["gm"])
-    services.campaign_advance_now(campaign=big, actor=cast["gm"])
+    set_up_by_the_deadlines(big, cast["gm"])
     signed_in(client, cast["alice"])
     counts = []
     for campaign in (small, big):

@@ -160,7 +160,7 @@ def test_a_whole_campaign_played_through_the_services_replays_through_the_engine
     # ... and the engine alone, given each snapshot's decisions, plays the same campaign.
     data = snapshots[0].data
     for snapshot in snapshots[1:]:
-        data = advance({**data, "inputs": snapshot.decisions}, defaults=snapshot.defaults)
+        data = services.advance_from(data, snapshot.decisions, deadline=snapshot.defaults)
         assert data == snapshot.data, f"snapshot {snapshot.number} differs"
     assert data["clock"]["season"] == "ended"
     assert data["scores"] == snapshots[-1].data["scores"]
