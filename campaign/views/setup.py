@@ -1,6 +1,7 @@
-"""The setup page: each kingdom chooses its race in secret (ruling S1), then in turn its
-capital, its settlements and the place of its first army (the rulebook's Initial Kingdom,
-steps A to E, ruling S3). The page always says whom the campaign waits for.
+"""The setup page: each kingdom chooses its race in secret (ruling S1), then in player
+order its capital, one kingdom at a time (S3), then every kingdom at once its settlements
+and the place of its first army, each hidden until all are in (S4): the rulebook's Initial
+Kingdom, steps A to E. The page always says whom the campaign waits for.
 
 Every choice goes through `services.submission_save`, so the engine checks it and a stale
 page is refused. The settlements are placed one at a time, but the campaign file only
@@ -63,9 +64,19 @@ STEP_TITLES = {
     "armies": "Step 4 of 4: first armies",
 }
 ORDER_WORDS = {
-    "capitals": "Capitals are chosen in player order.",
-    "settlements": "Settlements are placed in reverse player order.",
-    "armies": "First armies are placed in reverse player order.",
+    "capitals": "Capitals are chosen in player order, one kingdom at a time.",
+}
+# The steps every kingdom takes at once, each choice hidden until all are in (S1, S4).
+AT_ONCE_WORDS = {
+    "races": "Only you see your race until every kingdom has chosen; then all are revealed.",
+    "settlements": (
+        "Every kingdom places its settlements at once. Only you see yours until every "
+        "kingdom is ready; then all are revealed together."
+    ),
+    "armies": (
+        "Every kingdom places its first army at once. Only you see yours until every "
+        "kingdom is ready; then all are revealed together."
+    ),
 }
 
 
@@ -245,7 +256,7 @@ def _board(
         step=step,
         status=_status(data, step, pending, ready, names, me),
         in_turn=_in_turn(data, step, pending, names),
-        order_words=ORDER_WORDS.get(step, ""),
+        order_words=ORDER_WORDS.get(step, AT_ONCE_WORDS.get(step, "")),
         asked=mine is not None,
         ready=me in ready and own is not None,
         choice=own.payload if own else None,
@@ -312,13 +323,11 @@ def _status(
 
 
 def _in_turn(data: Json, step: str, pending: list[Json], names: dict[str, str]) -> list[InTurn]:
-    """The kingdoms in the order this step takes them; those before the one asked now are
-    done (the engine asks the first that has not chosen)."""
+    """The kingdoms in the order a one-at-a-time step takes them; those before the one
+    asked now are done (the engine asks the first that has not chosen)."""
     if step not in ORDER_WORDS:
         return []
     order = list(data.get("player_order", []))
-    if step != "capitals":
-        order.reverse()
     now = pending[0]["kingdom"] if pending else None
     at = order.index(now) if now in order else len(order)
     return [

@@ -40,6 +40,7 @@ def choices(**changes: Any) -> dict[str, Any]:
         "orders_hours": "48",
         "battles_hours": "100",
         "winter_hours": "36",
+        "turn_hours": "6",
         "deadline_days": ["1", "3", "5"],
         "public": "on",
     }
@@ -104,7 +105,13 @@ def test_it_creates_a_campaign_on_a_built_in_map(client, cast):
         "battles": "simple",
         "seed": 7,
     }
-    assert campaign.deadlines == {"setup": 24, "orders": 48, "battles": 100, "winter": 36}
+    assert campaign.deadlines == {
+        "setup": 24,
+        "orders": 48,
+        "battles": 100,
+        "winter": 36,
+        "turn": 6,
+    }
     assert campaign.deadline_days == [1, 3, 5]
     assert campaign.public
     assert len(campaign.map["tiles"]) == 84
@@ -218,6 +225,7 @@ def test_a_preview_without_htmx_is_the_whole_page(client, cast):
         ({"battles": "dice"}, "Select a valid choice."),
         ({"orders_hours": "0"}, "greater than or equal to 1"),
         ({"winter_hours": "soon"}, "Give the hours as a whole number."),
+        ({"turn_hours": "30"}, "One kingdom&#x27;s turn is part of a step"),
         ({"deadline_days": None}, "Choose at least one day."),
         ({"deadline_days": ["7"]}, "Select a valid choice."),
         ({"name": "  "}, "This field is required."),

@@ -1,5 +1,5 @@
-"""The setup page (rulebook's Initial Kingdom, rulings S1 to S3): races in secret, then
-capitals, settlements and first armies in turn, played through the pages by alice and
+"""The setup page (rulebook's Initial Kingdom, rulings S1 to S4): races in secret, then
+capitals in turn, then settlements and first armies by every kingdom at once, played through the pages by alice and
 bob; what the admin, a player of another campaign and a signed-out visitor get."""
 
 import re
@@ -120,28 +120,41 @@ def test_a_whole_setup_is_played_through_the_pages(
         )
         assert capital == choice
 
-    for name in reversed(order):  # settlements in reverse player order
-        me, others = clients[name], [clients[n] for n in clients if n != name]
+    # Settlements, every kingdom at once (S4): each is hidden until both are in.
+    plans = {}
+    for name in order:
+        me = clients[name]
         assert "Your turn: place your settlements." in page(me, campaign)
-        for other in others:
-            assert f"Waiting for {names[name]} to place their settlements." in page(other, campaign)
-        sites = asked(campaign, "settlements")["choices"]
+        assert "Every kingdom places its settlements at once." in page(me, campaign)
+        mine = services.kingdom_of(campaign, cast[name])
+        sites = next(p for p in newest(campaign)["pending"] if p["kingdom"] == mine)["choices"]
         for slot, site in zip(("city", "fortress", "village-1", "village-2"), sites, strict=False):
             post(me, campaign, "settlement", settlement=slot, hex=tile(site))
-        with django_capture_on_commit_callbacks(execute=True):
-            post(me, campaign, "ready", ready="1")
-        held = {tuple(t["hex"]): t["settlement"] for t in newest(campaign)["tiles"]}
-        assert [held[tuple(h)] for h in sites[:4]] == ["city", "fortress", "village", "village"]
+        plans[name] = sites[:4]
+    first, last = order
+    with django_capture_on_commit_callbacks(execute=True):
+        post(clients[first], campaign, "ready", ready="1")
+    assert newest(campaign)["clock"]["step"] == "settlements"  # nothing revealed yet
+    assert f"Waiting for {names[last]} to place their settlements." in page(gm, campaign)
+    assert f"{names[first]} has chosen." in page(clients[last], campaign)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(clients[last], campaign, "ready", ready="1")
+    held = {tuple(t["hex"]): t["settlement"] for t in newest(campaign)["tiles"]}
+    for sites in plans.values():
+        assert [held[tuple(h)] for h in sites] == ["city", "fortress", "village", "village"]
 
-    for name in reversed(order):  # first armies in reverse player order
-        me, others = clients[name], [clients[n] for n in clients if n != name]
+    # First armies, every kingdom at once.
+    for name in order:
+        me = clients[name]
         assert "Your turn: place your first army." in page(me, campaign)
-        for other in others:
-            assert f"Waiting for {names[name]} to place their first army." in page(other, campaign)
-        choice = asked(campaign, "starting_army")["choices"][-1]
+        mine = services.kingdom_of(campaign, cast[name])
+        choice = next(p for p in newest(campaign)["pending"] if p["kingdom"] == mine)["choices"][-1]
         post(me, campaign, "army", hex=tile(choice))
-        with django_capture_on_commit_callbacks(execute=True):
-            post(me, campaign, "ready", ready="1")
+    with django_capture_on_commit_callbacks(execute=True):
+        post(clients[first], campaign, "ready", ready="1")
+    assert newest(campaign)["armies"] == []
+    with django_capture_on_commit_callbacks(execute=True):
+        post(clients[last], campaign, "ready", ready="1")
 
     data = newest(campaign)
     assert data["clock"]["step"] == "orders"
@@ -370,18 +383,34 @@ def test_a_settlement_placed_from_a_stale_page_is_refused(cast, at_settlements):
     assert 'City: <span class="muted">not placed yet</span>' in response.text
 
 
-def test_only_the_kingdom_asked_gets_the_forms(cast, at_settlements):
-    campaign = at_settlements
-    kingdom = asked(campaign, "settlements")["kingdom"]
+def test_only_the_kingdom_asked_gets_the_forms(cast, at_capitals):
+    campaign = at_capitals
+    kingdom = asked(campaign, "capital")["kingdom"]
     waiting = next(n for n in ("alice", "bob") if services.kingdom_of(campaign, cast[n]) != kingdom)
     text = page(player(cast, waiting), campaign)
     assert 'name="seen"' not in text
     assert 'class="pick' not in text
-    site = asked(campaign, "settlements")["choices"][0]
-    response = post(
-        player(cast, waiting), campaign, "settlement", settlement="city", hex=tile(site)
-    )
+    site = asked(campaign, "capital")["choices"][0]
+    response = post(player(cast, waiting), campaign, "capital", hex=tile(site))
     assert "Nothing of that kind is asked of your kingdom now." in response.text
+
+
+def test_a_kingdoms_settlements_stay_hidden_from_the_other_until_both_are_ready(
+    cast, at_settlements
+):
+    campaign = at_settlements
+    alice, bob = player(cast, "alice"), player(cast, "bob")
+    red = services.kingdom_of(campaign, cast["alice"])
+    sites = next(p for p in newest(campaign)["pending"] if p["kingdom"] == red)["choices"]
+    before = without_tokens(page(bob, campaign))
+    for slot, site in zip(("city", "fortress", "village-1", "village-2"), sites, strict=False):
+        post(alice, campaign, "settlement", settlement=slot, hex=tile(site))
+    post(alice, campaign, "ready", ready="1")
+    after = without_tokens(page(bob, campaign))
+    assert (
+        after.replace("Red Elves has chosen.", "Waiting for Red Elves to place their settlements.")
+        == before
+    )
 
 
 def test_the_map_and_the_list_offer_the_same_tiles(cast, at_settlements):
