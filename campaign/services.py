@@ -3,6 +3,8 @@ that change the campaign's state lock its row and check the snapshot they starte
 so two advances never both land and no submission is lost."""
 
 import copy
+import hashlib
+import json
 import logging
 import re
 import smtplib
@@ -761,21 +763,46 @@ def _check_seen(snapshot: Snapshot, seen: int | None) -> None:
 
 @transaction.atomic
 def submission_set_ready(
-    *, campaign: Campaign, user: User, ready: bool = True, seen: int | None = None
+    *,
+    campaign: Campaign,
+    user: User,
+    ready: bool = True,
+    seen: int | None = None,
+    draft: str | None = None,
 ) -> int:
     """Mark (or unmark) every open decision of the user's kingdom ready. When every kingdom
     the campaign waits for is ready, the campaign advances. `seen` as for
-    `submission_save`."""
+    `submission_save`; `draft` is the `draft_digest` of the decisions the player's page
+    showed: a Ready from a page whose decisions have changed since (in another tab) is
+    refused, so Ready commits what the player saw."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     snapshot = latest_snapshot(campaign)
     _check_seen(snapshot, seen)
-    count = Submission.objects.filter(campaign=campaign, kingdom=kingdom, consumed_by=None).update(
-        ready=ready
-    )
+    own = Submission.objects.filter(campaign=campaign, kingdom=kingdom, consumed_by=None)
+    if ready:
+        check_draft(draft_digest(own), draft)
+    count = own.update(ready=ready)
     if ready and count:
         _advance_when_ready(campaign, snapshot)
     return count
+
+
+def draft_digest(decisions: Iterable[Submission]) -> str:
+    """A short fingerprint of a kingdom's open decisions, as a page draws them."""
+    given = sorted((d.kind, json.dumps(d.payload, sort_keys=True)) for d in decisions)
+    return hashlib.sha256(json.dumps(given).encode()).hexdigest()[:16]
+
+
+def check_draft(current: str, draft: str | None) -> None:
+    """Refused unless the kingdom's open decisions (`current`, their digest) are those its
+    page showed (`draft`; None from a caller that shows none)."""
+    if draft is not None and draft != current:
+        raise ServiceError(
+            "Your decisions changed in another tab or window since this page was drawn: "
+            "here they are as they stand now. Press Ready again if they are what you want.",
+            code="draft-changed",
+        )
 
 
 def everyone_ready(campaign: Campaign, snapshot: Snapshot) -> bool:

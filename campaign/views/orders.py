@@ -100,6 +100,7 @@ class Board:
     error: str | None
     given: list[tuple[str, str]]  # cycle mode: (kingdom name, order) given this month
     map_svg: str
+    draft: str = ""  # the digest of the kingdom's open decisions this board shows
 
     @property
     def ordered(self) -> int:
@@ -218,6 +219,7 @@ def _read_board(
         error=error,
         given=_given_in_cycle(data, names) if cycle and summer_orders else [],
         map_svg="",
+        draft=services.draft_digest(d for d in decisions if d.kingdom == me),
     )
     return board, snapshot
 
@@ -371,7 +373,7 @@ def _respond(
     request: HtmxHttpRequest, board: Board, *, confirm: Target | None = None
 ) -> HttpResponse:
     context = {"board": board, "confirm": confirm}
-    if request.htmx:
+    if request.htmx and not request.htmx.history_restore_request:
         return render(request, "campaign/orders.html#board", context)
     return render(request, "campaign/orders.html", context)
 
@@ -524,6 +526,7 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 user=_user(request),
                 ready=ready,
                 seen=_read_int(request.POST.get("seen")),
+                draft=request.POST.get("draft"),
             )
         except services.ServiceError as refusal:
             error = refusal.message

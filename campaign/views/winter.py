@@ -52,6 +52,7 @@ class Board:
     draft: Any  # what the kingdom has given of it so far
     ready: bool
     names: dict[str, str]
+    digest: str = ""  # of the kingdom's open decisions, for Ready (services.check_draft)
 
     @property
     def kingdom(self) -> str:
@@ -72,13 +73,8 @@ def _board(membership: Membership) -> Board:
         if p["kingdom"] == me and services.ANSWERS[p["kind"]] in NOTHING
     ]
     kind = asked[0] if asked else None
-    given = (
-        Submission.objects.filter(
-            campaign=campaign, kingdom=me, kind=kind, consumed_by=None
-        ).first()
-        if kind
-        else None
-    )
+    own = list(Submission.objects.filter(campaign=campaign, kingdom=me, consumed_by=None))
+    given = next((s for s in own if s.kind == kind), None) if kind else None
     names = {
         m.kingdom: m.kingdom_name
         for m in campaign.memberships.exclude(kingdom="")
@@ -92,6 +88,7 @@ def _board(membership: Membership) -> Board:
         draft=given.payload if given is not None else NOTHING.get(kind or ""),
         ready=given is not None and given.ready,
         names=names,
+        digest=services.draft_digest(own),
     )
 
 
@@ -322,6 +319,8 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
         if board.kind is None:
             raise services.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
         user = _user(request)
+        if ready:  # what the page showed is what is made ready
+            services.check_draft(board.digest, request.POST.get("draft"))
         given = Submission.objects.filter(
             campaign=membership.campaign, kingdom=board.kingdom, kind=board.kind, consumed_by=None
         ).exists()

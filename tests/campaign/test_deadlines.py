@@ -52,11 +52,10 @@ def steps_of(data: Json) -> tuple[str, str, set[tuple[str, str]]]:
 
 
 @pytest.fixture
-def late_year(settings, cast):
+def late_year(eager, cast):
     """A two-kingdom campaign played through its setup and its first year, Blue Dwarfs
     (bob) late at every step, the rest of the time everything else by the bots; each
     deadline's snapshot with the one before it."""
-    settings.CELERY_TASK_ALWAYS_EAGER = True
     campaign = new_campaign(cast, options={"months": 2})
     rng = random.Random(4)
     played: list[tuple[Json, Json]] = []

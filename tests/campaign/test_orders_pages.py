@@ -607,3 +607,40 @@ def test_o8_orders_the_campaign_already_holds_are_kept_when_it_asks_for_the_rest
     assert "is aboard a ship" not in page
     assert draft(campaign, cast["alice"]) == [ship_order, {"unit": army, "order": "defend"}]
     assert "2 of 2 units ordered." in page
+
+
+# --- two tabs of the same player --------------------------------------------------------
+
+
+def draft_field(page: str) -> str:
+    found = re.search(r'name="draft" value="([0-9a-f]*)"', page)
+    assert found is not None, "the Ready form carries the draft it shows"
+    return found.group(1)
+
+
+def test_a_ready_from_a_tab_whose_draft_has_changed_since_is_refused_with_the_draft_now(
+    client, cast, campaign
+):
+    """Tab 1 shows alice's army defending and offers Ready; in tab 2 she changes it to a
+    move. Ready pressed in tab 1 would commit orders she no longer sees: it is refused, and
+    the board shows the move as it stands. Ready from the fresh board then goes through."""
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    give(client, campaign, army["id"], "defend")
+    first_tab = client.get(url(campaign)).text
+    to = legal_moves(campaign, army["id"])[0]
+    give(client, campaign, army["id"], "move", to)  # the second tab
+    refused = client.post(
+        url(campaign, "orders_ready"),
+        {"ready": "yes", "seen": newest(campaign).number, "draft": draft_field(first_tab)},
+        **HTMX,
+    )
+    assert "Your decisions changed in another tab or window" in refused.text
+    assert f"Move to [{to[0]}, {to[1]}]" in refused.text
+    assert not Submission.objects.get(kind="orders", consumed_by=None).ready
+    client.post(
+        url(campaign, "orders_ready"),
+        {"ready": "yes", "seen": newest(campaign).number, "draft": draft_field(refused.text)},
+        **HTMX,
+    )
+    assert Submission.objects.get(kind="orders", consumed_by=None).ready

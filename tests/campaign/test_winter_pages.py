@@ -4,6 +4,7 @@ the engine, and ready. Nobody sees another kingdom's lists."""
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
@@ -301,3 +302,25 @@ def test_m7_the_winter_map_outlines_the_supply_lines_and_names_the_tiles_cut_off
     assert f"cut off, in dashed red: [{far[0]}, {far[1]}]" in page
     assert f'class="mark mark-cut-off" data-hex="{far[0]},{far[1]}"' in page
     assert f'class="mark mark-supplied" data-hex="{capital[0]},{capital[1]}"' in page
+
+
+def test_a_winter_ready_from_a_tab_whose_list_has_changed_since_is_refused(client, cast, wintry):
+    """alice's first tab shows no gifts; in a second tab she adds one. Ready from the first
+    tab would give a gift she does not see there: refused, the list as it stands shown;
+    Ready from the page drawn now goes through."""
+    signed_in(client, cast["alice"])
+    first_tab = client.get(url(wintry)).text
+    post(
+        client,
+        change(wintry, "tithes", "add"),
+        {"to": "blue-dwarfs", "gold": "1", "seen": seen(wintry)},
+    )
+    ready = reverse("campaign:winter_ready", args=[wintry.slug])
+    shown = re.search(r'name="draft" value="([0-9a-f]*)"', first_tab).group(1)
+    page = post(client, ready, {"ready": "yes", "seen": seen(wintry), "draft": shown})
+    assert "Your decisions changed in another tab or window" in page
+    assert "Red Elves gives Blue Dwarfs" in page
+    assert not Submission.objects.get(kingdom="red-elves", consumed_by=None).ready
+    now = re.search(r'name="draft" value="([0-9a-f]*)"', page).group(1)
+    post(client, ready, {"ready": "yes", "seen": seen(wintry), "draft": now})
+    assert Submission.objects.get(kingdom="red-elves", consumed_by=None).ready
