@@ -101,6 +101,7 @@ class Board:
     given: list[tuple[str, str]]  # cycle mode: (kingdom name, order) given this month
     map_svg: str
     draft: str = ""  # the digest of the kingdom's open decisions this board shows
+    moved_on: str = ""  # the board moved on by itself from the one drawn: what ended
 
     @property
     def ordered(self) -> int:
@@ -222,6 +223,17 @@ def _read_board(
         draft=services.draft_digest(d for d in decisions if d.kingdom == me),
     )
     return board, snapshot
+
+
+def what_ended(clock: Json) -> str:
+    """What came to an end for a board to stand at `clock`, as players say it."""
+    if clock["season"] == "winter":
+        return "The summer is over"
+    if clock["step"] == "battles":
+        return f"Month {clock['month']}'s orders are resolved"
+    if clock["month"] > 1:
+        return f"Month {clock['month'] - 1} is over"
+    return "The winter is over" if clock["year"] > 1 else "The setup is over"
 
 
 def _drawn(
@@ -428,8 +440,11 @@ def orders_status(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     the player may order again), the answer is the whole board, in the old one's place."""
     membership, players = players_of(request, slug)
     board, snapshot = _read_board(membership, players)
-    if board.polls and board.snapshot == _read_int(request.GET.get("seen")):
+    seen = _read_int(request.GET.get("seen"))
+    if board.polls and board.snapshot == seen:
         return render(request, "campaign/orders.html#status", {"board": board})
+    if seen is not None and board.snapshot != seen:
+        board = replace(board, moved_on=what_ended(board.clock))
     whole = _respond(request, _drawn(request, board, snapshot, players))
     return retarget(reswap(whole, "outerHTML"), "#orders-board")
 

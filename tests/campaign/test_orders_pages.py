@@ -294,6 +294,9 @@ def test_once_the_month_moves_on_the_status_brings_the_whole_board_in_its_place(
     assert board["HX-Reswap"] == "outerHTML"
     assert f"snapshot {newest(campaign).number}" in board.text
     assert "<svg" in board.text
+    report = reverse("campaign:report", args=[campaign.slug, newest(campaign).number])
+    assert f'Month 1 is over: <a href="{report}">read the report</a>' in board.text
+    assert client.get(report).status_code == 200
 
 
 def test_while_drafting_the_status_is_the_whole_board(client, cast, campaign):
