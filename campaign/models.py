@@ -64,7 +64,8 @@ class Campaign(models.Model):
     )
     deadlines: models.JSONField[dict[str, int]] = models.JSONField(
         default=default_deadlines,
-        help_text="Hours allowed per step: setup, orders, battles, winter.",
+        help_text="Hours allowed per step (setup, orders, battles, winter) and per kingdom's "
+        "turn in a step taken one kingdom at a time.",
     )
     map_name = models.CharField(max_length=60, help_text="A built-in map, or 'generated'.")
     map: models.JSONField[dict[str, Any]] = models.JSONField(help_text="The campaign file's map.")
@@ -96,9 +97,28 @@ class Campaign(models.Model):
         "the admin makes a new join code.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    creation_key = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        help_text="The new-campaign form it was made from: the same form posted again (Back "
+        "and Create) finds it instead of making a second campaign.",
+    )
+    archived_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Archived by an admin: left off its members' home pages, still readable.",
+    )
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["creation_key"],
+                condition=~Q(creation_key=""),
+                name="one_campaign_per_creation_key",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

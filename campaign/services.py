@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
@@ -269,11 +269,16 @@ def campaign_create(
     deadline_days: Iterable[int] | None = None,
     public: bool = False,
     time_zone: str | None = None,
+    key: str = "",
 ) -> Campaign:
     """A campaign open for players, on a built-in map or a generated one; `admin` runs it.
     Deadlines fall only on `deadline_days` (0 is Monday; every day by default), counted in
     `time_zone` (the admin's by default). A `public` campaign's map, might, chronicle and
-    end may be read by anyone."""
+    end may be read by anyone. `key` names the form it comes from: the campaign that form
+    made already, if any, is returned instead of a second one (Back, then Create again)."""
+    made = made_from(key, admin)
+    if made is not None:
+        return made
     if not MIN_KINGDOMS <= kingdoms <= MAX_KINGDOMS:
         raise ServiceError(
             f"A campaign has {MIN_KINGDOMS} to {MAX_KINGDOMS} kingdoms.",
@@ -299,21 +304,62 @@ def campaign_create(
         raise ServiceError(
             f"There is no map called {map_name!r}.", code="unknown-map", field="map_name"
         )
-    campaign = Campaign.objects.create(
-        name=name,
-        slug=_unique_slug(Campaign, slugify(name)[:50]),
-        kingdoms=kingdoms,
-        options=options,
-        deadlines=hours,
-        deadline_days=days,
-        time_zone=_checked_zone(time_zone or admin.time_zone),
-        public=public,
-        map_name=map_name,
-        map=map_to_json(hexmap),
-    )
-    Membership.objects.create(campaign=campaign, user=admin, is_admin=True)
-    record_audit(campaign, admin, "created", details={"kingdoms": kingdoms, "map": map_name})
+    try:
+        with transaction.atomic():
+            campaign = Campaign.objects.create(
+                name=name,
+                slug=_unique_slug(Campaign, slugify(name)[:50]),
+                kingdoms=kingdoms,
+                options=options,
+                deadlines=hours,
+                deadline_days=days,
+                time_zone=_checked_zone(time_zone or admin.time_zone),
+                public=public,
+                map_name=map_name,
+                map=map_to_json(hexmap),
+                creation_key=key,
+            )
+            Membership.objects.create(campaign=campaign, user=admin, is_admin=True)
+            record_audit(
+                campaign, admin, "created", details={"kingdoms": kingdoms, "map": map_name}
+            )
+    except IntegrityError:  # the same form, posted twice at once: the other post made it
+        made = made_from(key, admin)
+        if made is None:
+            raise
+        return made
     return campaign
+
+
+def made_from(key: str, admin: User) -> Campaign | None:
+    """The campaign `admin` made from the new-campaign form `key`, if any."""
+    if not key:
+        return None
+    return Campaign.objects.filter(
+        creation_key=key, memberships__user=admin, memberships__is_admin=True
+    ).first()
+
+
+@transaction.atomic
+def campaign_archive(*, campaign: Campaign, actor: User, archived: bool = True) -> Campaign:
+    """Left off (or put back on) its members' home pages; everything stays readable."""
+    campaign = _locked_for_admin(campaign, actor)
+    campaign.archived_at = timezone.now() if archived else None
+    campaign.save(update_fields=["archived_at"])
+    record_audit(campaign, actor, "archived" if archived else "unarchived")
+    return campaign
+
+
+@transaction.atomic
+def campaign_delete(*, campaign: Campaign, actor: User) -> None:
+    """Only a campaign that has not started may be deleted: one that has is archived."""
+    campaign = _locked_for_admin(campaign, actor)
+    if campaign.status != Campaign.Status.OPEN:
+        raise ServiceError(
+            "Only a campaign that has not started can be deleted: archive it instead.",
+            code="started",
+        )
+    campaign.delete()
 
 
 def campaign_for_code(code: str) -> Campaign:

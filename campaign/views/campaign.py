@@ -42,18 +42,19 @@ class MyCampaign:
     deadline: datetime | None
 
 
-def my_campaigns(user: Any) -> list[MyCampaign]:
-    """The user's campaigns with what each waits for from them: one query, however many
-    campaigns and however long they have run (only `pending` is read from the snapshot)."""
+def my_campaigns(user: Any, *, archived: bool = False) -> list[MyCampaign]:
+    """The user's campaigns (or those archived) with what each waits for from them: one
+    query, however many campaigns and however long they have run (only `pending` is read
+    from the snapshot)."""
     newest_pending = Snapshot.objects.filter(campaign=OuterRef("campaign")).order_by("-number")
     memberships = (
-        Membership.objects.filter(user=user)
+        Membership.objects.filter(user=user, campaign__archived_at__isnull=not archived)
         .select_related("campaign")
         .annotate(pending=Subquery(newest_pending.values("state__pending")[:1]))
         .order_by("-campaign__created_at")
     )
     ready = services.marked_ready(user)
-    return [
+    listed = [
         MyCampaign(
             membership.campaign,
             membership,
@@ -67,12 +68,17 @@ def my_campaigns(user: Any) -> list[MyCampaign]:
         )
         for membership in memberships
     ]
+    # Those waiting for the user first, the ended ones last; the newest first within each.
+    return sorted(listed, key=lambda c: (c.campaign.status == Campaign.Status.ENDED, not c.owed))
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    campaigns = my_campaigns(request.user) if request.user.is_authenticated else []
-    return render(request, "campaign/home.html", {"campaigns": campaigns})
+    """The user's campaigns; `?archived=1` those archived."""
+    archived = request.GET.get("archived") == "1"
+    signed_in = request.user.is_authenticated
+    campaigns = my_campaigns(request.user, archived=archived) if signed_in else []
+    return render(request, "campaign/home.html", {"campaigns": campaigns, "archived": archived})
 
 
 @signed_in_unless_public

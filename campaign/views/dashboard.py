@@ -228,6 +228,8 @@ DONE = {
     "advanced": "advanced",
     "advanced-now": "advanced at once",
     "advance-refused": "could not advance",
+    "archived": "archived the campaign",
+    "unarchived": "put the campaign back on the home pages",
     "undone": "undid the last step",
     "corrected": "corrected the state",
     "battle-result": "settled a battle",
@@ -432,6 +434,9 @@ FORMS: dict[str, type[forms.Form]] = {
     "hand-over": HandOverForm,
     "discord": DiscordForm,
     "discord-remove": StartForm,
+    "archive": StartForm,
+    "unarchive": StartForm,
+    "delete": StartForm,
 }
 
 
@@ -638,6 +643,21 @@ def _discord(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return f"The Discord webhook ending {webhook.ending} is set: the campaign's news goes there."
 
 
+def _archive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_archive(campaign=campaign, actor=actor)
+    return "Archived: it is off its players' home pages, and everything in it stays readable."
+
+
+def _unarchive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_archive(campaign=campaign, actor=actor, archived=False)
+    return "Back on its players' home pages."
+
+
+def _delete(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    services.campaign_delete(campaign=campaign, actor=actor)
+    return f"{campaign.name} is deleted."
+
+
 def _discord_remove(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     notifications.webhook_remove(campaign=campaign, actor=actor)
     return "The Discord webhook is removed: no more news goes to the channel."
@@ -661,7 +681,18 @@ ACTIONS: dict[str, Action] = {
     "hand-over": _hand_over,
     "discord": _discord,
     "discord-remove": _discord_remove,
+    "archive": _archive,
+    "unarchive": _unarchive,
+    "delete": _delete,
 }
+
+
+def _away_after(action: str, slug: str) -> str | None:
+    if action == "step-down":
+        return reverse("campaign:campaign", args=[slug])
+    if action == "delete":
+        return reverse("campaign:home")
+    return None
 
 
 def _form_errors(form: forms.Form) -> str:
@@ -691,9 +722,9 @@ def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRe
     except ServiceError as error:
         messages.error(request, f"Nothing was changed. {error.message}")
     else:
-        if action == "step-down":  # the dashboard is no longer theirs
-            url = reverse("campaign:campaign", args=[slug])
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        away = _away_after(action, slug)
+        if away:  # the dashboard is no longer theirs, or no longer there
+            return HttpResponseClientRedirect(away) if request.htmx else redirect(away)
     if request.htmx:
         membership.campaign.refresh_from_db()
         return _render(request, membership)

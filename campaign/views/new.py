@@ -2,6 +2,7 @@
 one previewed before it is chosen, and the campaign's options) and the join page that an
 invitation link opens. The forms check what was typed; the services decide."""
 
+import secrets
 from dataclasses import dataclass
 from functools import cache
 from random import randint
@@ -240,6 +241,8 @@ class NewCampaignForm(MapForm):
         help_text="Orders, plans and battles stay with the players.",
     )
     previewed = forms.CharField(required=False, widget=forms.HiddenInput)
+    # This form, drawn once: posted again (Back, then Create) it finds the campaign it made.
+    key = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -281,11 +284,16 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
     and a generated map is created only once it has been shown as previewed."""
     assert isinstance(request.user, User)
     if request.method == "GET":
-        return _new_page(request, NewCampaignForm(initial={"seed": randint(1, 99_999)}))
+        fresh = {"seed": randint(1, 99_999), "key": secrets.token_urlsafe(16)}
+        return _new_page(request, NewCampaignForm(initial=fresh))
     form = NewCampaignForm(request.POST)
     if not form.is_valid():
         return _new_page(request, form, status=400)
     choice = form.cleaned_data
+    made = services.made_from(choice["key"], request.user)
+    if made is not None:  # Back, then Create again: one campaign, not two
+        messages.info(request, f"This form made {made.name} already: here it is.")
+        return redirect("campaign:dashboard", slug=made.slug)
     if choice["map_name"] == "generated":
         key = preview_key(choice["kingdoms"], choice["size"], choice["seed"])
         if "preview" in request.POST or choice["previewed"] != key:
@@ -314,6 +322,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             },
             deadline_days=choice["deadline_days"],
             public=choice["public"],
+            key=choice["key"],
         )
     except ServiceError as error:
         _form_error(form, error)

@@ -3,6 +3,7 @@ generated one (previewed before it is chosen), with its options, deadlines, the 
 deadlines may fall on, and whether it is public. Every refusal is told on the form and
 creates nothing. And the days of the week deadlines fall on, at every deadline set."""
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -367,3 +368,68 @@ def test_a_deadline_moves_across_a_change_of_clocks_at_the_same_wall_time(cast, 
     services.campaign_start(campaign=campaign, actor=cast["gm"])  # Saturday 09:00 GMT
     campaign.refresh_from_db()
     assert campaign.deadline == datetime(2026, 3, 30, 8, 0, tzinfo=UTC)
+
+
+# --- the same form twice, archiving and deleting -----------------------------------------------
+
+
+def test_going_back_and_pressing_create_again_makes_one_campaign(client, cast):
+    """The form carries its own key: the second post of the same form (Back, then Create)
+    lands on the campaign the first one made."""
+    page = signed_in(client, cast["gm"]).get(NEW).text
+    key = re.search(r'name="key" value="([^"]+)"', page)
+    assert key is not None
+    first = client.post(NEW, choices(key=key.group(1)))
+    again = client.post(NEW, choices(key=key.group(1)), follow=True)
+    assert Campaign.objects.count() == 1
+    assert again.redirect_chain[-1][0] == first.url
+    assert "This form made Autumn League already: here it is." in again.text
+    fresh = re.search(r'name="key" value="([^"]+)"', client.get(NEW).text)
+    assert fresh is not None
+    assert fresh.group(1) != key.group(1)
+    client.post(NEW, choices(key=fresh.group(1)))
+    assert Campaign.objects.count() == 2  # a new form is a new campaign
+
+
+def test_an_archived_campaign_leaves_the_home_page_and_stays_readable(client, cast):
+    campaign = new_campaign(cast)
+    signed_in(client, cast["gm"])
+    client.post(reverse("campaign:dashboard_action", args=[campaign.slug, "archive"]))
+    for name in ("gm", "alice"):
+        signed_in(client, cast[name])
+        assert campaign.name not in client.get(reverse("campaign:home")).text
+        archived = client.get(reverse("campaign:home"), {"archived": "1"}).text
+        assert campaign.name in archived
+        assert client.get(reverse("campaign:campaign", args=[campaign.slug])).status_code == 200
+    signed_in(client, cast["alice"])  # a player may not archive, nor put it back
+    response = client.post(reverse("campaign:dashboard_action", args=[campaign.slug, "unarchive"]))
+    assert response.status_code == 404
+    campaign.refresh_from_db()
+    assert campaign.archived_at is not None
+    signed_in(client, cast["gm"])
+    client.post(reverse("campaign:dashboard_action", args=[campaign.slug, "unarchive"]))
+    assert campaign.name in client.get(reverse("campaign:home")).text
+
+
+def test_only_a_campaign_not_started_may_be_deleted(client, cast):
+    started = new_campaign(cast, "Started")
+    waiting = new_campaign(cast, "Waiting", start=False)
+    signed_in(client, cast["gm"])
+    refused = client.post(
+        reverse("campaign:dashboard_action", args=[started.slug, "delete"]), follow=True
+    )
+    assert "Only a campaign that has not started can be deleted: archive it instead." in (
+        refused.text
+    )
+    assert Campaign.objects.filter(pk=started.pk).exists()
+    assert "Delete…" not in client.get(reverse("campaign:dashboard", args=[started.slug])).text
+    assert "Delete…" in client.get(reverse("campaign:dashboard", args=[waiting.slug])).text
+    signed_in(client, cast["alice"])
+    assert (
+        client.post(reverse("campaign:dashboard_action", args=[waiting.slug, "delete"])).status_code
+        == 404
+    )
+    signed_in(client, cast["gm"])
+    gone = client.post(reverse("campaign:dashboard_action", args=[waiting.slug, "delete"]))
+    assert gone.url == reverse("campaign:home")
+    assert not Campaign.objects.filter(pk=waiting.pk).exists()

@@ -316,11 +316,16 @@ def test_a_winter_ready_from_a_tab_whose_list_has_changed_since_is_refused(clien
         {"to": "blue-dwarfs", "gold": "1", "seen": seen(wintry)},
     )
     ready = reverse("campaign:winter_ready", args=[wintry.slug])
-    shown = re.search(r'name="draft" value="([0-9a-f]*)"', first_tab).group(1)
-    page = post(client, ready, {"ready": "yes", "seen": seen(wintry), "draft": shown})
+    page = post(client, ready, {"ready": "yes", "seen": seen(wintry), "draft": drawn(first_tab)})
     assert "Your decisions changed in another tab or window" in page
     assert "Red Elves gives Blue Dwarfs" in page
     assert not Submission.objects.get(kingdom="red-elves", consumed_by=None).ready
-    now = re.search(r'name="draft" value="([0-9a-f]*)"', page).group(1)
-    post(client, ready, {"ready": "yes", "seen": seen(wintry), "draft": now})
+    post(client, ready, {"ready": "yes", "seen": seen(wintry), "draft": drawn(page)})
     assert Submission.objects.get(kingdom="red-elves", consumed_by=None).ready
+
+
+def drawn(page: str) -> str:
+    """The digest of the decisions the page's Ready form was drawn with."""
+    found = re.search(r'name="draft" value="([0-9a-f]*)"', page)
+    assert found is not None
+    return found.group(1)
