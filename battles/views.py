@@ -39,12 +39,12 @@ from battles.forms import (
 )
 from battles.models import Battle, ResultReport
 from campaign.display.mapsvg import KingdomLook
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.battles import naval_possible
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
-from campaign.services import ServiceError
+from campaign.services import ANSWERS, ServiceError, battle_settled_meanwhile
 from campaign.views.common import membership_for, newest_or_404
 from campaign.views.mapcache import snapshot_map
 
@@ -190,7 +190,9 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     }
     if battle.resolved_in is not None:
         context["changes"] = card.changes(battle.resolved_in.data, battle, cast.names)
-    if mine:
+    settled = battle.awaiting and battle_settled_meanwhile(campaign, battle.hex)
+    context |= {"moving_on": settled, "seen": snapshot.number}
+    if mine and not settled:
         context |= _asked_of_player(battle, reports, mine, snapshot.data, snapshot.number, cast)
     return render(request, "battles/card.html", context)
 
@@ -353,6 +355,17 @@ class Decision:
     facts: Json
 
 
+def answered_kinds(campaign: Campaign, kingdom: str) -> set[str]:
+    """The kinds of decision the kingdom has given and marked ready, not yet used."""
+    if not kingdom:
+        return set()
+    return set(
+        Submission.objects.filter(
+            campaign=campaign, kingdom=kingdom, consumed_by=None, ready=True
+        ).values_list("kind", flat=True)
+    )
+
+
 def decisions(data: Json, kingdom: str, seen: int, cast: Cast) -> list[Decision]:
     """The Last Stand, next battle and retreat choices the newest snapshot asks of the
     kingdom, each with its form."""
@@ -411,6 +424,8 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
         if snapshot is not None and membership.kingdom
         else []
     )
+    answered = answered_kinds(campaign, membership.kingdom)
+    still = [d for d in asked if ANSWERS[d.kind] not in answered]
     return render(
         request,
         "battles/list.html",
@@ -420,7 +435,9 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
             "rows": rows,
             "show": show,
             "filters": FILTERS,
-            "decisions": asked,
+            "decisions": still,
+            "moving_on": bool(asked) and not still,
+            "seen": snapshot.number if snapshot else None,
             "cast": cast,
         },
     )

@@ -855,12 +855,17 @@ def everyone_ready(campaign: Campaign, snapshot: Snapshot) -> bool:
     """Every kingdom the campaign waits for has a ready decision for each kind it owes.
     When only tabletop results are awaited, any reported result or concession will do:
     the engine applies what it can, in picking order (ruling B11)."""
+    return everyone_ready_at(campaign, snapshot.data)
+
+
+def everyone_ready_at(campaign: Campaign, data: Json) -> bool:
+    """`everyone_ready`, for the newest snapshot's file."""
     ready = set(
         Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).values_list(
             "kingdom", "kind"
         )
     )
-    pending = snapshot.data.get("pending", [])
+    pending = data.get("pending", [])
     owed = {(p["kingdom"], ANSWERS[p["kind"]]) for p in pending if p["kind"] != "battle_result"}
     if owed:
         return owed <= ready

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseClientRefresh
 
 from campaign import services
 from campaign.display import report, story
@@ -301,8 +302,26 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@require_GET
+def moved_on(request: HttpRequest, slug: str) -> HttpResponse:
+    """What a page polls once its player has done their part and the campaign is moving on
+    (after a Ready, a confirmed result, a retreat chosen): nothing (204) while the newest
+    snapshot is still `seen`; once the advance has landed, htmx reloads the page, which
+    then shows the campaign as it now stands. For the campaign's members only."""
+    campaign = membership_for(request, slug).campaign
+    newest = campaign.snapshots.order_by("-number").values_list("number", flat=True).first()
+    try:
+        seen = int(request.GET.get("seen", ""))
+    except ValueError:
+        seen = None
+    if newest is None or newest == seen:
+        return HttpResponse(status=204)
+    return HttpResponseClientRefresh()
+
+
 urlpatterns: list[URLPattern] = [
     path("", home, name="home"),
+    path("c/<slug:slug>/moved-on/", moved_on, name="moved_on"),
     path("c/<slug:slug>/", campaign_page, name="campaign"),
     path("c/<slug:slug>/kingdom/", kingdom_page, name="kingdom"),
     path("c/<slug:slug>/report/<int:number>/", report_page, name="report"),

@@ -193,6 +193,8 @@ def winter_page(request: HttpRequest, slug: str) -> HttpResponse:
         "board": board,
         "clock": board.data["clock"],
         "ledger": words.ledger(board.data, board.kingdom, board.names),
+        "everyone_ready": board.ready
+        and services.everyone_ready_at(membership.campaign, board.data),
     }
     if board.kind is not None:
         step = _step_context(board)

@@ -642,3 +642,56 @@ def test_bob_cannot_choose_a_naval_battle_he_did_not_pick(client, cast, campaign
     assert "Nothing was changed." in page
     assert not Submission.objects.filter(campaign=campaign, kingdom="brightwater").exists()
     assert campaign_services.latest_snapshot(campaign).number == before
+
+
+# --- the pages follow the campaign as it moves on ----------------------------------------------
+
+
+def moved_on_url(campaign: Campaign) -> str:
+    return reverse("campaign:moved_on", args=[campaign.slug])
+
+
+def test_once_bob_confirms_the_card_says_the_campaign_is_moving_on_and_offers_no_report(
+    client, cast, battle
+):
+    """Before the advance lands (its task not yet run), the card says the result is in
+    and polls; it no longer offers "Report the result" to either side."""
+    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    services.battle_confirm(report=report, user=cast["bob"])  # the advance is only queued
+    for name in ("alice", "bob", "carol"):
+        page = signed_in(client, cast[name]).get(card_url(battle)).text
+        assert "The result is in: the campaign is moving on" in page
+        assert 'id="report-title"' not in page
+        assert f'hx-get="{moved_on_url(battle.campaign)}?seen={seen(battle.campaign)}"' in page
+
+
+def test_the_moved_on_poll_answers_nothing_until_the_advance_lands_then_reloads(
+    client, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    number = seen(battle.campaign)
+    signed_in(client, cast["carol"])
+    waiting = client.get(moved_on_url(battle.campaign), {"seen": number}, HTTP_HX_REQUEST="true")
+    assert waiting.status_code == 204
+    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_confirm(report=report, user=cast["bob"])
+    landed = client.get(moved_on_url(battle.campaign), {"seen": number}, HTTP_HX_REQUEST="true")
+    assert landed["HX-Refresh"] == "true"
+    assert signed_in(client, cast["eve"]).get(moved_on_url(battle.campaign)).status_code == 404
+
+
+def test_after_the_retreat_is_chosen_the_page_no_longer_asks_it(client, cast, battle, won):
+    """The retreat is given and ready; the advance is queued but has not landed: the
+    battles page says so instead of asking the same question again."""
+    won(battle, "aldermark")
+    data = campaign_services.latest_snapshot(battle.campaign).data
+    to = next(p for p in data["pending"] if p["kind"] == "retreat")["choices"][-1]
+    decide = reverse("battles:decide", args=[battle.campaign.slug, "retreat"])
+    page = post(
+        signed_in(client, cast["bob"]),
+        decide,
+        {"seen": seen(battle.campaign), "retreat-brightwater-1": f"{to[0]},{to[1]}"},
+    )
+    assert "Your units retreat where you said." in page
+    assert "Where does brightwater-1 retreat?" not in page
+    assert "Your choice is in: the campaign is moving on" in page

@@ -329,3 +329,17 @@ def drawn(page: str) -> str:
     found = re.search(r'name="draft" value="([0-9a-f]*)"', page)
     assert found is not None
     return found.group(1)
+
+
+def test_after_ready_the_page_follows_the_winter_as_it_moves_on(client, cast, wintry):
+    """alice is ready, bob not: her page says so and polls slowly. Once bob is ready too
+    (the advance queued, not yet landed), his page says the winter is moving on and asks
+    every two seconds whether it has, to show the purchases without a reload."""
+    ready = reverse("campaign:winter_ready", args=[wintry.slug])
+    moved_on = f"{reverse('campaign:moved_on', args=[wintry.slug])}?seen={seen(wintry)}"
+    page = post(signed_in(client, cast["alice"]), ready, {"ready": "yes", "seen": seen(wintry)})
+    assert "You are ready: the winter moves on once every kingdom is" in page
+    assert f'hx-get="{moved_on}" hx-trigger="every 10s"' in page
+    page = post(signed_in(client, cast["bob"]), ready, {"ready": "yes", "seen": seen(wintry)})
+    assert "Every kingdom is ready: the winter is moving on" in page
+    assert f'hx-get="{moved_on}" hx-trigger="every 2s"' in page
