@@ -35,10 +35,12 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
 
 # Web server and a Celery worker with its beat, together; Ctrl-C stops both.
 # With no REDIS_URL the broker is a folder under var/ (no server to install).
+# The links of e-mails, the worker's and the web's alike, go where the app is served
+# (SITE_URL, by default this HOST and PORT).
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
-	export DEBUG=$${DEBUG:-1}; \
+	export DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)}; \
 	$(BIN)/celery -A config worker --beat --loglevel=INFO --concurrency=1 --schedule=var/celerybeat-schedule & \
 	worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM HUP; \
 	$(PY) manage.py runserver $(HOST):$(PORT)

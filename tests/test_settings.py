@@ -108,3 +108,15 @@ def test_the_wsgi_app_refuses_to_start_without_a_secret_key():
     )  # fmt: skip
     assert result.returncode != 0
     assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_make_run_gives_the_web_and_the_worker_the_address_it_serves():
+    """The e-mails the worker writes link to where `make run` serves the app (its HOST and
+    PORT, or SITE_URL), as the web's do: both processes start in the shell that sets it."""
+    made = subprocess.run(
+        ["make", "-n", "run", "HOST=127.0.0.1", "PORT=8123"],
+        cwd=BASE_DIR, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    shell = made.stdout
+    start = shell.index("SITE_URL=${SITE_URL:-http://127.0.0.1:8123}")
+    assert start < shell.index("celery -A config worker") < shell.index("manage.py runserver")
