@@ -112,9 +112,24 @@ class SignUpForm(UserCreationForm[User]):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        choices=time_zone_choices,
+        required=False,
+        initial="UTC",
+        help_text="Deadlines are shown in this zone: picked from your browser, change it if "
+        "it is wrong.",
+        error_messages={
+            "invalid_choice": "%(value)s is not a time zone we know: choose one from the list.",
+        },
+    )
+
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "email")
+        fields = ("username", "email", "time_zone")
+
+    def clean_time_zone(self) -> str:
+        return str(self.cleaned_data.get("time_zone") or "UTC")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -9,8 +9,13 @@ class CampaignConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from campaign.models import Snapshot
-        from campaign.notifications import on_snapshot_created, on_snapshot_stored
-        from campaign.signals import snapshot_stored
+        from campaign.notifications import (
+            on_campaign_full,
+            on_snapshot_created,
+            on_snapshot_stored,
+        )
+        from campaign.signals import campaign_full, snapshot_stored
 
         post_save.connect(on_snapshot_created, sender=Snapshot, dispatch_uid="campaign.created")
         snapshot_stored.connect(on_snapshot_stored, dispatch_uid="campaign.notifications")
+        campaign_full.connect(on_campaign_full, dispatch_uid="campaign.full")

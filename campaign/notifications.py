@@ -619,6 +619,35 @@ def on_snapshot_stored(*, campaign: Campaign, snapshot: Snapshot, **_: Any) -> N
         logger.exception("The notifications of %s could not be written.", snapshot)
 
 
+def on_campaign_full(*, campaign: Campaign, **_: Any) -> None:
+    """The last kingdom has joined: each admin is told that the campaign may start, with
+    its dashboard's address (the campaign page offers Start to them too)."""
+    dashboard = absolute(reverse("campaign:dashboard", args=[campaign.slug]))
+    players = campaign.memberships.exclude(kingdom="").order_by("pk")
+    kingdoms = joined(
+        [f"{m.kingdom_name} ({shown(m.user)})" for m in players.select_related("user")]
+    )
+    body = (
+        f"Every kingdom has joined {campaign.name}: {kingdoms}.\n\n"
+        "Start the campaign from its dashboard (or its page): the kingdoms then choose their "
+        "races."
+    )
+    subject = _subject(campaign.name, "Every kingdom has joined: start the campaign")
+    letters = [
+        Letter(m.user, subject, body, dashboard)
+        for m in campaign.memberships.filter(is_admin=True).select_related("user")
+    ]
+    post = _post(campaign.name, "", f"Every kingdom has joined: {kingdoms}.", link=dashboard)
+    last = players.last()
+    key = f"full:{campaign.pk}:{last.pk if last else 0}"  # full again after a removal: told again
+    news = News(key, Kind.STEP, letters, post, dashboard, "Every kingdom has joined")
+    try:
+        with transaction.atomic():
+            write(campaign, news)
+    except Exception:
+        logger.exception("The news that %s is full could not be written.", campaign)
+
+
 def battle_handed_off(
     *,
     campaign: Campaign,

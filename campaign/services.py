@@ -42,7 +42,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import generate_map
 from campaign.rules.state import BattlesMode, OrdersMode
-from campaign.signals import snapshot_stored
+from campaign.signals import campaign_full, snapshot_stored
 
 type Json = dict[str, Any]
 
@@ -78,13 +78,26 @@ DEADLINE_OF = {
 
 
 class ServiceError(Exception):
-    """A refusal a player or admin understands; nothing was changed."""
+    """A refusal a player or admin understands; nothing was changed. `also`: the other
+    refusals of the same form, told all at once."""
 
-    def __init__(self, message: str, *, code: str = "refused", field: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "refused",
+        field: str | None = None,
+        also: Iterable["ServiceError"] = (),
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.field = field
+        self.also = list(also)
+
+    @property
+    def every(self) -> list["ServiceError"]:
+        return [self, *self.also]
 
 
 # --- reading -------------------------------------------------------------------------
@@ -417,34 +430,14 @@ def campaign_join(
         raise refusal
     players = campaign.memberships.exclude(kingdom="")
     name = " ".join(kingdom_name.split())
-    if not name:
-        raise ServiceError("Your kingdom needs a name.", code="no-name", field="kingdom_name")
-    if len(name) > KINGDOM_NAME_LENGTH:
-        raise ServiceError(
-            "That name is too long for a kingdom.", code="long-name", field="kingdom_name"
-        )
-    if players.filter(kingdom_name__iexact=name).exists():
-        raise ServiceError(
-            f"Another kingdom is called {name} already: choose another name.",
-            code="name-taken", field="kingdom_name",
-        )  # fmt: skip
     colour = colour.strip().lower()
-    if colour and not COLOUR.fullmatch(colour):
-        raise ServiceError("Give the colour as #rrggbb.", code="bad-colour", field="colour")
-    if colour and players.filter(colour__iexact=colour).exists():
-        raise ServiceError(
-            "Another kingdom has that colour already: choose another.",
-            code="colour-taken", field="colour",
-        )  # fmt: skip
-    taken = set(players.values_list("heraldry", flat=True))
     heraldry = heraldry.strip().upper()
-    if heraldry and (len(heraldry) > 2 or not heraldry.isalnum()):
-        raise ServiceError("Heraldry is one letter or sign.", code="bad-heraldry", field="heraldry")
-    if heraldry and heraldry in taken:
+    taken = set(players.values_list("heraldry", flat=True))
+    refusals = _kingdom_refusals(players, name, colour, heraldry, taken)
+    if refusals:
         raise ServiceError(
-            f"Another kingdom bears {heraldry} already: choose another letter.",
-            code="heraldry-taken", field="heraldry",
-        )  # fmt: skip
+            refusals[0].message, code=refusals[0].code, field=refusals[0].field, also=refusals[1:]
+        )
     base = slugify(name)[:12].strip("-") or "kingdom"
     kingdom, n = base, 1
     while players.filter(kingdom=kingdom).exists():
@@ -460,7 +453,48 @@ def campaign_join(
             "heraldry": heraldry or _free_heraldry(name, taken),
         },
     )
+    if campaign.memberships.exclude(kingdom="").count() == campaign.kingdoms:
+        campaign_full.send(sender=Campaign, campaign=campaign)
     return membership
+
+
+def _kingdom_refusals(
+    players: Any, name: str, colour: str, heraldry: str, taken: set[str]
+) -> list[ServiceError]:
+    """What is wrong with a new kingdom's name, colour (#rrggbb) and heraldry, all at once."""
+    refusals = []
+    if not name:
+        refusals.append(
+            ServiceError("Your kingdom needs a name.", code="no-name", field="kingdom_name")
+        )
+    elif len(name) > KINGDOM_NAME_LENGTH:
+        refusals.append(ServiceError(
+            "That name is too long for a kingdom.", code="long-name", field="kingdom_name"
+        ))  # fmt: skip
+    elif players.filter(kingdom_name__iexact=name).exists():
+        refusals.append(ServiceError(
+            f"Another kingdom is called {name} already: choose another name.",
+            code="name-taken", field="kingdom_name",
+        ))  # fmt: skip
+    if colour and not COLOUR.fullmatch(colour):
+        refusals.append(
+            ServiceError("Give the colour as #rrggbb.", code="bad-colour", field="colour")
+        )
+    elif colour and players.filter(colour__iexact=colour).exists():
+        refusals.append(ServiceError(
+            "Another kingdom has that colour already: choose another.",
+            code="colour-taken", field="colour",
+        ))  # fmt: skip
+    if heraldry and (len(heraldry) > 2 or not heraldry.isalnum()):
+        refusals.append(ServiceError(
+            "Heraldry is one letter or sign.", code="bad-heraldry", field="heraldry"
+        ))  # fmt: skip
+    elif heraldry and heraldry in taken:
+        refusals.append(ServiceError(
+            f"Another kingdom bears {heraldry} already: choose another letter.",
+            code="heraldry-taken", field="heraldry",
+        ))  # fmt: skip
+    return refusals
 
 
 def invitation_email(campaign: Campaign, admin: User, link: str) -> tuple[str, str]:

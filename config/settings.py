@@ -105,6 +105,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Pages are sent compressed to a browser that takes gzip (make run and behind nginx
+    # alike); Django pads each one at random against BREACH, and CSRF tokens are masked.
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

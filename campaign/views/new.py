@@ -447,10 +447,11 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             try:
                 services.campaign_join(campaign=campaign, user=request.user, **form.cleaned_data)
             except ServiceError as error:
-                if error.field in form.fields:
-                    form.add_error(error.field, error.message)
-                else:
-                    refusal = error
+                for each in error.every:  # every field's refusal at once
+                    if each.field in form.fields:
+                        form.add_error(each.field, each.message)
+                    else:
+                        refusal = each
             else:
                 messages.success(
                     request,

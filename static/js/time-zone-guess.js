@@ -1,5 +1,5 @@
-// Settings page: while the user keeps the default zone (UTC), pick the browser's zone in
-// the list for them to save (a static file, for a strict CSP: no inline script).
+// Sign-up and settings pages: while the zone is the default (UTC), pick the browser's zone
+// in the list for them to save (a static file, for a strict CSP: no inline script).
 (function () {
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   var select = document.getElementById("id_time_zone");

@@ -53,7 +53,7 @@ def test_scripts_may_not_be_inline_or_evaluated(client):
 def test_htmx_is_told_not_to_inject_styles_or_evaluate_code(client):
     page = client.get(reverse("campaign:home")).text
     assert (
-        """<meta name="htmx-config" content='{"includeIndicatorStyles": false, "allowEval": false}'>"""
+        """<meta name="htmx-config" content='{"includeIndicatorStyles": false, "allowEval": false, "historyCacheSize": 0}'>"""
         in page
     )
 

@@ -151,3 +151,23 @@ def test_an_e_mail_taken_between_the_check_and_the_save_is_a_form_error(client, 
     assert response.status_code == 400
     assert "That username or e-mail was just taken: choose another." in response.text
     assert not User.objects.filter(username="mira").exists()
+
+
+def test_the_time_zone_is_asked_at_sign_up_and_kept(client):
+    """The page offers the zones (the browser's is picked by time-zone-guess.js); the one
+    sent is the new player's, and none sent keeps UTC."""
+    page = client.get(SIGN_UP).text
+    assert 'name="time_zone"' in page
+    assert "js/time-zone-guess.js" in page
+    client.post(SIGN_UP, {**GOOD, "time_zone": "Europe/Lisbon"})
+    assert User.objects.get(username="mira").time_zone == "Europe/Lisbon"
+    other = {**GOOD, "username": "ned", "email": "ned@example.org"}
+    Client().post(SIGN_UP, other)
+    assert User.objects.get(username="ned").time_zone == "UTC"
+
+
+def test_an_unknown_time_zone_is_refused(client):
+    response = client.post(SIGN_UP, {**GOOD, "time_zone": "Mars/Olympus"})
+    assert response.status_code == 400
+    assert "Mars/Olympus is not a time zone we know" in response.text
+    assert not User.objects.filter(username="mira").exists()

@@ -6,13 +6,14 @@ nothing. And a group's way from the invitation to a running campaign."""
 from typing import Any
 
 import pytest
+from django.core import mail
 from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Membership, Notification
 from tests.campaign.helpers import PASSWORD, new_campaign, queries_of, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +113,7 @@ def test_a_player_joins_with_a_name_a_colour_and_a_heraldry_letter(client, cast,
     )
     page = client.get(response["Location"]).text
     assert "You rule Green Orcs in Spring League." in page
-    assert "3 of 3 kingdoms have joined." in page
+    assert "Every kingdom has joined. The campaign starts when its admin starts it." in page
 
 
 def test_the_admin_may_take_a_kingdom_too(client, cast, campaign):
@@ -324,3 +325,51 @@ def test_a_player_of_a_started_campaign_is_told_they_are_in_it(client, cast):
     refused(
         signed_in(client, cast["alice"]), running, "You already rule a kingdom in this campaign."
     )
+
+
+# --- starting: told, offered, and joined from the invitation ------------------------------------
+
+
+def test_every_refusal_of_the_form_is_told_at_once(client, cast, campaign):
+    post = kingdom(name="Red Elves", colour="#aa0000", heraldry="b")
+    page = signed_in(client, cast["eve"]).post(join_url(campaign), post).text
+    assert "Another kingdom is called Red Elves already" in page
+    assert "Another kingdom has that colour already" in page
+    assert "Another kingdom bears B already" in page
+
+
+def test_an_invitation_opened_signed_out_names_its_campaign_on_sign_in_and_sign_up(
+    client, campaign
+):
+    url = join_url(campaign)
+    for page in ("accounts:sign_in", "accounts:sign_up"):
+        text = client.get(reverse(page), {"next": url}).text
+        assert "You are invited to <strong>Spring League</strong>" in text
+        assert "You are invited" not in client.get(reverse(page), {"next": "/"}).text
+        assert "You are invited" not in client.get(reverse(page), {"next": "/join/nope/"}).text
+
+
+def test_when_the_last_kingdom_joins_the_admin_is_told_and_offered_start(client, cast, campaign):
+    mail.outbox.clear()
+    cast["gm"].email = "gm@example.org"
+    cast["gm"].save()
+    with transaction.atomic():
+        services.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Green Orcs")
+    sent = Notification.objects.get(campaign=campaign, user=cast["gm"])
+    assert sent.subject == "[Spring League] Every kingdom has joined: start the campaign"
+    assert "Green Orcs (eve)" in sent.body
+    assert sent.link.endswith(reverse("campaign:dashboard", args=[campaign.slug]))
+    page = signed_in(client, cast["gm"]).get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert "Start the campaign" in page.text
+    players_page = signed_in(client, cast["alice"]).get(
+        reverse("campaign:campaign", args=[campaign.slug])
+    )
+    assert "Start the campaign" not in players_page.text
+    assert "The campaign starts when its admin starts it." in players_page.text
+
+
+def test_an_admin_who_does_not_play_yet_is_offered_a_kingdom_in_one_tap(client, cast, campaign):
+    page = signed_in(client, cast["gm"]).get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert f'href="{join_url(campaign)}">Rule a kingdom in it too</a>' in page.text
+    dashboard = client.get(reverse("campaign:dashboard", args=[campaign.slug])).text
+    assert f'href="{join_url(campaign)}">Rule a kingdom in it too</a>' in dashboard
