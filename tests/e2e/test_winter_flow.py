@@ -106,7 +106,7 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     gm.goto(f"{live_server.url}/c/{SLUG}/dashboard/")
     gm.get_by_text("Advance now…").click()
     gm.get_by_role("button", name="Yes, advance now").click()
-    gm.get_by_text("The campaign advanced to").wait_for()
+    gm.get_by_text(re.compile(r"^Advanced\. ")).wait_for()
     after = newest(campaign)
     assert (after["clock"]["season"], after["clock"]["month"]) == ("summer", 1)
     armies_now = sum(1 for a in after["armies"] if a["kingdom"] == alice_kingdom)
