@@ -134,7 +134,7 @@ def test_a_public_campaign_asks_its_members_and_tells_visitors_nothing(cast):
 def test_a_public_campaign_before_its_start_shows_who_has_joined(cast):
     campaign = make_public(new_campaign(cast, start=False))
     page = Client().get(reverse("campaign:campaign", args=[campaign.slug])).text
-    assert "2 of 2 kingdoms have joined." in page
+    assert "Every kingdom has joined. The campaign starts when its admin starts it." in page
     assert campaign.join_code not in page
     assert Client().get(reverse("campaign:might", args=[campaign.slug])).status_code == 404
 
