@@ -504,10 +504,11 @@ def test_a_battle_settled_by_dice_shows_its_dice_on_the_card_and_the_desk(
     battle.refresh_from_db()
     dice = ", ".join(str(d) for d in battle.details["attacker_dice"])
     page = signed_in(client, cast["carol"]).get(card_url(battle)).text
-    assert f"Settled as a simple land battle (ruling B7): attacker's dice {dice}" in page
+    linked = '<a href="/rules/#ruling-b7" class="ruling">ruling B7</a>'
+    assert f"Settled as a simple land battle ({linked}): attacker's dice {dice}" in page
     assert "gains 1 might" not in page  # no might for a simple battle (ruling P1)
     desk = signed_in(client, cast["gm"]).get(desk_url(battle.campaign)).text
-    assert f"Settled by dice (ruling B7): {dice}" in desk
+    assert f"Settled by dice ({linked}): {dice}" in desk
 
 
 def test_a_last_stand_asked_in_a_battles_tile_is_decided_on_its_card(client, cast, battle):

@@ -56,7 +56,7 @@ def test_an_earlier_snapshot_shows_the_earlier_positions_and_says_when(client, c
         if where(snapshots[then], a["id"]) != where(snapshots[newest], a["id"])
     )
     page = signed_in(client, cast["alice"]).get(page_url(campaign, then)).text
-    assert f"You are looking at year 1, summer month 1 (snapshot {then} of {newest}) — " in page
+    assert f"You are looking at year 1, summer month 1 (step {then} of {newest}) — " in page
     assert "back to now" in page
     titles = hex_titles(page)
     assert army in titles[where(snapshots[then], army)]
@@ -97,7 +97,7 @@ def test_the_slider_gets_only_the_map_section_with_htmx(client, cast):
     assert response.text.lstrip().startswith('<section class="map-section" id="map-section"')
     assert "<html" not in response.text
     assert "Kingdoms" not in response.text
-    assert "You are looking at the setup (snapshot 1 of" in response.text
+    assert "You are looking at the setup (step 1 of" in response.text
     assert 'class="campaign-map"' in response.text
 
 
@@ -113,7 +113,7 @@ def test_the_admin_looks_back_too(client, cast):
     services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     page = signed_in(client, cast["gm"]).get(page_url(campaign, 1))
     assert page.status_code == 200
-    assert "You are looking at the setup (snapshot 1 of 2)" in page.text
+    assert "You are looking at the setup (step 1 of 2)" in page.text
 
 
 def test_nobody_else_looks_back(client, cast):

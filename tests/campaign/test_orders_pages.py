@@ -292,7 +292,7 @@ def test_once_the_month_moves_on_the_status_brings_the_whole_board_in_its_place(
     assert board.status_code == 200
     assert board["HX-Retarget"] == "#orders-board"
     assert board["HX-Reswap"] == "outerHTML"
-    assert f"snapshot {newest(campaign).number}" in board.text
+    assert f'name="seen" value="{newest(campaign).number}"' in board.text
     assert "<svg" in board.text
     report = reverse("campaign:report", args=[campaign.slug, newest(campaign).number])
     assert f'Month 1 is over: <a href="{report}">read the report</a>' in board.text

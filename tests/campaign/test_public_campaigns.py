@@ -102,7 +102,7 @@ def test_a_visitor_moves_through_the_map_s_history(cast, ended):
     response = client.get(url, {"at": "1"}, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<section class="map-section"')
-    assert "at snapshot 1" in response.text
+    assert "You are looking at the setup (step 1 of" in response.text
 
 
 def test_a_visitor_reads_the_chronicle_without_links_to_what_members_keep(cast, ended):

@@ -83,4 +83,6 @@ def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
         services.campaign_advance_now(campaign=campaign, actor=User.objects.get(username="gm"))
     after = services.latest_snapshot(campaign).number
     assert after > before
-    expect(board).to_contain_text(f"snapshot {after}", timeout=22_000)
+    # the board moves on by itself and says what ended, linking the report
+    expect(board.locator(".moved-on")).to_contain_text("read the report", timeout=22_000)
+    expect(board.locator(f'input[name="seen"][value="{after}"]').first).to_be_attached()
