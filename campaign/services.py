@@ -758,7 +758,17 @@ def _check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> Non
     try:
         advance(trial)
     except RuleError as error:
-        raise ServiceError(error.message, code=error.code, field=error.field) from None
+        raise ServiceError(named(error.message, data), code=error.code, field=error.field) from None
+
+
+def named(message: str, data: Json) -> str:
+    """The engine's message with each kingdom's id replaced by its name ("Aldermark may give
+    to Duskhollow only once a winter"); a unit's id ("aldermark-1") is left as it is."""
+    names = {k["id"]: k.get("name") or k["id"] for k in data.get("kingdoms", [])}
+    if not names:
+        return message
+    ids = "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])({ids})(?![\w-])", lambda m: names[m[1]], message)
 
 
 # What a player may say about a battle through its submissions: for its own kingdom only.

@@ -543,3 +543,9 @@ def test_a_player_can_not_retreat_another_kingdoms_units(campaign, cast):
             {"blue-dwarfs-1": [0, 0]},
         )
     assert error.value.code == "not-yours"
+
+
+def test_an_engine_message_names_kingdoms_and_leaves_unit_ids_alone():
+    data = {"kingdoms": [{"id": "red-elves", "name": "Red Elves"}, {"id": "red", "name": "Rot"}]}
+    said = services.named("red-elves-1 of red-elves may not go; red tithes to red-elves.", data)
+    assert said == "red-elves-1 of Red Elves may not go; Rot tithes to Red Elves."

@@ -343,3 +343,12 @@ def test_after_ready_the_page_follows_the_winter_as_it_moves_on(client, cast, wi
     page = post(signed_in(client, cast["bob"]), ready, {"ready": "yes", "seen": seen(wintry)})
     assert "Every kingdom is ready: the winter is moving on" in page
     assert f'hx-get="{moved_on}" hx-trigger="every 2s"' in page
+
+
+def test_a_refusal_names_the_kingdoms_by_their_names_not_their_ids(client, cast, wintry):
+    signed_in(client, cast["alice"])
+    gift = {"to": "blue-dwarfs", "gold": "1", "seen": seen(wintry)}
+    post(client, change(wintry, "tithes", "add"), gift)
+    page = post(client, change(wintry, "tithes", "add"), {**gift, "seen": seen(wintry)})
+    assert "Red Elves may tithe to Blue Dwarfs only once each winter." in page
+    assert "red-elves may" not in page
