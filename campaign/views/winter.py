@@ -168,8 +168,8 @@ def _winter_map(board: Board, step: Json, marks: list[Mark]) -> str:
                 "hx-vals": json.dumps(
                     {"army": armies[0], "hex": f"{h[0]},{h[1]}", "seen": board.seen}
                 ),
-                "hx-target": "body",
-                "hx-swap": "innerHTML",
+                "hx-target": "#winter",  # with the page's hx-select: the winter part alone
+                "hx-swap": "outerHTML show:none",
             },
         )
         for h, room in step.get("room", {}).items()

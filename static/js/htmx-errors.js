@@ -30,3 +30,9 @@ document.addEventListener("htmx:sendError", () => {
 document.addEventListener("htmx:afterRequest", (event) => {
   if (event.detail.successful && banner()) banner().hidden = true;
 });
+
+// A refusal told in the page's messages (swapped in with the part of the page that changed,
+// where the player is: the winter's lists) is scrolled into view, so it is never missed.
+document.addEventListener("htmx:afterSettle", () => {
+  document.querySelector("#messages .message-error")?.scrollIntoView({ block: "nearest" });
+});

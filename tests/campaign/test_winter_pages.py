@@ -260,7 +260,7 @@ def test_w6_a_kingdom_short_of_food_chooses_which_armies_go_hungry(client, cast)
         client, change(campaign, "feed", "set"), {"army": "blue-dwarfs-1", "seen": seen(campaign)}
     )
     assert "Nothing was changed." in refused
-    assert "blue-dwarfs-1 is not an army of red-elves" in refused
+    assert "blue-dwarfs-1 is not an army of Red Elves" in refused
     assert draft(campaign, "red-elves", "feed") == {"disband": ["red-elves-1"]}
 
 

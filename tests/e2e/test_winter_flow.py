@@ -71,6 +71,8 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     alice.get_by_role("button", name=re.compile(r"^Raise an army at ")).first.click()
     expect(alice.locator("ol.listed")).to_contain_text("Raise an army at")
     expect(alice.locator(".forecast")).to_contain_text("is raised at")
+    # the list and forecast changed where she is on the page: no jump to its top
+    assert alice.evaluate("window.scrollY") > 0
     screenshot(alice, "winter-alice-purchase")
     press_ready(alice)
     others_answer(campaign)
