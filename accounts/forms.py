@@ -117,8 +117,7 @@ class SignUpForm(UserCreationForm[User]):
         choices=time_zone_choices,
         required=False,
         initial="UTC",
-        help_text="Deadlines are shown in this zone: picked from your browser, change it if "
-        "it is wrong.",
+        help_text="Deadlines are shown in this zone.",
         error_messages={
             "invalid_choice": "%(value)s is not a time zone we know: choose one from the list.",
         },

@@ -48,7 +48,7 @@ def test_two_players_order_the_admin_advances_and_both_see_what_happened(
     alice.get_by_text("Your orders are ready").wait_for()
     screenshot(alice, "orders-alice-ready")
 
-    # dave's army is upright (dave's and carol's lie on their side after the battle)
+    # dave's army is upright too
     dave = sign_in(browser, live_server, "dave")
     open_orders(dave)
     dave.locator("a.pick-unit").first.tap()

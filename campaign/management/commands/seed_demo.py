@@ -133,13 +133,16 @@ def started(users: Mapping[str, User], name: str, **options: Any) -> Campaign:
     return campaign
 
 
-def demo_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
+DEMO_SEED = 6  # the dice of `demo`: alice's and dave's armies stand after its battle
+
+
+def demo_campaign(users: Mapping[str, User], seed: int = DEMO_SEED) -> tuple[Campaign, str]:
     """`demo`: started and played by bots until a pitched battle has been fought at the
     tabletop (its result reported by the gm) and every kingdom is asked for its orders
     again. Returns the campaign and that battle."""
-    campaign = started(users, "Demo")
+    campaign = started(users, "Demo", seed=seed)
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     hexmap = map_from_json(campaign.map)
     fought: Json | None = None
     for _ in range(MAX_STEPS):
