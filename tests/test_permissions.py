@@ -116,6 +116,7 @@ MATRIX: dict[str, Door] = {
     "campaign:join": Door(SIGNED_IN, SIGNED_IN, lambda c, b: [c.join_code]),
     "campaign:campaign": Door(MEMBERS, NOT_OFFERED),
     "campaign:report": Door(MEMBERS, NOT_OFFERED, _slug_and(_newest)),
+    "campaign:moved_on": Door(MEMBERS, NOT_OFFERED),
     "campaign:might": Door(MEMBERS, NOT_OFFERED),
     "campaign:chronicle": Door(MEMBERS, NOT_OFFERED),
     "campaign:end": Door(

@@ -302,6 +302,7 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@login_required
 @require_GET
 def moved_on(request: HttpRequest, slug: str) -> HttpResponse:
     """What a page polls once its player has done their part and the campaign is moving on
