@@ -264,6 +264,16 @@ def _centre(h: Hex) -> tuple[float, float]:
     return SIZE * math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r
 
 
+COMPASS = ("east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east")
+
+
+def direction(start: Hex, end: Hex) -> str:
+    """Which way `end` lies from `start` on the drawn map, in compass words ("north-west")."""
+    (ax, ay), (bx, by) = _centre(start), _centre(end)
+    angle = math.degrees(math.atan2(by - ay, bx - ax))  # the map's y grows southward
+    return COMPASS[round(angle / 45) % 8]
+
+
 def _n(value: float) -> str:
     """A coordinate rounded to 1 decimal, without a trailing ".0"."""
     text = f"{value:.1f}"

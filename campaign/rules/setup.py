@@ -84,7 +84,9 @@ def _check_capital(campaign: Campaign, kingdom_id: str, choice: Hex | None, free
         return free[0]
     if choice not in campaign.map.tiles or not campaign.map.tiles[choice].start:
         raise RuleError(
-            "capital-not-start-tile", where, f"{list(choice)} is not a start tile (a white circle)."
+            "capital-not-start-tile",
+            where,
+            f"{list(choice)} is not a start tile (a hex outlined with a dashed line).",
         )
     if choice not in free:
         raise RuleError(

@@ -21,12 +21,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
-from campaign.display.mapsvg import KingdomLook, Pick, render_map
+from campaign.display.mapsvg import KingdomLook, Pick, direction, render_map
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.bots import RACES
-from campaign.rules.hexmap import Hex, hex_label
+from campaign.rules.hexmap import Hex, hex_label, neighbours
 from campaign.services import ServiceError
 from campaign.views.common import ASKS, membership_for
 from campaign.views.freshness import revalidated
@@ -270,7 +270,13 @@ def _board(
     board = replace(board, choices=_choices(data, mine, board))
     looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
     shown = _with_own_choice(data, board)
-    return replace(board, map_svg=render_map(shown, kingdoms=looks, picks=_picks(board)))
+    # Around the kingdom's own choices (its settlements', its army's), framed large enough
+    # to read on a phone; the capitals' start tiles lie across the whole map.
+    focus = [n for c in board.choices for n in (c.hex, *neighbours(c.hex))]
+    if board.step == "capitals":
+        focus = []
+    svg = render_map(shown, kingdoms=looks, picks=_picks(board), focus=focus)
+    return replace(board, map_svg=svg)
 
 
 def _asked(data: Json, kingdom: str) -> Json | None:
@@ -352,8 +358,32 @@ def _choices(data: Json, mine: Json | None, board: Board) -> list[Choice]:
     }
     held = _held(board)
     return [
-        Choice(h, f"{hex_label(h)} {terrain.get(h, '')}".strip(), held.get(h, "")) for h in offered
+        Choice(
+            h,
+            f"{hex_label(h)}, {_tile_words(data, board, h, terrain.get(h, 'tile'))}",
+            held.get(h, ""),
+        )
+        for h in offered
     ]
+
+
+def _tile_words(data: Json, board: Board, h: Hex, terrain: str) -> str:
+    """A tile as players say it: "the plains north-west of your capital", or for a capital
+    to choose, "the forest in the north-west of the map"."""
+    me = board.membership.kingdom
+    capital = next((k["capital"] for k in data["kingdoms"] if k["id"] == me), None)
+    if capital is not None and tuple(capital) != h:
+        return f"the {terrain} {direction((capital[0], capital[1]), h)} of your capital"
+    if capital is not None:
+        return f"your capital, {terrain}"
+    tiles = [t["hex"] for t in data["map"]["tiles"]]
+    middle = (
+        round(sum(t[0] for t in tiles) / len(tiles)),
+        round(sum(t[1] for t in tiles) / len(tiles)),
+    )
+    if middle == h:
+        return f"the {terrain} in the middle of the map"
+    return f"the {terrain} in the {direction(middle, h)} of the map"
 
 
 def _held(board: Board) -> dict[Hex, str]:

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
+from campaign.display.mapsvg import direction
 from campaign.models import Campaign, Submission
 from campaign.views.setup import plan_with
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in, without_tokens
@@ -292,7 +293,8 @@ def test_a_capital_off_the_start_tiles_is_refused_in_the_games_words(cast, at_ca
     response = post(me, campaign, "capital", hex=tile(elsewhere))
     assert response.status_code == 400
     assert (
-        f"[{elsewhere[0]}, {elsewhere[1]}] is not a start tile (a white circle)." in response.text
+        f"[{elsewhere[0]}, {elsewhere[1]}] is not a start tile (a hex outlined with a dashed line)."
+        in response.text
     )
     assert 'role="alert"' in response.text
     assert open_submissions(campaign) == []
@@ -489,3 +491,27 @@ def test_the_page_takes_the_same_queries_on_a_small_and_a_large_campaign(cast):
     for name in ("alice", "bob", "gm"):
         client = player(cast, name)
         assert _queries(client, large) == _queries(client, small), name
+
+
+def test_each_tile_offered_is_said_in_words_not_coordinates_alone(cast, at_settlements):
+    """ "[-2, -1], the plains north-west of your capital": where it lies from the capital,
+    and its terrain; the map is framed on the tiles offered."""
+    campaign = at_settlements
+    me = whose_turn(cast, campaign, "settlements")
+    text = page(me, campaign)
+    buttons = re.findall(
+        r'<button type="submit" name="hex" value="[^"]+" id="[^"]+">([^<]+)<', text
+    )
+    assert buttons
+    assert all(
+        re.fullmatch(r"\[-?\d+, -?\d+\], the \w+ [a-z-]+ of your capital", b) for b in buttons
+    )
+
+
+def test_a_direction_is_said_as_the_map_draws_it():
+    assert direction((0, 0), (1, 0)) == "east"
+    assert direction((0, 0), (-1, 0)) == "west"
+    assert direction((0, 0), (0, -1)) == "north-west"
+    assert direction((0, 0), (1, -1)) == "north-east"
+    assert direction((0, 0), (0, 1)) == "south-east"
+    assert direction((0, 0), (-1, 1)) == "south-west"

@@ -3,7 +3,7 @@ rulings S1 to S4, M8 (start tiles) and D2 (the roll-off for the first player ord
 
 Each case is a campaign file standing at a setup step, the decisions in `inputs`, the dice
 it rolls scripted in `dice`, and what the engine's answer must show. Most cases use
-`SETUP_MAP`: a hexagon of radius 4, all plains, with the start tiles (white circles) at
+`SETUP_MAP`: a hexagon of radius 4, all plains, with the start tiles (outlined with a dashed line on the map) at
 [-2, 0] and [2, 0]."""
 
 from typing import Any
@@ -254,7 +254,7 @@ def test_s3_c_both_capitals_founded_then_settlements_are_asked_for():
 
 
 def test_m8_a_capital_must_be_on_a_start_tile():
-    """Red names [0, 0], which is no white circle: refused, naming Red's choice."""
+    """Red names [0, 0], which is no start tile: refused, naming Red's choice."""
     refused = refusal(at_setup("capitals", inputs={"capitals": {"red": [0, 0]}}))
 
     assert (refused.code, refused.field) == ("capital-not-start-tile", "inputs.capitals.red")
