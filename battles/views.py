@@ -4,6 +4,7 @@ them, "my battles" for the home page, and the admin's battle desk on the dashboa
 Each form is checked for shape here and acted on by `battles.services`; a refusal is a
 message on the page the player came from, and nothing changes."""
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +39,7 @@ from battles.forms import (
     report_details,
 )
 from battles.models import Battle, ResultReport
-from campaign.display.mapsvg import KingdomLook
+from campaign.display.mapsvg import KingdomLook, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
 from campaign.rules.battles import naval_possible
@@ -355,18 +356,25 @@ class Decision:
     facts: Json
 
 
-def answered_kinds(campaign: Campaign, kingdom: str) -> set[str]:
-    """The kinds of decision the kingdom has given and marked ready, not yet used."""
+def answered(campaign: Campaign, kingdom: str) -> dict[str, Any]:
+    """What the kingdom has given and marked ready, not yet used, by kind."""
     if not kingdom:
-        return set()
-    return set(
-        Submission.objects.filter(
-            campaign=campaign, kingdom=kingdom, consumed_by=None, ready=True
-        ).values_list("kind", flat=True)
+        return {}
+    ready = Submission.objects.filter(
+        campaign=campaign, kingdom=kingdom, consumed_by=None, ready=True
     )
+    return dict(ready.values_list("kind", "payload"))
 
 
-def decisions(data: Json, kingdom: str, seen: int, cast: Cast) -> list[Decision]:
+def _given(decision: "Decision", given: dict[str, Any]) -> bool:
+    """The decision is answered: its kind given, and for a retreat, its own unit's."""
+    kind = ANSWERS[decision.kind]
+    if decision.kind == "retreat":
+        return decision.facts["unit"] in given.get(kind, {})
+    return kind in given
+
+
+def decisions(data: Json, kingdom: str, seen: int, cast: Cast, slug: str) -> list[Decision]:
     """The Last Stand, next battle and retreat choices the newest snapshot asks of the
     kingdom, each with its form."""
     found = []
@@ -388,19 +396,54 @@ def decisions(data: Json, kingdom: str, seen: int, cast: Cast) -> list[Decision]
                 for h in asked["choices"]
             ]
             naval = any(at_sea for _, _, at_sea in tiles)
-            found.append(
-                Decision("battle_choice", "", SeenForm(), {"choices": tiles, "naval": naval})
+            on_map = _tap_to_choose(
+                data, cast, slug, asked["choices"], "choose", "Fight at", "hex", seen
             )
+            facts = {"choices": tiles, "naval": naval, "map_svg": on_map}
+            found.append(Decision("battle_choice", "", SeenForm(), facts))
         elif asked["kind"] == "retreat":
+            unit = asked["unit"]
             choices = [
                 (f"{h[0]},{h[1]}", card.tile_words(data, h, cast.names)) for h in asked["choices"]
             ]
-            found.append(
-                Decision(
-                    "retreat", "", SeenForm(initial={"seen": seen}), {**asked, "choices": choices}
-                )
-            )
+            on_map = _tap_to_choose(
+                data, cast, slug, asked["choices"], "retreat", f"{unit} retreats to",
+                f"retreat-{unit}", seen,
+            )  # fmt: skip
+            facts = {**asked, "choices": choices, "map_svg": on_map}
+            found.append(Decision("retreat", "", SeenForm(initial={"seen": seen}), facts))
     return found
+
+
+def _tap_to_choose(
+    data: Json,
+    cast: Cast,
+    slug: str,
+    choices: list[list[int]],
+    action: str,
+    verb: str,
+    field: str,
+    seen: int,
+) -> str:
+    """The map around the tiles offered, each lit to tap: tapping posts the same choice as
+    the form's button for it (the list stays as the accessible way)."""
+    url = reverse("battles:decide", args=[slug, action])
+    picks = [
+        Pick(
+            hex=(h[0], h[1]),
+            label=f"{verb} {card.tile_words(data, h, cast.names)}",
+            href="#decisions-title",
+            attrs={
+                "hx-post": url,
+                "hx-vals": json.dumps({"seen": seen, field: f"{h[0]},{h[1]}"}),
+                "hx-target": "body",
+                "hx-swap": "innerHTML",
+            },
+        )
+        for h in choices
+    ]
+    around = [n for p in picks for n in (p.hex, *neighbours(p.hex))]
+    return render_map(data, kingdoms=cast.looks, picks=picks, focus=around)
 
 
 @login_required
@@ -420,12 +463,12 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
     ]
     snapshot = campaign.snapshots.order_by("-number").defer("decisions").first()
     asked = (
-        decisions(snapshot.data, membership.kingdom, snapshot.number, cast)
+        decisions(snapshot.data, membership.kingdom, snapshot.number, cast, campaign.slug)
         if snapshot is not None and membership.kingdom
         else []
     )
-    answered = answered_kinds(campaign, membership.kingdom)
-    still = [d for d in asked if ANSWERS[d.kind] not in answered]
+    given = answered(campaign, membership.kingdom)
+    still = [d for d in asked if not _given(d, given)]
     return render(
         request,
         "battles/list.html",

@@ -2,6 +2,9 @@
 campaign's player, a visitor), and every form refused with a message and no change."""
 
 import copy
+import html
+import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -696,3 +699,38 @@ def test_after_the_retreat_is_chosen_the_page_no_longer_asks_it(client, cast, ba
     assert "Your units retreat where you said." in page
     assert "Where does brightwater-1 retreat?" not in page
     assert "Your choice is in: the campaign is moving on" in page
+
+
+def test_the_retreat_is_chosen_by_tapping_a_lit_tile_on_the_map(
+    client, cast, battle, won, django_capture_on_commit_callbacks
+):
+    """Each tile the unit may retreat to is lit on the map, said in words; tapping it posts
+    the same choice as the list (htmx's hx-vals), and the unit goes there."""
+    won(battle, "aldermark")
+    asked = next(
+        p
+        for p in campaign_services.latest_snapshot(battle.campaign).data["pending"]
+        if p["kind"] == "retreat"
+    )
+    url = reverse("battles:list", args=[battle.campaign.slug])
+    page = signed_in(client, cast["bob"]).get(url).text
+    picks = re.findall(
+        r'<a hx-post="([^"]+)" hx-vals="([^"]+)"[^>]*class="pick pick-target" '
+        r'aria-label="brightwater-1 retreats to ([^"]+)"',
+        page,
+    )
+    assert sorted(json.loads(html.unescape(v))["retreat-brightwater-1"] for _, v, _ in picks) == (
+        sorted(f"{h[0]},{h[1]}" for h in asked["choices"])
+    )
+    post_url, values, _ = picks[-1]
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(post_url, json.loads(html.unescape(values)), HTTP_HX_REQUEST="true")
+    army = next(
+        a
+        for a in campaign_services.latest_snapshot(battle.campaign).data["armies"]
+        if a["id"] == "brightwater-1"
+    )
+    assert (
+        f"{army['hex'][0]},{army['hex'][1]}"
+        == json.loads(html.unescape(values))["retreat-brightwater-1"]
+    )
