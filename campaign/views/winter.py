@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from campaign import services
 from campaign.display import winter as words
-from campaign.display.mapsvg import KingdomLook, Mark, Pick, render_map
+from campaign.display.mapsvg import KingdomLook, Mark, Pick, direction, render_map
 from campaign.forms import read_hex
 from campaign.models import Membership, Submission
 from campaign.rules.fileformat import dump_purchase, parse_campaign
@@ -108,7 +108,7 @@ def _step_context(board: Board) -> Json:
             "listed": [words.purchase_words(p) for p in board.draft],
             "choices": [
                 Choice(
-                    _choice_words(dump_purchase(c.purchase)),
+                    _with_place(data, me, dump_purchase(c.purchase)),
                     json.dumps(dump_purchase(c.purchase)),
                     c.reason,
                     _price_words(c.gold, c.food),
@@ -131,6 +131,23 @@ def _choice_words(purchase: Json) -> str:
     if purchase.get("ally"):
         return f"Raise the allied army at {words.at(purchase['hex'])}"
     return words.purchase_words(purchase)
+
+
+def _with_place(data: Json, kingdom: str, purchase: Json) -> str:
+    """A purchase offered, and where that is in words ("…: your fortress north-east of
+    your capital"), never its coordinates alone."""
+    said = _choice_words(purchase)
+    if purchase.get("hex") is None:
+        return said
+    h = (purchase["hex"][0], purchase["hex"][1])
+    held = next((t for t in data["tiles"] if tuple(t["hex"]) == h), None)
+    what = f"your {held['settlement']}" if held and held.get("settlement") else "your tile"
+    capital = next((k["capital"] for k in data["kingdoms"] if k["id"] == kingdom), None)
+    if capital is None:
+        return f"{said}: {what}"
+    if tuple(capital) == h:
+        return f"{said}: your capital"
+    return f"{said}: {what} {direction((capital[0], capital[1]), h)} of your capital"
 
 
 def _price_words(gold: int, food: int) -> str:

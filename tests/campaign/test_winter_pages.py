@@ -152,9 +152,11 @@ def test_w5_the_purchases_offered_are_the_engines_and_a_listed_one_is_forecast(
     )
     purchase = {"build": "village", "hex": village}
     assert json.dumps(purchase).replace('"', "&quot;") in page  # offered
-    assert (
-        f'Build a village at [{village[0]}, {village[1]}] <span class="price">· 1 gold</span>'
-        in page
+    # where it is, in words, besides its coordinates
+    assert re.search(
+        rf"Build a village at \[{village[0]}, {village[1]}\]: your tile [a-z-]+ of your capital "
+        r'<span class="price">· 1 gold</span>',
+        page,
     )
     page = post(
         client,
