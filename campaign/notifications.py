@@ -815,6 +815,8 @@ def _remind(campaign: Campaign, hours: int) -> int:
     assert campaign.deadline is not None
     snapshot = services.latest_snapshot(campaign)
     data = snapshot.data
+    if services.step_hours(campaign, data) <= hours:
+        return 0  # a step (a kingdom's turn) no longer than the lead time: told when it opened
     late = services.owing(data) - services.ready_kingdoms(campaign)
     if not late:
         return 0

@@ -259,7 +259,9 @@ def test_a_kingdom_is_reminded_once_per_step():
     assert Reminder.objects.filter(campaign=campaign).count() == 2
 
     services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
-    set_deadline(campaign, timedelta(hours=12))
+    set_deadline(campaign, timedelta(hours=11))
+    assert queue_reminders() == 0  # a 12-hour turn: no "24 hours left", it was told at once
+    set_deadline(campaign, timedelta(hours=1))
     assert queue_reminders() == 1  # the first capital's turn: one kingdom is asked
     assert sorted(Reminder.objects.values_list("snapshot", flat=True)) == [1, 1, 2]
 
