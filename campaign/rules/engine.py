@@ -50,14 +50,17 @@ def advance(
 
     `defaults`: run to the next summer month's orders on the deadline defaults.
     `defaults_now`: a step's deadline has passed. Only what the engine would wait for now
-    takes its default (with `due`, only those of its (kind, kingdom) decisions that are
-    among `due`: what the deadline was set for); the engine then stops at the next
-    decision it needs, which opens with a deadline of its own."""
+    takes its default; the engine then stops at the next decision it needs, which opens
+    with a deadline of its own. With `due` (what the deadline was set for: the (kind,
+    kingdom) decisions the file's own step waited for), only those among `due`, and only
+    if the engine still stands at the file's own step: a step whose decisions all came in
+    before its deadline moves on without taking anyone's defaults for the next one."""
     campaign = parse_campaign(data)
     if defaults_now and not defaults:
-        asked = Counter((p.kind, p.kingdom) for p in run(campaign, defaults=False).pending)
+        dry = run(campaign, defaults=False)
+        asked = Counter((p.kind, p.kingdom) for p in dry.pending)
         if due is not None:
-            asked &= Counter(due)
+            asked = asked & Counter(due) if dry.clock == campaign.clock else Counter()
         campaign = run(campaign, defaults=False, due=asked)
     else:
         campaign = run(campaign, defaults=defaults)

@@ -272,3 +272,22 @@ def test_a_deadline_defaults_only_the_decisions_it_was_set_for():
     assert after == adjudicate(data)
     assert kinds(after) == [("orders", "red")]
     assert clock(adjudicate(data, defaults_now=True)) == (2, "summer", 2, "orders")
+
+
+def test_a_step_answered_in_full_before_its_deadline_takes_no_defaults_for_the_next():
+    """Both kingdoms' orders for month 1 are in (drafts, not marked ready) when the deadline
+    passes. The month resolves on them; month 2's orders, the same kinds from the same
+    kingdoms, are asked, not defaulted: the deadline was set for month 1."""
+    data = position(
+        tiles=[tile((0, 0), "red"), tile((2, 0), "blue")],
+        armies=[army("red-1", (0, 0)), army("blue-1", (2, 0))],
+        inputs={"orders": {"red": [order("red-1", "defend")], "blue": [order("blue-1", "defend")]}},
+        dice=[*ROLL_OFF],
+    )
+    due = [("orders", "red"), ("orders", "blue")]
+
+    after = adjudicate(data, defaults_now=True, due=due)
+
+    assert after["clock"] == {"year": 1, "season": "summer", "month": 2, "step": "orders"}
+    assert sorted(kinds(after)) == [("orders", "blue"), ("orders", "red")]
+    assert defaulted(after) == []
