@@ -7,7 +7,6 @@ was typed."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -45,7 +44,8 @@ from campaign.models import (
 )
 from campaign.requests import HtmxHttpRequest
 from campaign.services import ServiceError
-from campaign.views.common import ASKS, DEFAULTED, OPENS, membership_for
+from campaign.views.common import ASKS, membership_for
+from campaign.views.deadlines import after_the_advance, at_the_deadline
 
 type Json = dict[str, Any]
 type Action = Callable[[Campaign, User, dict[str, Any]], str]
@@ -104,118 +104,6 @@ def waiting_for(
         )
         for kingdom, kind in asked
     ]
-
-
-def and_list(words: list[str]) -> str:
-    """'A', 'A and B', 'A, B and C'."""
-    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
-
-
-def _names_of(who: list[str]) -> str:
-    return and_list(sorted(set(who)))
-
-
-def _sentence(clauses: list[str]) -> str:
-    """Clauses joined by semicolons, the first letter a capital (names keep theirs)."""
-    text = "; ".join(clauses)
-    return text[:1].upper() + text[1:]
-
-
-def at_the_deadline(
-    campaign: Campaign,
-    data: Json,
-    ready: dict[tuple[str, str], bool],
-    names: dict[str, str],
-    zone: str,
-) -> str:
-    """What the deadline (or "Advance now") will do, told from what the admin may know:
-    who takes which defaults (a draft counts as given) and which step opens next. Never
-    read from the drafts themselves: an admin who also plays learns nothing sealed."""
-    nothing: dict[str, list[str]] = {}
-    drafts: list[str] = []
-    for asked in data.get("pending", []):
-        kind, name = asked["kind"], names.get(asked["kingdom"], asked["kingdom"])
-        given = ready.get((asked["kingdom"], services.ANSWERS[kind]))
-        if kind == "battle_result" or given:
-            continue
-        if given is None:
-            nothing.setdefault(kind, []).append(name)
-        else:
-            drafts.append(name)
-    said = [
-        f"{_names_of(who)} {DEFAULTED[kind][len(set(who)) > 1]}" for kind, who in nothing.items()
-    ]
-    if drafts:
-        said.append(f"the drafts of {_names_of(drafts)} count as given")
-    if not said:
-        if any(p["kind"] == "battle_result" for p in data.get("pending", [])):
-            return "Nothing moves: the battles wait for their tabletop results (the desk below)."
-        said = ["everyone is ready"]
-    return f"{_sentence(said)}; then {_next_step(campaign, data, names, zone)}."
-
-
-# After each step, what opens next and the kind of deadline it gets (None: it depends on
-# what the step brings, which the admin does not see before it resolves).
-NEXT_STEP: dict[str, tuple[str, str | None]] = {
-    "races": ("the first capital's turn opens", "turn"),
-    "settlements": ("the starting armies step opens", "setup"),
-    "armies": ("the first month's orders open", "orders"),
-    "orders": ("the month's orders resolve, and its battles or the next orders open", None),
-    "battles": ("the month goes on once every battle is settled", None),
-    "tithe": ("the purchases step opens", "winter"),
-    "build": (
-        "the hungry armies step opens if a kingdom is short of food, else deployment",
-        "winter",
-    ),
-    "feed": ("the deployment step opens", "winter"),
-    "deploy": ("the next summer's orders open", "orders"),
-}
-
-
-def _next_step(campaign: Campaign, data: Json, names: dict[str, str], zone: str) -> str:
-    step = data["clock"]["step"]
-    words, kind = NEXT_STEP.get(step, ("the campaign moves on", None))
-    if step == "capitals":
-        words, kind = _next_capital(data, names)
-    elif step == "orders" and services.one_at_a_time(data):
-        words, kind = "the next turn of the order cycle opens, or the month resolves", "turn"
-    elif step == "deploy" and data["clock"]["year"] >= data["options"].get("years", 6):
-        return "the campaign ends"
-    if kind is None:
-        return f"{words}, each with its own deadline"
-    hours = services.hours_of(campaign, kind)
-    due = services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
-    return f"{words} until {notifications.when(due, zone)}"
-
-
-def _next_capital(data: Json, names: dict[str, str]) -> tuple[str, str]:
-    """After this kingdom's capital, the next kingdom in player order without one."""
-    founded = {k["id"] for k in data["kingdoms"] if k["capital"] is not None}
-    asked = {p["kingdom"] for p in data.get("pending", [])}
-    left = [k for k in data["player_order"] if k not in founded | asked]
-    if not left:
-        return "the settlements step opens", "setup"
-    return f"it is {names.get(left[0], left[0])}'s turn for its capital", "turn"
-
-
-def after_the_advance(before: Json, after: Json, names: dict[str, str], deadline: str) -> str:
-    """What an advance did: who took which defaults, and what the campaign waits for now."""
-    late: dict[str, list[str]] = {}
-    for event in after["events"][len(before.get("events", [])) :]:
-        if event["type"] == "deadline-default":
-            late.setdefault(event["kind"], []).append(names.get(event["kingdom"], event["kingdom"]))
-    said = [f"{_names_of(who)} {DEFAULTED[kind][len(set(who)) > 1]}" for kind, who in late.items()]
-    if after["clock"]["season"] == "ended":
-        now = "the campaign has ended"
-    elif services.one_at_a_time(after):
-        first = after["pending"][0]
-        whose = names.get(first["kingdom"], first["kingdom"])
-        now = f"it is {whose}'s turn for the {OPENS[first['kind']]}, until {deadline}"
-    elif after["pending"]:
-        now = f"the {OPENS[after['pending'][0]['kind']]} step is open until {deadline}"
-    else:
-        now = "it waits for nobody"
-    return f"Advanced. {_sentence([*said, now])}."
 
 
 # The audit log's actions in words; anything else is shown as it is stored.
