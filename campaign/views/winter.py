@@ -42,6 +42,11 @@ class Choice:
     reason: str | None
     price: str  # "1 gold and 1 food", "free"
 
+    @property
+    def hex(self) -> Hex | None:
+        where = json.loads(self.value).get("hex")
+        return (where[0], where[1]) if where else None
+
 
 @dataclass(frozen=True)
 class Board:
@@ -192,11 +197,27 @@ def _winter_map(board: Board, step: Json, marks: list[Mark]) -> str:
         for h, room in step.get("room", {}).items()
         if room > 0 and armies
     ]
+    picks += _purchase_picks(step.get("choices", ()), step.get("here_at"))
     own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
     around = [n for h in own for n in neighbours(h)]
     return render_map(
         board.data, kingdoms=looks, picks=picks, moves=[], focus=[*own, *around], marks=marks
     )
+
+
+def _purchase_picks(choices: list[Choice], here: Hex | None) -> list[Pick]:
+    """Each tile where a purchase is possible, lit to tap: the tap shows, under the map,
+    what the kingdom could build or raise there (`?at=q,r`)."""
+    tiles = sorted({c.hex for c in choices if c.hex is not None and not c.reason})
+    return [
+        Pick(
+            hex=h,
+            label=f"What you could add at [{h[0]}, {h[1]}]",
+            href=f"?at={h[0]},{h[1]}#here",
+            kind="chosen" if h == here else "target",
+        )
+        for h in tiles
+    ]
 
 
 @login_required
@@ -215,6 +236,9 @@ def winter_page(request: HttpRequest, slug: str) -> HttpResponse:
     }
     if board.kind is not None:
         step = _step_context(board)
+        if board.kind == "purchases":  # a tile tapped on the map: what could go there
+            step["here_at"] = read_hex(request.GET.get("at", ""))
+            step["here"] = [c for c in step["choices"] if c.hex and c.hex == step["here_at"]]
         context |= step
         context["forecast"] = words.forecast(
             board.data, board.kingdom, board.kind, board.draft, board.names

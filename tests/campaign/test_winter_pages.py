@@ -3,6 +3,7 @@ deployment written as lists that the engine judges as they are saved, a forecast
 the engine, and ready. Nobody sees another kingdom's lists."""
 
 import copy
+import html
 import json
 import re
 from typing import Any
@@ -354,3 +355,29 @@ def test_a_refusal_names_the_kingdoms_by_their_names_not_their_ids(client, cast,
     page = post(client, change(wintry, "tithes", "add"), {**gift, "seen": seen(wintry)})
     assert "Red Elves may tithe to Blue Dwarfs only once each winter." in page
     assert "red-elves may" not in page
+
+
+def test_w5_a_purchase_is_chosen_by_tapping_its_tile_on_the_map(
+    client, cast, wintry, eager_celery, django_capture_on_commit_callbacks
+):
+    """Each tile where something could be bought is lit on the map; tapping one shows, under
+    the map, what could go there, and its button adds it to the list."""
+    ready_both(client, cast, wintry, django_capture_on_commit_callbacks)
+    page = signed_in(client, cast["alice"]).get(url(wintry)).text
+    lit = re.findall(r'<a href="\?at=(-?\d+),(-?\d+)#here" class="pick pick-target"', page)
+    assert lit
+    q, r = lit[0]
+    here = client.get(url(wintry), {"at": f"{q},{r}"}).text
+    section = here[here.index('id="here"') :]
+    section = section[: section.index("</div>")]
+    assert f"What you could add at [{q}, {r}]" in section
+    offered = re.findall(r'name="purchase" value="([^"]+)"', section)
+    assert offered
+    purchase = json.loads(html.unescape(offered[0]))
+    assert purchase["hex"] == [int(q), int(r)]
+    post(
+        client,
+        change(wintry, "purchases", "add"),
+        {"purchase": json.dumps(purchase), "seen": seen(wintry)},
+    )
+    assert draft(wintry, "red-elves", "purchases") == [purchase]
