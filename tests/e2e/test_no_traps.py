@@ -114,6 +114,13 @@ def test_a_late_kingdom_at_the_tithes_costs_only_itself(
     asked = {p["kingdom"] for p in newest(campaign)["pending"] if p["kind"] == "purchases"}
     assert asked == {kingdom_of(campaign, cast[name]) for name in KINGDOMS}
     screenshot(alice, "no-traps-purchases-open")
+    # she chooses a purchase by tapping a lit tile on the map
+    alice.locator("svg a.pick-target").first.tap()
+    here = alice.locator("#here")
+    expect(here).to_contain_text("What you could add at")
+    here.get_by_role("button").first.click()
+    expect(alice.locator("ol.listed")).not_to_contain_text("Nothing listed")
+    screenshot(alice, "no-traps-purchase-tapped")
 
     # the rest of the winter: each step stops for everyone, dave on time from now on
     everyone = [cast[name] for name in KINGDOMS]
