@@ -56,7 +56,7 @@ FORM = re.compile(
 INPUT = re.compile(r'<input type="hidden" name="(?P<name>[^"]+)" value="(?P<value>[^"]*)"')
 NOT_YET_ORDERED = re.compile(r"<h3>Not yet ordered</h3>(.*?)</ul>", re.S)
 UNIT_LINK = re.compile(r"\?unit=([^\"&]+)\"")
-SEEN = re.compile(r"· snapshot (\d+)</p>")
+SEEN = re.compile(r'<input type="hidden" name="seen" value="(\d+)">')  # the board's snapshot
 STATUS = re.compile(r'hx-get="(?P<url>[^"]+/orders/status/[^"]*)" hx-trigger="every')
 REFUSED = 'role="alert"'
 
