@@ -274,6 +274,15 @@ def direction(start: Hex, end: Hex) -> str:
     return COMPASS[round(angle / 45) % 8]
 
 
+def from_capital(data: Mapping[str, Any], kingdom: str, h: Hex) -> str | None:
+    """Which way `h` lies from the kingdom's capital ("north-west"); "" for the capital
+    itself, None for a kingdom without one."""
+    capital = next((k["capital"] for k in data["kingdoms"] if k["id"] == kingdom), None)
+    if capital is None:
+        return None
+    return "" if tuple(capital) == h else direction((capital[0], capital[1]), h)
+
+
 def _n(value: float) -> str:
     """A coordinate rounded to 1 decimal, without a trailing ".0"."""
     text = f"{value:.1f}"

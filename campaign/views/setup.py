@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
-from campaign.display.mapsvg import KingdomLook, Pick, direction, render_map
+from campaign.display.mapsvg import KingdomLook, Pick, direction, from_capital, render_map
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest
@@ -370,11 +370,10 @@ def _choices(data: Json, mine: Json | None, board: Board) -> list[Choice]:
 def _tile_words(data: Json, board: Board, h: Hex, terrain: str) -> str:
     """A tile as players say it: "the plains north-west of your capital", or for a capital
     to choose, "the forest in the north-west of the map"."""
-    me = board.membership.kingdom
-    capital = next((k["capital"] for k in data["kingdoms"] if k["id"] == me), None)
-    if capital is not None and tuple(capital) != h:
-        return f"the {terrain} {direction((capital[0], capital[1]), h)} of your capital"
-    if capital is not None:
+    way = from_capital(data, board.membership.kingdom, h)
+    if way:
+        return f"the {terrain} {way} of your capital"
+    if way is not None:
         return f"your capital, {terrain}"
     tiles = [t["hex"] for t in data["map"]["tiles"]]
     middle = (

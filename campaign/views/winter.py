@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from campaign import services
 from campaign.display import winter as words
-from campaign.display.mapsvg import KingdomLook, Mark, Pick, direction, render_map
+from campaign.display.mapsvg import KingdomLook, Mark, Pick, from_capital, render_map
 from campaign.forms import read_hex
 from campaign.models import Membership, Submission
 from campaign.rules.fileformat import dump_purchase, parse_campaign
@@ -147,12 +147,10 @@ def _with_place(data: Json, kingdom: str, purchase: Json) -> str:
     h = (purchase["hex"][0], purchase["hex"][1])
     held = next((t for t in data["tiles"] if tuple(t["hex"]) == h), None)
     what = f"your {held['settlement']}" if held and held.get("settlement") else "your tile"
-    capital = next((k["capital"] for k in data["kingdoms"] if k["id"] == kingdom), None)
-    if capital is None:
+    way = from_capital(data, kingdom, h)
+    if way is None:
         return f"{said}: {what}"
-    if tuple(capital) == h:
-        return f"{said}: your capital"
-    return f"{said}: {what} {direction((capital[0], capital[1]), h)} of your capital"
+    return f"{said}: {what} {way} of your capital" if way else f"{said}: your capital"
 
 
 def _price_words(gold: int, food: int) -> str:
