@@ -50,7 +50,10 @@ def at_the_deadline(
         f"{_names_of(who)} {DEFAULTED[kind][len(set(who)) > 1]}" for kind, who in nothing.items()
     ]
     if drafts:
-        said.append(f"the drafts of {_names_of(drafts)} count as given")
+        said.append(
+            f"the drafts of {_names_of(drafts)} count as given (what they leave out takes its "
+            "default)"
+        )
     if not said:
         if any(p["kind"] == "battle_result" for p in data.get("pending", [])):
             return "Nothing moves: the battles wait for their tabletop results (the desk below)."

@@ -165,7 +165,10 @@ def test_an_admin_who_also_plays_never_reads_another_kingdoms_sealed_orders(clie
     assert "Draft, not ready" in after
     # What the deadline will do is told from the same word, never from the orders.
     assert "Red Elves holds with every unit it has not ordered" in after
-    assert "the drafts of Blue Dwarfs count as given; then the month&#x27;s orders resolve" in after
+    assert (
+        "the drafts of Blue Dwarfs count as given (what they leave out takes its default); "
+        "then the month&#x27;s orders resolve"
+    ) in after
 
 
 def without_deadline(page: str) -> str:
