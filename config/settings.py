@@ -11,9 +11,11 @@ EMAIL_HOST     SMTP server for mail (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOS
 
 import logging
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 import django_stubs_ext
@@ -24,6 +26,13 @@ django_stubs_ext.monkeypatch()  # lets typed code write ModelAdmin[Model] and th
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var")
+# The tests run in parallel worker processes (pytest-xdist names them gw0, gw1, ...): each
+# keeps its files in a folder of its own under VAR_DIR, and its Redis data (cache, broker,
+# results) in a Redis database of its own (below). Only in the workers themselves: the
+# processes a test starts are given what they need.
+TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "") if "pytest" in sys.modules else ""
+if TEST_WORKER:
+    VAR_DIR = VAR_DIR / TEST_WORKER
 
 
 def env_str(name: str, default: str = "") -> str:
@@ -237,6 +246,8 @@ WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
 
 # Redis: broker, result backend and cache when set; otherwise nothing to install.
 REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL and TEST_WORKER:  # test worker gwN: database N + 1, whichever REDIS_URL names
+    REDIS_URL = urlunsplit(urlsplit(REDIS_URL)._replace(path=f"/{int(TEST_WORKER[2:]) + 1}"))
 
 if REDIS_URL:
     CACHES = {
@@ -326,6 +337,10 @@ else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mighty Kingdoms <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# How often a page that waits for the other players (setup, orders, winter) asks whether
+# the campaign has moved on (htmx polling), in seconds.
+POLL_SECONDS = env_int("POLL_SECONDS", 10)
 
 # Request size: every form of the app is small (the biggest, a winter list or a month's
 # orders and their sequence, is a few KB and a few dozen fields; the Django admin's

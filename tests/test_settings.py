@@ -5,8 +5,10 @@ import os
 import re
 import subprocess
 import sys
+from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 
 from tests.conftest import BASE_DIR
 
@@ -143,3 +145,29 @@ def test_every_page_names_the_favicon(client):
     icon = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
     assert icon is not None
     assert client.get(icon.group(1)).status_code == 200
+
+
+def test_poll_seconds_sets_how_often_a_waiting_page_polls():
+    assert django_setting("POLL_SECONDS", DEBUG="1", POLL_SECONDS="") == "10"
+    assert django_setting("POLL_SECONDS", DEBUG="1", POLL_SECONDS="3") == "3"
+
+
+def test_a_test_worker_keeps_its_files_and_redis_data_apart():
+    """pytest-xdist's worker gwN: var/tests/gwN/ and Redis database N + 1."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    assert worker == settings.TEST_WORKER
+    if worker:
+        assert settings.VAR_DIR.name == worker
+        assert settings.CELERY_BROKER_DIR.parent.name == worker
+        if settings.REDIS_URL:
+            assert urlsplit(settings.REDIS_URL).path == f"/{int(worker[2:]) + 1}"
+            assert settings.CELERY_BROKER_URL == settings.REDIS_URL
+
+
+def test_a_process_a_test_worker_starts_keeps_the_environments_settings(tmp_path):
+    """Not a test worker itself, it reads VAR_DIR and REDIS_URL as they are given."""
+    env = {"DEBUG": "1", "PYTEST_XDIST_WORKER": "gw3", "VAR_DIR": str(tmp_path)}
+    assert django_setting("TEST_WORKER", **env) == ""
+    assert django_setting("VAR_DIR", **env) == str(tmp_path)
+    redis = {**env, "REDIS_URL": "redis://127.0.0.1:1/0"}
+    assert django_setting("REDIS_URL", **redis) == "redis://127.0.0.1:1/0"
