@@ -12,13 +12,22 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
 	$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v "$$p"; break; }; done)
 
-.PHONY: help run test bench loadtest lint types pytest clean
+# pytest's worker processes (pytest-xdist), each with its own test database, var/ folder and
+# Redis database (config/settings.py); each test module runs whole in one of them.
+PYTEST_WORKERS ?= 2
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope
+COVERED := --cov=campaign --cov=battles --cov=accounts --cov=config
+
+.PHONY: help run test bench loadtest lint types pytest coverage simulate-long fuzz-long clean
 
 help:
 	@echo "make run    set up and serve the app with a demo campaign on http://$(HOST):$(PORT)"
 	@echo "make test   set up and run the whole suite (lint, types, import contract, pytest)"
 	@echo "make bench  time the rules engine, measure storage and page throughput"
 	@echo "make loadtest  200 campaigns of 8 players polling and ordering at once"
+	@echo "make coverage  pytest as make test runs it, with the line coverage of the app"
+	@echo "make simulate-long  the hundred-seed simulation (make test plays the few seeds that reach everything)"
+	@echo "make fuzz-long  the nightly-size fuzzing (Hypothesis's long profile)"
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6); none found. Set PYTHON=/path/to/python3.12." >&2; exit 1; }
@@ -54,9 +63,21 @@ types: $(VENV)/.dev
 	DEBUG=1 $(BIN)/mypy  # django-stubs loads the settings
 
 pytest: $(VENV)/.dev
-	$(BIN)/pytest
+	$(PYTEST)
 
 test: lint types pytest
+
+coverage: $(VENV)/.dev
+	$(PYTEST) $(COVERED) --cov-report=term
+
+# Each of the hundred seeded 8-kingdom campaigns plays to a sound end, and reaches no kind of
+# decision or type of event that make test's few seeds do not (tests/rules/test_simulation.py).
+simulate-long: $(VENV)/.dev
+	$(PYTEST) -m long tests/rules/test_simulation.py
+
+# 1,500 bodies a form and 15,000 hostile files, new ones on every run (about half an hour).
+fuzz-long: $(VENV)/.dev
+	HYPOTHESIS_PROFILE=long $(PYTEST) tests/test_fuzz_posts.py tests/test_fuzz_files.py
 
 # One figure a line, `bench: NAME VALUE UNIT`, and a line per target (met or not met).
 # The engine's figures need no server; storage and page throughput are measured on a

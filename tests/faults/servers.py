@@ -207,8 +207,8 @@ def gunicorn(env: dict[str, str], log: Path) -> Iterator[str]:
                     raise AssertionError(f"gunicorn stopped: {log.read_text()}")
                 try:
                     return requests.get(f"{base}/healthz", timeout=2).status_code < 600
-                except requests.ConnectionError:
-                    return False
+                except (requests.ConnectionError, requests.Timeout):
+                    return False  # not listening yet, or still loading the app (a busy machine)
 
             wait_until(up, 60, "gunicorn to answer")
             yield base
