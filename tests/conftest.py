@@ -18,11 +18,29 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connection
+from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
+from tests.campaign.helpers import make_cast
+from tests.notifications.notifying import discord_stand_in, with_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+# Hypothesis's budgets (the fuzz tests, tests/test_fuzz_*.py, and the property tests):
+# - "ci", for `make test` and CI alike: the same examples on every run (derandomized), so a
+#   run passes or fails on the code alone and a failure in CI comes back on any machine;
+# - "long" (HYPOTHESIS_PROFILE=long, `make fuzz-long`): a nightly-size run that explores new
+#   examples on every run and prints how to replay what it finds.
+# A test's own @settings still sets its own number of examples.
+hypothesis_settings.register_profile(
+    "ci", max_examples=40, deadline=None, derandomize=True, database=None
+)
+hypothesis_settings.register_profile(
+    "long", max_examples=1500, deadline=None, derandomize=False, database=None, print_blob=True
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
 
 def service_missing(service: str, why: str) -> None:
@@ -66,6 +84,29 @@ def no_stale_messages() -> None:
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def cast():
+    """The cast of tests/campaign/helpers.py: gm, alice, bob and eve (the battle tests and
+    the account tests have casts of their own, made by the same helper)."""
+    return make_cast()
+
+
+@pytest.fixture
+def people(cast):
+    """The cast, each with an e-mail address."""
+    return with_addresses(cast)
+
+
+@pytest.fixture
+def discord(settings, monkeypatch):
+    """The stand-in for Discord, on 127.0.0.1, allowed as a webhook in the tests only."""
+    settings.NOTIFICATIONS_ANY_WEBHOOK = True
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    with discord_stand_in() as stand_in:
+        yield stand_in
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,13 @@ unknown, unicode, files of 50 MB. Each is refused with one line a person underst
 RuleError, a ServiceError, a CommandError), never an uncaught exception, and an import
 refused writes nothing.
 
-FUZZ_EXAMPLES (see tests/test_fuzz_posts.py) sets the examples of the mutations here: ten
-times as many, 850 files and 850 exports by default."""
+The Hypothesis profile (tests/conftest.py; see tests/test_fuzz_posts.py) sets the examples
+of the mutations here: ten times its examples, CI_FILES_WORDS files and as many exports with
+the "ci" profile of `make test`."""
 
 import copy
 import json
 import math
-import os
 import random
 from collections.abc import Iterator
 from functools import cache
@@ -35,8 +35,8 @@ from campaign.rules.simulation import campaign_files, new_campaign
 from campaign.services import ServiceError
 from campaign.transfer import campaign_import
 
-EXAMPLES = 10 * int(os.environ.get("FUZZ_EXAMPLES", "85"))
-EXPLORE = os.environ.get("FUZZ_RANDOM") == "1"  # else the same files on every run
+# Ten times the profile's examples, derandomized or not (tests/conftest.py).
+EXAMPLES = 10 * settings().max_examples
 FUZZ = settings(
     deadline=None,
     max_examples=EXAMPLES,
@@ -46,9 +46,9 @@ FUZZ = settings(
         HealthCheck.data_too_large,
     ],
     database=None,
-    derandomize=not EXPLORE,
 )
 DEEP = 10_000
+HOWS = ("replace", "delete", "extra")  # what a mutation does at its place
 
 
 @cache
@@ -130,7 +130,7 @@ def test_a_real_file_with_a_wrong_value_anywhere_is_refused_in_words():
             lambda f: st.tuples(
                 st.just(f),
                 st.sampled_from(list(paths(f))),
-                st.sampled_from(["replace", "delete", "extra"]),
+                st.sampled_from(HOWS),
                 hostile,
             )
         ),
@@ -138,6 +138,7 @@ def test_a_real_file_with_a_wrong_value_anywhere_is_refused_in_words():
     )
     def run(data, defaults):
         file, path, how, value = data
+        mutated.add((files.index(file), how))
         bad = mutate(file, path, how, value)
         try:
             after = advance(bad, defaults=defaults)
@@ -147,7 +148,10 @@ def test_a_real_file_with_a_wrong_value_anywhere_is_refused_in_words():
             assert isinstance(after, dict)
             json.dumps(after)  # and it is a campaign file again
 
+    mutated: set[tuple[int, str]] = set()
     run()
+    # However few the profile's examples, each file was spoilt in each way.
+    assert mutated == {(n, how) for n in range(len(files)) for how in HOWS}
 
 
 # Two crashes of the engine this fuzzing found, now refused in words; their inputs:
@@ -335,11 +339,12 @@ def test_an_export_with_a_wrong_value_anywhere_is_refused_and_writes_nothing(doc
     @FUZZ
     @given(
         path=st.sampled_from(everywhere),
-        how=st.sampled_from(["replace", "delete", "extra"]),
+        how=st.sampled_from(HOWS),
         value=hostile,
         slug=st.none() | st.text(max_size=80),
     )
     def run(path, how, value, slug):
+        spoilt.add((part(path), how))
         bad = mutate(document, path, how, value)
         with transaction.atomic():
             try:
@@ -349,7 +354,14 @@ def test_an_export_with_a_wrong_value_anywhere_is_refused_and_writes_nothing(doc
                 assert database() == before
             transaction.set_rollback(True)
 
+    def part(path: tuple[Any, ...]) -> Any:
+        """The document's field, or its first snapshot's campaign file."""
+        return "a snapshot's file" if path[:3] == ("snapshots", 0, "data") else path[0]
+
+    spoilt: set[tuple[Any, str]] = set()
     run()
+    # However few the profile's examples, each part of the document was spoilt in each way.
+    assert spoilt == {(part(path), how) for path in everywhere for how in HOWS}
 
 
 @pytest.mark.parametrize(

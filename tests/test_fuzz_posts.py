@@ -9,19 +9,16 @@ The league (tests/battles/conftest.py: alice's and bob's battle), and the same l
 the setup, at a month's orders and at the winter's tithes, are built once for the module in a transaction rolled back at its end, and each example runs in a savepoint
 rolled back after it, so examples cost only their request.
 
-FUZZ_EXAMPLES sets the bodies made per POST URL, each sent by every visitor of the URL
-(default 85: 29 URLs, 120 visitors, 10,200 bodies sent, about a minute and a half), and
-half as many query strings per GET URL. tests/test_fuzz_files.py makes 10 times as many
-files. A nightly-size run (about half an hour):
+The Hypothesis profile (tests/conftest.py) sets the bodies made per POST URL, each sent by
+every visitor of the URL, and half as many query strings per GET URL; tests/test_fuzz_files.py
+makes 10 times as many files. The "ci" profile of `make test` makes CI_EXAMPLES_WORDS, the
+same ones on every run, so CI passes or fails on the code alone. `make fuzz-long` runs the
+"long" profile, a nightly-size run (1,500 a URL, about half an hour) that explores new ones:
 
-    FUZZ_EXAMPLES=1500 FUZZ_RANDOM=1 .venv/bin/pytest -q tests/test_fuzz_posts.py tests/test_fuzz_files.py
-
-Without FUZZ_RANDOM=1 the examples are the same on every run (Hypothesis derandomized), so
-CI passes or fails on the code alone.
+    HYPOTHESIS_PROFILE=long .venv/bin/pytest -q tests/test_fuzz_posts.py tests/test_fuzz_files.py
 """
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,10 +51,7 @@ from tests.test_permissions import MATRIX, OPEN, ROLES, Door, seated_league
 # module's transaction.
 pytestmark = pytest.mark.django_db
 
-POST_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "85"))
-# The same examples on every run, so that CI passes or fails on the code alone; a nightly
-# run with FUZZ_RANDOM=1 explores new ones (and prints how to replay what it finds).
-EXPLORE = os.environ.get("FUZZ_RANDOM") == "1"
+POST_EXAMPLES = settings().max_examples  # the profile's (tests/conftest.py)
 GET_EXAMPLES = max(POST_EXAMPLES // 2, 10)
 
 type League = tuple[Campaign, Battle, dict[str, Client]]
@@ -244,6 +238,7 @@ def answered(response: Any) -> None:
 
 # --- the fuzzing ----------------------------------------------------------------------
 
+# The profile's examples, derandomized or not (tests/conftest.py).
 FUZZ = settings(
     deadline=None,
     max_examples=POST_EXAMPLES,
@@ -254,7 +249,6 @@ FUZZ = settings(
         HealthCheck.large_base_example,
     ],
     database=None,
-    derandomize=not EXPLORE,
 )
 
 
@@ -263,6 +257,7 @@ def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, lea
     _, battle, clients = league
     roles = posters(MATRIX[name])
     at = st.sampled_from(sorted(leagues.values(), key=lambda c: c.pk))
+    posted_at: set[int] = set()
 
     @FUZZ
     @given(
@@ -272,6 +267,7 @@ def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, lea
     )
     def post(where, body, htmx):
         campaign, url = where
+        posted_at.add(campaign.pk)
         # The same body from each visitor, htmx for every other one: a body is cheap to
         # send, dear to make.
         for i, role in enumerate(roles):
@@ -289,6 +285,8 @@ def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, lea
                     assert stored(campaign) == before, f"{role} changed what is stored"
 
     post()
+    # However few the profile's examples, the URL was posted to at every kind of step.
+    assert posted_at == {campaign.pk for campaign in leagues.values()}
 
 
 @pytest.mark.parametrize("name", GOTTEN)
@@ -307,13 +305,17 @@ def test_no_query_string_makes_a_server_error(name, league, leagues):
         htmx=st.booleans(),
     )
     def get(role, url, query, htmx):
+        asked_by.add(role)
         with rolled_back(clients):
             response = clients[role].get(
                 f"{url}?{urlencode(query)}", headers={"HX-Request": "true"} if htmx else {}
             )
             answered(response)
 
+    asked_by: set[str] = set()
     get()
+    # However few the profile's examples, every visitor who may read the URL asked it.
+    assert asked_by == set(roles)
 
 
 # --- size limits ----------------------------------------------------------------------

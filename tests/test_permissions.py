@@ -13,7 +13,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from battles.models import Battle
 from campaign.models import Campaign
-from tests.battles.conftest import hand_off, make_cast, make_league
+from tests.battles.conftest import hand_off, make_league
+from tests.campaign.helpers import LEAGUE_CAST, make_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -121,7 +122,7 @@ MATRIX: dict[str, Door] = {
     "campaign:chronicle": Door(MEMBERS, NOT_OFFERED),
     "campaign:end": Door(
         NOBODY, NOT_OFFERED
-    ),  # the campaign has not ended (tests/campaign/test_end.py)
+    ),  # the campaign has not ended (tests/campaign/views/test_end.py)
     "campaign:kingdom": Door(PLAYERS, NOT_OFFERED),
     "campaign:dashboard": Door(ADMINS, NOT_OFFERED),
     "campaign:dashboard_action": Door(NOT_OFFERED, ADMINS, _slug_and("pause")),
@@ -141,7 +142,7 @@ MATRIX: dict[str, Door] = {
     "campaign:winter_ready": Door(NOT_OFFERED, PLAYERS),
     "campaign:winter_change": Door(NOT_OFFERED, PLAYERS, _slug_and("tithes", "add")),
     # A user's own choices; the unsubscribe link works signed out, and a token not made
-    # here is refused in words (tests/campaign/test_notification_pages.py).
+    # here is refused in words (tests/notifications/test_notification_pages.py).
     "campaign:notifications": Door(SIGNED_IN, SIGNED_IN, _none),
     "campaign:unsubscribe": Door(PUBLIC, PUBLIC, lambda c, b: ["not-a-token"]),
 }
@@ -171,7 +172,7 @@ def league() -> tuple[Campaign, Battle, dict[str, Client]]:
 
 def seated_league() -> tuple[Campaign, Battle, dict[str, Client]]:
     """The campaign at its battle, and a browser for each kind of visitor."""
-    cast = make_cast()
+    cast = make_cast(LEAGUE_CAST)
     campaign = make_league(cast)
     battle = hand_off(campaign, cast)
     assert battle is not None

@@ -12,25 +12,19 @@ from battles import services as battle_services
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign
-from tests.campaign.helpers import play_from
+from tests.campaign.helpers import LEAGUE_CAST, make_cast, play_from
 
-PASSWORD = "a-long-test-password"
 KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
 
 
 @pytest.fixture
 def cast() -> dict[str, User]:
-    return make_cast()
+    return make_cast(LEAGUE_CAST)
 
 
 @pytest.fixture
 def campaign(cast: dict[str, User]) -> Campaign:
     return make_league(cast)
-
-
-def make_cast() -> dict[str, User]:
-    names = ("gm", "alice", "bob", "carol", "eve")
-    return {name: User.objects.create_user(name, password=PASSWORD) for name in names}
 
 
 def make_league(cast: dict[str, User]) -> Campaign:

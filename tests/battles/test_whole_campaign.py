@@ -11,7 +11,7 @@ from battles import services
 from battles.models import Battle, ResultReport
 from battles.sync import row_fields
 from campaign.models import Campaign
-from tests.campaign.test_whole_campaign import MAX_STEPS, SEED, Table, seat
+from tests.campaign.services.test_whole_campaign import MAX_STEPS, SEED, Table, seat
 
 pytestmark = pytest.mark.django_db
 

@@ -1,10 +1,10 @@
-"""What the page tests share: a fixed cast (an admin, two players, an outsider), a small
+"""What the tests share: the one cast of users (an admin, players, an outsider), a small
 campaign between them, and bots that play it forward through the services."""
 
 import copy
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import connection
@@ -19,10 +19,13 @@ from campaign.models import Campaign
 
 PASSWORD = "a-long-test-password"
 CAST = ("gm", "alice", "bob", "eve")  # eve plays in another campaign, or in none
+# The battles' league (tests/battles/conftest.py): carol plays in it too, not in the battle.
+LEAGUE_CAST = ("gm", "alice", "bob", "carol", "eve")
 
 
-def make_cast() -> dict[str, User]:
-    return {name: User.objects.create_user(name, password=PASSWORD) for name in CAST}
+def make_cast(names: Sequence[str] = CAST, *, password: str = PASSWORD) -> dict[str, User]:
+    """The cast: a user for each name, by name, each with the same password."""
+    return {name: User.objects.create_user(name, password=password) for name in names}
 
 
 def new_campaign(

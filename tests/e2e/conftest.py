@@ -10,7 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.apps import apps
+from django.core import serializers
 from django.core.management import call_command
+from django.db import connection, transaction
+from django.test import override_settings
 from playwright.sync_api import Browser, Page
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
@@ -24,6 +28,7 @@ PHONE: dict[str, Any] = {
     "is_mobile": True,
     "has_touch": True,
 }
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -37,6 +42,14 @@ CHROMIUM_FLAGS = [
 
 def chromium_path() -> str | None:
     return os.environ.get("CHROMIUM") or shutil.which("chromium")
+
+
+POLL_SECONDS = 1  # the pages that wait for other players ask every second, not every 10
+
+
+@pytest.fixture(autouse=True)
+def quick_polls(settings: Settings) -> None:
+    settings.POLL_SECONDS = POLL_SECONDS
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +70,40 @@ def browser() -> Iterator[Browser]:
             browser.close()
 
 
+# What the demo is made of: the rows of these apps (the users, the campaigns and their
+# battles); Django's own (content types, permissions) are there after any flush.
+DEMO_APPS = ("accounts", "campaign", "battles")
+
+
+@pytest.fixture(scope="session")
+def demo_rows(django_db_setup: None, django_db_blocker: Any) -> str:
+    """The demo campaigns of `make run`, made once by `seed_demo` (which runs only with
+    DEBUG), as the JSON of their rows; the database is emptied again."""
+    with django_db_blocker.unblock():
+        with override_settings(DEBUG=True, PASSWORD_HASHERS=FAST_HASHERS):
+            call_command("seed_demo", stdout=StringIO())
+        objects = (
+            row
+            for app in DEMO_APPS
+            for model in apps.get_app_config(app).get_models()
+            for row in model._base_manager.order_by("pk")
+        )
+        rows: str = serializers.serialize("json", objects)
+        call_command("flush", interactive=False, verbosity=0)
+    return rows
+
+
 @pytest.fixture
-def demo(settings: Settings, transactional_db: None) -> Iterator[None]:
-    """The demo campaign of `make run`, made by `seed_demo` (which runs only with DEBUG)."""
-    settings.DEBUG = True
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    call_command("seed_demo", stdout=StringIO())
-    settings.DEBUG = False
+def demo(demo_rows: str, settings: Settings, transactional_db: None) -> Iterator[None]:
+    """The demo campaigns of `make run`, loaded from the rows `seed_demo` made (the live
+    server's thread sees them: they are committed; the database is emptied after the test)."""
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    with transaction.atomic(), connection.constraint_checks_disabled():
+        tables = set()
+        for row in serializers.deserialize("json", demo_rows):
+            row.save()
+            tables.add(row.object._meta.db_table)
+        connection.check_constraints(table_names=sorted(tables))
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = False

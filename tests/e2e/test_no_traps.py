@@ -24,8 +24,15 @@ from campaign.models import Campaign
 from campaign.rules.hexmap import map_from_json
 from campaign.views.winter import NOTHING
 from config.celery import app as celery_app
-from tests.campaign.helpers import at_step, play_from, play_until, set_up_by_the_deadlines
+from tests.campaign.helpers import (
+    at_step,
+    make_cast,
+    play_from,
+    play_until,
+    set_up_by_the_deadlines,
+)
 from tests.e2e.conftest import sign_in
+from tests.notifications.notifying import with_addresses
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,10 +44,7 @@ KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor", "
 def cast(settings: Settings) -> dict[str, User]:
     """gm and the four players, each with the password `demo` (the sign-in helper's)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return {
-        name: User.objects.create_user(name, password="demo", email=f"{name}@example.org")
-        for name in ("gm", *KINGDOMS)
-    }
+    return with_addresses(make_cast(("gm", *KINGDOMS), password="demo"))
 
 
 @pytest.fixture

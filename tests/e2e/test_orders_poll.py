@@ -1,5 +1,5 @@
-"""The orders board of a player who is ready polls its status (whom it waits for) every 10
-seconds; while nothing changes the server answers 304 Not Modified and the browser keeps
+"""The orders board of a player who is ready polls its status (whom it waits for) every
+POLL_SECONDS (10 seconds; here 1, tests/e2e/conftest.py); while nothing changes the server answers 304 Not Modified and the browser keeps
 what it has; once another player marks ready and the month is resolved, the next poll
 brings the whole board of the new month in, without a reload."""
 
@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Response, expect
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import POLL_SECONDS, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,10 +64,12 @@ def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
     alice.on("response", seen)
     give_defend_and_ready(alice)
     board = alice.locator("#orders-board")
-    expect(alice.locator("#orders-status")).to_have_attribute("hx-trigger", "every 10s")
+    expect(alice.locator("#orders-status")).to_have_attribute(
+        "hx-trigger", f"every {POLL_SECONDS}s"
+    )
     polls.clear()
     answered_not_modified.clear()
-    alice.wait_for_timeout(21_000)  # two polls, nothing changed
+    alice.wait_for_timeout(3_000 * POLL_SECONDS)  # two polls or more, nothing changed
     assert len(polls) >= 2, polls
     assert answered_not_modified.count("/c/demo/orders/status/") >= len(polls) - 1
     expect(alice.get_by_text("Your orders are ready")).to_be_visible()
@@ -79,10 +81,10 @@ def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
     open_orders(dave)
     give_defend_and_ready(dave)
     if services.latest_snapshot(campaign).number == before:  # others still to order
-        expect(status).not_to_contain_text(daves, timeout=22_000)  # no longer waited for
+        expect(status).not_to_contain_text(daves, timeout=10_000)  # no longer waited for
         services.campaign_advance_now(campaign=campaign, actor=User.objects.get(username="gm"))
     after = services.latest_snapshot(campaign).number
     assert after > before
     # the board moves on by itself and says what ended, linking the report
-    expect(board.locator(".moved-on")).to_contain_text("read the report", timeout=22_000)
+    expect(board.locator(".moved-on")).to_contain_text("read the report", timeout=10_000)
     expect(board.locator(f'input[name="seen"][value="{after}"]').first).to_be_attached()

@@ -18,8 +18,9 @@ from battles.models import Battle, ResultReport
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.services import ServiceError
-from tests.battles.conftest import hand_off, make_cast, make_league
-from tests.campaign.test_tasks import ruler, running_campaign
+from tests.battles.conftest import hand_off, make_league
+from tests.campaign.helpers import LEAGUE_CAST, make_cast
+from tests.campaign.services.test_tasks import ruler, running_campaign
 from tests.conftest import database_url_for_tests
 from tests.faults.servers import wait_until
 from tests.faults.test_worker_killed import RACES
@@ -210,7 +211,7 @@ def test_an_advance_queued_before_an_undo_finds_the_campaign_moved_on(
 @pytest.fixture
 def awaiting() -> tuple[Battle, dict[str, User], ResultReport]:
     """alice's and bob's battle waits for its result; alice has reported a win."""
-    cast = make_cast()
+    cast = make_cast(LEAGUE_CAST)
     campaign = make_league(cast)
     battle = hand_off(campaign, cast)
     assert battle is not None

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.services
 MAKE_CAMPAIGN = """
 import json
 from django.test import Client
-from tests.campaign.test_tasks import ruler, running_campaign
+from tests.campaign.services.test_tasks import ruler, running_campaign
 
 campaign = running_campaign("Restarted")
 sessions = {}

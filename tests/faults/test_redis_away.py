@@ -23,7 +23,7 @@ from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Submission
 from campaign.tasks import advance_campaign, advance_ready_campaigns
-from tests.campaign.test_tasks import ruler, running_campaign
+from tests.campaign.services.test_tasks import ruler, running_campaign
 from tests.conftest import BASE_DIR, database_url_for_tests
 from tests.faults.servers import Visitor, gunicorn, pool_worker, redis_server, wait_until
 from tests.faults.test_worker_killed import RACES, one_advance_with_every_decision

@@ -13,7 +13,7 @@ import pytest
 from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.tasks import advance_campaign, advance_ready_campaigns
-from tests.campaign.test_tasks import ruler, running_campaign
+from tests.campaign.services.test_tasks import ruler, running_campaign
 from tests.conftest import database_url_for_tests
 from tests.faults.servers import PoolWorker, pool_worker, wait_until
 

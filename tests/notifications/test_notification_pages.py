@@ -19,7 +19,7 @@ from accounts.models import User
 from campaign import notifications
 from campaign.models import Campaign, DiscordWebhook, Notification, NotificationChoices
 from tests.campaign.helpers import new_campaign, signed_in
-from tests.campaign.notifying import rows, sent_to
+from tests.notifications.notifying import rows, sent_to
 
 pytestmark = pytest.mark.django_db
 

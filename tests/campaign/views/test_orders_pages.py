@@ -257,6 +257,15 @@ def test_the_board_polls_its_status_while_waiting_for_others(client, cast, campa
     assert f'hx-get="{status}" hx-trigger="every 10s"' in page
 
 
+def test_the_board_polls_as_often_as_poll_seconds_says(client, cast, campaign, settings):
+    settings.POLL_SECONDS = 3
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    give(client, campaign, army["id"], "defend")
+    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    assert 'hx-trigger="every 3s"' in page
+
+
 def test_a_waiting_boards_status_names_whom_it_waits_for_without_the_map(client, cast, campaign):
     names = dict(campaign.memberships.values_list("user__username", "kingdom_name"))
     bob = Client()

@@ -19,9 +19,15 @@ from campaign.notifications import on_snapshot_stored, remind
 from campaign.signals import snapshot_stored
 from campaign.tasks import queue_reminders
 from tests.battles.conftest import hand_off, make_league
-from tests.battles.conftest import make_cast as make_battle_cast
-from tests.campaign.helpers import at_month, new_campaign, play_until, signed_in
-from tests.campaign.notifying import (
+from tests.campaign.helpers import (
+    LEAGUE_CAST,
+    at_month,
+    make_cast,
+    new_campaign,
+    play_until,
+    signed_in,
+)
+from tests.notifications.notifying import (
     emails_of,
     rows,
     sent_to,
@@ -201,7 +207,7 @@ def test_an_imported_campaign_tells_nobody_of_its_history(people):
 
 @pytest.fixture
 def league():
-    cast = with_addresses(make_battle_cast())
+    cast = with_addresses(make_cast(LEAGUE_CAST))
     return make_league(cast), cast
 
 

@@ -1,5 +1,7 @@
-"""`manage.py simulate` and `manage.py bench`, run the way an outside check runs them: a
-process with no database, no secret key and no server."""
+"""`manage.py simulate` and `manage.py bench`: run in the test's process as manage.py runs
+them, with no database (pytest-django lets none of these tests reach one), and each once in
+a process of its own, the way an outside check runs them: no database, no secret key and
+no server."""
 
 import json
 import os
@@ -10,6 +12,7 @@ import sys
 import pytest
 
 from campaign.rules.engine import advance
+from tests.campaign.commands.manage import Ran, manage
 from tests.conftest import BASE_DIR
 
 SUMMARY = re.compile(r"^6 years, \d+ battles fought, \d+ events, \d+\.\d\d seconds$")
@@ -19,7 +22,7 @@ FIGURE = re.compile(r"^bench: [a-z0-9_]+ -?\d+(\.\d+)? [A-Za-z]+$")
 TARGET = re.compile(r"^bench: target_[a-z0-9_]+ (met|not met)$")
 
 
-def manage(*args: str) -> subprocess.CompletedProcess[str]:
+def in_a_process(*args: str) -> subprocess.CompletedProcess[str]:
     # Nothing from the test settings: no SECRET_KEY, DEBUG off, and a database that
     # does not exist, to show the commands touch none of them.
     env = {
@@ -34,12 +37,12 @@ def manage(*args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def simulate(*args: str) -> subprocess.CompletedProcess[str]:
+def simulate(*args: str) -> Ran:
     return manage("simulate", *args)
 
 
-def test_it_prints_the_standings_and_exits_0():
-    result = simulate("--kingdoms", "3", "--seed", "4", "--size", "90")
+def test_in_a_process_of_its_own_it_prints_the_standings_and_exits_0():
+    result = in_a_process("simulate", "--kingdoms", "3", "--seed", "4", "--size", "90")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("3 kingdoms on a generated map of ")
@@ -111,8 +114,8 @@ def test_missing_kingdoms_exits_2_with_the_usage():
     assert "Traceback" not in result.stderr
 
 
-def test_bench_quick_prints_a_figure_or_a_target_a_line():
-    result = manage("bench", "--quick")
+def test_bench_quick_in_a_process_of_its_own_prints_a_figure_or_a_target_a_line():
+    result = in_a_process("bench", "--quick")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert all(FIGURE.match(line) or TARGET.match(line) for line in lines), lines

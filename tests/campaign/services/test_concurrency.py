@@ -18,7 +18,7 @@ from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance as engine_advance
 from config.celery import app as celery_app
-from tests.campaign.test_whole_campaign import payloads_of
+from tests.campaign.services.test_whole_campaign import payloads_of
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

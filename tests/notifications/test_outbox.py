@@ -23,8 +23,8 @@ from campaign.tasks import (
 )
 from config.celery import app as celery_app
 from tests.campaign.helpers import new_campaign
-from tests.campaign.notifying import rows, sent_to
 from tests.conftest import celery_worker
+from tests.notifications.notifying import rows, sent_to
 
 pytestmark = pytest.mark.django_db
 

@@ -14,6 +14,7 @@ from django.core.management.base import CommandError
 
 from campaign.maps import load_builtin_map
 from campaign.rules.hexmap import map_to_json
+from tests.campaign.commands.manage import manage
 from tests.conftest import BASE_DIR
 
 
@@ -120,7 +121,8 @@ def run(path: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_command_line_exits_0_for_a_playable_map(tmp_path):
-    """Run as manage.py: "ok: ..." on standard output, nothing on standard error, exit 0."""
+    """Run as manage.py, in a process of its own: "ok: ..." on standard output, nothing on
+    standard error, exit 0. (The other tests run it in the test's process.)"""
     result = run(write(tmp_path, map_to_json(load_builtin_map("river-kingdoms"))))
     assert result.returncode == 0
     assert result.stdout.startswith("ok: ")
@@ -129,7 +131,7 @@ def test_the_command_line_exits_0_for_a_playable_map(tmp_path):
 
 def test_the_command_line_exits_2_with_problems(tmp_path):
     """Run as manage.py on the broken map: the problems on standard output, exit 2."""
-    result = run(write(tmp_path, broken_map()))
+    result = manage("check_map", str(write(tmp_path, broken_map())))
     assert result.returncode == 2
     assert "bridge-without-river [0, 0]" in result.stdout
     assert "Traceback" not in result.stderr
@@ -139,7 +141,7 @@ def test_the_command_line_exits_2_on_bad_json_with_one_line_and_no_traceback(tmp
     """Run as manage.py on a file that is not JSON: one line on standard error, exit 2."""
     path = tmp_path / "map.json"
     path.write_text("not json", encoding="utf-8")
-    result = run(path)
+    result = manage("check_map", str(path))
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1

@@ -1,5 +1,7 @@
-"""`manage.py adjudicate FILE [--defaults | --defaults-now]`, run the way an outside check runs it: a
-process with no database, no secret key and no server."""
+"""`manage.py adjudicate FILE [--defaults | --defaults-now]`: run in the test's process as
+manage.py runs it, with no database (pytest-django lets none of these tests reach one), and
+once in a process of its own, the way an outside check runs it: no database, no secret key
+and no server."""
 
 import json
 import os
@@ -11,11 +13,16 @@ import pytest
 
 from campaign.maps import load_builtin_map
 from campaign.rules.hexmap import map_to_json
+from tests.campaign.commands.manage import Ran, manage
 from tests.conftest import BASE_DIR
 from tests.rules.casebook import army, move, position, tile
 
 
-def adjudicate(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def adjudicate(*args: str, stdin: str = "") -> Ran:
+    return manage("adjudicate", *args, stdin=stdin)
+
+
+def adjudicate_in_a_process(*args: str) -> subprocess.CompletedProcess[str]:
     # Nothing from the test settings: no SECRET_KEY, DEBUG off, and a database that
     # does not exist, to show the command touches none of them.
     env = {
@@ -26,7 +33,7 @@ def adjudicate(*args: str, stdin: str | None = None) -> subprocess.CompletedProc
     env["DATABASE_URL"] = "postgres://nobody@127.0.0.1:1/nothing"
     return subprocess.run(
         [sys.executable, "manage.py", "adjudicate", *args],
-        cwd=BASE_DIR, env=env, input=stdin, capture_output=True, text=True, timeout=120,
+        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
 
@@ -47,14 +54,14 @@ def new_campaign() -> dict[str, object]:
     }
 
 
-def test_it_prints_the_advanced_file_and_exits_0(tmp_path):
+def test_in_a_process_of_its_own_it_prints_the_advanced_file_and_exits_0(tmp_path):
     data = position(
         armies=[army("red-1", (0, 0)), army("blue-1", (2, 0))],
         tiles=[tile((0, 0), "red", "city"), tile((2, 0), "blue", "city")],
         inputs={"orders": {"red": [move("red-1", (-1, 0))], "blue": [move("blue-1", (3, -1))]}},
         dice=[6, 6, 2, 3, 4, 2],  # red explores, blue explores, the roll-off for player order
     )
-    result = adjudicate(write(tmp_path, data))
+    result = adjudicate_in_a_process(write(tmp_path, data))
     assert result.returncode == 0, result.stderr
     after = json.loads(result.stdout)
     assert after["clock"] == {"year": 1, "season": "summer", "month": 2, "step": "orders"}

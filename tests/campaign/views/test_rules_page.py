@@ -12,7 +12,7 @@ from tests.campaign.helpers import signed_in
 
 pytestmark = pytest.mark.django_db
 
-APP_RULINGS = Path(__file__).resolve().parents[2] / "docs" / "app-rulings.md"
+APP_RULINGS = Path(__file__).resolve().parents[3] / "docs" / "app-rulings.md"
 
 # Every ruling id of shared/rules/rulings.md (not in the repository, so copied here by hand):
 # Map, Setup, Orders, Battles, Reform, Winter, Scoring, Dice.

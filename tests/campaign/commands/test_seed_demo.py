@@ -2,27 +2,59 @@
 services until a pitched battle has been fought at the tabletop and every kingdom is asked
 for its next orders."""
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from io import StringIO
+from typing import Any
 
 import pytest
+from django.core import mail
 from django.core.management import call_command
+from django.db import transaction
 from django.http import HttpRequest
+from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Membership, Notification, Snapshot
 
+# Each test's own savepoint sits inside the module's transaction, in which the demo is made.
 pytestmark = pytest.mark.django_db
 
 USERNAMES = ["gm", "alice", "bob", "carol", "dave"]
+DEVELOPMENT = {
+    "DEBUG": True,  # the demo is for development
+    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],  # quick, for tests
+}
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """What `seed_demo` printed, and the e-mails it sent."""
+
+    out: str
+    mails: list[mail.EmailMessage]
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup: None, django_db_blocker: Any) -> Iterator[Seeded]:
+    """The demo, made once for the module by `seed_demo` on an empty database, in a
+    transaction rolled back once the module is done: each test's changes are rolled back
+    with its own savepoint."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        with override_settings(**DEVELOPMENT):
+            mail.outbox = []
+            seeded = Seeded(seed(), list(mail.outbox))
+        yield seeded
+        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)
 def development(settings):
     """The demo is for development: DEBUG on; a quick hasher keeps the tests fast."""
     settings.DEBUG = True
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = DEVELOPMENT["PASSWORD_HASHERS"]
 
 
 def seed(*args: str) -> str:
@@ -37,9 +69,9 @@ def counts() -> dict[str, int]:
     }
 
 
-def test_it_makes_the_users_and_a_running_campaign_that_has_fought_a_battle_and_waits_for_orders():
-    out = seed()
-
+def test_it_makes_the_users_and_a_running_campaign_that_has_fought_a_battle_and_waits_for_orders(
+    demo,
+):
     campaign = Campaign.objects.get(slug="demo")
     assert campaign.status == Campaign.Status.RUNNING
     assert (campaign.map_name, campaign.kingdoms) == ("river-kingdoms", 4)
@@ -55,27 +87,24 @@ def test_it_makes_the_users_and_a_running_campaign_that_has_fought_a_battle_and_
     (battle,) = [b for b in handed_off[0]["battles"] if b["status"] == "awaiting_result"]
     assert battle["kind"] == "pitched"
     assert {battle["attacker"], battle["defender"]} <= set(players.values())
-    assert "went to the tabletop and its result is in" in out
-    assert "Now the campaign waits for the orders of alice, bob, carol, dave." in out
+    assert "went to the tabletop and its result is in" in demo.out
+    assert "Now the campaign waits for the orders of alice, bob, carol, dave." in demo.out
 
 
-def test_the_bots_steps_tell_nobody(mailoutbox):
+def test_the_bots_steps_tell_nobody(demo):
     """Seeding writes no notification, so the first `make run` prints no e-mail."""
-    seed()
     assert not Notification.objects.exists()
-    assert mailoutbox == []
+    assert demo.mails == []
 
 
-def test_everyone_logs_in_with_the_password_demo(client):
-    seed()
+def test_everyone_logs_in_with_the_password_demo(demo, client):
     for username in USERNAMES:
         # django-axes throttles sign-ins by address, so it needs a request to count them.
         assert client.login(request=HttpRequest(), username=username, password="demo"), username
         client.logout()
 
 
-def test_gm_is_a_superuser_who_sees_the_demo_in_the_django_admin(client):
-    seed()
+def test_gm_is_a_superuser_who_sees_the_demo_in_the_django_admin(demo, client):
     assert User.objects.filter(username="gm", is_staff=True, is_superuser=True).exists()
     assert not User.objects.filter(is_staff=True).exclude(username="gm").exists()
     client.post(reverse("admin:login"), {"username": "gm", "password": "demo"})
@@ -85,8 +114,7 @@ def test_gm_is_a_superuser_who_sees_the_demo_in_the_django_admin(client):
     assert "Demo #1 (setup races)" in page.text
 
 
-def test_running_it_again_changes_nothing():
-    seed()
+def test_running_it_again_changes_nothing(demo):
     before = counts()
 
     out = seed()
@@ -95,8 +123,7 @@ def test_running_it_again_changes_nothing():
     assert counts() == before
 
 
-def test_reset_makes_the_same_demo_again():
-    seed()
+def test_reset_makes_the_same_demo_again(demo):
     first = Campaign.objects.get(slug="demo")
     first_data = services.latest_snapshot(first).data
 
@@ -110,17 +137,16 @@ def test_reset_makes_the_same_demo_again():
 
 
 def test_it_makes_nothing_without_debug(settings):
+    """Whether or not this module's demo is made yet, nothing is written."""
     settings.DEBUG = False
+    before = counts()
     err = StringIO()
     call_command("seed_demo", stderr=err)
     assert "DEBUG" in err.getvalue()
-    assert not Campaign.objects.exists()
-    assert not User.objects.exists()
+    assert counts() == before
 
 
-def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(client):
-    out = seed()
-
+def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(demo, client):
     campaign = Campaign.objects.get(slug="demo-battle")
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
     data = services.latest_snapshot(campaign).data
@@ -131,7 +157,7 @@ def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(clie
         ("battle_result", players["alice"]),
         ("battle_result", players["bob"]),
     }
-    assert "waiting for its result" in out
+    assert "waiting for its result" in demo.out
     number = data["battles"].index(battle) + 1
     card = reverse("battles:card", args=[campaign.slug, number])
     for name in ("carol", "dave"):  # they can see the card
@@ -139,9 +165,7 @@ def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(clie
         assert "Battle at" in client.get(card).text
 
 
-def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(client):
-    out = seed()
-
+def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(demo, client):
     campaign = Campaign.objects.get(slug="demo-winter")
     data = services.latest_snapshot(campaign).data
     assert (data["clock"]["season"], data["clock"]["step"]) == ("winter", "tithe")
@@ -155,19 +179,17 @@ def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(client):
     assert purse["gold"] >= 1  # alice can raise an army at her fortress, and feed it
     assert alice in forts
     assert armies[alice] < min(6, purse["food"])
-    assert "is short of food" in out
+    assert "is short of food" in demo.out
     client.force_login(User.objects.get(username="alice"))
     assert "Tithes" in client.get(reverse("campaign:winter", args=[campaign.slug])).text
 
 
-def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(client):
-    out = seed()
-
+def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(demo, client):
     campaign = Campaign.objects.get(slug="demo-ended")
     assert campaign.status == Campaign.Status.ENDED
     data = services.latest_snapshot(campaign).data
     assert data["clock"]["season"] == "ended"
-    assert "The campaign has ended:" in out
+    assert "The campaign has ended:" in demo.out
     client.force_login(User.objects.get(username="carol"))
     page = client.get(reverse("campaign:end", args=[campaign.slug])).text
     assert "The podium" in page
