@@ -115,6 +115,9 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     assert armies_now == armies_before + 1
     score = next(s for s in after["scores"] if s["kingdom"] == alice_kingdom)
 
+    # Her winter page reloads itself once the advance has landed (it polls every
+    # POLL_SECONDS), at any moment now: she reads the campaign page in a tab of its own.
+    alice = alice.context.new_page()
     alice.goto(f"{live_server.url}/c/{SLUG}/")
     row = alice.locator(f'.leaderboard tr[data-kingdom="{alice_kingdom}"]')
     expect(row).to_contain_text(str(score["might"]))
