@@ -138,6 +138,7 @@ def test_a_mail_clients_one_click_unsubscribe_works_too(alices_email, people):
         signing.dumps([1, "step"], salt="another-salt"),
         signing.Signer(salt=notifications.UNSUBSCRIBE_SALT).sign_object([1, "all"]) + "x",
     ],
+    ids=["not-a-token", "another-salt", "tampered"],  # the same in every pytest-xdist worker
 )
 def test_a_forged_unsubscribe_link_is_refused_with_a_message(people, token):
     url = reverse("campaign:unsubscribe", args=[token])
