@@ -35,7 +35,7 @@ IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 #   examples on every run and prints how to replay what it finds.
 # A test's own @settings still sets its own number of examples.
 hypothesis_settings.register_profile(
-    "ci", max_examples=40, deadline=None, derandomize=True, database=None
+    "ci", max_examples=24, deadline=None, derandomize=True, database=None
 )
 hypothesis_settings.register_profile(
     "long", max_examples=1500, deadline=None, derandomize=False, database=None, print_blob=True

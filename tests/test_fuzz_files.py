@@ -6,8 +6,8 @@ RuleError, a ServiceError, a CommandError), never an uncaught exception, and an 
 refused writes nothing.
 
 The Hypothesis profile (tests/conftest.py; see tests/test_fuzz_posts.py) sets the examples
-of the mutations here: ten times its examples, CI_FILES_WORDS files and as many exports with
-the "ci" profile of `make test`."""
+of the mutations here: ten times its examples, 240 files and 240 exports with the "ci"
+profile of `make test`."""
 
 import copy
 import json
