@@ -43,6 +43,34 @@ hypothesis_settings.register_profile(
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
 
+# The modules that take longest (most of it waiting: for a sweep, a load test, a browser),
+# longest first. `make test`'s workers take a module at a time (--dist loadscope), in the
+# order collected: these start early, each among the tests pytest-django runs together
+# (its stable sort by database use comes after this one), rather than keep one worker busy
+# at the end while the other has finished.
+LONGEST_MODULES = (
+    "faults/test_redis_away.py",
+    "test_played_in_the_app.py",
+    "test_fuzz_posts.py",
+    "rules/test_properties.py",
+    "test_loadtest.py",
+    "e2e/test_accounts_and_csp.py",
+    "campaign/commands/test_seed_demo.py",
+    "e2e/test_start_a_campaign.py",
+    "e2e/test_no_traps.py",
+    "faults/test_postgres_restarted.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-django's own, which keeps this order
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.path.relative_to(BASE_DIR / "tests").as_posix()
+        return LONGEST_MODULES.index(path) if path in LONGEST_MODULES else len(LONGEST_MODULES)
+
+    items.sort(key=rank)
+
+
 def service_missing(service: str, why: str) -> None:
     if IN_CI:
         pytest.fail(f"{service} is needed, and CI must provide it, but {why}.")
