@@ -44,10 +44,10 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
 
 # The modules that take longest (most of it waiting: for a sweep, a load test, a browser),
-# longest first. `make test`'s workers take a module at a time (--dist loadscope), in the
-# order collected: these start early, each among the tests pytest-django runs together
-# (its stable sort by database use comes after this one), rather than keep one worker busy
-# at the end while the other has finished.
+# longest first. `make test`'s workers take a module at a time, in the order collected
+# (--dist loadscope --no-loadscope-reorder): these start early, each among the tests
+# pytest-django runs together (its stable sort by database use comes after this one),
+# rather than keep one worker busy at the end while the other has finished.
 LONGEST_MODULES = (
     "faults/test_redis_away.py",
     "test_played_in_the_app.py",
