@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from campaign import services
 from campaign.display import report, story
-from campaign.display.mapsvg import KingdomLook, legend_items
+from campaign.display.mapsvg import KingdomLook, capital_of, legend_items
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.requests import HtmxHttpRequest
 from campaign.views.common import (
@@ -105,6 +105,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         ),
         "players": players,
         "legend": legend_items(),
+        "home": _home(data, membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.
     fragment = request.htmx and not request.htmx.history_restore_request and snapshot is not None
@@ -121,6 +122,12 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def _home(data: dict[str, Any] | None, membership: Membership | None) -> str:
+    """The viewer's capital as "q,r", where the map opens on a phone ("" for none)."""
+    capital = capital_of(data, membership.kingdom) if data and membership else None
+    return f"{capital[0]},{capital[1]}" if capital else ""
 
 
 def _snapshot_at(campaign: Campaign, at: str | None, *, newest: Snapshot) -> Snapshot:

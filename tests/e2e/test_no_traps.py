@@ -255,3 +255,30 @@ def test_a_confirm_shows_the_retreat_question_once_the_advance_lands(
         "choose where brightwater-1 retreat", timeout=10_000
     )
     screenshot(bob, "no-traps-retreat-asked")
+
+
+def test_the_campaign_map_on_a_phone_shows_settlements_legibly_around_the_capital(
+    browser, live_server, cast, eager_tasks, screenshot
+):
+    campaign = four_kingdoms(cast)
+    set_up_by_the_deadlines(campaign, cast["gm"])
+    alice = sign_in(browser, live_server, "alice")  # a 390-pixel-wide phone
+    alice.goto(f"{live_server.url}/c/{campaign.slug}/")
+    frame = alice.locator(".map-frame")
+    settlements = frame.locator("g.settlement")
+    expect(settlements.first).to_be_visible()
+    widths = [box["width"] for box in (s.bounding_box() for s in settlements.all()) if box]
+    assert widths
+    assert min(widths) >= 14, widths  # legible without zooming (it was about 6 px)
+    # The map opens on alice's capital, not on the map's top left corner.
+    me = kingdom_of(campaign, cast["alice"])
+    q, r = next(k["capital"] for k in newest(campaign)["kingdoms"] if k["id"] == me)
+    capital = frame.locator(f'g.hex[data-hex="{q},{r}"] g.settlement.capital')
+    box, view = capital.bounding_box(), frame.bounding_box()
+    assert box
+    assert view
+    assert view["x"] <= box["x"]
+    assert box["x"] + box["width"] <= view["x"] + view["width"]
+    assert view["y"] <= box["y"]
+    assert box["y"] + box["height"] <= view["y"] + view["height"]
+    screenshot(alice, "no-traps-campaign-map-phone")
