@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from battles.models import Battle, PlayTime, ResultReport
 from campaign import notifications, services
-from campaign.models import Campaign
+from campaign.models import AuditEntry, Campaign
 from campaign.services import ServiceError
 
 type Json = dict[str, Any]
@@ -300,7 +300,7 @@ def battle_decide(
         campaign=battle.campaign,
         actor=actor,
         entry=_entry(battle, result, winner),
-        audit="battle-decided",
+        audit=AuditEntry.Action.BATTLE_DECIDED,
         reason=reason,
     )
     battle.reports.filter(status__in=ResultReport.OPEN).update(
@@ -318,7 +318,7 @@ def battle_resolve_simply(*, battle: Battle, actor: User, reason: str = "") -> N
         campaign=battle.campaign,
         actor=actor,
         entry={"hex": battle.hex, "resolve": "simple"},
-        audit="battle-simple",
+        audit=AuditEntry.Action.BATTLE_SIMPLE,
         reason=reason,
     )
     battle.reports.filter(status__in=ResultReport.OPEN).update(
@@ -339,7 +339,7 @@ def battle_extend(*, battle: Battle, actor: User, hours: int, reason: str = "") 
     services.record_audit(
         battle.campaign,
         actor,
-        "battle-extended",
+        AuditEntry.Action.BATTLE_EXTENDED,
         reason,
         {"battle": battle.number, "hex": battle.hex, "hours": hours},
     )

@@ -41,11 +41,12 @@ from battles.forms import (
 from battles.models import Battle, ResultReport
 from campaign.display.mapsvg import KingdomLook, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
-from campaign.requests import HtmxHttpRequest
+from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.battles import naval_possible
+from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
-from campaign.services import ANSWERS, ServiceError, battle_settled_meanwhile
+from campaign.services import ServiceError, battle_settled_meanwhile
 from campaign.views.common import membership_for, newest_or_404
 from campaign.views.mapcache import snapshot_map
 
@@ -577,8 +578,7 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
                 state=state_words(battle, reports, Cast(names, {}, {})),
             )
         )
-    template = "battles/mine.html#mine" if request.htmx else "battles/mine.html"
-    return render(request, template, {"items": items})
+    return page_or_fragment(request, "battles/mine.html", {"items": items}, fragment="mine")
 
 
 # --- the admin's desk -------------------------------------------------------------------------
@@ -619,12 +619,8 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         }
         for row in rows
     ]
-    template = "battles/admin.html#desk" if request.htmx else "battles/admin.html"
-    return render(
-        request,
-        template,
-        {"campaign": campaign, "membership": membership, "desks": desks, "cast": cast},
-    )
+    context = {"campaign": campaign, "membership": membership, "desks": desks, "cast": cast}
+    return page_or_fragment(request, "battles/admin.html", context, fragment="desk")
 
 
 def _decide(battle: Battle, actor: User, data: Json) -> str:

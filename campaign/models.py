@@ -412,11 +412,40 @@ class Submission(models.Model):
 class AuditEntry(models.Model):
     """Something an admin (or the deadline) did to a campaign, and why."""
 
+    class Action(models.TextChoices):
+        """What was done, and its words in the dashboard's log."""
+
+        IMPORTED = "imported", "imported the campaign from a file"
+        CREATED = "created", "created the campaign"
+        STARTED = "started", "started the campaign"
+        PAUSED = "paused", "paused"
+        RESUMED = "resumed", "resumed"
+        EXTENDED = "extended", "extended the deadline"
+        ADVANCED = "advanced", "advanced"
+        ADVANCED_NOW = "advanced-now", "advanced at once"
+        ADVANCE_REFUSED = "advance-refused", "could not advance"
+        ARCHIVED = "archived", "archived the campaign"
+        UNARCHIVED = "unarchived", "put the campaign back on the home pages"
+        UNDONE = "undone", "undid the last step"
+        CORRECTED = "corrected", "corrected the state"
+        BATTLE_RESULT = "battle-result", "settled a battle"
+        BATTLE_DECIDED = "battle-decided", "decided a battle's result"
+        BATTLE_SIMPLE = "battle-simple", "settled a battle as a simple battle"
+        BATTLE_EXTENDED = "battle-extended", "extended a battle's deadline"
+        INVITED = "invited", "sent invitations by e-mail"
+        NEW_CODE = "new-code", "made a new invitation link (the old one no longer works)"
+        PLAYER_REMOVED = "player-removed", "removed a player"
+        ADMIN_ADDED = "admin-added", "made an admin"
+        STEPPED_DOWN = "stepped-down", "stepped down as admin"
+        HANDED_OVER = "handed-over", "handed a kingdom over"
+        DISCORD_SET = "discord-set", "set the Discord webhook"
+        DISCORD_REMOVED = "discord-removed", "removed the Discord webhook"
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    action = models.CharField(max_length=30)
+    action = models.CharField(max_length=30, choices=Action.choices)
     reason = models.TextField(blank=True)
     details: models.JSONField[dict[str, Any]] = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -69,7 +69,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign import services
+from campaign.asks import WORDS, in_order_of_play
 from campaign.models import (
+    AuditEntry,
     Campaign,
     DiscordWebhook,
     Membership,
@@ -79,7 +81,6 @@ from campaign.models import (
     Snapshot,
 )
 from campaign.services import ServiceError
-from campaign.views.common import ANSWERED_ON, ASKS
 
 logger = logging.getLogger(__name__)
 
@@ -235,11 +236,11 @@ class Asked:
 
     @property
     def words(self) -> str:
-        return joined([ASKS[kind] for kind in ASKS if kind in self.kinds])
+        return joined([WORDS[kind].ask for kind in in_order_of_play(self.kinds)])
 
     def page(self, slug: str) -> str:
-        first = next(kind for kind in ASKS if kind in self.kinds)
-        return absolute(reverse(ANSWERED_ON[first], args=[slug]))
+        first = in_order_of_play(self.kinds)[0]
+        return absolute(reverse(WORDS[first].page, args=[slug]))
 
 
 def step_news(
@@ -1213,7 +1214,9 @@ def webhook_set(*, campaign: Campaign, actor: User, url: str) -> DiscordWebhook:
     webhook, _ = DiscordWebhook.objects.update_or_create(
         campaign=campaign, defaults={"url": url, "set_by": actor}
     )
-    services.record_audit(campaign, actor, "discord-set", details={"ending": webhook.ending})
+    services.record_audit(
+        campaign, actor, AuditEntry.Action.DISCORD_SET, details={"ending": webhook.ending}
+    )
     return webhook
 
 
@@ -1225,7 +1228,7 @@ def webhook_remove(*, campaign: Campaign, actor: User) -> None:
     deleted, _ = DiscordWebhook.objects.filter(campaign=campaign).delete()
     if not deleted:
         raise ServiceError("The campaign has no Discord webhook.", code="no-webhook")
-    services.record_audit(campaign, actor, "discord-removed")
+    services.record_audit(campaign, actor, AuditEntry.Action.DISCORD_REMOVED)
 
 
 # --- what the dashboard shows -----------------------------------------------------------------

@@ -14,7 +14,9 @@ from campaign.rules.state import (
     BattleInput,
     BattleSide,
     BattlesMode,
+    BattleStatus,
     Campaign,
+    PendingKind,
     Settlement,
     Ship,
     Step,
@@ -22,8 +24,8 @@ from campaign.rules.state import (
 )
 from campaign.rules.turn import Turn
 
-AWAITING = "awaiting_result"
-RESOLVED = "resolved"
+AWAITING = BattleStatus.AWAITING_RESULT
+RESOLVED = BattleStatus.RESOLVED
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,7 @@ def _wait_for_results(campaign: Campaign, awaiting: list[Battle], turn: Turn) ->
             continue
         restated = {"restated": True} if battle.extra.get("restated") else {}
         for side in battle.sides:
-            turn.wait("battle_result", side.kingdom, hex=list(battle.hex), **restated)
+            turn.wait(PendingKind.BATTLE_RESULT, side.kingdom, hex=list(battle.hex), **restated)
 
 
 def _this_month(campaign: Campaign) -> list[Battle]:
@@ -156,9 +158,9 @@ def _chosen_tile(campaign: Campaign, picker: str, tiles: list[Hex], turn: Turn) 
     for preferred in campaign.inputs.battle_choices.get(picker, ()):
         if preferred in tiles:
             return preferred
-    if len(tiles) == 1 or turn.takes_default("battle_choice", picker):
+    if len(tiles) == 1 or turn.takes_default(PendingKind.BATTLE_CHOICE, picker):
         return tiles[0]
-    turn.wait("battle_choice", picker, choices=[list(h) for h in tiles])
+    turn.wait(PendingKind.BATTLE_CHOICE, picker, choices=[list(h) for h in tiles])
     return None
 
 
@@ -329,8 +331,8 @@ def _before_battle(campaign: Campaign, battle: Battle, turn: Turn) -> BeforeBatt
     if _may_make_last_stand(campaign, battle.hex, weaker):
         if any(e.last_stand == weaker for e in entries):
             return BeforeBattle(last_stand=weaker)
-        if not turn.takes_default("last_stand", weaker):
-            turn.wait("last_stand", weaker, hex=list(battle.hex))
+        if not turn.takes_default(PendingKind.LAST_STAND, weaker):
+            turn.wait(PendingKind.LAST_STAND, weaker, hex=list(battle.hex))
             return None
     return BeforeBattle(conceding=weaker, forced=True)
 
@@ -706,8 +708,14 @@ def _settle_retreats(campaign: Campaign, turn: Turn) -> Campaign:
         if not options:
             campaign = _destroy(campaign, unit, turn, "no retreat")
             continue
-        if choice is None and len(options) > 1 and not turn.takes_default("retreat", unit.kingdom):
-            turn.wait("retreat", unit.kingdom, unit=unit.id, choices=[list(h) for h in options])
+        if (
+            choice is None
+            and len(options) > 1
+            and not turn.takes_default(PendingKind.RETREAT, unit.kingdom)
+        ):
+            turn.wait(
+                PendingKind.RETREAT, unit.kingdom, unit=unit.id, choices=[list(h) for h in options]
+            )
             continue
         # A choice is used once: the unit may have to retreat again later this month.
         retreats = {u: h for u, h in campaign.inputs.retreats.items() if u != unit.id}

@@ -7,11 +7,13 @@ refusal names the field ("armies[2].hex") and carries a stable code.
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
-from typing import NoReturn
+from enum import StrEnum
+from typing import Any, NoReturn
 
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, cached_map_from_json, map_to_json
+from campaign.rules.options import OPTION_ROWS, OPTIONS, OptionRow
 from campaign.rules.state import (
     MAX_ARMIES,
     STEPS,
@@ -20,6 +22,7 @@ from campaign.rules.state import (
     BattleInput,
     BattleSide,
     BattlesMode,
+    BattleStatus,
     Campaign,
     Clock,
     Holding,
@@ -214,15 +217,24 @@ def parse_campaign(data: object) -> Campaign:
 
 
 def _options(json: Json) -> Options:
-    fields = json.as_object(optional=("years", "months", "orders", "battles", "seed"))
-    defaults = Options()
-    return Options(
-        years=_get(fields, "years", lambda j: j.as_int(1, 20), defaults.years),
-        months=_get(fields, "months", lambda j: j.as_int(1, 12), defaults.months),
-        orders=_get(fields, "orders", lambda j: j.choice(OrdersMode), defaults.orders),
-        battles=_get(fields, "battles", lambda j: j.choice(BattlesMode), defaults.battles),
-        seed=_get(fields, "seed", Json.as_int, defaults.seed),
-    )
+    fields = json.as_object(optional=tuple(OPTION_ROWS))
+    values: dict[str, Any] = {
+        key: _option(value, OPTION_ROWS[key]) for key, value in fields.items()
+    }
+    return Options(**values)
+
+
+def _option(json: Json, row: OptionRow) -> object:
+    """One option's value, read and checked by its row of the options table."""
+    if row.switch:
+        return json.as_bool()
+    if row.enum is not None:
+        text = json.as_str()
+        if text not in row.choices:
+            allowed = ", ".join(row.choices)
+            json.refuse("unknown-value", f"{json.path} must be one of {allowed}, not {text!r}.")
+        return row.enum(text)
+    return json.as_int(row.low, row.high)
 
 
 def _clock(json: Json) -> Clock:
@@ -429,7 +441,7 @@ def _battle(json: Json) -> Battle:
     if len(sides) != 2:
         fields["sides"].refuse("wrong-type", "A battle has exactly two sides.")
     status = fields["status"].as_str()
-    if status not in ("awaiting_result", "resolved"):
+    if status not in tuple(BattleStatus):
         fields["status"].refuse("unknown-value", "status must be awaiting_result or resolved.")
     optional_str: Callable[[Json], str | None] = lambda j: j.optional(Json.as_str)  # noqa: E731
     return Battle(
@@ -445,7 +457,7 @@ def _battle(json: Json) -> Battle:
         scenario=_get(fields, "scenario", optional_str, None),
         defender_benefit=_get(fields, "defender_benefit", optional_str, None),
         last_stand=_get(fields, "last_stand", optional_str, None),
-        status=status,
+        status=BattleStatus(status),
         result=_get(fields, "result", optional_str, None),
         winner=_get(fields, "winner", optional_str, None),
         dice=_get(fields, "dice", _dice, ()),
@@ -813,17 +825,17 @@ def _hex(hex_: Hex | None) -> list[int] | None:
     return None if hex_ is None else [hex_[0], hex_[1]]
 
 
+def _plain_option(value: object) -> object:
+    return str(value) if isinstance(value, StrEnum) else value
+
+
 def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[str, object]:
     """The campaign file for this state, with the given live scores."""
     data: dict[str, object] = {
         "format": FORMAT,
         "name": campaign.name,
         "options": {
-            "years": campaign.options.years,
-            "months": campaign.options.months,
-            "orders": str(campaign.options.orders),
-            "battles": str(campaign.options.battles),
-            "seed": campaign.options.seed,
+            row.name: _plain_option(getattr(campaign.options, row.name)) for row in OPTIONS
         },
         "map": map_to_json(campaign.map),
         "clock": {

@@ -39,6 +39,31 @@ class Step(StrEnum):
     FINAL = "final"
 
 
+class PendingKind(StrEnum):
+    """The kinds of decision the campaign file's `pending` waits for (campaign-file.md)."""
+
+    RACE = "race"
+    CAPITAL = "capital"
+    SETTLEMENTS = "settlements"
+    STARTING_ARMY = "starting_army"
+    ORDERS = "orders"
+    BATTLE_CHOICE = "battle_choice"
+    LAST_STAND = "last_stand"
+    BATTLE_RESULT = "battle_result"
+    RETREAT = "retreat"
+    TITHES = "tithes"
+    PURCHASES = "purchases"
+    FEED = "feed"
+    DEPLOY = "deploy"
+
+
+class BattleStatus(StrEnum):
+    """A battle's `status` in the campaign file."""
+
+    AWAITING_RESULT = "awaiting_result"
+    RESOLVED = "resolved"
+
+
 STEPS: Mapping[Season, tuple[Step, ...]] = {
     Season.SETUP: (Step.RACES, Step.CAPITALS, Step.SETTLEMENTS, Step.ARMIES),
     Season.SUMMER: (Step.ORDERS, Step.RESOLUTION, Step.BATTLES, Step.REFORM),
@@ -256,7 +281,7 @@ class Battle:
     scenario: str | None = None
     defender_benefit: str | None = None
     last_stand: str | None = None
-    status: str = "resolved"
+    status: BattleStatus = BattleStatus.RESOLVED
     result: str | None = None
     winner: str | None = None
     dice: tuple[int, ...] = ()
@@ -265,7 +290,7 @@ class Battle:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    kind: str
+    kind: PendingKind
     kingdom: str
     detail: JsonObject = field(default_factory=dict)
 

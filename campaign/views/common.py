@@ -15,89 +15,10 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
+from campaign.asks import WORDS, in_order_of_play
+from campaign.forms import DecisionForm
 from campaign.models import Campaign, Membership, Snapshot
-
-# What a player reads for each kind of decision the campaign waits for.
-ASKS = {
-    "race": "choose your race",
-    "capital": "choose your capital",
-    "settlements": "place your settlements",
-    "starting_army": "place your first army",
-    "orders": "give your orders",
-    "battle_choice": "choose your next battle",
-    "last_stand": "decide on a Last Stand",
-    "battle_result": "play your tabletop battle",
-    "retreat": "choose where to retreat",
-    "tithes": "give your tithes",
-    "purchases": "make your winter purchases",
-    "feed": "choose which armies go hungry",
-    "deploy": "deploy your armies",
-}
-
-
-# What a kingdom's missing decision of each kind becomes at a deadline (the rulings'
-# defaults), said of one kingdom and of several.
-DEFAULTED = {
-    "race": ("takes no race (Undeclared)", "take no race (Undeclared)"),
-    "capital": (
-        "founds its capital on the first free start tile",
-        "found their capitals on the first free start tiles",
-    ),
-    "settlements": (
-        "places its settlements on the first tiles around its capital",
-        "place their settlements on the first tiles around their capitals",
-    ),
-    "starting_army": ("starts its army in its capital", "start their armies in their capitals"),
-    "orders": (
-        "holds with every unit it has not ordered (Defend, Regroup, stay)",
-        "hold with every unit they have not ordered (Defend, Regroup, stay)",
-    ),
-    "battle_choice": ("fights its battles in map order", "fight their battles in map order"),
-    "last_stand": ("concedes (no Last Stand)", "concede (no Last Stand)"),
-    "retreat": ("retreats to the first tile open", "retreat to the first tiles open"),
-    "tithes": ("gives no tithes", "give no tithes"),
-    "purchases": ("buys nothing", "buy nothing"),
-    "feed": ("loses its newest armies to hunger", "lose their newest armies to hunger"),
-    "deploy": (
-        "deploys its armies to the default places",
-        "deploy their armies to the default places",
-    ),
-}
-
-# The step that opens when the campaign next waits for each kind.
-OPENS = {
-    "race": "races",
-    "capital": "capitals",
-    "settlements": "settlements",
-    "starting_army": "starting armies",
-    "orders": "orders",
-    "battle_choice": "battles",
-    "last_stand": "battles",
-    "battle_result": "battles",
-    "retreat": "retreats",
-    "tithes": "tithes",
-    "purchases": "purchases",
-    "feed": "hungry armies",
-    "deploy": "deployment",
-}
-
-
-# The page where a player answers each kind.
-ANSWERED_ON = {
-    "race": "campaign:setup",
-    "capital": "campaign:setup",
-    "settlements": "campaign:setup",
-    "starting_army": "campaign:setup",
-    "orders": "campaign:orders",
-    "battle_choice": "battles:list",
-    "last_stand": "battles:list",
-    "battle_result": "battles:list",
-    "retreat": "battles:list",
-    "tithes": "campaign:winter",
-    "purchases": "campaign:winter",
-    "feed": "campaign:winter",
-    "deploy": "campaign:winter",
-}
+from campaign.rules import decisions
 
 
 @dataclass(frozen=True)
@@ -120,8 +41,8 @@ def asks_of(
     answers one battle of those asked, never the ask."""
     answered = {
         kind
-        for kind, given in services.ANSWERS.items()
-        if given in ready and given not in services.LISTED
+        for kind, given in decisions.ANSWERS.items()
+        if given in ready and given not in decisions.LISTED
     }
     kinds = {
         p["kind"]
@@ -129,9 +50,8 @@ def asks_of(
         if kingdom and p["kingdom"] == kingdom and p["kind"] not in answered
     }
     return [
-        Ask(words, reverse(ANSWERED_ON[kind], args=[slug]) if kind in ANSWERED_ON else None)
-        for kind, words in ASKS.items()
-        if kind in kinds
+        Ask(WORDS[kind].ask, reverse(WORDS[kind].page, args=[slug]))
+        for kind in in_order_of_play(kinds)
     ]
 
 
@@ -217,3 +137,24 @@ def newest_or_404(campaign: Campaign) -> Snapshot:
     if snapshot is None:
         raise Http404("The campaign has not started yet.")
     return snapshot
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision post's `seen`, `ready` and `draft` (campaign.forms.DecisionForm)."""
+
+    seen: int
+    ready: bool
+    draft: str | None
+
+
+def decision_of(post: Any) -> Decision:
+    """The post's `seen`, `ready` and `draft`; a post without a readable `seen` (a page
+    from before the campaign moved on, or a forged one) is refused in words."""
+    form = DecisionForm(post)
+    if not form.is_valid():
+        raise services.ServiceError(
+            "This page is out of date: reload it and decide again.", code="no-seen"
+        )
+    given = form.cleaned_data
+    return Decision(given["seen"], given["ready"] != "no", given["draft"] or None)

@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.validators import validate_email
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 from campaign import notifications, services
+from campaign.asks import WORDS
 from campaign.forms import (
     AdminActionForm,
     ArmyForm,
@@ -42,9 +43,10 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
-from campaign.requests import HtmxHttpRequest
+from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules import decisions
 from campaign.services import ServiceError
-from campaign.views.common import ASKS, membership_for
+from campaign.views.common import membership_for
 from campaign.views.deadlines import after_the_advance, at_the_deadline
 
 type Json = dict[str, Any]
@@ -97,42 +99,13 @@ def waiting_for(
         Waiting(
             kingdom=names.get(kingdom, kingdom),
             player=players.get(kingdom, "nobody"),
-            asked=ASKS.get(kind, kind),
+            asked=WORDS[kind].ask,
             given="Reports: see Battles below"
             if kind == "battle_result"
-            else _given(ready.get((kingdom, services.ANSWERS.get(kind, kind)))),
+            else _given(ready.get((kingdom, decisions.ANSWERS.get(kind, kind)))),
         )
         for kingdom, kind in asked
     ]
-
-
-# The audit log's actions in words; anything else is shown as it is stored.
-DONE = {
-    "created": "created the campaign",
-    "started": "started the campaign",
-    "paused": "paused",
-    "resumed": "resumed",
-    "extended": "extended the deadline",
-    "advanced": "advanced",
-    "advanced-now": "advanced at once",
-    "advance-refused": "could not advance",
-    "archived": "archived the campaign",
-    "unarchived": "put the campaign back on the home pages",
-    "undone": "undid the last step",
-    "corrected": "corrected the state",
-    "battle-result": "settled a battle",
-    "battle-decided": "decided a battle's result",
-    "battle-simple": "settled a battle as a simple battle",
-    "battle-extended": "extended a battle's deadline",
-    "invited": "sent invitations by e-mail",
-    "new-code": "made a new invitation link (the old one no longer works)",
-    "player-removed": "removed a player",
-    "admin-added": "made an admin",
-    "stepped-down": "stepped down as admin",
-    "handed-over": "handed a kingdom over",
-    "discord-set": "set the Discord webhook",
-    "discord-removed": "removed the Discord webhook",
-}
 
 
 def _shown(value: Any) -> str:
@@ -154,7 +127,7 @@ def audit_log(campaign: Campaign) -> list[AuditLine]:
         AuditLine(
             entry=entry,
             who=entry.actor.get_username() if entry.actor else "automatic",
-            what=DONE.get(entry.action, entry.action)
+            what=entry.get_action_display()
             + "".join(f"; {key}: {_shown(value)}" for key, value in _in_order(entry.details)),
         )
         for entry in entries
@@ -393,8 +366,7 @@ def _render(
         "outbox": notifications.outbox_of(campaign),
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
     }
-    template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
-    return render(request, template, context, status=status)
+    return page_or_fragment(request, TEMPLATE, context, fragment="board", status=status)
 
 
 @login_required

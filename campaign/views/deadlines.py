@@ -9,8 +9,9 @@ from typing import Any
 from django.utils import timezone
 
 from campaign import notifications, services
+from campaign.asks import WORDS, defaulted
 from campaign.models import Campaign
-from campaign.views.common import DEFAULTED, OPENS
+from campaign.rules import decisions
 
 type Json = dict[str, Any]
 
@@ -39,16 +40,14 @@ def at_the_deadline(
     drafts: list[str] = []
     for asked in data.get("pending", []):
         kind, name = asked["kind"], names.get(asked["kingdom"], asked["kingdom"])
-        given = ready.get((asked["kingdom"], services.ANSWERS[kind]))
+        given = ready.get((asked["kingdom"], decisions.ANSWERS[kind]))
         if kind == "battle_result" or given:
             continue
         if given is None:
             nothing.setdefault(kind, []).append(name)
         else:
             drafts.append(name)
-    said = [
-        f"{_names_of(who)} {DEFAULTED[kind][len(set(who)) > 1]}" for kind, who in nothing.items()
-    ]
+    said = [f"{_names_of(who)} {defaulted(kind, len(set(who)))}" for kind, who in nothing.items()]
     if drafts:
         said.append(
             f"the drafts of {_names_of(drafts)} count as given (what they leave out takes its "
@@ -111,15 +110,15 @@ def after_the_advance(before: Json, after: Json, names: dict[str, str], deadline
     for event in after["events"][len(before.get("events", [])) :]:
         if event["type"] == "deadline-default":
             late.setdefault(event["kind"], []).append(names.get(event["kingdom"], event["kingdom"]))
-    said = [f"{_names_of(who)} {DEFAULTED[kind][len(set(who)) > 1]}" for kind, who in late.items()]
+    said = [f"{_names_of(who)} {defaulted(kind, len(set(who)))}" for kind, who in late.items()]
     if after["clock"]["season"] == "ended":
         now = "the campaign has ended"
     elif services.one_at_a_time(after):
         first = after["pending"][0]
         whose = names.get(first["kingdom"], first["kingdom"])
-        now = f"it is {whose}'s turn for the {OPENS[first['kind']]}, until {deadline}"
+        now = f"it is {whose}'s turn for the {WORDS[first['kind']].opens}, until {deadline}"
     elif after["pending"]:
-        now = f"the {OPENS[after['pending'][0]['kind']]} step is open until {deadline}"
+        now = f"the {WORDS[after['pending'][0]['kind']].opens} step is open until {deadline}"
     else:
         now = "it waits for nobody"
     return f"Advanced. {_sentence([*said, now])}."

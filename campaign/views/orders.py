@@ -25,13 +25,13 @@ from campaign import services
 from campaign.display.mapsvg import KingdomLook, Move, Pick
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Snapshot, Submission
-from campaign.requests import HtmxHttpRequest
+from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.orders import OrderChoices, order_choices, unordered
 from campaign.rules.state import OrderKind
-from campaign.views.common import newest_or_404, players_of
+from campaign.views.common import decision_of, newest_or_404, players_of
 from campaign.views.freshness import revalidated_orders
 from campaign.views.mapcache import snapshot_map
 
@@ -385,9 +385,7 @@ def _respond(
     request: HtmxHttpRequest, board: Board, *, confirm: Target | None = None
 ) -> HttpResponse:
     context = {"board": board, "confirm": confirm}
-    if request.htmx and not request.htmx.history_restore_request:
-        return render(request, "campaign/orders.html#board", context)
-    return render(request, "campaign/orders.html", context)
+    return page_or_fragment(request, "campaign/orders.html", context, fragment="board")
 
 
 def _after_post(
@@ -477,7 +475,7 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             user=_user(request),
             kind="orders",
             payload=payload,
-            seen=_read_int(request.POST.get("seen")),
+            seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as refusal:
         return _after_post(request, membership, players, selected=unit, error=refusal.message)
@@ -525,26 +523,26 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the orders ready (the month resolves once every kingdom is), or withdraw that."""
     membership, players = players_of(request, slug)
-    ready = request.POST.get("ready") == "yes"
     board, _ = _read_board(membership, players)
-    error = None
-    if not board.asked:
-        error = "Your orders are not asked for now."
-    elif ready and board.ordered < len(board.units):
-        error = (
-            f"Give every unit an order first: {board.ordered} of {len(board.units)} units ordered."
-        )
-    else:
-        try:
-            services.submission_set_ready(
-                campaign=membership.campaign,
-                user=_user(request),
-                ready=ready,
-                seen=_read_int(request.POST.get("seen")),
-                draft=request.POST.get("draft"),
+    try:
+        decision = decision_of(request.POST)
+        if not board.asked:
+            raise services.ServiceError("Your orders are not asked for now.")
+        if decision.ready and board.ordered < len(board.units):
+            raise services.ServiceError(
+                f"Give every unit an order first: {board.ordered} of {len(board.units)} units "
+                "ordered."
             )
-        except services.ServiceError as refusal:
-            error = refusal.message
+        services.submission_set_ready(
+            campaign=membership.campaign,
+            user=_user(request),
+            ready=decision.ready,
+            seen=decision.seen,
+            draft=decision.draft,
+        )
+        error = None
+    except services.ServiceError as refusal:
+        error = refusal.message
     return _after_post(request, membership, players, selected=None, error=error)
 
 
@@ -595,7 +593,7 @@ def _save_draft(
             user=_user(request),
             kind="orders",
             payload=payload,
-            seen=_read_int(request.POST.get("seen")),
+            seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as refusal:
         return refusal.message

@@ -15,20 +15,21 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
+from campaign.asks import WORDS
 from campaign.display.mapsvg import KingdomLook, Pick, direction, from_capital, render_map
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Submission
-from campaign.requests import HtmxHttpRequest
-from campaign.rules.bots import RACES
+from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.hexmap import Hex, hex_label, neighbours
+from campaign.rules.setup import RACES
 from campaign.services import ServiceError
-from campaign.views.common import ASKS, membership_for
+from campaign.views.common import decision_of, membership_for
 from campaign.views.freshness import revalidated
 
 type Json = dict[str, Any]
@@ -314,7 +315,7 @@ def _status(
     kingdoms = [k["id"] for k in data["kingdoms"]] if step == "races" else list(waiting)
     lines = []
     for kingdom in kingdoms:
-        ask = ASKS[waiting.get(kingdom, "race")]
+        ask = WORDS[waiting.get(kingdom, "race")].ask
         name = names.get(kingdom, kingdom)
         if kingdom == me:
             lines.append(
@@ -450,8 +451,10 @@ def _pick_label(board: Board, choice: Choice) -> str:
 
 
 def _respond(request: HtmxHttpRequest, board: Board, *, status: int = 200) -> HttpResponse:
-    template = "campaign/setup.html#board" if request.htmx else "campaign/setup.html"
-    return render(request, template, {"board": board}, status=status)
+    context = {"board": board}
+    return page_or_fragment(
+        request, "campaign/setup.html", context, fragment="board", status=status
+    )
 
 
 def _answer(
@@ -472,15 +475,6 @@ def _answer(
     return redirect("campaign:setup", membership.campaign.slug)
 
 
-def _seen(request: HttpRequest) -> int:
-    try:
-        return int(request.POST["seen"])
-    except (KeyError, ValueError):
-        raise ServiceError(
-            "This page is out of date: reload it and choose again.", code="no-seen"
-        ) from None
-
-
 def _hex(request: HttpRequest) -> list[int]:
     hex_ = read_hex(request.POST.get("hex", ""))
     if hex_ is None:
@@ -498,7 +492,7 @@ def _save(
             user=request.user,
             kind=kind,
             payload=payload,
-            seen=_seen(request),
+            seen=decision_of(request.POST).seen,
         )
     except ServiceError as refusal:
         return _answer(request, membership, error=refusal.message)
@@ -572,7 +566,11 @@ def place_settlement(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def _placed(request: HttpRequest, membership: Membership) -> tuple[Plan, bool]:
     """The kingdom's settlement plan with the posted placement: kept in the session while
     partial, saved as the kingdom's decision once complete."""
-    slot, hex_, seen = request.POST.get("settlement", ""), _hex(request), _seen(request)
+    slot, hex_, seen = (
+        request.POST.get("settlement", ""),
+        _hex(request),
+        decision_of(request.POST).seen,
+    )
     if slot not in SLOTS:
         raise ServiceError("Choose which settlement to place: the city, the fortress or a village.")
     campaign = membership.campaign
@@ -619,14 +617,15 @@ def _check_site(data: Json, kingdom: str, hex_: list[int], *, seen: int, number:
 def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the kingdom's choice ready (or, with ready=0, take that back)."""
     membership = membership_for(request, slug)
-    ready = request.POST.get("ready") != "0"
     assert isinstance(request.user, User)  # login_required
     try:
+        decision = decision_of(request.POST)
+        ready = decision.ready
         count = services.submission_set_ready(
             campaign=membership.campaign,
             user=request.user,
             ready=ready,
-            seen=_seen(request),
+            seen=decision.seen,
         )
     except ServiceError as refusal:
         return _answer(request, membership, error=refusal.message)

@@ -22,10 +22,11 @@ from campaign.display import winter as words
 from campaign.display.mapsvg import KingdomLook, Mark, Pick, from_capital, render_map
 from campaign.forms import read_hex
 from campaign.models import Membership, Submission
+from campaign.rules import decisions
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
-from campaign.views.common import newest_or_404, player_for
+from campaign.views.common import decision_of, newest_or_404, player_for
 
 type Json = dict[str, Any]
 
@@ -73,9 +74,9 @@ def _board(membership: Membership) -> Board:
     snapshot = newest_or_404(campaign)
     data, me = snapshot.data, membership.kingdom
     asked = [
-        services.ANSWERS[p["kind"]]
+        decisions.ANSWERS[p["kind"]]
         for p in data.get("pending", [])
-        if p["kingdom"] == me and services.ANSWERS[p["kind"]] in NOTHING
+        if p["kingdom"] == me and decisions.ANSWERS[p["kind"]] in NOTHING
     ]
     kind = asked[0] if asked else None
     own = list(Submission.objects.filter(campaign=campaign, kingdom=me, consumed_by=None))
@@ -318,11 +319,6 @@ def changed(kind: str, action: str, draft: Any, post: Any) -> Any:
     return listed
 
 
-def _seen(post: Any) -> int | None:
-    value = post.get("seen", "")
-    return int(value) if str(value).isdecimal() else None
-
-
 def _user(request: HttpRequest) -> User:
     assert isinstance(request.user, User)  # login_required
     return request.user
@@ -341,7 +337,7 @@ def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> Ht
             user=_user(request),
             kind=kind,
             payload=changed(kind, action, board.draft, request.POST),
-            seen=_seen(request.POST),
+            seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as error:
         messages.error(request, f"Nothing was changed. {error.message}")
@@ -354,32 +350,24 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
     """Ready with the list as it stands (an empty one if none was written), or not."""
     membership = player_for(request, slug)
     board = _board(membership)
-    ready = request.POST.get("ready") == "yes"
-    seen = _seen(request.POST)
     try:
+        decision = decision_of(request.POST)
         if board.kind is None:
             raise services.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
-        user = _user(request)
-        if ready:  # what the page showed is what is made ready
-            services.check_draft(board.digest, request.POST.get("draft"))
-        given = Submission.objects.filter(
-            campaign=membership.campaign, kingdom=board.kingdom, kind=board.kind, consumed_by=None
-        ).exists()
-        if ready and not given:
-            services.submission_save(
-                campaign=membership.campaign,
-                user=user,
-                kind=board.kind,
-                payload=board.draft,
-                seen=seen,
-            )
         services.submission_set_ready(
-            campaign=membership.campaign, user=user, ready=ready, seen=seen
+            campaign=membership.campaign,
+            user=_user(request),
+            ready=decision.ready,
+            seen=decision.seen,
+            draft=decision.draft,
+            # What the page showed is what is made ready: a list never written is the
+            # empty one the page shows, given and marked ready in the same transaction.
+            unsaved={board.kind: board.draft},
         )
         messages.success(
             request,
             "Ready: the winter moves on once every kingdom is."
-            if ready
+            if decision.ready
             else "Not ready: you may change your list.",
         )
     except services.ServiceError as error:

@@ -21,6 +21,7 @@ from battles import services as battle_services
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign
+from campaign.rules import decisions
 from campaign.rules.hexmap import map_from_json
 from campaign.views.winter import NOTHING
 from config.celery import app as celery_app
@@ -77,7 +78,7 @@ def answer_for(campaign: Campaign, users: list[User], payloads: Callable[[Json],
     for user in users:
         me = kingdom_of(campaign, user)
         for asked in [p for p in data["pending"] if p["kingdom"] == me]:
-            kind = services.ANSWERS[asked["kind"]]
+            kind = decisions.ANSWERS[asked["kind"]]
             services.submission_save(
                 campaign=campaign, user=user, kind=kind, payload=payloads(asked)
             )
@@ -97,7 +98,7 @@ def test_a_late_kingdom_at_the_tithes_costs_only_itself(
     alice.goto(f"{live_server.url}/c/{campaign.slug}/winter/")
     alice.get_by_role("button", name="Ready", exact=True).click()
     expect(alice.locator(".moving-on")).to_contain_text("You are ready")
-    answer_for(campaign, players, lambda asked: NOTHING[services.ANSWERS[asked["kind"]]])
+    answer_for(campaign, players, lambda asked: NOTHING[decisions.ANSWERS[asked["kind"]]])
 
     # the gm reads what Advance now will do, and does it
     gm = sign_in(browser, live_server, "gm")
@@ -126,7 +127,7 @@ def test_a_late_kingdom_at_the_tithes_costs_only_itself(
     everyone = [cast[name] for name in KINGDOMS]
     while newest(campaign)["clock"]["season"] == "winter":
         steps.append(newest(campaign)["clock"]["step"])
-        answer_for(campaign, everyone, lambda asked: NOTHING[services.ANSWERS[asked["kind"]]])
+        answer_for(campaign, everyone, lambda asked: NOTHING[decisions.ANSWERS[asked["kind"]]])
     assert steps[:2] == ["tithe", "build"]
     assert steps[-1] == "deploy"
     assert newest(campaign)["clock"]["season"] == "summer"

@@ -30,8 +30,8 @@ from django.db import transaction
 from accounts.models import User
 from campaign import notifications, services
 from campaign.maps import BUILTIN_MAPS
-from campaign.models import Campaign, Snapshot
-from campaign.rules import bots
+from campaign.models import AuditEntry, Campaign, Snapshot
+from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json
 from config.celery import app as celery_app
 
@@ -334,12 +334,12 @@ def bot_answers(data: Json, decided: Json) -> Iterator[tuple[str, str, Any]]:
     pending = data.get("pending", [])
     before = data.get("inputs") or {}
     cycle = data["options"].get("orders") == "cycle"
-    owed = sorted({(p["kingdom"], services.ANSWERS[p["kind"]]) for p in pending})
+    owed = sorted({(p["kingdom"], decisions.ANSWERS[p["kind"]]) for p in pending})
     for kingdom, kind in owed:
-        if kind in services.LISTED:
+        if kind in decisions.LISTED:
             continue
         answer = decided.get(kind, {})
-        if kind in services.BY_UNIT:
+        if kind in decisions.BY_UNIT:
             units = {p["unit"] for p in pending if p["kingdom"] == kingdom and "unit" in p}
             yield kingdom, kind, {unit: to for unit, to in answer.items() if unit in units}
         elif kind == "orders" and cycle:  # given one after another: only the new ones
@@ -353,7 +353,7 @@ def _battle_entry(
 ) -> None:
     if "result" in entry or "resolve" in entry:
         services.battle_entry_save(
-            campaign=campaign, actor=admin, entry=entry, audit="battle-decided"
+            campaign=campaign, actor=admin, entry=entry, audit=AuditEntry.Action.BATTLE_DECIDED
         )
     elif "naval" in entry:
         return  # no service takes the choice of a naval battle yet: it stays pitched
