@@ -39,6 +39,8 @@ from battles.forms import (
     report_details,
 )
 from battles.models import Battle, ResultReport
+from campaign.access import membership_for, newest_or_404
+from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import KingdomLook, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
@@ -47,8 +49,6 @@ from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
 from campaign.services import ServiceError, battle_settled_meanwhile
-from campaign.views.common import membership_for, newest_or_404
-from campaign.views.mapcache import snapshot_map
 
 type Json = dict[str, Any]
 

@@ -8,6 +8,7 @@ class CampaignConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        import campaign.tasks  # noqa: F401  registers the tasks the services queue by name
         from campaign.models import Snapshot
         from campaign.notifications import (
             on_campaign_full,

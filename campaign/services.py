@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from celery import signature
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -50,6 +51,7 @@ from campaign.signals import campaign_full, snapshot_stored
 type Json = dict[str, Any]
 
 logger = logging.getLogger(__name__)
+ADVANCE_TASK = "campaign.tasks.advance_campaign"  # registered by CampaignConfig.ready
 
 
 class ServiceError(Exception):
@@ -891,10 +893,10 @@ def queue_advance(campaign: Campaign, snapshot_number: int, *, defaults: bool = 
 
 
 def _send_advance(campaign_id: int, snapshot_number: int, defaults: bool) -> None:
-    from campaign.tasks import advance_campaign
-
+    # Named, not imported: the tasks call the services, never the other way round.
+    advance = signature(ADVANCE_TASK, (campaign_id, snapshot_number), {"defaults": defaults})
     try:
-        advance_campaign.apply_async((campaign_id, snapshot_number), {"defaults": defaults})
+        advance.apply_async()
     except BrokerError as error:
         logger.warning(
             "The advance of campaign %s from snapshot %s could not be queued (%s): "

@@ -244,7 +244,7 @@ if REDIS_URL:
             "BACKEND": "config.cache.RedisCache",  # Django's, keeping its client
             "LOCATION": REDIS_URL,
             # A Redis that hangs fails within a second, and the pages draw without the
-            # cache (campaign.views.mapcache), instead of waiting as long as it hangs.
+            # cache (campaign.display.mapcache), instead of waiting as long as it hangs.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }

@@ -14,21 +14,20 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRefresh
 
 from campaign import services
-from campaign.display import report, story
-from campaign.display.mapsvg import KingdomLook, capital_of, legend_items
-from campaign.models import Campaign, Membership, Snapshot
-from campaign.requests import HtmxHttpRequest, page_or_fragment
-from campaign.views.common import (
-    Ask,
-    asks_of,
+from campaign.access import (
     membership_for,
     newest_or_404,
     player_for,
     reader_for,
     signed_in_unless_public,
 )
+from campaign.display import report, story
+from campaign.display.mapcache import snapshot_map
+from campaign.display.mapsvg import KingdomLook, capital_of, legend_items
+from campaign.models import Campaign, Membership, Snapshot
+from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
-from campaign.views.mapcache import snapshot_map
 from campaign.views.story import banners_of
 
 

@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 from campaign import notifications, services
+from campaign.access import membership_for
 from campaign.asks import WORDS
 from campaign.forms import (
     AdminActionForm,
@@ -46,7 +47,6 @@ from campaign.models import (
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules import decisions
 from campaign.services import ServiceError
-from campaign.views.common import membership_for
 from campaign.views.deadlines import after_the_advance, at_the_deadline
 
 type Json = dict[str, Any]

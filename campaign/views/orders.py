@@ -22,6 +22,8 @@ from django_htmx.http import reswap, retarget
 
 from accounts.models import User
 from campaign import services
+from campaign.access import newest_or_404, players_of
+from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import KingdomLook, Move, Pick
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Snapshot, Submission
@@ -31,9 +33,8 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.orders import OrderChoices, order_choices, unordered
 from campaign.rules.state import OrderKind
-from campaign.views.common import decision_of, newest_or_404, players_of
+from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_orders
-from campaign.views.mapcache import snapshot_map
 
 type Json = dict[str, Any]
 

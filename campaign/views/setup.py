@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
+from campaign.access import membership_for
 from campaign.asks import WORDS
 from campaign.display.mapsvg import KingdomLook, Pick, direction, from_capital, render_map
 from campaign.forms import read_hex
@@ -29,7 +30,7 @@ from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 from campaign.rules.setup import RACES
 from campaign.services import ServiceError
-from campaign.views.common import decision_of, membership_for
+from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated
 
 type Json = dict[str, Any]

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import services
+from campaign.access import newest_or_404, player_for
 from campaign.display import winter as words
 from campaign.display.mapsvg import KingdomLook, Mark, Pick, from_capital, render_map
 from campaign.forms import read_hex
@@ -26,7 +27,7 @@ from campaign.rules import decisions
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
-from campaign.views.common import decision_of, newest_or_404, player_for
+from campaign.views.common import decision_of
 
 type Json = dict[str, Any]
 

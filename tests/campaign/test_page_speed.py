@@ -16,11 +16,10 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.display import mapsvg
+from campaign.display import mapcache, mapsvg
 from campaign.models import Campaign, Membership
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.orders import order_choices
-from campaign.views import mapcache
 from tests.campaign.helpers import (
     at_step,
     kingdom_of,
@@ -89,7 +88,7 @@ def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         drawn.append(1)
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr("campaign.views.mapcache.draw_ground", counting)
+    monkeypatch.setattr("campaign.display.mapcache.draw_ground", counting)
     return drawn
 
 
