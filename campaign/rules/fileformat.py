@@ -219,15 +219,16 @@ def parse_campaign(data: object) -> Campaign:
 def _options(json: Json) -> Options:
     fields = json.as_object(optional=tuple(OPTION_ROWS))
     values: dict[str, Any] = {
-        key: _option(value, OPTION_ROWS[key]) for key, value in fields.items()
+        key: _option(value, OPTION_ROWS[key])
+        for key, value in fields.items()
+        if not OPTION_ROWS[key].switch
     }
-    return Options(**values)
+    switches = {key for key, value in fields.items() if OPTION_ROWS[key].switch and value.as_bool()}
+    return Options(**values, switches=frozenset(switches))
 
 
 def _option(json: Json, row: OptionRow) -> object:
     """One option's value, read and checked by its row of the options table."""
-    if row.switch:
-        return json.as_bool()
     if row.enum is not None:
         text = json.as_str()
         if text not in row.choices:
@@ -825,8 +826,18 @@ def _hex(hex_: Hex | None) -> list[int] | None:
     return None if hex_ is None else [hex_[0], hex_[1]]
 
 
-def _plain_option(value: object) -> object:
-    return str(value) if isinstance(value, StrEnum) else value
+def _options_json(options: Options) -> dict[str, object]:
+    """Every option by its row; an optional rule (a switch) only when it is on: absent means
+    off (campaign-file.md)."""
+    written: dict[str, object] = {}
+    for row in OPTIONS:
+        if row.switch:
+            if options.on(row.name):
+                written[row.name] = True
+            continue
+        value = getattr(options, row.name)
+        written[row.name] = str(value) if isinstance(value, StrEnum) else value
+    return written
 
 
 def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[str, object]:
@@ -834,9 +845,7 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
     data: dict[str, object] = {
         "format": FORMAT,
         "name": campaign.name,
-        "options": {
-            row.name: _plain_option(getattr(campaign.options, row.name)) for row in OPTIONS
-        },
+        "options": _options_json(campaign.options),
         "map": map_to_json(campaign.map),
         "clock": {
             "year": campaign.clock.year,

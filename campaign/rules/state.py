@@ -102,11 +102,19 @@ class OrderKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
+    """The campaign file's options (their table: campaign.rules.options). The optional
+    rules a campaign has turned on are `switches`, each by its option's name."""
+
     years: int = 6
     months: int = 6
     orders: OrdersMode = OrdersMode.SEALED
     battles: BattlesMode = BattlesMode.TABLETOP
     seed: int = 0
+    switches: frozenset[str] = frozenset()
+
+    def on(self, name: str) -> bool:
+        """Whether the optional rule `name` is on."""
+        return name in self.switches
 
 
 @dataclass(frozen=True, slots=True)

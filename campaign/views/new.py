@@ -179,6 +179,8 @@ class MapForm(forms.Form):
 def _option_field(name: str) -> forms.Field:
     """The form's field for one campaign option, from its row of the options table."""
     row = OPTION_ROWS[name]
+    if row.switch:
+        return forms.BooleanField(label=row.label, help_text=row.words, required=False)
     if row.choices:
         return forms.ChoiceField(
             label=row.label,
