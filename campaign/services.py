@@ -44,8 +44,8 @@ from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import generate_map
-from campaign.rules.options import DEFAULTS, OPTION_ROWS
-from campaign.rules.state import STEPS, Season, Step
+from campaign.rules.options import DEFAULTS, OPTION_ROWS, orders_in_cycle
+from campaign.rules.state import STEPS, BattleStatus, Season, Step
 from campaign.signals import campaign_full, snapshot_stored
 
 type Json = dict[str, Any]
@@ -700,7 +700,7 @@ def merge_inputs(
 
 
 def _cycle_orders(data: Json, kind: str) -> bool:
-    return kind == "orders" and data["options"].get("orders") == "cycle"
+    return kind == "orders" and orders_in_cycle(data["options"])
 
 
 def _check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> None:
@@ -939,7 +939,9 @@ def check_battle_entry(campaign: Campaign, entry: Json) -> Snapshot:
     accepts the entry; the newest snapshot otherwise."""
     snapshot = latest_snapshot(campaign)
     awaiting = [
-        b["hex"] for b in snapshot.data.get("battles", []) if b["status"] == "awaiting_result"
+        b["hex"]
+        for b in snapshot.data.get("battles", [])
+        if b["status"] == BattleStatus.AWAITING_RESULT
     ]
     if entry["hex"] not in awaiting:
         raise ServiceError(

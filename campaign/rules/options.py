@@ -107,3 +107,8 @@ OPTIONS: tuple[OptionRow, ...] = (
 )
 OPTION_ROWS: Mapping[str, OptionRow] = MappingProxyType({row.name: row for row in OPTIONS})
 DEFAULTS: Mapping[str, OptionValue] = MappingProxyType({row.name: row.default for row in OPTIONS})
+
+
+def orders_in_cycle(options: Mapping[str, object]) -> bool:
+    """Whether a campaign file's options give orders in the cycle (ruling O1)."""
+    return options.get("orders") == OrdersMode.CYCLE

@@ -33,6 +33,8 @@ from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json
+from campaign.rules.options import orders_in_cycle
+from campaign.rules.state import BattleStatus
 from config.celery import app as celery_app
 
 type Json = dict[str, Any]
@@ -277,7 +279,7 @@ def describe(campaign: Campaign, news: str, created: list[str]) -> str:
 def battle_news(campaign: Campaign, battle: Json) -> str:
     members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
     attacker, defender = members[battle["attacker"]], members[battle["defender"]]
-    done = battle["status"] == "resolved"
+    done = battle["status"] == BattleStatus.RESOLVED
     return (
         f"A pitched battle at {battle['hex']} went to the tabletop"
         + (" and its result is in: " if done else ", waiting for its result: ")
@@ -288,7 +290,7 @@ def battle_news(campaign: Campaign, battle: Json) -> str:
 
 def awaiting(data: Json) -> list[Json]:
     """The battles of a campaign file waiting for their tabletop result."""
-    return [b for b in data.get("battles", []) if b["status"] == "awaiting_result"]
+    return [b for b in data.get("battles", []) if b["status"] == BattleStatus.AWAITING_RESULT]
 
 
 # --- bots through the services ----------------------------------------------------------------
@@ -333,7 +335,7 @@ def bot_answers(data: Json, decided: Json) -> Iterator[tuple[str, str, Any]]:
     battle entries apart (`_battle_entry`)."""
     pending = data.get("pending", [])
     before = data.get("inputs") or {}
-    cycle = data["options"].get("orders") == "cycle"
+    cycle = orders_in_cycle(data["options"])
     owed = sorted({(p["kingdom"], decisions.ANSWERS[p["kind"]]) for p in pending})
     for kingdom, kind in owed:
         if kind in decisions.LISTED:
