@@ -26,7 +26,7 @@ from campaign.models import KINGDOM_NAME_LENGTH, WEEKDAYS, Campaign, default_dea
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MIN_SIZE
-from campaign.rules.options import OPTION_ROWS
+from campaign.rules.options import OPTION_ROWS, OPTIONS, OptionRow
 from campaign.services import ServiceError
 
 TEMPLATE = "campaign/new.html"
@@ -176,9 +176,8 @@ class MapForm(forms.Form):
     )
 
 
-def _option_field(name: str) -> forms.Field:
+def _option_field(row: OptionRow) -> forms.Field:
     """The form's field for one campaign option, from its row of the options table."""
-    row = OPTION_ROWS[name]
     if row.switch:
         return forms.BooleanField(label=row.label, help_text=row.words, required=False)
     if row.choices:
@@ -199,6 +198,9 @@ def _option_field(name: str) -> forms.Field:
 
 
 class NewCampaignForm(MapForm):
+    """A new campaign: its name and map, a field for each row of the options table (the
+    seed is the map's), deadlines, and who may read it."""
+
     name = forms.CharField(max_length=120, label="Name", strip=True)
     map_name = forms.ChoiceField(
         label="Map",
@@ -210,10 +212,6 @@ class NewCampaignForm(MapForm):
         initial="generated",
         error_messages={"invalid_choice": "Choose one of the maps offered."},
     )
-    years = _option_field("years")
-    months = _option_field("months")
-    orders = _option_field("orders")
-    battles = _option_field("battles")
     setup_hours = _hours("setup")
     orders_hours = _hours("orders")
     battles_hours = _hours("battles")
@@ -236,6 +234,16 @@ class NewCampaignForm(MapForm):
     previewed = forms.CharField(required=False, widget=forms.HiddenInput)
     # This form, drawn once: posted again (Back, then Create) it finds the campaign it made.
     key = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for row in OPTIONS:
+            self.fields.setdefault(row.name, _option_field(row))
+
+    @property
+    def option_fields(self) -> list[forms.BoundField]:
+        """The options as "How it is played" asks them (the seed is asked with the map)."""
+        return [self[row.name] for row in OPTIONS if row.name != "seed"]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -310,7 +318,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             kingdoms=choice["kingdoms"],
             map_name=choice["map_name"],
             size=choice["size"],
-            options={key: choice[key] for key in ("years", "months", "orders", "battles", "seed")},
+            options={row.name: choice[row.name] for row in OPTIONS},
             deadlines={
                 kind: choice[f"{kind}_hours"]
                 for kind in DEADLINE_KINDS
