@@ -656,6 +656,9 @@ def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
 
 # --- B12: entries that address no battle ---------------------------------------------------
 
+NAVAL_NEEDS = (
+    "a naval battle is chosen only where both sides have upright armies and ships (ruling B3)"
+)
 KIND_WORDS = {
     "slaughter": "a slaughter",
     "naval": "a naval battle",
@@ -716,7 +719,10 @@ def _refuse_unaddressed_entry(campaign: Campaign, entry: BattleInput, *, month_o
         if refusal is not None:
             raise refusal
         return
-    if not month_over and _may_yet_be_fought(campaign, entry):
+    if not month_over and entry.hex in contested(campaign):
+        refusal = _unfit_for_a_battle_to_come(campaign, entry)
+        if refusal is not None:
+            raise refusal
         return
     raise _addressing_no_battle(campaign, entry)
 
@@ -798,8 +804,10 @@ def _misfit(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError
             f"at {at} (ruling B12).",
         )
     why = _not_allowed(campaign, battle, entry)
-    if why is None:
-        return None
+    return None if why is None else _choice_refused(entry, why)
+
+
+def _choice_refused(entry: BattleInput, why: str) -> RuleError:
     return RuleError(
         "choice-not-allowed",
         _entry_field(entry),
@@ -835,12 +843,7 @@ def _naval_not_allowed(battle: Battle, kingdom_id: str) -> str | None:
             f"only {battle.attacker}, who picked the battle at {at}, may fight it at sea "
             "(ruling B3)"
         )
-    if battle.kind != "naval":
-        return (
-            "a naval battle is chosen only where both sides have upright armies and ships "
-            "(ruling B3)"
-        )
-    return None
+    return NAVAL_NEEDS if battle.kind != "naval" else None
 
 
 def _last_stand_not_allowed(campaign: Campaign, battle: Battle, kingdom_id: str) -> str | None:
@@ -880,15 +883,16 @@ def _result_not_allowed(campaign: Campaign, battle: Battle) -> str | None:
     return None
 
 
-def _may_yet_be_fought(campaign: Campaign, entry: BattleInput) -> bool:
-    """A battle may still be fought at the entry's tile, contested (B1), where the kingdom
-    it names has units (and for a naval battle, armies and ships on both sides, B3)."""
-    if entry.hex not in contested(campaign):
-        return False
+def _unfit_for_a_battle_to_come(campaign: Campaign, entry: BattleInput) -> RuleError | None:
+    """The entry's tile is contested (B1) and its battle still to be fought: the kingdom it
+    names must have units there, and a naval battle needs armies and ships on both sides
+    (B3). What else it must fit is judged when the battle is picked."""
     named = _named_in(entry)
     if named is not None and not any(u.kingdom == named for u in campaign.units_in(entry.hex)):
-        return False
-    return entry.naval is None or naval_possible(campaign, entry.hex, entry.naval)
+        return _addressing_no_battle(campaign, entry)
+    if entry.naval is not None and not naval_possible(campaign, entry.hex, entry.naval):
+        return _choice_refused(entry, NAVAL_NEEDS)
+    return None
 
 
 def _addressing_no_battle(campaign: Campaign, entry: BattleInput) -> RuleError:
