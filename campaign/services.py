@@ -155,10 +155,11 @@ def ready_among(given: Iterable[tuple[str, bool]]) -> set[str]:
     return {kingdom for kingdom, _ in given} - {kingdom for kingdom, ready in given if not ready}
 
 
-# While its orders are asked, a kingdom may also state its battle preferences for this
-# month: which tiles to pick first (ruling B2) and a naval battle instead of a pitched one
-# (B3), or concede a battle before it is fought (B4).
-ALSO_ASKED = {"orders": {"battle_choices", "battles"}, "battle_choices": {"battles"}}
+# While the tile of its next battle is asked (ruling B2), a kingdom may also choose to fight
+# there at sea (B3). Nothing about battles is taken with the orders: before they are
+# resolved no battle exists to judge an entry by, and one for a battle that never comes
+# would be refused at the advance (ruling B12), pausing the campaign.
+ALSO_ASKED = {"battle_choices": {"battles"}}
 
 
 def asked_of(data: Json, kingdom: str) -> set[str]:
