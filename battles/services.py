@@ -48,6 +48,12 @@ def _locked_open(battle: Battle, seen: int | None) -> Battle:
     return battle
 
 
+def _asked(campaign: Campaign, kingdom: str, kind: str) -> list[Json]:
+    """What the newest snapshot waits for from the kingdom, of one kind."""
+    pending = services.latest_snapshot(campaign).data.get("pending", [])
+    return [p for p in pending if p["kingdom"] == kingdom and p["kind"] == kind]
+
+
 def _entry(battle: Battle, result: str, winner: str) -> Json:
     entry: Json = {"hex": battle.hex, "result": result}
     if result == "win":
@@ -221,8 +227,16 @@ def battle_last_stand(
     *, campaign: Campaign, user: User, hex: list[int], stand: bool, seen: int | None = None
 ) -> None:
     """A side that must concede may make a Last Stand where the rules allow (ruling B4):
-    `stand` fights a pitched battle, else it concedes."""
+    `stand` fights a pitched battle, else it concedes. Only where it is asked: the engine
+    judges a Last Stand when its battle is picked, and one for another tile would be
+    refused then, at the advance, rather than now (ruling B12)."""
     kingdom = services.kingdom_of(campaign, user)
+    if not any(p["hex"] == hex for p in _asked(campaign, kingdom, "last_stand")):
+        raise ServiceError(
+            "Your kingdom is not asked to make a Last Stand or concede there.",
+            code="not-asked",
+            field="hex",
+        )
     entry = {"hex": hex, "last_stand" if stand else "concede": kingdom}
     services.submission_save(
         campaign=campaign, user=user, kind="battles", payload=[entry], seen=seen
@@ -233,7 +247,17 @@ def battle_last_stand(
 def battle_retreat(
     *, campaign: Campaign, user: User, retreats: dict[str, list[int]], seen: int | None = None
 ) -> None:
-    """Where the kingdom's beaten units go (ruling B10): given and marked ready at once."""
+    """Where the kingdom's beaten units go (ruling B10): given and marked ready at once. Only
+    for the units asked about: a retreat for a unit that does not retreat addresses no
+    battle, and the engine would refuse it when the month's battles end (ruling B12)."""
+    kingdom = services.kingdom_of(campaign, user)
+    asked = {p["unit"] for p in _asked(campaign, kingdom, "retreat")}
+    if not set(retreats) <= asked:
+        raise ServiceError(
+            "Only a unit asked where to retreat may be told where to go.",
+            code="not-asked",
+            field="retreats",
+        )
     services.submission_save(
         campaign=campaign, user=user, kind="retreats", payload=retreats, seen=seen
     )

@@ -26,8 +26,8 @@ class Shape(StrEnum):
 @dataclass(frozen=True)
 class Asked:
     """What a pending decision of one kind asks: `answer`, the `inputs` key that answers
-    it, in `shape`; `also`, the keys a kingdom may give while it is asked (a kingdom giving
-    its orders may already state its battle preferences: rulings B2 to B4)."""
+    it, in `shape`; `also`, the keys a kingdom may give while it is asked (while the tile of
+    its next battle is asked, B2, a kingdom may choose to fight there at sea, B3)."""
 
     answer: str
     shape: Shape = Shape.BY_KINGDOM
@@ -40,7 +40,10 @@ DECISIONS: Mapping[PendingKind, Asked] = MappingProxyType(
         PendingKind.CAPITAL: Asked("capitals"),
         PendingKind.SETTLEMENTS: Asked("settlements"),
         PendingKind.STARTING_ARMY: Asked("starting_armies"),
-        PendingKind.ORDERS: Asked("orders", also=frozenset({"battle_choices", "battles"})),
+        # Nothing about battles is taken with the orders: before they resolve no battle
+        # exists to judge an entry by, and one for a battle that never comes would be
+        # refused at the advance (ruling B12), pausing the campaign.
+        PendingKind.ORDERS: Asked("orders"),
         PendingKind.BATTLE_CHOICE: Asked("battle_choices", also=frozenset({"battles"})),
         PendingKind.LAST_STAND: Asked("battles", Shape.LISTED),
         PendingKind.BATTLE_RESULT: Asked("battles", Shape.LISTED),

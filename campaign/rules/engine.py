@@ -70,6 +70,7 @@ def advance(
 def run(
     campaign: Campaign, *, defaults: bool, due: Counter[tuple[str, str]] | None = None
 ) -> Campaign:
+    battles.refuse_entries_out_of_month(campaign)
     start = campaign.clock
     turn = Turn(
         defaults=defaults,

@@ -518,7 +518,10 @@ def _inputs(json: Json, known: Collection[str]) -> Inputs:
         battle_choices=per_kingdom(
             "battle_choices", lambda j: tuple(i.as_hex() for i in j.as_list())
         ),
-        battles=tuple(_battle_input(item, known) for item in fields["battles"].as_list())
+        battles=tuple(
+            _battle_input(item, known, position)
+            for position, item in enumerate(fields["battles"].as_list())
+        )
         if "battles" in fields
         else (),
         retreats={unit: value.as_hex() for unit, value in fields["retreats"].as_mapping().items()}
@@ -608,7 +611,7 @@ def _order(json: Json) -> Order:
     )
 
 
-def _battle_input(json: Json, known: Collection[str]) -> BattleInput:
+def _battle_input(json: Json, known: Collection[str], position: int) -> BattleInput:
     fields = json.as_object(
         required=("hex",),
         optional=("concede", "last_stand", "naval", "result", "winner", "resolve"),
@@ -649,6 +652,7 @@ def _battle_input(json: Json, known: Collection[str]) -> BattleInput:
         result=result,
         winner=winner,
         resolve=resolve,
+        position=position,
     )
 
 

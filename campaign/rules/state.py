@@ -201,7 +201,8 @@ class SettlementPlan:
 class BattleInput:
     """One entry of `inputs.battles`: a concession, a Last Stand choice, a picker's choice
     of a naval battle (ruling B3), a reported result, or the admin's switch to a simple
-    battle."""
+    battle. `position`: its index in the file's `inputs.battles`, so that a refusal names
+    it (ruling B12) however many entries before it were used meanwhile."""
 
     hex: Hex
     concede: str | None = None
@@ -210,6 +211,7 @@ class BattleInput:
     result: str | None = None
     winner: str | None = None
     resolve: str | None = None
+    position: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ SHARED_RULINGS = (
     *(f"M{n}" for n in range(1, 9)),
     *(f"S{n}" for n in range(1, 4)),
     *(f"O{n}" for n in range(1, 9)),
-    *(f"B{n}" for n in range(1, 12)),
+    *(f"B{n}" for n in range(1, 13)),
     *(f"R{n}" for n in range(1, 4)),
     *(f"W{n}" for n in range(1, 8)),
     *(f"P{n}" for n in range(1, 3)),
