@@ -47,7 +47,7 @@ from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
 from campaign.services import ServiceError, battle_settled_meanwhile
-from campaign.views.common import membership_for, newest_or_404
+from campaign.views.common import admin_for, membership_for, newest_or_404
 from campaign.views.mapcache import snapshot_map
 
 type Json = dict[str, Any]
@@ -584,19 +584,12 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
 # --- the admin's desk -------------------------------------------------------------------------
 
 
-def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
-    membership = membership_for(request, slug)
-    if not membership.is_admin or not isinstance(request.user, User):
-        raise Http404("No such campaign.")
-    return membership, request.user
-
-
 @login_required
 @require_GET
 def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Every battle's state for the admin, those that need a decision first (disputed,
     overdue), with the reports side by side and the admin's forms."""
-    membership, _ = _admin_for(request, slug)
+    membership, _ = admin_for(request, slug)
     campaign = membership.campaign
     cast = cast_of(campaign)
     battles = list(
@@ -652,7 +645,7 @@ ADMIN_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
 @login_required
 @require_POST
 def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    membership, actor = _admin_for(request, slug)
+    membership, actor = admin_for(request, slug)
     battle = get_object_or_404(Battle, campaign=membership.campaign, number=number)
     if action not in ADMIN_ACTIONS:
         raise Http404("No such action.")

@@ -1091,9 +1091,11 @@ def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:
 
 def store_snapshot(**fields: Any) -> Snapshot:
     """Store a new snapshot and announce it (`signals.snapshot_stored`) inside the same
-    transaction, so the rows other apps keep of it (battles) commit with it."""
+    transaction, so the rows other apps keep of it (battles, the outbox) commit with it."""
     snapshot = Snapshot.objects.create(**fields)
-    snapshot_stored.send(sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot)
+    snapshot_stored.send(
+        sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot, imported=False
+    )
     return snapshot
 
 

@@ -1,5 +1,7 @@
-"""The rules engine stays pure: import-linter fails if campaign/rules imports Django
-or an app module. Checked on a copy of the code with a violation planted in it."""
+"""The import contracts: import-linter fails if campaign/rules imports Django or an app
+module (the rules engine stays pure), and if the campaign app imports the apps that listen
+to it (battles, notifications). Checked on a copy of the code with a violation planted in
+it."""
 
 import os
 import shutil
@@ -11,7 +13,7 @@ import pytest
 
 from tests.conftest import BASE_DIR
 
-PACKAGES = ["campaign", "battles", "accounts", "config"]
+PACKAGES = ["campaign", "battles", "notifications", "accounts", "config"]
 
 
 def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
@@ -47,3 +49,13 @@ def test_the_contract_fails_when_the_rules_import_django_or_the_app(tree, plante
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "BROKEN" in result.stdout
+
+
+@pytest.mark.parametrize("planted", ["from notifications import outbox", "import battles.sync"])
+def test_the_contract_fails_when_the_campaign_imports_an_app_that_listens(tree, planted):
+    """The campaign announces (campaign.signals); battles and notifications listen to it."""
+    (tree / "campaign" / "views" / "planted.py").write_text(planted + "\n")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "BROKEN" in result.stdout
+    assert "campaign.views.planted" in result.stdout

@@ -1,7 +1,7 @@
 """What every page of a campaign shares: who the signed-in user is in it (a 404 for
-anyone else, so a campaign one does not belong to stays invisible), who may read a public
-campaign's story, its newest snapshot, and what it waits for from a kingdom, with where to
-give it."""
+anyone else, so a campaign one does not belong to stays invisible), whether they run it,
+who may read a public campaign's story, its newest snapshot, and what it waits for from a
+kingdom, with where to give it."""
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -71,6 +71,15 @@ def membership_for(request: HttpRequest, slug: str) -> Membership:
         else None
     )
     return _member(membership)
+
+
+def admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
+    """The signed-in admin's membership and user; 404 for everyone else, players included.
+    The dashboard asks it, and the desks it loads from other apps (battles, notifications)."""
+    membership = membership_for(request, slug)
+    if not membership.is_admin or not isinstance(request.user, User):
+        raise Http404("No such campaign.")
+    return membership, request.user
 
 
 def _member(membership: Membership | None) -> Membership:
