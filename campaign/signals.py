@@ -7,6 +7,11 @@ announces, so what a listener writes commits with the change or not at all.
   rows, and nobody is told what happened on another site).
 - `campaign_full`: the last kingdom a campaign needs has joined; its admins may start it.
   Argument: `campaign`.
+- `invitations_made`: an admin invites people by e-mail. Arguments: `campaign`, `actor`,
+  `addresses` (each once, lower-case), `link` (the join page's whole address) and
+  `invitation` (an id unique to this act: the same call announced twice is one act). A
+  receiver returns the addresses it has taken on to send, so that the admin is told only
+  what is true.
 
 `quietly()` tells the listeners to keep their rows but tell nobody: see its docstring."""
 
@@ -18,6 +23,7 @@ from django.dispatch import Signal
 
 snapshot_stored = Signal()
 campaign_full = Signal()
+invitations_made = Signal()
 
 _quiet: ContextVar[bool] = ContextVar("campaign_quiet", default=False)
 

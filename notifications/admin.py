@@ -13,9 +13,11 @@ class ReminderAdmin(admin.ModelAdmin[Reminder]):
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin[Notification]):
-    list_display = ("subject", "channel", "kind", "user", "campaign", "sent_at", "attempts")
+    list_display = (
+        "subject", "channel", "kind", "user", "address", "campaign", "sent_at", "attempts",
+    )  # fmt: skip
     list_filter = ("channel", "kind", "campaign")
-    search_fields = ("subject", "user__username")
+    search_fields = ("subject", "user__username", "address")
     readonly_fields = tuple(f.name for f in Notification._meta.fields)
 
     def has_add_permission(self, request: object) -> bool:

@@ -9,8 +9,11 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from campaign.signals import campaign_full, snapshot_stored
+        from campaign.signals import campaign_full, invitations_made, snapshot_stored
         from notifications import events
 
         snapshot_stored.connect(events.on_snapshot_stored, dispatch_uid="notifications.news")
         campaign_full.connect(events.on_campaign_full, dispatch_uid="notifications.full")
+        invitations_made.connect(
+            events.on_invitations_made, dispatch_uid="notifications.invitations"
+        )

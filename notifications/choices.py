@@ -13,8 +13,11 @@ from notifications.models import Notification, NotificationChoices
 
 Kind = Notification.Kind
 
-# The kinds a user may turn off (the digest is a way of getting them, not a kind of news).
-EMAIL_KINDS: tuple[str, ...] = tuple(k.value for k in Kind if k != Kind.DIGEST)
+# The kinds a user may turn off (the digest is a way of getting them, not a kind of news; an
+# invitation goes to an address, not to a user).
+EMAIL_KINDS: tuple[str, ...] = tuple(
+    k.value for k in Kind if k not in (Kind.DIGEST, Kind.INVITATION)
+)
 ALL = "all"  # an unsubscribe link's kind for every e-mail at once
 UNSUBSCRIBE_SALT = "campaign.notifications.unsubscribe"  # the links already sent keep working
 

@@ -1,18 +1,20 @@
 """What happens, told: the receivers of what the campaign announces (`campaign.signals`:
-a new snapshot, a campaign full) and the entry points the battles call (a battle handed
-off to the tabletop, a result reported, a dispute), each writing its news to the outbox in
-the caller's transaction; and the reminders the beat asks for. Never a call
+a new snapshot, a campaign full, invitations) and the entry points the battles call (a
+battle handed off to the tabletop, a result reported, a dispute), each writing its news to
+the outbox in the caller's transaction; and the reminders the beat asks for. Never a call
 sprinkled through the campaign's services: they announce, and this listens.
 
 - a step opens for a kingdom, the month is over, the campaign has ended: `on_snapshot_stored`
   (`news.snapshot_news`), not for a snapshot imported from a file;
 - every kingdom has joined: `on_campaign_full`;
+- an admin invites people by e-mail: `on_invitations_made`;
 - a reminder 24 and 2 hours before the deadline: `remind`, run by the beat;
 - a battle handed off to the tabletop: `battle_handed_off`, from `battles.sync` as it makes
   the battle's row; a result reported, a dispute: `result_reported` and `result_disputed`,
   from `battles.services`."""
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,6 +33,7 @@ from notifications.news import (
     Asked,
     Letter,
     News,
+    invitation_letter,
     members_of,
     names_of,
     players_of,
@@ -91,6 +94,31 @@ def on_campaign_full(*, campaign: Campaign, **_: Any) -> None:
             outbox.write(campaign, news)
     except Exception:
         logger.exception("The news that %s is full could not be written.", campaign)
+
+
+def on_invitations_made(
+    *,
+    campaign: Campaign,
+    actor: User,
+    addresses: Sequence[str],
+    link: str,
+    invitation: int,
+    **_: Any,
+) -> list[str]:
+    """An admin invites people by e-mail: one e-mail to each address, with the join page's
+    `link`, sent by the outbox like any other (retried if the mail server fails). Returns
+    the addresses it will be sent to. Not in a savepoint: an invitation that cannot be
+    written is not made at all (the admin's request fails), rather than said to be sent."""
+    subject, body = invitation_letter(campaign, actor, link)
+    return outbox.write_to_addresses(
+        campaign,
+        key=f"invitation:{campaign.pk}:{invitation}",
+        kind=Kind.INVITATION,
+        addresses=addresses,
+        subject=subject,
+        body=body,
+        link=link,
+    )
 
 
 def battle_handed_off(

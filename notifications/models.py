@@ -38,8 +38,8 @@ class Reminder(models.Model):
 
 
 class Notification(models.Model):
-    """One message of the outbox: an e-mail to a user, or a post to the campaign's Discord
-    channel. Written in the transaction of the change that causes it, with a `dedupe_key`
+    """One message of the outbox: an e-mail to a user (or, for an invitation, to an address
+    that may be nobody's yet), or a post to the campaign's Discord channel. Written in the transaction of the change that causes it, with a `dedupe_key`
     unique to its event and recipient, so that running the same code twice never makes a
     second row; sent once by `outbox.send`, which locks the row while it sends."""
 
@@ -56,6 +56,7 @@ class Notification(models.Model):
         MONTH = "month", "A month is over, with its report"
         ENDED = "ended", "The campaign has ended"
         DIGEST = "digest", "The daily digest"
+        INVITATION = "invitation", "An invitation to join a campaign"
 
     campaign = models.ForeignKey(
         Campaign, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
@@ -66,7 +67,12 @@ class Notification(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="notifications",
-        help_text="The recipient of an e-mail; none for a Discord post.",
+        help_text="The recipient of an e-mail; none for a Discord post or an invitation.",
+    )
+    address = models.EmailField(
+        blank=True,
+        help_text="The recipient of an invitation, who may have no account yet; "
+        "empty for every other message.",
     )
     channel = models.CharField(max_length=8, choices=Channel.choices)
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -1,5 +1,5 @@
 """What each event tells, and to whom: a step opens for a kingdom (or it is its turn), a
-deadline nears, a month is over, the campaign has ended. Each is `News`: a
+deadline nears, a month is over, the campaign has ended, an invitation. Each is `News`: a
 key unique to the event, its kind, its e-mails (`Letter`) and its Discord post. Built from
 facts gathered here (`snapshot_news` compares a new snapshot with the one before it); the
 outbox writes them (`outbox.write`)."""
@@ -233,6 +233,21 @@ def result_words(result: str, winner: str, names: dict[str, str]) -> str:
 def _chapter(clock: Json | None) -> tuple[Any, ...]:
     clock = clock or {}
     return clock.get("year"), clock.get("season"), clock.get("month")
+
+
+def invitation_letter(campaign: Campaign, admin: User, link: str) -> tuple[str, str]:
+    """The subject and text of an invitation by e-mail, with the join page's `link`."""
+    players = campaign.memberships.exclude(kingdom="").count()
+    mode = {"sealed": "sealed orders", "cycle": "orders given in turn"}
+    subject = f"{admin.get_username()} invites you to {campaign.name}, a Mighty Kingdoms campaign"
+    body = (
+        f"{admin.get_username()} invites you to rule a kingdom in {campaign.name}, a Mighty "
+        f"Kingdoms campaign for Kings of War: {campaign.kingdoms} kingdoms "
+        f"({players} joined so far), {campaign.options.get('years', 6)} years, "
+        f"{mode.get(campaign.options.get('orders', ''), 'sealed orders')}.\n\n"
+        f"Join here (sign in or make an account first):\n{link}\n"
+    )
+    return subject, body
 
 
 # --- facts from the database ------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""The outbox. Each message is a `Notification` row: an e-mail to one user, or one post to
-the campaign's Discord webhook naming the players concerned. Rows are written in the transaction of the change that causes them (so
+"""The outbox. Each message is a `Notification` row: an e-mail to one user (or, for an
+invitation, to an address), or one post to the campaign's Discord webhook naming the
+players concerned. Rows are written in the transaction of the change that causes them (so
 they commit with it or not at all), with a `dedupe_key` made of the event and the recipient
 and unique in the table: the same code run twice, or a receiver called twice, makes no
 second row (`bulk_create(ignore_conflicts=True)`). A user's choices decide at writing which
@@ -32,6 +33,7 @@ and Discord's timeouts bound it)."""
 import email.message
 import email.policy
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.policy import Policy
@@ -112,6 +114,37 @@ def write(campaign: Campaign, news: News) -> int:
     return _written(rows)
 
 
+def write_to_addresses(
+    campaign: Campaign,
+    *,
+    key: str,
+    kind: str,
+    addresses: Sequence[str],
+    subject: str,
+    body: str,
+    link: str,
+) -> list[str]:
+    """Write one e-mail to each address (an invitation: to whoever it is, user or not), to
+    be sent once this transaction commits. Returns the addresses written to."""
+    if is_quiet():
+        return []
+    rows = [
+        Notification(
+            campaign=campaign,
+            address=address,
+            channel=Channel.EMAIL,
+            kind=kind,
+            subject=subject,
+            body=body,
+            link=link,
+            dedupe_key=f"{key}:{address}"[:200],
+        )
+        for address in addresses
+    ]
+    _written(rows)
+    return list(addresses)
+
+
 def _written(rows: list[Notification]) -> int:
     if not rows:
         return 0
@@ -186,11 +219,23 @@ def _refusal(row: Notification) -> str:
     if row.channel == Channel.DISCORD:
         has_webhook = DiscordWebhook.objects.filter(campaign=row.campaign).exists()
         return "" if has_webhook else "The campaign's Discord webhook was removed."
+    if row.kind == Kind.INVITATION:
+        return _invitation_refusal(row)
     user = row.user
     if user is None or not user.is_active or not user.email:
         return "Its recipient has no e-mail address now."
     if row.kind != Kind.DIGEST and row.kind in choices_of(user).email_off:
         return "Its recipient turned this kind of e-mail off."
+    return ""
+
+
+def _invitation_refusal(row: Notification) -> str:
+    """An invitation goes while its campaign is open and its link still lets people in."""
+    campaign = row.campaign
+    if campaign is None or campaign.status != Campaign.Status.OPEN:
+        return "The campaign has started: the invitation is no longer needed."
+    if not row.link.endswith(reverse("campaign:join", args=[campaign.join_code])):
+        return "The invitation link was replaced by a new one."
     return ""
 
 
@@ -203,7 +248,9 @@ def _deliver(row: Notification) -> None:
             said = str(error).replace(webhook.url, "(the webhook)")
             raise DeliveryError(said, wait=error.wait) from None
         return
-    assert row.user is not None
+    if row.user is None:
+        EmailMessage(subject=row.subject, body=row.body, to=[row.address]).send()
+        return
     _email(row, row.user).send()
 
 

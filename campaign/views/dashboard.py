@@ -419,12 +419,21 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _invite(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    sent, failed = services.campaign_invite_by_email(
-        campaign=campaign, actor=actor, emails=form["emails"], link=form["invitation"]
+    """Queued, not sent: the outbox sends each e-mail once the change commits, and the
+    Notifications section below says how they stand (a mail server's refusal included)."""
+    asked = list(dict.fromkeys(e.strip().lower() for e in form["emails"]))
+    queued = services.campaign_invite_by_email(
+        campaign=campaign, actor=actor, emails=asked, link=form["invitation"]
     )
-    told = f"The invitation is sent to {', '.join(sent)}." if sent else ""
-    if failed:
-        told += f" The mail server refused {', '.join(failed)}: check them or send the link."
+    told = (
+        f"The invitation to {', '.join(queued)} is queued: it goes out by e-mail in a moment "
+        "(see Notifications below)."
+        if queued
+        else ""
+    )
+    left = [address for address in asked if address not in queued]
+    if left:
+        told += f" Nothing can send it to {', '.join(left)}: send them the link."
     return told.strip()
 
 
