@@ -131,8 +131,8 @@ def test_four_newcomers_start_a_campaign_from_a_shared_link(
         "The invitation to cy@example.org is queued"
     )
     expect(mira.locator("#notification-desk")).to_contain_text("Messages: 1 sent, 0 waiting.")
-    (letter,) = mails_to("cy")
-    assert invitation in letter.body
+    (invited,) = mails_to("cy")
+    assert invitation in invited.body
 
     # Three others open the link, sign up on the way, and each takes a kingdom
     players: dict[str, Page] = {}
