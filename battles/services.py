@@ -4,7 +4,7 @@ or disputes it, the reporter may withdraw it; a side concedes or makes a Last St
 its deadline. Who may say what is checked here; what reaches the engine goes through the
 campaign's services (`battle_entry_save`, `submission_save`), which check it with the
 engine and queue the advance. A refusal is a `ServiceError` and changes nothing. A report
-and a dispute write their notifications (`campaign.notifications`) in their transaction."""
+and a dispute write their notifications (`notifications.events`) in their transaction."""
 
 from datetime import timedelta
 from typing import Any
@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles.models import Battle, PlayTime, ResultReport
-from campaign import notifications, services
+from campaign import services
 from campaign.models import AuditEntry, Campaign
 from campaign.services import ServiceError
+from notifications import events
 
 type Json = dict[str, Any]
 
@@ -111,7 +112,7 @@ def battle_report(
         winner=winner,
         **details,
     )
-    notifications.result_reported(
+    events.result_reported(
         campaign=battle.campaign, report_id=report.pk, reporter=user, kingdom=kingdom,
         opponent=battle.opponent_of(kingdom), hex=battle.hex, result=result, winner=winner,
         link=_card(battle),
@@ -177,7 +178,7 @@ def battle_dispute(
     report.answered_by, report.answered_at = user, timezone.now()
     report.save()
     battle = report.battle
-    notifications.result_disputed(
+    events.result_disputed(
         campaign=battle.campaign, report_id=report.pk, disputer=user, reporter=report.reported_by,
         kingdom=report.kingdom, hex=battle.hex, result=report.result, winner=report.winner,
         reason=report.dispute_reason, link=_card(battle),

@@ -39,7 +39,7 @@ from battles.forms import (
     report_details,
 )
 from battles.models import Battle, ResultReport
-from campaign.access import membership_for, newest_or_404
+from campaign.access import admin_for, membership_for, newest_or_404
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import KingdomLook, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
@@ -584,19 +584,12 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
 # --- the admin's desk -------------------------------------------------------------------------
 
 
-def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
-    membership = membership_for(request, slug)
-    if not membership.is_admin or not isinstance(request.user, User):
-        raise Http404("No such campaign.")
-    return membership, request.user
-
-
 @login_required
 @require_GET
 def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Every battle's state for the admin, those that need a decision first (disputed,
     overdue), with the reports side by side and the admin's forms."""
-    membership, _ = _admin_for(request, slug)
+    membership, _ = admin_for(request, slug)
     campaign = membership.campaign
     cast = cast_of(campaign)
     battles = list(
@@ -652,7 +645,7 @@ ADMIN_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
 @login_required
 @require_POST
 def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    membership, actor = _admin_for(request, slug)
+    membership, actor = admin_for(request, slug)
     battle = get_object_or_404(Battle, campaign=membership.campaign, number=number)
     if action not in ADMIN_ACTIONS:
         raise Http404("No such action.")

@@ -33,6 +33,15 @@ def membership_for(request: HttpRequest, slug: str) -> Membership:
     return _member(membership)
 
 
+def admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
+    """The signed-in admin's membership and user; 404 for everyone else, players included.
+    The dashboard asks it, and the desks it loads from other apps (battles, notifications)."""
+    membership = membership_for(request, slug)
+    if not membership.is_admin or not isinstance(request.user, User):
+        raise Http404("No such campaign.")
+    return membership, request.user
+
+
 def _member(membership: Membership | None) -> Membership:
     """The membership found, or a 404 that does not tell a campaign one doesn't belong to
     from one that doesn't exist."""

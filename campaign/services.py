@@ -7,7 +7,6 @@ import hashlib
 import json
 import logging
 import re
-import smtplib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -16,7 +15,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from celery import signature
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Max, Q
@@ -46,7 +44,7 @@ from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import generate_map
 from campaign.rules.options import DEFAULTS, OPTION_ROWS, orders_in_cycle
 from campaign.rules.state import STEPS, BattleStatus, Season, Step
-from campaign.signals import campaign_full, snapshot_stored
+from campaign.signals import campaign_full, invitations_made, snapshot_stored
 
 type Json = dict[str, Any]
 
@@ -452,28 +450,16 @@ def _kingdom_refusals(
     return refusals
 
 
-def invitation_email(campaign: Campaign, admin: User, link: str) -> tuple[str, str]:
-    """The subject and text of an invitation by e-mail."""
-    players = campaign.memberships.exclude(kingdom="").count()
-    mode = {"sealed": "sealed orders", "cycle": "orders given in turn"}
-    subject = f"{admin.get_username()} invites you to {campaign.name}, a Mighty Kingdoms campaign"
-    body = (
-        f"{admin.get_username()} invites you to rule a kingdom in {campaign.name}, a Mighty "
-        f"Kingdoms campaign for Kings of War: {campaign.kingdoms} kingdoms "
-        f"({players} joined so far), {campaign.options.get('years', 6)} years, "
-        f"{mode.get(campaign.options.get('orders', ''), 'sealed orders')}.\n\n"
-        f"Join here (sign in or make an account first):\n{link}\n"
-    )
-    return subject, body
-
-
+@transaction.atomic
 def campaign_invite_by_email(
     *, campaign: Campaign, actor: User, emails: Iterable[str], link: str
-) -> tuple[list[str], list[str]]:
-    """Send the invitation `link` to each address, one e-mail each (nobody sees the others'
-    addresses). Returns the addresses sent to and those the mail server refused; both are
-    recorded in the audit log. Nothing is sent for a campaign that has started."""
-    require_admin(campaign, actor)
+) -> list[str]:
+    """Invite each address to the campaign with its join page's `link`: announced
+    (`signals.invitations_made`) for the outbox to send, one e-mail each (nobody sees the
+    others' addresses), after this transaction commits; nothing is sent while the request
+    waits. Recorded in the audit log. Returns the addresses the listeners took on to send.
+    Nothing is sent for a campaign that has started."""
+    campaign = _locked_for_admin(campaign, actor)
     if campaign.status != Campaign.Status.OPEN:
         raise ServiceError("This campaign has already started.", code="not-open")
     addresses = list(dict.fromkeys(e.strip().lower() for e in emails if e.strip()))
@@ -486,19 +472,13 @@ def campaign_invite_by_email(
             raise ServiceError(
                 f"{address} is not an e-mail address.", code="bad-email", field="emails"
             ) from None
-    subject, body = invitation_email(campaign, actor, link)
-    sent, failed = [], []
-    for address in addresses:
-        try:
-            send_mail(subject, body, None, [address])
-        except (OSError, smtplib.SMTPException):
-            failed.append(address)
-        else:
-            sent.append(address)
-    record_audit(
-        campaign, actor, AuditEntry.Action.INVITED, details={"sent": sent, "failed": failed}
-    )
-    return sent, failed
+    entry = record_audit(campaign, actor, AuditEntry.Action.INVITED, details={"to": addresses})
+    answers = invitations_made.send(
+        sender=Campaign, campaign=campaign, actor=actor, addresses=addresses, link=link,
+        invitation=entry.pk,
+    )  # fmt: skip
+    taken = {address for _, said in answers for address in said or ()}
+    return [address for address in addresses if address in taken]
 
 
 @transaction.atomic
@@ -1095,9 +1075,11 @@ def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:
 
 def store_snapshot(**fields: Any) -> Snapshot:
     """Store a new snapshot and announce it (`signals.snapshot_stored`) inside the same
-    transaction, so the rows other apps keep of it (battles) commit with it."""
+    transaction, so the rows other apps keep of it (battles, the outbox) commit with it."""
     snapshot = Snapshot.objects.create(**fields)
-    snapshot_stored.send(sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot)
+    snapshot_stored.send(
+        sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot, imported=False
+    )
     return snapshot
 
 
@@ -1378,7 +1360,7 @@ def record_audit(
     action: AuditEntry.Action,
     reason: str = "",
     details: Json | None = None,
-) -> None:
-    AuditEntry.objects.create(
+) -> AuditEntry:
+    return AuditEntry.objects.create(
         campaign=campaign, actor=actor, action=action, reason=reason, details=details or {}
     )

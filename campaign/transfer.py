@@ -210,7 +210,7 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     )
     if snapshots:  # the battles' rows of the newest state, as after any new snapshot
         last = max((s for s, _, _ in snapshots), key=lambda s: s.number)
-        snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=last)
+        snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=last, imported=True)
     AuditEntry.objects.create(
         campaign=campaign,
         action=AuditEntry.Action.IMPORTED,

@@ -1,9 +1,9 @@
 """The campaign admin's dashboard: where the campaign stands, the invitations and who plays
 (removing a player before the start, handing a kingdom over after it, more admins), who it
 waits for, the deadline controls, the battles (served by the battles app), corrections,
-the notifications (the Discord webhook, a secret never shown back whole, and how the
-messages stand) and the audit log. Every change goes through a service; a form only checks the shape of what
-was typed."""
+the notifications (the Discord webhook and how the messages stand, served by the
+notifications app) and the audit log. Every change goes through a service; a form only
+checks the shape of what was typed."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from campaign import notifications, services
-from campaign.access import membership_for
+from campaign import services
+from campaign.access import admin_for
 from campaign.asks import WORDS
 from campaign.forms import (
     AdminActionForm,
@@ -36,32 +36,18 @@ from campaign.forms import (
     UndoForm,
     reason_field,
 )
-from campaign.models import (
-    AuditEntry,
-    Campaign,
-    DiscordWebhook,
-    Membership,
-    Snapshot,
-    Submission,
-)
+from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules import decisions
 from campaign.services import ServiceError
 from campaign.views.deadlines import after_the_advance, at_the_deadline
+from campaign.words import when
 
 type Json = dict[str, Any]
 type Action = Callable[[Campaign, User, dict[str, Any]], str]
 
 AUDIT_SHOWN = 50
 TEMPLATE = "campaign/dashboard.html"
-
-
-def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
-    """The signed-in admin's membership and user; 404 for everyone else, players included."""
-    membership = membership_for(request, slug)
-    if not membership.is_admin or not isinstance(request.user, User):
-        raise Http404("No such campaign.")
-    return membership, request.user
 
 
 # --- what the page shows ----------------------------------------------------------------
@@ -258,25 +244,6 @@ class HandOverForm(PeopleForm):
         return cleaned
 
 
-class DiscordForm(forms.Form):
-    """The webhook's address: a password field, so that what was typed is never shown back."""
-
-    url = forms.URLField(
-        label="Discord webhook URL",
-        max_length=500,
-        assume_scheme="https",
-        widget=forms.PasswordInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
-        help_text="The channel's settings, Integrations, Webhooks, Copy Webhook URL.",
-    )
-
-    def clean_url(self) -> str:
-        url: str = self.cleaned_data["url"]
-        refusal = notifications.webhook_refusal(url)
-        if refusal:
-            raise forms.ValidationError(refusal)
-        return url
-
-
 FORMS: dict[str, type[forms.Form]] = {
     "start": StartForm,
     "pause": AdminActionForm,
@@ -293,8 +260,6 @@ FORMS: dict[str, type[forms.Form]] = {
     "make-admin": MakeAdminForm,
     "step-down": StartForm,
     "hand-over": HandOverForm,
-    "discord": DiscordForm,
-    "discord-remove": StartForm,
     "archive": StartForm,
     "unarchive": StartForm,
     "delete": StartForm,
@@ -362,8 +327,6 @@ def _render(
         "at_deadline": at_deadline,
         "kingdoms": (data or {}).get("kingdoms", []),
         "audit": audit_log(campaign),
-        "webhook": DiscordWebhook.objects.filter(campaign=campaign).first(),
-        "outbox": notifications.outbox_of(campaign),
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
     }
     return page_or_fragment(request, TEMPLATE, context, fragment="board", status=status)
@@ -372,7 +335,7 @@ def _render(
 @login_required
 @require_GET
 def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership, _ = _admin_for(request, slug)
+    membership, _ = admin_for(request, slug)
     return _render(request, membership)
 
 
@@ -407,7 +370,7 @@ def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     before = campaign.snapshots.get(number=snapshot.number - 1).data
     names = {k["id"]: k["name"] for k in snapshot.data["kingdoms"]}
     campaign.refresh_from_db()
-    deadline = notifications.when(campaign.deadline, actor.time_zone) if campaign.deadline else ""
+    deadline = when(campaign.deadline, actor.time_zone) if campaign.deadline else ""
     return after_the_advance(before, snapshot.data, names, deadline)
 
 
@@ -456,12 +419,21 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _invite(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    sent, failed = services.campaign_invite_by_email(
-        campaign=campaign, actor=actor, emails=form["emails"], link=form["invitation"]
+    """Queued, not sent: the outbox sends each e-mail once the change commits, and the
+    Notifications section below says how they stand (a mail server's refusal included)."""
+    asked = list(dict.fromkeys(e.strip().lower() for e in form["emails"]))
+    queued = services.campaign_invite_by_email(
+        campaign=campaign, actor=actor, emails=asked, link=form["invitation"]
     )
-    told = f"The invitation is sent to {', '.join(sent)}." if sent else ""
-    if failed:
-        told += f" The mail server refused {', '.join(failed)}: check them or send the link."
+    told = (
+        f"The invitation to {', '.join(queued)} is queued: it goes out by e-mail in a moment "
+        "(see Notifications below)."
+        if queued
+        else ""
+    )
+    left = [address for address in asked if address not in queued]
+    if left:
+        told += f" Nothing can send it to {', '.join(left)}: send them the link."
     return told.strip()
 
 
@@ -498,11 +470,6 @@ def _hand_over(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return f"{membership.kingdom_name} is ruled by {membership.user.get_username()} from now on."
 
 
-def _discord(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    webhook = notifications.webhook_set(campaign=campaign, actor=actor, url=form["url"])
-    return f"The Discord webhook ending {webhook.ending} is set: the campaign's news goes there."
-
-
 def _archive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     services.campaign_archive(campaign=campaign, actor=actor)
     return "Archived: it is off its players' home pages, and everything in it stays readable."
@@ -516,11 +483,6 @@ def _unarchive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 def _delete(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     services.campaign_delete(campaign=campaign, actor=actor)
     return f"{campaign.name} is deleted."
-
-
-def _discord_remove(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    notifications.webhook_remove(campaign=campaign, actor=actor)
-    return "The Discord webhook is removed: no more news goes to the channel."
 
 
 ACTIONS: dict[str, Action] = {
@@ -539,8 +501,6 @@ ACTIONS: dict[str, Action] = {
     "make-admin": _make_admin,
     "step-down": _step_down,
     "hand-over": _hand_over,
-    "discord": _discord,
-    "discord-remove": _discord_remove,
     "archive": _archive,
     "unarchive": _unarchive,
     "delete": _delete,
@@ -564,7 +524,7 @@ def _form_errors(form: forms.Form) -> str:
 def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpResponse:
     """Check the form, call the service; tell the admin what happened or why not. Without
     htmx, back to the page (or the page with the form's errors); with htmx, the board."""
-    membership, actor = _admin_for(request, slug)
+    membership, actor = admin_for(request, slug)
     if action not in ACTIONS:
         raise Http404("No such action.")
     campaign = membership.campaign

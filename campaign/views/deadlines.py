@@ -8,16 +8,17 @@ from typing import Any
 
 from django.utils import timezone
 
-from campaign import notifications, services
+from campaign import services
 from campaign.asks import WORDS, defaulted
 from campaign.models import Campaign
 from campaign.rules import decisions
+from campaign.words import joined, when
 
 type Json = dict[str, Any]
 
 
 def _names_of(who: list[str]) -> str:
-    return notifications.joined(sorted(set(who)))
+    return joined(sorted(set(who)))
 
 
 def _sentence(clauses: list[str]) -> str:
@@ -91,7 +92,7 @@ def _next_step(campaign: Campaign, data: Json, names: dict[str, str], zone: str)
         return f"{words}, each with its own deadline"
     hours = services.hours_of(campaign, kind)
     due = services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
-    return f"{words} until {notifications.when(due, zone)}"
+    return f"{words} until {when(due, zone)}"
 
 
 def _next_capital(data: Json, names: dict[str, str]) -> tuple[str, str]:

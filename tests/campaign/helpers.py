@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import notifications, services
+from campaign import services
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign
+from campaign.signals import quietly
 
 PASSWORD = "a-long-test-password"
 CAST = ("gm", "alice", "bob", "eve")  # eve plays in another campaign, or in none
@@ -46,7 +47,7 @@ def new_campaign(
     )
     # The admin's news that every kingdom has joined is tested on its own (test_join): the
     # tests of what the campaign tells from its start on count only that.
-    with notifications.silenced():
+    with quietly():
         services.campaign_join(
             campaign=campaign, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
         )

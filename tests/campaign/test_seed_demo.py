@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.models import Campaign, Membership, Notification, Snapshot
+from campaign.models import Campaign, Membership, Snapshot
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
 

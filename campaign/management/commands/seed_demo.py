@@ -28,13 +28,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import User
-from campaign import notifications, services
+from campaign import services
 from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.state import BattleStatus
+from campaign.signals import quietly
 from config.celery import app as celery_app
 
 type Json = dict[str, Any]
@@ -96,7 +97,7 @@ def stale_advances_run_here() -> Iterator[None]:
     celery_app.conf.task_always_eager = True
     trace.setLevel(logging.WARNING)
     try:
-        with notifications.silenced():  # nobody is told of the bots' hundreds of steps
+        with quietly():  # nobody is told of the bots' hundreds of steps
             yield
     finally:
         celery_app.conf.task_always_eager = eager
