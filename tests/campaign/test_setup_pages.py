@@ -14,8 +14,8 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services
 from campaign.display.mapsvg import direction
+from campaign.display.setup_board import plan_with
 from campaign.models import Campaign, Submission
-from campaign.views.setup import plan_with
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in, without_tokens
 
 pytestmark = pytest.mark.django_db

@@ -20,10 +20,10 @@ from accounts.models import User
 from battles import services as battle_services
 from battles.models import Battle
 from campaign import services
+from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
 from campaign.rules import decisions
 from campaign.rules.hexmap import map_from_json
-from campaign.views.winter import NOTHING
 from config.celery import app as celery_app
 from tests.campaign.helpers import at_step, play_from, play_until, set_up_by_the_deadlines
 from tests.e2e.conftest import sign_in

@@ -12,9 +12,9 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from campaign import services
+from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
 from campaign.rules import decisions
-from campaign.views.winter import NOTHING
 from tests.e2e.conftest import sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
