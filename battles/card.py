@@ -11,6 +11,7 @@ from battles.models import Battle
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import hex_label
+from campaign.rules.state import BattleStatus
 
 type Json = dict[str, Any]
 
@@ -158,7 +159,9 @@ def _changes(
         (
             e
             for e in events
-            if e["type"] == "battle" and e["hex"] == battle.hex and e.get("status") == "resolved"
+            if e["type"] == "battle"
+            and e["hex"] == battle.hex
+            and e.get("status") == BattleStatus.RESOLVED
         ),
         None,
     )
@@ -174,7 +177,7 @@ def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
     mine = [
         i
         for i, e in enumerate(events)
-        if e["type"] == "battle" and e["hex"] == battle.hex and e.get("status") == "resolved"
+        if e["type"] == "battle" and e["hex"] == battle.hex and e.get("status") == BattleStatus.RESOLVED
         and (e["year"], e["month"]) == (battle.year, battle.month)
     ]  # fmt: skip
     if not mine:

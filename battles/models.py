@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from campaign.models import Campaign, Snapshot
+from campaign.rules.state import BattleStatus
 
 
 class Battle(models.Model):
@@ -20,8 +21,8 @@ class Battle(models.Model):
     kingdom still in the tile fights on)."""
 
     class Status(models.TextChoices):
-        AWAITING = "awaiting_result", "Waiting for its result"
-        RESOLVED = "resolved", "Resolved"
+        AWAITING = BattleStatus.AWAITING_RESULT.value, "Waiting for its result"
+        RESOLVED = BattleStatus.RESOLVED.value, "Resolved"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
     number = models.PositiveIntegerField()

@@ -4,7 +4,7 @@ or disputes it, the reporter may withdraw it; a side concedes or makes a Last St
 its deadline. Who may say what is checked here; what reaches the engine goes through the
 campaign's services (`battle_entry_save`, `submission_save`), which check it with the
 engine and queue the advance. A refusal is a `ServiceError` and changes nothing. A report
-and a dispute write their notifications (`campaign.notifications`) in their transaction."""
+and a dispute write their notifications (`notifications.events`) in their transaction."""
 
 from datetime import timedelta
 from typing import Any
@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles.models import Battle, PlayTime, ResultReport
-from campaign import notifications, services
-from campaign.models import Campaign
+from campaign import services
+from campaign.models import AuditEntry, Campaign
 from campaign.services import ServiceError
+from notifications import events
 
 type Json = dict[str, Any]
 
@@ -46,6 +47,12 @@ def _locked_open(battle: Battle, seen: int | None) -> Battle:
             code="moved-on",
         )
     return battle
+
+
+def _asked(campaign: Campaign, kingdom: str, kind: str) -> list[Json]:
+    """What the newest snapshot waits for from the kingdom, of one kind."""
+    pending = services.latest_snapshot(campaign).data.get("pending", [])
+    return [p for p in pending if p["kingdom"] == kingdom and p["kind"] == kind]
 
 
 def _entry(battle: Battle, result: str, winner: str) -> Json:
@@ -105,7 +112,7 @@ def battle_report(
         winner=winner,
         **details,
     )
-    notifications.result_reported(
+    events.result_reported(
         campaign=battle.campaign, report_id=report.pk, reporter=user, kingdom=kingdom,
         opponent=battle.opponent_of(kingdom), hex=battle.hex, result=result, winner=winner,
         link=_card(battle),
@@ -171,7 +178,7 @@ def battle_dispute(
     report.answered_by, report.answered_at = user, timezone.now()
     report.save()
     battle = report.battle
-    notifications.result_disputed(
+    events.result_disputed(
         campaign=battle.campaign, report_id=report.pk, disputer=user, reporter=report.reported_by,
         kingdom=report.kingdom, hex=battle.hex, result=report.result, winner=report.winner,
         reason=report.dispute_reason, link=_card(battle),
@@ -221,8 +228,16 @@ def battle_last_stand(
     *, campaign: Campaign, user: User, hex: list[int], stand: bool, seen: int | None = None
 ) -> None:
     """A side that must concede may make a Last Stand where the rules allow (ruling B4):
-    `stand` fights a pitched battle, else it concedes."""
+    `stand` fights a pitched battle, else it concedes. Only where it is asked: the engine
+    judges a Last Stand when its battle is picked, and one for another tile would be
+    refused then, at the advance, rather than now (ruling B12)."""
     kingdom = services.kingdom_of(campaign, user)
+    if not any(p["hex"] == hex for p in _asked(campaign, kingdom, "last_stand")):
+        raise ServiceError(
+            "Your kingdom is not asked to make a Last Stand or concede there.",
+            code="not-asked",
+            field="hex",
+        )
     entry = {"hex": hex, "last_stand" if stand else "concede": kingdom}
     services.submission_save(
         campaign=campaign, user=user, kind="battles", payload=[entry], seen=seen
@@ -233,7 +248,17 @@ def battle_last_stand(
 def battle_retreat(
     *, campaign: Campaign, user: User, retreats: dict[str, list[int]], seen: int | None = None
 ) -> None:
-    """Where the kingdom's beaten units go (ruling B10): given and marked ready at once."""
+    """Where the kingdom's beaten units go (ruling B10): given and marked ready at once. Only
+    for the units asked about: a retreat for a unit that does not retreat addresses no
+    battle, and the engine would refuse it when the month's battles end (ruling B12)."""
+    kingdom = services.kingdom_of(campaign, user)
+    asked = {p["unit"] for p in _asked(campaign, kingdom, "retreat")}
+    if not set(retreats) <= asked:
+        raise ServiceError(
+            "Only a unit asked where to retreat may be told where to go.",
+            code="not-asked",
+            field="retreats",
+        )
     services.submission_save(
         campaign=campaign, user=user, kind="retreats", payload=retreats, seen=seen
     )
@@ -300,7 +325,7 @@ def battle_decide(
         campaign=battle.campaign,
         actor=actor,
         entry=_entry(battle, result, winner),
-        audit="battle-decided",
+        audit=AuditEntry.Action.BATTLE_DECIDED,
         reason=reason,
     )
     battle.reports.filter(status__in=ResultReport.OPEN).update(
@@ -318,7 +343,7 @@ def battle_resolve_simply(*, battle: Battle, actor: User, reason: str = "") -> N
         campaign=battle.campaign,
         actor=actor,
         entry={"hex": battle.hex, "resolve": "simple"},
-        audit="battle-simple",
+        audit=AuditEntry.Action.BATTLE_SIMPLE,
         reason=reason,
     )
     battle.reports.filter(status__in=ResultReport.OPEN).update(
@@ -339,7 +364,7 @@ def battle_extend(*, battle: Battle, actor: User, hours: int, reason: str = "") 
     services.record_audit(
         battle.campaign,
         actor,
-        "battle-extended",
+        AuditEntry.Action.BATTLE_EXTENDED,
         reason,
         {"battle": battle.number, "hex": battle.hex, "hours": hours},
     )

@@ -3,7 +3,8 @@ inside the transaction that stores each snapshot (`campaign.signals.snapshot_sto
 A battle handed off gets its row and its deadline; a battle re-stated (ruling B11) sets
 aside what was reported for it; a battle resolved closes the reports still open; an undo
 or a correction that removes battles removes their rows. A battle handed off tells its two
-players (`campaign.notifications.battle_handed_off`), in the same transaction."""
+players (`notifications.events.battle_handed_off`), in the same transaction; not a
+battle of a campaign imported from a file, which happened on another site."""
 
 from datetime import timedelta
 from typing import Any
@@ -12,8 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, ResultReport
-from campaign import notifications, services
+from campaign import services
 from campaign.models import Campaign, Snapshot
+from notifications import events
 
 type Json = dict[str, Any]
 
@@ -38,7 +40,7 @@ def row_fields(entry: Json) -> Json:
     return fields
 
 
-def sync_battles(*, campaign: Campaign, snapshot: Snapshot, **_: Any) -> None:
+def sync_battles(*, campaign: Campaign, snapshot: Snapshot, imported: bool, **_: Any) -> None:
     entries: list[Json] = snapshot.data.get("battles", [])
     rows = {row.number: row for row in Battle.objects.filter(campaign=campaign)}
     for number, entry in enumerate(entries, 1):
@@ -48,14 +50,16 @@ def sync_battles(*, campaign: Campaign, snapshot: Snapshot, **_: Any) -> None:
             row.delete()  # an undo, then another battle in its place
             row = None
         if row is None:
-            _create(campaign, snapshot, number, fields)
+            _create(campaign, snapshot, number, fields, told=not imported)
         elif any(getattr(row, k) != v for k, v in fields.items()):
             _update(row, snapshot, fields)
     for stale in rows.values():
         stale.delete()
 
 
-def _create(campaign: Campaign, snapshot: Snapshot, number: int, fields: Json) -> None:
+def _create(
+    campaign: Campaign, snapshot: Snapshot, number: int, fields: Json, *, told: bool
+) -> None:
     awaiting = fields["status"] == Battle.Status.AWAITING
     hours = campaign.deadlines.get("battles", 168)
     due = services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
@@ -67,8 +71,8 @@ def _create(campaign: Campaign, snapshot: Snapshot, number: int, fields: Json) -
         resolved_in=None if awaiting else snapshot,
         **fields,
     )
-    if awaiting:
-        notifications.battle_handed_off(
+    if awaiting and told:
+        events.battle_handed_off(
             campaign=campaign, snapshot=snapshot, number=number, entry=fields, deadline=due,
             link=reverse("battles:card", args=[campaign.slug, number]),
         )  # fmt: skip

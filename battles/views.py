@@ -39,15 +39,16 @@ from battles.forms import (
     report_details,
 )
 from battles.models import Battle, ResultReport
+from campaign.access import admin_for, membership_for, newest_or_404
+from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import KingdomLook, Pick, render_map
 from campaign.models import Campaign, Membership, Submission
-from campaign.requests import HtmxHttpRequest
+from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.battles import naval_possible
+from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
-from campaign.services import ANSWERS, ServiceError, battle_settled_meanwhile
-from campaign.views.common import membership_for, newest_or_404
-from campaign.views.mapcache import snapshot_map
+from campaign.services import ServiceError, battle_settled_meanwhile
 
 type Json = dict[str, Any]
 
@@ -577,18 +578,10 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
                 state=state_words(battle, reports, Cast(names, {}, {})),
             )
         )
-    template = "battles/mine.html#mine" if request.htmx else "battles/mine.html"
-    return render(request, template, {"items": items})
+    return page_or_fragment(request, "battles/mine.html", {"items": items}, fragment="mine")
 
 
 # --- the admin's desk -------------------------------------------------------------------------
-
-
-def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
-    membership = membership_for(request, slug)
-    if not membership.is_admin or not isinstance(request.user, User):
-        raise Http404("No such campaign.")
-    return membership, request.user
 
 
 @login_required
@@ -596,7 +589,7 @@ def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
 def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Every battle's state for the admin, those that need a decision first (disputed,
     overdue), with the reports side by side and the admin's forms."""
-    membership, _ = _admin_for(request, slug)
+    membership, _ = admin_for(request, slug)
     campaign = membership.campaign
     cast = cast_of(campaign)
     battles = list(
@@ -619,12 +612,8 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         }
         for row in rows
     ]
-    template = "battles/admin.html#desk" if request.htmx else "battles/admin.html"
-    return render(
-        request,
-        template,
-        {"campaign": campaign, "membership": membership, "desks": desks, "cast": cast},
-    )
+    context = {"campaign": campaign, "membership": membership, "desks": desks, "cast": cast}
+    return page_or_fragment(request, "battles/admin.html", context, fragment="desk")
 
 
 def _decide(battle: Battle, actor: User, data: Json) -> str:
@@ -656,7 +645,7 @@ ADMIN_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
 @login_required
 @require_POST
 def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    membership, actor = _admin_for(request, slug)
+    membership, actor = admin_for(request, slug)
     battle = get_object_or_404(Battle, campaign=membership.campaign, number=number)
     if action not in ADMIN_ACTIONS:
         raise Http404("No such action.")

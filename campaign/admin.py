@@ -7,8 +7,6 @@ from campaign.models import (
     AuditEntry,
     Campaign,
     Membership,
-    Notification,
-    Reminder,
     Snapshot,
     Submission,
     WorkerHeartbeat,
@@ -64,26 +62,7 @@ class AuditEntryAdmin(admin.ModelAdmin[AuditEntry]):
     readonly_fields = ("campaign", "actor", "action", "reason", "details", "created_at")
 
 
-@admin.register(Reminder)
-class ReminderAdmin(admin.ModelAdmin[Reminder]):
-    list_display = ("campaign", "kingdom", "snapshot", "deadline", "sent_at")
-
-
 @admin.register(WorkerHeartbeat)
 class WorkerHeartbeatAdmin(admin.ModelAdmin[WorkerHeartbeat]):
     list_display = ("worker", "seen_at")
     readonly_fields = ("worker", "seen_at")
-
-
-@admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin[Notification]):
-    """The outbox, to see what was sent, what waits and what failed; sending is the
-    worker's (campaign.notifications)."""
-
-    list_display = ("subject", "channel", "kind", "user", "campaign", "sent_at", "attempts")
-    list_filter = ("channel", "kind", "campaign")
-    search_fields = ("subject", "user__username")
-    readonly_fields = tuple(f.name for f in Notification._meta.fields)
-
-    def has_add_permission(self, request: object) -> bool:
-        return False

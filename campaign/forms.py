@@ -143,3 +143,18 @@ class ResourcesForm(CampaignForm):
 
     def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
         self.set_choices("kingdom", kingdoms)
+
+
+MAX_SNAPSHOT = 2**31 - 1
+
+
+class DecisionForm(forms.Form):
+    """What every post of a player's decision carries besides the decision (setup, orders,
+    winter): `seen`, the snapshot its page was drawn at, required, so that a post from a
+    page the campaign has moved past is refused, never applied to a step the player did
+    not see; `ready` (yes or no; Ready unless told otherwise) and `draft`, the digest of the
+    decisions the page showed (services.draft_digest)."""
+
+    seen = forms.IntegerField(min_value=1, max_value=MAX_SNAPSHOT)
+    ready = forms.ChoiceField(choices=[("yes", "yes"), ("no", "no")], required=False)
+    draft = forms.CharField(required=False, max_length=64)

@@ -7,15 +7,14 @@ import hashlib
 import json
 import logging
 import re
-import smtplib
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from celery import signature
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Max, Q
@@ -36,45 +35,21 @@ from campaign.models import (
     every_day,
     new_join_code,
 )
+from campaign.rules import decisions
+from campaign.rules.decisions import ANSWER_KEYS, ANSWERS, BY_UNIT, LISTED
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import generate_map
-from campaign.rules.state import BattlesMode, OrdersMode
-from campaign.signals import campaign_full, snapshot_stored
+from campaign.rules.options import DEFAULTS, OPTION_ROWS, orders_in_cycle
+from campaign.rules.state import STEPS, BattleStatus, Season, Step
+from campaign.signals import campaign_full, invitations_made, snapshot_stored
 
 type Json = dict[str, Any]
 
 logger = logging.getLogger(__name__)
-
-# Which `inputs` key answers each kind of `pending` decision.
-ANSWERS = {
-    "race": "races",
-    "capital": "capitals",
-    "settlements": "settlements",
-    "starting_army": "starting_armies",
-    "orders": "orders",
-    "battle_choice": "battle_choices",
-    "last_stand": "battles",
-    "battle_result": "battles",
-    "retreat": "retreats",
-    "tithes": "tithes",
-    "purchases": "purchases",
-    "feed": "feed",
-    "deploy": "deploy",
-}
-KINDS = frozenset(ANSWERS.values())
-# Inputs given as a list of entries, or a mapping of units, rather than one value per kingdom.
-LISTED = {"battles"}
-BY_UNIT = {"retreats"}
-# Which deadline applies at each step of the campaign file's clock.
-DEADLINE_OF = {
-    "races": "setup", "capitals": "setup", "settlements": "setup", "armies": "setup",
-    "orders": "orders", "resolution": "orders", "battles": "battles", "reform": "orders",
-    "recall": "winter", "gather": "winter", "tithe": "winter", "build": "winter",
-    "feed": "winter", "deploy": "winter",
-}  # fmt: skip
+ADVANCE_TASK = "campaign.tasks.advance_campaign"  # registered by CampaignConfig.ready
 
 
 class ServiceError(Exception):
@@ -155,16 +130,9 @@ def ready_among(given: Iterable[tuple[str, bool]]) -> set[str]:
     return {kingdom for kingdom, _ in given} - {kingdom for kingdom, ready in given if not ready}
 
 
-# While its orders are asked, a kingdom may also state its battle preferences for this
-# month: which tiles to pick first (ruling B2) and a naval battle instead of a pitched one
-# (B3), or concede a battle before it is fought (B4).
-ALSO_ASKED = {"orders": {"battle_choices", "battles"}, "battle_choices": {"battles"}}
-
-
 def asked_of(data: Json, kingdom: str) -> set[str]:
     """The `inputs` keys the campaign is waiting for from this kingdom."""
-    asked = {ANSWERS[p["kind"]] for p in data.get("pending", []) if p["kingdom"] == kingdom}
-    return asked.union(*(ALSO_ASKED.get(key, set()) for key in asked))
+    return decisions.asked_of(data.get("pending", []), kingdom)
 
 
 # --- creating and joining ------------------------------------------------------------------
@@ -184,41 +152,21 @@ def _unique_slug(model: type[Campaign], base: str) -> str:
 
 
 MIN_KINGDOMS, MAX_KINGDOMS = 2, 8
-# The campaign file's options (campaign-file.md), with the ranges the engine accepts.
-DEFAULT_OPTIONS: Json = {
-    "years": 6,
-    "months": 6,
-    "orders": OrdersMode.SEALED.value,
-    "battles": BattlesMode.TABLETOP.value,
-    "seed": 1,
-}
-OPTION_RANGES = {"years": (1, 20), "months": (1, 12)}
-OPTION_CHOICES = {
-    "orders": tuple(mode.value for mode in OrdersMode),
-    "battles": tuple(mode.value for mode in BattlesMode),
-}
 MAX_DEADLINE_HOURS = 24 * 28
 HEXES_PER_KINGDOM = 45  # a generated map's size when none is asked for
 
 
 def _checked_options(options: Json | None) -> Json:
-    """The campaign file's options, defaults filled in; refused outside their ranges."""
-    merged = {**DEFAULT_OPTIONS, **(options or {})}
+    """The campaign file's options, defaults filled in; each refused by its row of the
+    options table (campaign.rules.options) in words."""
+    merged = {**DEFAULTS, **(options or {})}
     for key, value in merged.items():
-        if key not in DEFAULT_OPTIONS:
+        row = OPTION_ROWS.get(key)
+        if row is None:
             raise ServiceError(f"There is no option {key!r}.", code="bad-option", field=key)
-        if key in OPTION_CHOICES and value not in OPTION_CHOICES[key]:
-            allowed = " or ".join(OPTION_CHOICES[key])
-            raise ServiceError(f"{key.capitalize()} is {allowed}.", code="bad-option", field=key)
-        if key not in OPTION_CHOICES and (type(value) is not int):
-            raise ServiceError(
-                f"{key.capitalize()} is a whole number.", code="bad-option", field=key
-            )
-        low, high = OPTION_RANGES.get(key, (0, 2**31 - 1))
-        if key not in OPTION_CHOICES and not low <= value <= high:
-            raise ServiceError(
-                f"{key.capitalize()} is {low} to {high}.", code="bad-option", field=key
-            )
+        refusal = row.refusal(value)
+        if refusal is not None:
+            raise ServiceError(refusal, code="bad-option", field=key)
     return merged
 
 
@@ -334,7 +282,10 @@ def campaign_create(
             )
             Membership.objects.create(campaign=campaign, user=admin, is_admin=True)
             record_audit(
-                campaign, admin, "created", details={"kingdoms": kingdoms, "map": map_name}
+                campaign,
+                admin,
+                AuditEntry.Action.CREATED,
+                details={"kingdoms": kingdoms, "map": map_name},
             )
     except IntegrityError:  # the same form, posted twice at once: the other post made it
         made = made_from(key, admin)
@@ -359,7 +310,9 @@ def campaign_archive(*, campaign: Campaign, actor: User, archived: bool = True) 
     campaign = _locked_for_admin(campaign, actor)
     campaign.archived_at = timezone.now() if archived else None
     campaign.save(update_fields=["archived_at"])
-    record_audit(campaign, actor, "archived" if archived else "unarchived")
+    record_audit(
+        campaign, actor, AuditEntry.Action.ARCHIVED if archived else AuditEntry.Action.UNARCHIVED
+    )
     return campaign
 
 
@@ -497,28 +450,16 @@ def _kingdom_refusals(
     return refusals
 
 
-def invitation_email(campaign: Campaign, admin: User, link: str) -> tuple[str, str]:
-    """The subject and text of an invitation by e-mail."""
-    players = campaign.memberships.exclude(kingdom="").count()
-    mode = {"sealed": "sealed orders", "cycle": "orders given in turn"}
-    subject = f"{admin.get_username()} invites you to {campaign.name}, a Mighty Kingdoms campaign"
-    body = (
-        f"{admin.get_username()} invites you to rule a kingdom in {campaign.name}, a Mighty "
-        f"Kingdoms campaign for Kings of War: {campaign.kingdoms} kingdoms "
-        f"({players} joined so far), {campaign.options.get('years', 6)} years, "
-        f"{mode.get(campaign.options.get('orders', ''), 'sealed orders')}.\n\n"
-        f"Join here (sign in or make an account first):\n{link}\n"
-    )
-    return subject, body
-
-
+@transaction.atomic
 def campaign_invite_by_email(
     *, campaign: Campaign, actor: User, emails: Iterable[str], link: str
-) -> tuple[list[str], list[str]]:
-    """Send the invitation `link` to each address, one e-mail each (nobody sees the others'
-    addresses). Returns the addresses sent to and those the mail server refused; both are
-    recorded in the audit log. Nothing is sent for a campaign that has started."""
-    require_admin(campaign, actor)
+) -> list[str]:
+    """Invite each address to the campaign with its join page's `link`: announced
+    (`signals.invitations_made`) for the outbox to send, one e-mail each (nobody sees the
+    others' addresses), after this transaction commits; nothing is sent while the request
+    waits. Recorded in the audit log. Returns the addresses the listeners took on to send.
+    Nothing is sent for a campaign that has started."""
+    campaign = _locked_for_admin(campaign, actor)
     if campaign.status != Campaign.Status.OPEN:
         raise ServiceError("This campaign has already started.", code="not-open")
     addresses = list(dict.fromkeys(e.strip().lower() for e in emails if e.strip()))
@@ -531,17 +472,13 @@ def campaign_invite_by_email(
             raise ServiceError(
                 f"{address} is not an e-mail address.", code="bad-email", field="emails"
             ) from None
-    subject, body = invitation_email(campaign, actor, link)
-    sent, failed = [], []
-    for address in addresses:
-        try:
-            send_mail(subject, body, None, [address])
-        except (OSError, smtplib.SMTPException):
-            failed.append(address)
-        else:
-            sent.append(address)
-    record_audit(campaign, actor, "invited", details={"sent": sent, "failed": failed})
-    return sent, failed
+    entry = record_audit(campaign, actor, AuditEntry.Action.INVITED, details={"to": addresses})
+    answers = invitations_made.send(
+        sender=Campaign, campaign=campaign, actor=actor, addresses=addresses, link=link,
+        invitation=entry.pk,
+    )  # fmt: skip
+    taken = {address for _, said in answers for address in said or ()}
+    return [address for address in addresses if address in taken]
 
 
 @transaction.atomic
@@ -554,7 +491,7 @@ def campaign_new_code(*, campaign: Campaign, actor: User) -> Campaign:
         code = new_join_code()
     campaign.join_code, campaign.barred = code, []
     campaign.save()
-    record_audit(campaign, actor, "new-code")
+    record_audit(campaign, actor, AuditEntry.Action.NEW_CODE)
     return campaign
 
 
@@ -588,7 +525,7 @@ def campaign_remove_player(
         membership.delete()
         campaign.barred = [*campaign.barred, membership.user.pk]
         campaign.save()
-    record_audit(campaign, actor, "player-removed", reason, details)
+    record_audit(campaign, actor, AuditEntry.Action.PLAYER_REMOVED, reason, details)
 
 
 def _clear_kingdom(membership: Membership) -> None:
@@ -609,7 +546,7 @@ def campaign_make_admin(*, campaign: Campaign, actor: User, username: str) -> Me
         raise ServiceError(f"{username} is an admin already.", code="already-admin", field="member")
     membership.is_admin = True
     membership.save()
-    record_audit(campaign, actor, "admin-added", details={"admin": username})
+    record_audit(campaign, actor, AuditEntry.Action.ADMIN_ADDED, details={"admin": username})
     return membership
 
 
@@ -624,7 +561,7 @@ def campaign_step_down(*, campaign: Campaign, actor: User) -> None:
             "You are its only admin: make another member an admin first.", code="last-admin"
         )
     admins.filter(user=actor).update(is_admin=False)
-    record_audit(campaign, actor, "stepped-down")
+    record_audit(campaign, actor, AuditEntry.Action.STEPPED_DOWN)
 
 
 @transaction.atomic
@@ -685,7 +622,7 @@ def campaign_hand_over(
     new.save()
     details = {"kingdom": look["kingdom_name"], "from": old.user.get_username() if old else None,
                "to": user.get_username()}  # fmt: skip
-    record_audit(campaign, actor, "handed-over", reason, details)
+    record_audit(campaign, actor, AuditEntry.Action.HANDED_OVER, reason, details)
     return new
 
 
@@ -719,7 +656,7 @@ def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
     campaign.status = Campaign.Status.RUNNING
     _open_deadline(campaign, started)
     campaign.save()
-    record_audit(campaign, actor, "started")
+    record_audit(campaign, actor, AuditEntry.Action.STARTED)
     return snapshot
 
 
@@ -743,7 +680,7 @@ def merge_inputs(
 
 
 def _cycle_orders(data: Json, kind: str) -> bool:
-    return kind == "orders" and data["options"].get("orders") == "cycle"
+    return kind == "orders" and orders_in_cycle(data["options"])
 
 
 def _check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> None:
@@ -811,7 +748,7 @@ def submission_save(
         raise ServiceError("The campaign is not running.", code="not-running")
     snapshot = latest_snapshot(campaign)
     _check_seen(snapshot, seen)
-    if kind not in KINDS or kind not in asked_of(snapshot.data, kingdom):
+    if kind not in ANSWER_KEYS or kind not in asked_of(snapshot.data, kingdom):
         raise ServiceError(
             "Nothing of that kind is asked of your kingdom now.", code="not-asked", field=kind
         )
@@ -859,12 +796,15 @@ def submission_set_ready(
     ready: bool = True,
     seen: int | None = None,
     draft: str | None = None,
+    unsaved: Mapping[str, Any] | None = None,
 ) -> int:
     """Mark (or unmark) every open decision of the user's kingdom ready. When every kingdom
     the campaign waits for is ready, the campaign advances. `seen` as for
     `submission_save`; `draft` is the `draft_digest` of the decisions the player's page
     showed: a Ready from a page whose decisions have changed since (in another tab) is
-    refused, so Ready commits what the player saw."""
+    refused, so Ready commits what the player saw. `unsaved`: decisions (by `inputs` key)
+    the page showed but the kingdom never gave, given first, in the same transaction: a
+    refusal leaves nothing changed."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     snapshot = latest_snapshot(campaign)
@@ -872,6 +812,9 @@ def submission_set_ready(
     own = Submission.objects.filter(campaign=campaign, kingdom=kingdom, consumed_by=None)
     if ready:
         check_draft(draft_digest(own), draft)
+        for kind, payload in (unsaved or {}).items():
+            if not own.filter(kind=kind).exists():
+                submission_save(campaign=campaign, user=user, kind=kind, payload=payload, seen=seen)
     count = own.update(ready=ready)
     if ready and count:
         _advance_when_ready(campaign, snapshot)
@@ -930,10 +873,10 @@ def queue_advance(campaign: Campaign, snapshot_number: int, *, defaults: bool = 
 
 
 def _send_advance(campaign_id: int, snapshot_number: int, defaults: bool) -> None:
-    from campaign.tasks import advance_campaign
-
+    # Named, not imported: the tasks call the services, never the other way round.
+    advance = signature(ADVANCE_TASK, (campaign_id, snapshot_number), {"defaults": defaults})
     try:
-        advance_campaign.apply_async((campaign_id, snapshot_number), {"defaults": defaults})
+        advance.apply_async()
     except BrokerError as error:
         logger.warning(
             "The advance of campaign %s from snapshot %s could not be queued (%s): "
@@ -976,7 +919,9 @@ def check_battle_entry(campaign: Campaign, entry: Json) -> Snapshot:
     accepts the entry; the newest snapshot otherwise."""
     snapshot = latest_snapshot(campaign)
     awaiting = [
-        b["hex"] for b in snapshot.data.get("battles", []) if b["status"] == "awaiting_result"
+        b["hex"]
+        for b in snapshot.data.get("battles", [])
+        if b["status"] == BattleStatus.AWAITING_RESULT
     ]
     if entry["hex"] not in awaiting:
         raise ServiceError(
@@ -1011,7 +956,7 @@ def battle_entry_save(
     campaign: Campaign,
     actor: User,
     entry: Json,
-    audit: str = "",
+    audit: AuditEntry.Action | None = None,
     reason: str = "",
     seen: int | None = None,
 ) -> Submission:
@@ -1076,7 +1021,7 @@ def campaign_advance(
             record_audit(
                 campaign,
                 actor,
-                "advance-refused",
+                AuditEntry.Action.ADVANCE_REFUSED,
                 "The rules engine refused to advance; the campaign is paused.",
                 details,
             )
@@ -1112,7 +1057,10 @@ def _advance_locked(
     campaign.save()
     if actor is not None:
         record_audit(
-            campaign, actor, "advanced", details={"snapshot": snapshot.number, "defaults": defaults}
+            campaign,
+            actor,
+            AuditEntry.Action.ADVANCED,
+            details={"snapshot": snapshot.number, "defaults": defaults},
         )
     return snapshot
 
@@ -1127,9 +1075,11 @@ def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:
 
 def store_snapshot(**fields: Any) -> Snapshot:
     """Store a new snapshot and announce it (`signals.snapshot_stored`) inside the same
-    transaction, so the rows other apps keep of it (battles) commit with it."""
+    transaction, so the rows other apps keep of it (battles, the outbox) commit with it."""
     snapshot = Snapshot.objects.create(**fields)
-    snapshot_stored.send(sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot)
+    snapshot_stored.send(
+        sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot, imported=False
+    )
     return snapshot
 
 
@@ -1137,8 +1087,18 @@ def step_hours(campaign: Campaign, data: Json) -> int:
     """The hours the decisions `data` waits for are given: one kingdom's turn in a step
     taken one kingdom at a time (a capital, the order cycle) has the campaign's turn
     deadline; every other step the deadline of its kind (setup, orders, battles, winter)."""
-    kind = "turn" if one_at_a_time(data) else DEADLINE_OF.get(data["clock"]["step"], "orders")
+    kind = "turn" if one_at_a_time(data) else deadline_of(Step(data["clock"]["step"]))
     return hours_of(campaign, kind)
+
+
+def deadline_of(step: Step) -> str:
+    """The kind of deadline a step of the clock has: its season's (setup, winter), and in
+    summer "battles" for the battles step and "orders" for the rest of the month."""
+    if step in STEPS[Season.SETUP]:
+        return "setup"
+    if step in STEPS[Season.WINTER]:
+        return "winter"
+    return "battles" if step is Step.BATTLES else "orders"
 
 
 def hours_of(campaign: Campaign, kind: str) -> int:
@@ -1205,7 +1165,7 @@ def campaign_pause(*, campaign: Campaign, actor: User, reason: str = "") -> Camp
     campaign.paused_with = (campaign.deadline - timezone.now()) if campaign.deadline else None
     campaign.status, campaign.deadline = Campaign.Status.PAUSED, None
     campaign.save()
-    record_audit(campaign, actor, "paused", reason)
+    record_audit(campaign, actor, AuditEntry.Action.PAUSED, reason)
     return campaign
 
 
@@ -1219,7 +1179,7 @@ def campaign_resume(*, campaign: Campaign, actor: User, reason: str = "") -> Cam
     campaign.deadline = on_a_deadline_day(campaign, timezone.now() + left)
     campaign.paused_with = None
     campaign.save()
-    record_audit(campaign, actor, "resumed", reason)
+    record_audit(campaign, actor, AuditEntry.Action.RESUMED, reason)
     _advance_when_ready(campaign, latest_snapshot(campaign))  # all may have got ready meanwhile
     return campaign
 
@@ -1236,7 +1196,7 @@ def campaign_extend(*, campaign: Campaign, actor: User, hours: int, reason: str 
     else:
         raise ServiceError("The campaign has no deadline to extend.", code="no-deadline")
     campaign.save()
-    record_audit(campaign, actor, "extended", reason, {"hours": hours})
+    record_audit(campaign, actor, AuditEntry.Action.EXTENDED, reason, {"hours": hours})
     return campaign
 
 
@@ -1249,7 +1209,9 @@ def campaign_advance_now(*, campaign: Campaign, actor: User, reason: str = "") -
         campaign_id=campaign.pk, snapshot_number=number, defaults=True, actor=actor
     )
     if reason and snapshot is not None:
-        record_audit(campaign, actor, "advanced-now", reason, {"snapshot": snapshot.number})
+        record_audit(
+            campaign, actor, AuditEntry.Action.ADVANCED_NOW, reason, {"snapshot": snapshot.number}
+        )
     return snapshot
 
 
@@ -1281,7 +1243,7 @@ def campaign_undo(
     record_audit(
         campaign,
         actor,
-        "undone",
+        AuditEntry.Action.UNDONE,
         reason,
         {"undid": latest.number, "back_to": previous.number, "snapshot": snapshot.number},
     )
@@ -1309,7 +1271,13 @@ def campaign_correct(
         reason=Snapshot.Reason.CORRECTION,
         created_by=actor,
     )
-    record_audit(campaign, actor, "corrected", reason, {"what": what, "snapshot": snapshot.number})
+    record_audit(
+        campaign,
+        actor,
+        AuditEntry.Action.CORRECTED,
+        reason,
+        {"what": what, "snapshot": snapshot.number},
+    )
     _advance_when_ready(campaign, snapshot)  # the decisions already ready still stand
     return snapshot
 
@@ -1389,10 +1357,10 @@ def correct_resources(
 def record_audit(
     campaign: Campaign,
     actor: User | None,
-    action: str,
+    action: AuditEntry.Action,
     reason: str = "",
     details: Json | None = None,
-) -> None:
-    AuditEntry.objects.create(
+) -> AuditEntry:
+    return AuditEntry.objects.create(
         campaign=campaign, actor=actor, action=action, reason=reason, details=details or {}
     )

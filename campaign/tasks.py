@@ -1,5 +1,6 @@
-"""Celery tasks: each takes ids, calls one service, and is safe to run twice. Transient
-database errors are retried; anything else raises, so it is seen in the worker's log."""
+"""Celery tasks of the campaign (the notifications' are `notifications.tasks`): each takes
+ids, calls one service, and is safe to run twice. Transient database errors are retried;
+anything else raises, so it is seen in the worker's log."""
 
 from datetime import timedelta
 from typing import Any
@@ -8,7 +9,7 @@ from celery import Task, shared_task
 from django.db import OperationalError
 from django.utils import timezone
 
-from campaign import notifications, services
+from campaign import services
 from campaign.models import WorkerHeartbeat
 
 
@@ -57,36 +58,3 @@ def advance_ready_campaigns(older_than_seconds: float = 60.0, queue: str | None 
     for campaign_id, number in lost:
         advance_campaign.apply_async((campaign_id, number), **routing)
     return len(lost)
-
-
-@shared_task
-def queue_reminders() -> int:
-    """Run by the beat each minute: a reminder, 24 hours and again 2 hours before the
-    deadline, for every kingdom that still owes a decision, with its e-mail and Discord post
-    in the outbox (`notifications.remind`). Once the deadline has passed the defaults apply
-    instead: no reminder then."""
-    return notifications.remind()
-
-
-# --- notifications: the outbox's sender, its sweep and the daily digest ----------------------
-
-
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def send_notifications(notification_ids: list[int]) -> list[str]:
-    """Send these rows of the outbox (those one change wrote: a month's e-mails to every
-    player go in one task, not one task each), each exactly once however often this runs
-    (`notifications.send` locks each row and skips it once sent); a failed delivery is
-    retried by the row's own back-off, not by raising."""
-    return [notifications.send(pk) for pk in notification_ids]
-
-
-@shared_task
-def send_due_notifications() -> int:
-    """Run by the beat each minute: send the rows whose task was lost or is late."""
-    return notifications.sweep()
-
-
-@shared_task
-def send_notification_digests() -> int:
-    """Run by the beat: each user who takes a daily digest gets it from 07:00 their time."""
-    return notifications.send_digests()

@@ -43,10 +43,11 @@ from campaign.models import (
     new_join_code,
     read_files,
 )
+from campaign.rules.decisions import ANSWER_KEYS
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import map_from_json
-from campaign.services import KINDS, ServiceError
+from campaign.services import ServiceError
 from campaign.signals import snapshot_stored
 
 type Json = dict[str, Any]
@@ -209,10 +210,10 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     )
     if snapshots:  # the battles' rows of the newest state, as after any new snapshot
         last = max((s for s, _, _ in snapshots), key=lambda s: s.number)
-        snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=last)
+        snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=last, imported=True)
     AuditEntry.objects.create(
         campaign=campaign,
-        action="imported",
+        action=AuditEntry.Action.IMPORTED,
         details={"snapshots": len(snapshots), "created_users": created},
     )
     return campaign
@@ -220,7 +221,7 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
 
 def created_users(campaign: Campaign) -> list[str]:
     """The usernames the import of this campaign had to create."""
-    entry = campaign.audit.filter(action="imported").order_by("-pk").first()
+    entry = campaign.audit.filter(action=AuditEntry.Action.IMPORTED).order_by("-pk").first()
     return [] if entry is None else list(entry.details.get("created_users", []))
 
 
@@ -374,8 +375,9 @@ def _submissions(value: object) -> list[SubmissionRow]:
         where = f"submissions[{i}]"
         obj = _object(item, where, SUBMISSION, ("submitted_by", *STAMPS))
         kind = _str(obj, "kind", where)
-        if kind not in KINDS:
-            raise _bad(f"{where}.kind", f"{where}.kind must be one of {', '.join(sorted(KINDS))}.")
+        if kind not in ANSWER_KEYS:
+            allowed = ", ".join(sorted(ANSWER_KEYS))
+            raise _bad(f"{where}.kind", f"{where}.kind must be one of {allowed}.")
         if obj["payload"] is None:
             raise _bad(f"{where}.payload", f"{where}.payload must be a decision, not null.")
         submission = Submission(

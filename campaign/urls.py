@@ -3,7 +3,6 @@ from campaign.views import (
     dashboard,
     health,
     new,
-    notifications,
     orders,
     rules,
     setup,
@@ -23,5 +22,4 @@ urlpatterns = [
     *rules.urlpatterns,
     *winter.urlpatterns,
     *story.urlpatterns,
-    *notifications.urlpatterns,
 ]

@@ -95,13 +95,14 @@ if not SECRET_KEY and DEBUG:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # Where the site is served, e.g. https://kingdoms.example.org: the links of e-mails and
-# Discord posts, written far from any request (campaign.notifications.site_url).
+# Discord posts, written far from any request (campaign.words.site_url).
 SITE_URL = env_str("SITE_URL")
 
 INSTALLED_APPS = [
     "accounts",
     "campaign",
     "battles",
+    "notifications",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -255,7 +256,7 @@ if REDIS_URL:
             "BACKEND": "config.cache.RedisCache",  # Django's, keeping its client
             "LOCATION": REDIS_URL,
             # A Redis that hangs fails within a second, and the pages draw without the
-            # cache (campaign.views.mapcache), instead of waiting as long as it hangs.
+            # cache (campaign.display.mapcache), instead of waiting as long as it hangs.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
@@ -308,10 +309,13 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "campaign.tasks.record_heartbeat", "schedule": 60.0},
     "advance-due-campaigns": {"task": "campaign.tasks.advance_due_campaigns", "schedule": 60.0},
     "advance-ready-campaigns": {"task": "campaign.tasks.advance_ready_campaigns", "schedule": 60.0},
-    "queue-reminders": {"task": "campaign.tasks.queue_reminders", "schedule": 60.0},
-    "send-due-notifications": {"task": "campaign.tasks.send_due_notifications", "schedule": 60.0},
+    "queue-reminders": {"task": "notifications.tasks.queue_reminders", "schedule": 60.0},
+    "send-due-notifications": {
+        "task": "notifications.tasks.send_due_notifications",
+        "schedule": 60.0,
+    },
     "send-notification-digests": {
-        "task": "campaign.tasks.send_notification_digests",
+        "task": "notifications.tasks.send_notification_digests",
         "schedule": 900.0,
     },
 }

@@ -5,6 +5,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("battles.urls")),
+    path("", include("notifications.urls")),
     path("", include("campaign.urls")),
 ]
 

@@ -44,6 +44,7 @@ from battles.models import Battle, ResultReport
 from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
 from campaign.views.dashboard import ACTIONS as DASHBOARD_ACTIONS
+from notifications.views import DESK_ACTIONS
 from tests.battles.conftest import make_league
 from tests.campaign.helpers import at_step, play_until
 from tests.conftest import BASE_DIR
@@ -85,6 +86,7 @@ FIELDS = form_fields()
 # The other values of a URL's last arguments: each action the view knows, and junk.
 ACTIONS: dict[str, list[str]] = {
     "campaign:dashboard_action": sorted(DASHBOARD_ACTIONS),
+    "notifications:desk_action": sorted(DESK_ACTIONS),
     "battles:act": sorted(PLAYER_ACTIONS),
     "battles:admin_act": sorted(ADMIN_ACTIONS),
     "battles:decide": sorted(DECISIONS),

@@ -143,8 +143,11 @@ MATRIX: dict[str, Door] = {
     "campaign:winter_change": Door(NOT_OFFERED, PLAYERS, _slug_and("tithes", "add")),
     # A user's own choices; the unsubscribe link works signed out, and a token not made
     # here is refused in words (tests/notifications/test_notification_pages.py).
-    "campaign:notifications": Door(SIGNED_IN, SIGNED_IN, _none),
-    "campaign:unsubscribe": Door(PUBLIC, PUBLIC, lambda c, b: ["not-a-token"]),
+    "notifications:choices": Door(SIGNED_IN, SIGNED_IN, _none),
+    "notifications:unsubscribe": Door(PUBLIC, PUBLIC, lambda c, b: ["not-a-token"]),
+    # The admin's desk in the dashboard: the Discord webhook and the outbox.
+    "notifications:desk": Door(ADMINS, NOT_OFFERED),
+    "notifications:desk_action": Door(NOT_OFFERED, ADMINS, _slug_and("discord-remove")),
 }
 
 

@@ -42,7 +42,7 @@ from battles.models import ResultReport
 from campaign import services
 from campaign.management.commands.seed_demo import march_armies
 from campaign.models import Campaign, Snapshot, Submission
-from campaign.rules import bots
+from campaign.rules import bots, decisions
 from campaign.rules.hexmap import map_from_json
 from tests.campaign.helpers import kingdom_of, make_cast, new_campaign, signed_in
 
@@ -279,7 +279,7 @@ def choose_at_setup(table: Table, kingdom: str, kind: str, decision: Any) -> Non
 def ready_at_setup(table: Table, kingdom: str) -> None:
     client, since = table.players[kingdom], table.newest().number
     page = table.page(client, "campaign:setup")
-    submit(table, client, the_form(page, table.url("campaign:setup_ready"), ready="1"))
+    submit(table, client, the_form(page, table.url("campaign:setup_ready"), ready="yes"))
     assert table.moved_on(since) or table.ready(kingdom)
 
 
@@ -532,7 +532,7 @@ def answer(table: Table, data: Json, decided: Json) -> None:
         kinds = {p["kind"] for p in pending if p["kingdom"] == kingdom}
         assert len(kinds) == 1, f"{kingdom} is asked {kinds} at once"
         kind = kinds.pop()
-        key = services.ANSWERS[kind]
+        key = decisions.ANSWERS[kind]
         if kind in SETUP:
             choose_at_setup(table, kingdom, key, decided[key][kingdom])
             ready_at_setup(table, kingdom)

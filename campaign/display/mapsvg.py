@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 
 SIZE = 30.0  # centre to corner of a hex, in SVG user units
+_LEAST_PX_PER_UNIT = 1.25  # a hex at least 65 px wide, its settlement symbols 16 px
 _HALF_WIDTH = SIZE * math.sqrt(3) / 2
 _MARGIN = 6.0
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -274,13 +275,19 @@ def direction(start: Hex, end: Hex) -> str:
     return COMPASS[round(angle / 45) % 8]
 
 
+def capital_of(data: Mapping[str, Any], kingdom: str) -> Hex | None:
+    """The kingdom's capital, None for a kingdom without one (or no such kingdom)."""
+    kingdoms = data.get("kingdoms") or ()
+    return next((_hex(k.get("capital")) for k in kingdoms if k.get("id") == kingdom), None)
+
+
 def from_capital(data: Mapping[str, Any], kingdom: str, h: Hex) -> str | None:
     """Which way `h` lies from the kingdom's capital ("north-west"); "" for the capital
     itself, None for a kingdom without one."""
-    capital = next((k["capital"] for k in data["kingdoms"] if k["id"] == kingdom), None)
+    capital = capital_of(data, kingdom)
     if capital is None:
         return None
-    return "" if tuple(capital) == h else direction((capital[0], capital[1]), h)
+    return "" if capital == h else direction(capital, h)
 
 
 def _n(value: float) -> str:
@@ -714,6 +721,9 @@ def draw_ground(
             "xmlns": _SVG_NS,
             "class": "campaign-map",
             "viewBox": f"{_n(left)} {_n(top)} {_n(width)} {_n(height)}",
+            # Never drawn smaller than its own units, so that a village stays about 16 px
+            # wide on a phone: a wider map scrolls and pans inside its frame.
+            "style": f"min-width: {round(width * _LEAST_PX_PER_UNIT)}px",
             "role": "group",  # not "img": screen readers may reach each hex's title
             "aria-label": f"Map of {name}: {len(scene.terrain)} hexes, "
             f"{len(scene.explored)} explored; hover or tap a hex for what is on it.",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.rules.hexmap import hex_label
+from campaign.rules.state import BattleStatus
 
 type Event = Mapping[str, Any]
 type Names = Mapping[str, str]
@@ -248,7 +249,7 @@ def _handoff(battle: Mapping[str, Any], names: Names) -> Handoff:
 
 
 def _outcome(battle: Mapping[str, Any], names: Names) -> str:
-    if battle.get("status") != "resolved":
+    if battle.get("status") != BattleStatus.RESOLVED:
         return "awaiting its result"
     extra = _mapping(battle.get("extra"))
     if battle.get("kind") == "concession":
@@ -306,7 +307,7 @@ class _Describer:
             == (_int(event.get("year")), _int(event.get("month")), list(event["hex"]))
         ]
         dice = list(event.get("dice") or [])
-        if event.get("status") == "awaiting_result":
+        if event.get("status") == BattleStatus.AWAITING_RESULT:
             return next((b for b in here if list(b.get("dice") or [])[: len(dice)] == dice), None)
         key = (event.get("year"), event.get("month"), tuple(event["hex"]), event.get("kind"))
         nth = self.seen.get(key, 0)
@@ -447,7 +448,7 @@ def _battle_words(d: _Describer, e: Event, entry: Mapping[str, Any] | None) -> L
     extra = _mapping(entry and entry.get("extra"))
     dice = [int(x) for x in _list(e.get("dice"))]
     result = _result(e, d)
-    if e.get("status") == "awaiting_result":
+    if e.get("status") == BattleStatus.AWAITING_RESULT:
         return _handed_off(where, attacker, defender, dice, entry or {})
     if kind == "simple":
         rolls = _split(dice, len(_list(extra.get("attacker_dice"))), attacker, defender, where)

@@ -1,4 +1,4 @@
-"""Summer phase C: battles (rulings B1 to B11)."""
+"""Summer phase C: battles (rulings B1 to B12)."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -14,7 +14,10 @@ from campaign.rules.state import (
     BattleInput,
     BattleSide,
     BattlesMode,
+    BattleStatus,
     Campaign,
+    PendingKind,
+    Season,
     Settlement,
     Ship,
     Step,
@@ -22,8 +25,8 @@ from campaign.rules.state import (
 )
 from campaign.rules.turn import Turn
 
-AWAITING = "awaiting_result"
-RESOLVED = "resolved"
+AWAITING = BattleStatus.AWAITING_RESULT
+RESOLVED = BattleStatus.RESOLVED
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,27 @@ class Outcome:
 
 def fight_battles(campaign: Campaign, turn: Turn) -> Campaign:
     """Pick and fight battles until no kingdom can pick (B2); tabletop battles wait for their
-    results, which are applied in picking order (B11)."""
+    results, which are applied in picking order (B11). An entry that addresses no battle
+    is refused (B12)."""
+    campaign = _fight_until_waiting(campaign, turn)
+    month_over = not turn.pending
+    # Ruling B12. Entries are judged here, where the engine stops, and not as the file is
+    # read: one file may carry a month's battles and their results (B11), and a result,
+    # concession, retreat or next-battle choice for a battle picked later in this same
+    # advance is used when that battle comes. When the engine waits, what is left must
+    # still address a battle of this month: one awaiting its result at the entry's hex
+    # (and fitting it), or a contested tile where one is still to be fought. When the
+    # month's battles are over, every entry left addressed none.
+    _refuse_unaddressed(campaign, month_over=month_over)
+    if not month_over:
+        return campaign
+    inputs = replace(campaign.inputs, battle_choices={}, battles=(), retreats={})
+    return replace(campaign, inputs=inputs, battle_turn=None).at(Step.REFORM)
+
+
+def _fight_until_waiting(campaign: Campaign, turn: Turn) -> Campaign:
+    """Retreats, results and picks, in that order, until the engine must wait for a
+    decision (`turn.pending`) or no battle is left to fight this month."""
     while True:
         campaign = _settle_retreats(campaign, turn)
         if turn.pending:
@@ -63,9 +86,7 @@ def fight_battles(campaign: Campaign, turn: Turn) -> Campaign:
         awaiting = [b for b in _this_month(campaign) if b.status == AWAITING]
         if awaiting:
             _wait_for_results(campaign, awaiting, turn)
-            return campaign
-        inputs = replace(campaign.inputs, battle_choices={}, battles=(), retreats={})
-        return replace(campaign, inputs=inputs, battle_turn=None).at(Step.REFORM)
+        return campaign
 
 
 def _wait_for_results(campaign: Campaign, awaiting: list[Battle], turn: Turn) -> None:
@@ -76,7 +97,7 @@ def _wait_for_results(campaign: Campaign, awaiting: list[Battle], turn: Turn) ->
             continue
         restated = {"restated": True} if battle.extra.get("restated") else {}
         for side in battle.sides:
-            turn.wait("battle_result", side.kingdom, hex=list(battle.hex), **restated)
+            turn.wait(PendingKind.BATTLE_RESULT, side.kingdom, hex=list(battle.hex), **restated)
 
 
 def _this_month(campaign: Campaign) -> list[Battle]:
@@ -156,9 +177,9 @@ def _chosen_tile(campaign: Campaign, picker: str, tiles: list[Hex], turn: Turn) 
     for preferred in campaign.inputs.battle_choices.get(picker, ()):
         if preferred in tiles:
             return preferred
-    if len(tiles) == 1 or turn.takes_default("battle_choice", picker):
+    if len(tiles) == 1 or turn.takes_default(PendingKind.BATTLE_CHOICE, picker):
         return tiles[0]
-    turn.wait("battle_choice", picker, choices=[list(h) for h in tiles])
+    turn.wait(PendingKind.BATTLE_CHOICE, picker, choices=[list(h) for h in tiles])
     return None
 
 
@@ -178,23 +199,37 @@ def _opponent(campaign: Campaign, hex_: Hex, picker: str) -> str:
 
 
 def _fight(campaign: Campaign, hex_: Hex, picker: str, turn: Turn) -> Campaign:
-    """Ruling B3: the kind of battle follows from the upright units of each side."""
+    """Ruling B3: the kind of battle follows from the upright units of each side. The
+    entries for the tile must fit it (B12)."""
     opponent = _opponent(campaign, hex_, picker)
+    kind = _kind_of_battle(campaign, hex_, picker, opponent)
+    _refuse_misfits(campaign, _new_battle(campaign, hex_, kind, picker, opponent))
+    if kind == "slaughter":
+        return _slaughter(campaign, hex_, picker, opponent, turn)
+    if kind == "pitched":
+        return _pitched(campaign, hex_, picker, opponent, turn)
+    if kind == "naval":
+        campaign = _consume(campaign, hex_, lambda entry: entry.naval == picker)
+        return _naval(campaign, hex_, picker, opponent, turn)
+    return _land_water(campaign, hex_, picker, opponent, turn)
+
+
+def _kind_of_battle(campaign: Campaign, hex_: Hex, picker: str, opponent: str) -> str:
+    """Ruling B3: a slaughter if the opponent has no upright unit; pitched between upright
+    armies, unless both sides also have ships and the picker chose a naval battle; naval
+    between ships; else land/water."""
     mine = [u for u in campaign.units_in(hex_) if u.kingdom == picker and u.upright]
     theirs = [u for u in campaign.units_in(hex_) if u.kingdom == opponent and u.upright]
     if not theirs:
-        return _slaughter(campaign, hex_, picker, opponent, turn)
+        return "slaughter"
     ships_both = bool(_ships(mine) and _ships(theirs))
     if (
         _armies(mine)
         and _armies(theirs)
         and not (ships_both and _naval_chosen(campaign, hex_, picker))
     ):
-        return _pitched(campaign, hex_, picker, opponent, turn)
-    if ships_both:
-        campaign = _consume(campaign, hex_, lambda entry: entry.naval == picker)
-        return _naval(campaign, hex_, picker, opponent, turn)
-    return _land_water(campaign, hex_, picker, opponent, turn)
+        return "pitched"
+    return "naval" if ships_both else "land_water"
 
 
 def naval_possible(campaign: Campaign, hex_: Hex, picker: str) -> bool:
@@ -329,8 +364,8 @@ def _before_battle(campaign: Campaign, battle: Battle, turn: Turn) -> BeforeBatt
     if _may_make_last_stand(campaign, battle.hex, weaker):
         if any(e.last_stand == weaker for e in entries):
             return BeforeBattle(last_stand=weaker)
-        if not turn.takes_default("last_stand", weaker):
-            turn.wait("last_stand", weaker, hex=list(battle.hex))
+        if not turn.takes_default(PendingKind.LAST_STAND, weaker):
+            turn.wait(PendingKind.LAST_STAND, weaker, hex=list(battle.hex))
             return None
     return BeforeBattle(conceding=weaker, forced=True)
 
@@ -364,6 +399,7 @@ def _concede(
     campaign: Campaign, battle: Battle, conceding: str, turn: Turn, *, forced: bool
 ) -> Campaign:
     """Ruling B4: a loss for the side that concedes, worth no might and no strategy."""
+    campaign = _consume_fitting(campaign, battle)
     winner = battle.defender if conceding == battle.attacker else battle.attacker
     battle = replace(
         battle,
@@ -373,7 +409,7 @@ def _concede(
         winner=winner,
         extra={"conceded_by": conceding, "forced": forced},
     )
-    campaign = _record(_consume(campaign, battle.hex), battle, turn)
+    campaign = _record(campaign, battle, turn)
     return _apply_outcome(
         campaign, battle.hex, Outcome((battle.attacker, battle.defender), winner), turn
     )
@@ -530,10 +566,11 @@ def _land_water_dice(campaign: Campaign, hex_: Hex, kingdom_id: str) -> int:
 
 
 def _result_for(campaign: Campaign, battle: Battle) -> BattleInput | None:
-    """A concession, a reported result, or the admin's switch to a simple battle."""
-    sides = {side.kingdom for side in battle.sides}
+    """A concession, a reported result, or the admin's switch to a simple battle, for this
+    battle (not one by a third kingdom in the tile, ruling B12)."""
     for entry in _entries_for(campaign, battle.hex):
-        if entry.concede in sides or entry.result is not None or entry.resolve == "simple":
+        settles = entry.concede is not None or entry.result is not None or entry.resolve
+        if settles and _of_battle(battle, entry):
             return entry
     return None
 
@@ -541,7 +578,8 @@ def _result_for(campaign: Campaign, battle: Battle) -> BattleInput | None:
 def _settle_awaiting(campaign: Campaign, battle: Battle, turn: Turn) -> tuple[Campaign, bool]:
     """The earliest battle awaiting its result (B11). If a re-statement has left a side with
     fewer armies, it must concede or make a Last Stand first (B4); then a reported result
-    is applied. False if it still waits."""
+    is applied. False if it still waits. The entries for it must fit it (B12)."""
+    _refuse_misfits(campaign, battle)
     weaker = _weaker_side(battle)
     if weaker is not None and battle.last_stand != weaker:
         before = _before_battle(campaign, battle, turn)
@@ -565,17 +603,11 @@ def _resume_after(campaign: Campaign, battle: Battle) -> Campaign:
 
 
 def _apply_reported(campaign: Campaign, battle: Battle, entry: BattleInput, turn: Turn) -> Campaign:
-    campaign = _consume(campaign, battle.hex)
     if entry.concede is not None:
         return _concede(campaign, battle, entry.concede, turn, forced=False)
+    campaign = _consume_fitting(campaign, battle)
     if entry.resolve == "simple":
         return _simple(campaign, battle, turn)
-    if entry.winner is not None and entry.winner not in (battle.attacker, battle.defender):
-        raise RuleError(
-            "winner-not-in-battle",
-            "inputs.battles",
-            f"{entry.winner} did not fight the battle at {list(battle.hex)}.",
-        )
     battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
     campaign = _record(campaign, battle, turn)
     return _apply_pitched_result(campaign, battle, turn, tabletop=True)
@@ -614,7 +646,7 @@ def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
             )
         restated = _stated(campaign, replace(battle, sides=sides))
         restated = replace(restated, extra={**battle.extra, "restated": True})
-        campaign = _consume(_replace_battle(campaign, restated), battle.hex)
+        campaign = _set_aside(_replace_battle(campaign, restated), battle)
         turn.record(
             "battle-restated",
             hex=list(battle.hex),
@@ -622,6 +654,282 @@ def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
             board=restated.board,
         )
     return campaign
+
+
+# --- B12: entries that address no battle ---------------------------------------------------
+
+NAVAL_NEEDS = (
+    "a naval battle is chosen only where both sides have upright armies and ships (ruling B3)"
+)
+KIND_WORDS = {
+    "slaughter": "a slaughter",
+    "naval": "a naval battle",
+    "land_water": "a land/water battle",
+}
+
+
+def refuse_entries_out_of_month(campaign: Campaign) -> None:
+    """Ruling B12: battle entries stand in a file only in a summer month whose battles are
+    not over; at any other step (setup, reform, winter) no battle of the current month is
+    left for them to address."""
+    clock = campaign.clock
+    before_battles_end = (Step.ORDERS, Step.RESOLUTION, Step.BATTLES)
+    if clock.season is Season.SUMMER and clock.step in before_battles_end:
+        return
+    _refuse_unaddressed(campaign, month_over=True)
+    for kingdom_id, tiles in campaign.inputs.battle_choices.items():
+        if tiles:
+            raise RuleError(
+                "no-such-battle",
+                f"inputs.battle_choices.{kingdom_id}[0]",
+                f"{kingdom_id} chose {list(tiles[0])} for its next battle, but no battle is "
+                "left to pick this month (ruling B12).",
+            )
+
+
+def _refuse_unaddressed(campaign: Campaign, *, month_over: bool) -> None:
+    """Ruling B12: every battle entry, retreat and next-battle choice still in the file must
+    be able to address a battle of this month; none may be left when the month's battles
+    are over."""
+    for entry in campaign.inputs.battles:
+        _refuse_unaddressed_entry(campaign, entry, month_over=month_over)
+    for unit_id in campaign.inputs.retreats:
+        if month_over or not _may_yet_retreat(campaign, unit_id):
+            raise RuleError(
+                "no-such-battle",
+                f"inputs.retreats.{unit_id}",
+                f"{unit_id} has no battle of this month to retreat from (ruling B12).",
+                unit_id,
+            )
+    for kingdom_id, tiles in campaign.inputs.battle_choices.items():
+        for index, hex_ in enumerate(tiles):
+            if not _may_pick(campaign, kingdom_id, hex_, month_over=month_over):
+                raise RuleError(
+                    "no-such-battle",
+                    f"inputs.battle_choices.{kingdom_id}[{index}]",
+                    f"{kingdom_id} chose {list(hex_)} for its next battle, but it has no "
+                    "battle to pick there this month (ruling B12).",
+                )
+
+
+def _refuse_unaddressed_entry(campaign: Campaign, entry: BattleInput, *, month_over: bool) -> None:
+    """An entry at a battle awaiting its result must fit it; one at a contested tile waits
+    for the battle still to be fought there; any other addresses no battle."""
+    awaiting = None if month_over else _awaiting_at(campaign, entry.hex)
+    if awaiting is not None and not _another_battle_may_follow(campaign, awaiting):
+        refusal = _misfit(campaign, awaiting, entry)
+        if refusal is not None:
+            raise refusal
+        return
+    if not month_over and entry.hex in contested(campaign):
+        refusal = _unfit_for_a_battle_to_come(campaign, entry)
+        if refusal is not None:
+            raise refusal
+        return
+    raise _addressing_no_battle(campaign, entry)
+
+
+def _refuse_misfits(campaign: Campaign, battle: Battle) -> None:
+    """Every entry at the battle's tile must fit it, unless a third kingdom's units there
+    may fight another battle in the tile this month, which the entry may be for (it is
+    then judged when the engine stops, or refused when the month ends)."""
+    if _another_battle_may_follow(campaign, battle):
+        return
+    for entry in _entries_for(campaign, battle.hex):
+        refusal = _misfit(campaign, battle, entry)
+        if refusal is not None:
+            raise refusal
+
+
+def _set_aside(campaign: Campaign, battle: Battle) -> Campaign:
+    """Ruling B11: what was reported for a battle now re-stated is set aside."""
+    return _consume(campaign, battle.hex, lambda entry: _of_battle(battle, entry))
+
+
+def _another_battle_may_follow(campaign: Campaign, battle: Battle) -> bool:
+    sides = (battle.attacker, battle.defender)
+    return any(u.kingdom not in sides for u in campaign.units_in(battle.hex))
+
+
+def _consume_fitting(campaign: Campaign, battle: Battle) -> Campaign:
+    """The battle is settled: the entries that fit it are used up with it."""
+    return _consume(campaign, battle.hex, lambda entry: _misfit(campaign, battle, entry) is None)
+
+
+def _named_in(entry: BattleInput) -> str | None:
+    """The kingdom whose choice the entry is (a result's winner); None for a draw or the
+    admin's switch to a simple battle."""
+    named = (entry.concede, entry.last_stand, entry.naval, entry.winner)
+    return next((kingdom for kingdom in named if kingdom is not None), None)
+
+
+def _of_battle(battle: Battle, entry: BattleInput) -> bool:
+    named = _named_in(entry)
+    return named is None or named in (battle.attacker, battle.defender)
+
+
+def _described(entry: BattleInput) -> str:
+    """The entry in words, for a refusal that names it."""
+    at = list(entry.hex)
+    if entry.concede is not None:
+        return f"The concession of {entry.concede} at {at}"
+    if entry.last_stand is not None:
+        return f"The Last Stand of {entry.last_stand} at {at}"
+    if entry.naval is not None:
+        return f"The naval battle {entry.naval} chose at {at}"
+    if entry.resolve is not None:
+        return f"The switch to a simple battle at {at}"
+    won = f"a win for {entry.winner}" if entry.winner is not None else "a draw"
+    return f"The result reported at {at} ({won})"
+
+
+def _entry_field(entry: BattleInput) -> str:
+    return f"inputs.battles[{entry.position}]"
+
+
+def _misfit(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError | None:
+    """Why the entry can't be for this battle, or None if it can: it must be by one of its
+    sides, with a choice the rules allow in it (ruling B12)."""
+    at = list(battle.hex)
+    if entry.winner is not None and entry.winner not in (battle.attacker, battle.defender):
+        return RuleError(
+            "winner-not-in-battle",
+            _entry_field(entry),
+            f"{entry.winner} did not fight the battle at {at}.",
+        )
+    named = _named_in(entry)
+    if not _of_battle(battle, entry):
+        return RuleError(
+            "not-in-battle",
+            _entry_field(entry),
+            f"{_described(entry)} addresses no battle: {named} is not a side of the battle "
+            f"at {at} (ruling B12).",
+        )
+    why = _not_allowed(campaign, battle, entry)
+    return None if why is None else _choice_refused(entry, why)
+
+
+def _choice_refused(entry: BattleInput, why: str) -> RuleError:
+    return RuleError(
+        "choice-not-allowed",
+        _entry_field(entry),
+        f"{_described(entry)} is not a choice the rules allow: {why}.",
+    )
+
+
+def _not_allowed(campaign: Campaign, battle: Battle, entry: BattleInput) -> str | None:
+    """Why the rules don't allow this entry's choice in the battle, or None."""
+    if entry.naval is not None:
+        return _naval_not_allowed(battle, entry.naval)
+    if battle.kind != "pitched":
+        kind = KIND_WORDS[battle.kind]
+        return f"the battle at {list(battle.hex)} is {kind}, which the dice decide (ruling B3)"
+    if entry.last_stand is not None:
+        return _last_stand_not_allowed(campaign, battle, entry.last_stand)
+    if entry.concede is not None:
+        return None
+    return _result_not_allowed(campaign, battle)
+
+
+def _naval_not_allowed(battle: Battle, kingdom_id: str) -> str | None:
+    """Ruling B3: only the picker chooses a naval battle, where both sides have upright
+    armies and ships, before the battle is fought."""
+    at = list(battle.hex)
+    if battle.status == AWAITING:
+        return (
+            f"the battle at {at} is handed off already, and a naval battle is chosen before "
+            "(ruling B3)"
+        )
+    if kingdom_id != battle.attacker:
+        return (
+            f"only {battle.attacker}, who picked the battle at {at}, may fight it at sea "
+            "(ruling B3)"
+        )
+    return NAVAL_NEEDS if battle.kind != "naval" else None
+
+
+def _last_stand_not_allowed(campaign: Campaign, battle: Battle, kingdom_id: str) -> str | None:
+    """Ruling B4: only the side with fewer upright armies, with no tile of its own beside
+    the battle's or in its own fortress held with a Defend order."""
+    at = list(battle.hex)
+    if battle.last_stand == kingdom_id:
+        return None
+    if kingdom_id != _weaker_side(battle):
+        return (
+            f"{kingdom_id} is not outnumbered at {at}, and only the side with fewer upright "
+            "armies may make a Last Stand (ruling B4)"
+        )
+    if not _may_make_last_stand(campaign, battle.hex, kingdom_id):
+        return (
+            f"{kingdom_id} controls a tile beside {at} and holds no fortress there with a "
+            "Defend order (ruling B4)"
+        )
+    return None
+
+
+def _result_not_allowed(campaign: Campaign, battle: Battle) -> str | None:
+    """A tabletop result, or the admin's switch to a simple battle, is for a pitched battle
+    handed off in a tabletop campaign (B6), not one a side must concede (B4)."""
+    if campaign.options.battles is BattlesMode.SIMPLE:
+        return "in a simple campaign the dice decide every battle (ruling B6)"
+    weaker = _weaker_side(battle)
+    if (
+        weaker is not None
+        and battle.last_stand != weaker
+        and not _may_make_last_stand(campaign, battle.hex, weaker)
+    ):
+        return (
+            f"{weaker} is outnumbered at {list(battle.hex)} and must concede, so the battle "
+            "is not played (ruling B4)"
+        )
+    return None
+
+
+def _unfit_for_a_battle_to_come(campaign: Campaign, entry: BattleInput) -> RuleError | None:
+    """The entry's tile is contested (B1) and its battle still to be fought: the kingdom it
+    names must have units there, and a naval battle needs armies and ships on both sides
+    (B3). What else it must fit is judged when the battle is picked."""
+    named = _named_in(entry)
+    if named is not None and not any(u.kingdom == named for u in campaign.units_in(entry.hex)):
+        return _addressing_no_battle(campaign, entry)
+    if entry.naval is not None and not naval_possible(campaign, entry.hex, entry.naval):
+        return _choice_refused(entry, NAVAL_NEEDS)
+    return None
+
+
+def _addressing_no_battle(campaign: Campaign, entry: BattleInput) -> RuleError:
+    at = list(entry.hex)
+    fought = [b for b in _this_month(campaign) if b.hex == entry.hex]
+    named = _named_in(entry)
+    sides = {kingdom for b in fought for kingdom in (b.attacker, b.defender)}
+    if named is not None and named not in sides and (fought or entry.hex in contested(campaign)):
+        return RuleError(
+            "not-in-battle",
+            _entry_field(entry),
+            f"{_described(entry)} addresses no battle: {named} fights none at {at} "
+            "this month (ruling B12).",
+        )
+    when = "the battle there is over" if fought else "none is fought there this month"
+    return RuleError(
+        "no-such-battle",
+        _entry_field(entry),
+        f"{_described(entry)} addresses no battle: {when} (ruling B12).",
+    )
+
+
+def _may_yet_retreat(campaign: Campaign, unit_id: str) -> bool:
+    """The unit is retreating, or stands in a contested tile whose battle may send it back
+    (a tile whose battle awaits its result is contested too)."""
+    unit = campaign.armies.get(unit_id) or campaign.ships.get(unit_id)
+    return unit is not None and (unit.retreat is not None or unit.hex in contested(campaign))
+
+
+def _may_pick(campaign: Campaign, kingdom_id: str, hex_: Hex, *, month_over: bool) -> bool:
+    """The kingdom fought a battle at the tile this month, or may still pick one there."""
+    fought = any(
+        b.hex == hex_ and kingdom_id in (b.attacker, b.defender) for b in _this_month(campaign)
+    )
+    return fought or (not month_over and hex_ in _pickable(campaign, kingdom_id))
 
 
 # --- B10: results ----------------------------------------------------------------------
@@ -706,8 +1014,14 @@ def _settle_retreats(campaign: Campaign, turn: Turn) -> Campaign:
         if not options:
             campaign = _destroy(campaign, unit, turn, "no retreat")
             continue
-        if choice is None and len(options) > 1 and not turn.takes_default("retreat", unit.kingdom):
-            turn.wait("retreat", unit.kingdom, unit=unit.id, choices=[list(h) for h in options])
+        if (
+            choice is None
+            and len(options) > 1
+            and not turn.takes_default(PendingKind.RETREAT, unit.kingdom)
+        ):
+            turn.wait(
+                PendingKind.RETREAT, unit.kingdom, unit=unit.id, choices=[list(h) for h in options]
+            )
             continue
         # A choice is used once: the unit may have to retreat again later this month.
         retreats = {u: h for u, h in campaign.inputs.retreats.items() if u != unit.id}

@@ -16,6 +16,7 @@ from typing import Any
 
 from campaign.rules.battles import naval_possible
 from campaign.rules.hexmap import Hex, HexMap, Terrain, connected, map_from_json
+from campaign.rules.setup import RACES
 from campaign.rules.state import (
     MAX_ARMIES,
     Army,
@@ -24,6 +25,7 @@ from campaign.rules.state import (
     Holding,
     Kingdom,
     Options,
+    PendingKind,
     PurchaseKind,
     Season,
     Settlement,
@@ -35,19 +37,6 @@ from campaign.rules.winter import BUILDS, CAPITAL_LIMIT, DEPLOYMENT_LIMIT, home
 type JsonDict = dict[str, Any]
 type Pending = Mapping[str, Any]
 
-RACES = (
-    "Abyssal Dwarfs",
-    "Basileans",
-    "Dwarfs",
-    "Elves",
-    "Empire of Dust",
-    "Forces of Nature",
-    "Kingdoms of Men",
-    "Nightstalkers",
-    "Ogres",
-    "Orcs",
-    "Undead",
-)
 # How much an army wants to step into a neighbouring tile, by what is there.
 WANT_ENEMY_UNITS = 5
 WANT_ENEMY_TILE = 4
@@ -469,18 +458,18 @@ def _deployment_room(campaign: Campaign, kingdom_id: str) -> dict[Hex, int]:
     return room
 
 
-ANSWERS: Mapping[str, Callable[[Desk, Pending], None]] = {
-    "race": _race,
-    "capital": _capital,
-    "settlements": _settlements,
-    "starting_army": _starting_army,
-    "orders": _orders,
-    "battle_choice": _battle_choice,
-    "last_stand": _last_stand,
-    "battle_result": _battle_result,
-    "retreat": _retreat,
-    "tithes": _tithes,
-    "purchases": _purchases,
-    "feed": _feed,
-    "deploy": _deploy,
+ANSWERS: Mapping[PendingKind, Callable[[Desk, Pending], None]] = {
+    PendingKind.RACE: _race,
+    PendingKind.CAPITAL: _capital,
+    PendingKind.SETTLEMENTS: _settlements,
+    PendingKind.STARTING_ARMY: _starting_army,
+    PendingKind.ORDERS: _orders,
+    PendingKind.BATTLE_CHOICE: _battle_choice,
+    PendingKind.LAST_STAND: _last_stand,
+    PendingKind.BATTLE_RESULT: _battle_result,
+    PendingKind.RETREAT: _retreat,
+    PendingKind.TITHES: _tithes,
+    PendingKind.PURCHASES: _purchases,
+    PendingKind.FEED: _feed,
+    PendingKind.DEPLOY: _deploy,
 }

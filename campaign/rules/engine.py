@@ -58,7 +58,7 @@ def advance(
     campaign = parse_campaign(data)
     if defaults_now and not defaults:
         dry = run(campaign, defaults=False)
-        asked = Counter((p.kind, p.kingdom) for p in dry.pending)
+        asked: Counter[tuple[str, str]] = Counter((p.kind, p.kingdom) for p in dry.pending)
         if due is not None:
             asked = asked & Counter(due) if dry.clock == campaign.clock else Counter()
         campaign = run(campaign, defaults=False, due=asked)
@@ -70,6 +70,7 @@ def advance(
 def run(
     campaign: Campaign, *, defaults: bool, due: Counter[tuple[str, str]] | None = None
 ) -> Campaign:
+    battles.refuse_entries_out_of_month(campaign)
     start = campaign.clock
     turn = Turn(
         defaults=defaults,

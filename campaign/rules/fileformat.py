@@ -7,11 +7,13 @@ refusal names the field ("armies[2].hex") and carries a stable code.
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
-from typing import NoReturn
+from enum import StrEnum
+from typing import Any, NoReturn
 
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, cached_map_from_json, map_to_json
+from campaign.rules.options import OPTION_ROWS, OPTIONS, OptionRow
 from campaign.rules.state import (
     MAX_ARMIES,
     STEPS,
@@ -20,6 +22,7 @@ from campaign.rules.state import (
     BattleInput,
     BattleSide,
     BattlesMode,
+    BattleStatus,
     Campaign,
     Clock,
     Holding,
@@ -214,15 +217,25 @@ def parse_campaign(data: object) -> Campaign:
 
 
 def _options(json: Json) -> Options:
-    fields = json.as_object(optional=("years", "months", "orders", "battles", "seed"))
-    defaults = Options()
-    return Options(
-        years=_get(fields, "years", lambda j: j.as_int(1, 20), defaults.years),
-        months=_get(fields, "months", lambda j: j.as_int(1, 12), defaults.months),
-        orders=_get(fields, "orders", lambda j: j.choice(OrdersMode), defaults.orders),
-        battles=_get(fields, "battles", lambda j: j.choice(BattlesMode), defaults.battles),
-        seed=_get(fields, "seed", Json.as_int, defaults.seed),
-    )
+    fields = json.as_object(optional=tuple(OPTION_ROWS))
+    values: dict[str, Any] = {
+        key: _option(value, OPTION_ROWS[key])
+        for key, value in fields.items()
+        if not OPTION_ROWS[key].switch
+    }
+    switches = {key for key, value in fields.items() if OPTION_ROWS[key].switch and value.as_bool()}
+    return Options(**values, switches=frozenset(switches))
+
+
+def _option(json: Json, row: OptionRow) -> object:
+    """One option's value, read and checked by its row of the options table."""
+    if row.enum is not None:
+        text = json.as_str()
+        if text not in row.choices:
+            allowed = ", ".join(row.choices)
+            json.refuse("unknown-value", f"{json.path} must be one of {allowed}, not {text!r}.")
+        return row.enum(text)
+    return json.as_int(row.low, row.high)
 
 
 def _clock(json: Json) -> Clock:
@@ -429,7 +442,7 @@ def _battle(json: Json) -> Battle:
     if len(sides) != 2:
         fields["sides"].refuse("wrong-type", "A battle has exactly two sides.")
     status = fields["status"].as_str()
-    if status not in ("awaiting_result", "resolved"):
+    if status not in tuple(BattleStatus):
         fields["status"].refuse("unknown-value", "status must be awaiting_result or resolved.")
     optional_str: Callable[[Json], str | None] = lambda j: j.optional(Json.as_str)  # noqa: E731
     return Battle(
@@ -445,7 +458,7 @@ def _battle(json: Json) -> Battle:
         scenario=_get(fields, "scenario", optional_str, None),
         defender_benefit=_get(fields, "defender_benefit", optional_str, None),
         last_stand=_get(fields, "last_stand", optional_str, None),
-        status=status,
+        status=BattleStatus(status),
         result=_get(fields, "result", optional_str, None),
         winner=_get(fields, "winner", optional_str, None),
         dice=_get(fields, "dice", _dice, ()),
@@ -505,7 +518,10 @@ def _inputs(json: Json, known: Collection[str]) -> Inputs:
         battle_choices=per_kingdom(
             "battle_choices", lambda j: tuple(i.as_hex() for i in j.as_list())
         ),
-        battles=tuple(_battle_input(item, known) for item in fields["battles"].as_list())
+        battles=tuple(
+            _battle_input(item, known, position)
+            for position, item in enumerate(fields["battles"].as_list())
+        )
         if "battles" in fields
         else (),
         retreats={unit: value.as_hex() for unit, value in fields["retreats"].as_mapping().items()}
@@ -595,7 +611,7 @@ def _order(json: Json) -> Order:
     )
 
 
-def _battle_input(json: Json, known: Collection[str]) -> BattleInput:
+def _battle_input(json: Json, known: Collection[str], position: int) -> BattleInput:
     fields = json.as_object(
         required=("hex",),
         optional=("concede", "last_stand", "naval", "result", "winner", "resolve"),
@@ -636,6 +652,7 @@ def _battle_input(json: Json, known: Collection[str]) -> BattleInput:
         result=result,
         winner=winner,
         resolve=resolve,
+        position=position,
     )
 
 
@@ -813,18 +830,26 @@ def _hex(hex_: Hex | None) -> list[int] | None:
     return None if hex_ is None else [hex_[0], hex_[1]]
 
 
+def _options_json(options: Options) -> dict[str, object]:
+    """Every option by its row; an optional rule (a switch) only when it is on: absent means
+    off (campaign-file.md)."""
+    written: dict[str, object] = {}
+    for row in OPTIONS:
+        if row.switch:
+            if options.on(row.name):
+                written[row.name] = True
+            continue
+        value = getattr(options, row.name)
+        written[row.name] = str(value) if isinstance(value, StrEnum) else value
+    return written
+
+
 def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[str, object]:
     """The campaign file for this state, with the given live scores."""
     data: dict[str, object] = {
         "format": FORMAT,
         "name": campaign.name,
-        "options": {
-            "years": campaign.options.years,
-            "months": campaign.options.months,
-            "orders": str(campaign.options.orders),
-            "battles": str(campaign.options.battles),
-            "seed": campaign.options.seed,
-        },
+        "options": _options_json(campaign.options),
         "map": map_to_json(campaign.map),
         "clock": {
             "year": campaign.clock.year,

@@ -14,6 +14,7 @@ from campaign.rules.state import (
     Order,
     OrderKind,
     OrdersMode,
+    PendingKind,
     Settlement,
     Ship,
     Step,
@@ -40,7 +41,7 @@ def give_orders(campaign: Campaign, turn: Turn) -> Campaign:
     defaults (O3). In `cycle` mode the orders are taken one at a time in the order cycle,
     with first player brakes (O1); while the cycle waits, the orders it has taken (a late
     kingdom's defaults among them) are kept in `inputs`, in the cycle's order."""
-    takes_default = partial(turn.takes_default, "orders")
+    takes_default = partial(turn.takes_default, PendingKind.ORDERS)
     if campaign.options.orders is OrdersMode.CYCLE:
         orders = _order_cycle(campaign, turn, takes_default)
         if turn.pending:
@@ -62,7 +63,7 @@ def wait_for_orders(campaign: Campaign, turn: Turn) -> None:
         given = campaign.inputs.orders.get(kingdom_id, ())
         missing = unordered(campaign, kingdom_id, given)
         if missing:
-            turn.wait("orders", kingdom_id, units=missing)
+            turn.wait(PendingKind.ORDERS, kingdom_id, units=missing)
 
 
 def _never(kingdom_id: str) -> bool:
@@ -79,7 +80,7 @@ def _sealed_orders(
         check_orders(campaign, kingdom_id, given)
         missing = unordered(campaign, kingdom_id, given)
         if missing and not takes_default(kingdom_id):
-            turn.wait("orders", kingdom_id, units=missing)
+            turn.wait(PendingKind.ORDERS, kingdom_id, units=missing)
         complete[kingdom_id] = given + _default_orders(campaign, missing)
     return complete
 
@@ -109,7 +110,7 @@ def _order_cycle(
             elif takes_default(kingdom_id):
                 taken[kingdom_id].extend(_default_orders(campaign, missing[:1]))
             else:
-                turn.wait("orders", kingdom_id, units=missing, cycle=True)
+                turn.wait(PendingKind.ORDERS, kingdom_id, units=missing, cycle=True)
                 return _so_far(campaign, taken, lists)
     return {k: tuple(orders) for k, orders in taken.items()}
 
@@ -136,7 +137,9 @@ def _take_all(
     given.clear()
     missing = unordered(campaign, kingdom_id, tuple(taken))
     if missing and not takes_default(kingdom_id):
-        turn.wait("orders", kingdom_id, units=missing, cycle=True, first_player_brakes=True)
+        turn.wait(
+            PendingKind.ORDERS, kingdom_id, units=missing, cycle=True, first_player_brakes=True
+        )
         return False
     taken.extend(_default_orders(campaign, missing))
     return True

@@ -10,6 +10,7 @@ from campaign.rules.state import (
     Army,
     Campaign,
     Holding,
+    PendingKind,
     Season,
     Settlement,
     SettlementPlan,
@@ -17,6 +18,20 @@ from campaign.rules.state import (
 )
 from campaign.rules.turn import Turn
 
+# The official Kings of War races a kingdom may choose (rulebook, Initial Kingdom A).
+RACES = (
+    "Abyssal Dwarfs",
+    "Basileans",
+    "Dwarfs",
+    "Elves",
+    "Empire of Dust",
+    "Forces of Nature",
+    "Kingdoms of Men",
+    "Nightstalkers",
+    "Ogres",
+    "Orcs",
+    "Undead",
+)
 # Chosen for a kingdom that has not named its race by the deadline (the rulebook and
 # rulings are silent; the app's rules page says so).
 UNDECLARED_RACE = "Undeclared"
@@ -28,10 +43,10 @@ def choose_races(campaign: Campaign, turn: Turn) -> Campaign:
     missing = [
         k.id for k in campaign.kingdoms if k.race is None and k.id not in campaign.inputs.races
     ]
-    asked = [k for k in missing if not turn.takes_default("race", k)]
+    asked = [k for k in missing if not turn.takes_default(PendingKind.RACE, k)]
     if asked:
         for kingdom_id in asked:
-            turn.wait("race", kingdom_id)
+            turn.wait(PendingKind.RACE, kingdom_id)
         return campaign
     kingdoms = tuple(
         replace(k, race=campaign.inputs.races.get(k.id, k.race or UNDECLARED_RACE))
@@ -53,8 +68,8 @@ def choose_capitals(campaign: Campaign, turn: Turn) -> Campaign:
             continue
         free = _free_start_tiles(campaign)
         choice = campaign.inputs.capitals.get(kingdom_id)
-        if choice is None and not turn.takes_default("capital", kingdom_id):
-            turn.wait("capital", kingdom_id, choices=[list(h) for h in free])
+        if choice is None and not turn.takes_default(PendingKind.CAPITAL, kingdom_id):
+            turn.wait(PendingKind.CAPITAL, kingdom_id, choices=[list(h) for h in free])
             return campaign
         capital = _check_capital(campaign, kingdom_id, choice, free)
         campaign = campaign.with_kingdom(replace(campaign.kingdom(kingdom_id), capital=capital))
@@ -112,11 +127,13 @@ def place_settlements(campaign: Campaign, turn: Turn) -> Campaign:
         for k in campaign.player_order
         if k in sites
         and k not in campaign.inputs.settlements
-        and not turn.takes_default("settlements", k)
+        and not turn.takes_default(PendingKind.SETTLEMENTS, k)
     ]
     if asked:
         for kingdom_id in asked:
-            turn.wait("settlements", kingdom_id, choices=[list(h) for h in sites[kingdom_id]])
+            turn.wait(
+                PendingKind.SETTLEMENTS, kingdom_id, choices=[list(h) for h in sites[kingdom_id]]
+            )
         return campaign
     for kingdom_id in reversed(campaign.player_order):
         if kingdom_id in sites:
@@ -204,11 +221,14 @@ def place_starting_armies(campaign: Campaign, turn: Turn) -> Campaign:
     asked = [
         k
         for k in own
-        if k not in campaign.inputs.starting_armies and not turn.takes_default("starting_army", k)
+        if k not in campaign.inputs.starting_armies
+        and not turn.takes_default(PendingKind.STARTING_ARMY, k)
     ]
     if asked:
         for kingdom_id in asked:
-            turn.wait("starting_army", kingdom_id, choices=[list(h) for h in own[kingdom_id]])
+            turn.wait(
+                PendingKind.STARTING_ARMY, kingdom_id, choices=[list(h) for h in own[kingdom_id]]
+            )
         return campaign
     for kingdom_id in reversed(campaign.player_order):
         if kingdom_id not in own:

@@ -39,6 +39,31 @@ class Step(StrEnum):
     FINAL = "final"
 
 
+class PendingKind(StrEnum):
+    """The kinds of decision the campaign file's `pending` waits for (campaign-file.md)."""
+
+    RACE = "race"
+    CAPITAL = "capital"
+    SETTLEMENTS = "settlements"
+    STARTING_ARMY = "starting_army"
+    ORDERS = "orders"
+    BATTLE_CHOICE = "battle_choice"
+    LAST_STAND = "last_stand"
+    BATTLE_RESULT = "battle_result"
+    RETREAT = "retreat"
+    TITHES = "tithes"
+    PURCHASES = "purchases"
+    FEED = "feed"
+    DEPLOY = "deploy"
+
+
+class BattleStatus(StrEnum):
+    """A battle's `status` in the campaign file."""
+
+    AWAITING_RESULT = "awaiting_result"
+    RESOLVED = "resolved"
+
+
 STEPS: Mapping[Season, tuple[Step, ...]] = {
     Season.SETUP: (Step.RACES, Step.CAPITALS, Step.SETTLEMENTS, Step.ARMIES),
     Season.SUMMER: (Step.ORDERS, Step.RESOLUTION, Step.BATTLES, Step.REFORM),
@@ -77,11 +102,19 @@ class OrderKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
+    """The campaign file's options (their table: campaign.rules.options). The optional
+    rules a campaign has turned on are `switches`, each by its option's name."""
+
     years: int = 6
     months: int = 6
     orders: OrdersMode = OrdersMode.SEALED
     battles: BattlesMode = BattlesMode.TABLETOP
     seed: int = 0
+    switches: frozenset[str] = frozenset()
+
+    def on(self, name: str) -> bool:
+        """Whether the optional rule `name` is on."""
+        return name in self.switches
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +201,8 @@ class SettlementPlan:
 class BattleInput:
     """One entry of `inputs.battles`: a concession, a Last Stand choice, a picker's choice
     of a naval battle (ruling B3), a reported result, or the admin's switch to a simple
-    battle."""
+    battle. `position`: its index in the file's `inputs.battles`, so that a refusal names
+    it (ruling B12) however many entries before it were used meanwhile."""
 
     hex: Hex
     concede: str | None = None
@@ -177,6 +211,7 @@ class BattleInput:
     result: str | None = None
     winner: str | None = None
     resolve: str | None = None
+    position: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +291,7 @@ class Battle:
     scenario: str | None = None
     defender_benefit: str | None = None
     last_stand: str | None = None
-    status: str = "resolved"
+    status: BattleStatus = BattleStatus.RESOLVED
     result: str | None = None
     winner: str | None = None
     dice: tuple[int, ...] = ()
@@ -265,7 +300,7 @@ class Battle:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    kind: str
+    kind: PendingKind
     kingdom: str
     detail: JsonObject = field(default_factory=dict)
 

@@ -4,7 +4,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from campaign.rules.dice import Dice
-from campaign.rules.state import Clock, JsonObject, Pending
+from campaign.rules.state import Clock, JsonObject, Pending, PendingKind
 
 
 @dataclass
@@ -38,10 +38,10 @@ class Turn:
             }
         )
 
-    def wait(self, kind: str, kingdom: str, **detail: object) -> None:
+    def wait(self, kind: PendingKind, kingdom: str, **detail: object) -> None:
         self.pending.append(Pending(kind, kingdom, detail))
 
-    def takes_default(self, kind: str, kingdom: str) -> bool:
+    def takes_default(self, kind: PendingKind, kingdom: str) -> bool:
         """Whether this kingdom's missing decision of this kind takes its deadline default
         instead of being asked for: always with `--defaults`; with `--defaults-now`, if it
         was pending when the deadline passed, once (the next one of its kind is asked for

@@ -16,6 +16,7 @@ from campaign.rules.state import (
     Campaign,
     Holding,
     Kingdom,
+    PendingKind,
     Placement,
     Purchase,
     PurchaseKind,
@@ -239,7 +240,7 @@ def tithe(campaign: Campaign, turn: Turn) -> Campaign:
     only as far as the giver holds it at that moment."""
     for kingdom_id, given in campaign.inputs.tithes.items():  # judged as soon as given
         _check_tithes(campaign, kingdom_id, given)
-    gifts = _decisions(campaign, turn, "tithes", campaign.inputs.tithes)
+    gifts = _decisions(campaign, turn, PendingKind.TITHES, campaign.inputs.tithes)
     if gifts is None:
         return campaign
     for kingdom_id, gift in _round_robin(campaign.player_order, gifts):
@@ -248,7 +249,7 @@ def tithe(campaign: Campaign, turn: Turn) -> Campaign:
 
 
 def _decisions[T](
-    campaign: Campaign, turn: Turn, kind: str, given: Mapping[str, tuple[T, ...]]
+    campaign: Campaign, turn: Turn, kind: PendingKind, given: Mapping[str, tuple[T, ...]]
 ) -> dict[str, tuple[T, ...]] | None:
     """Every standing kingdom's list (missing ones empty with defaults), or None after
     asking for the missing ones."""
@@ -312,7 +313,7 @@ def _give(campaign: Campaign, kingdom_id: str, gift: Tithe, turn: Turn) -> Campa
 def build(campaign: Campaign, turn: Turn) -> Campaign:
     """Ruling W5: purchases applied round-robin in player order, one at a time; one that
     is not possible at its moment is skipped, with the reason."""
-    purchases = _decisions(campaign, turn, "purchases", campaign.inputs.purchases)
+    purchases = _decisions(campaign, turn, PendingKind.PURCHASES, campaign.inputs.purchases)
     if purchases is None:
         return campaign
     recruited_at: set[Hex] = set()
@@ -477,11 +478,11 @@ def feed(campaign: Campaign, turn: Turn) -> Campaign:
     for kingdom_id, chosen in campaign.inputs.feed.items():  # judged as soon as given
         _check_hungry(campaign, kingdom_id, chosen)
     missing = [k for k in short if k not in campaign.inputs.feed]
-    asked = [k for k in missing if not turn.takes_default("feed", k)]
+    asked = [k for k in missing if not turn.takes_default(PendingKind.FEED, k)]
     if asked:
         for kingdom_id in asked:
             turn.wait(
-                "feed",
+                PendingKind.FEED,
                 kingdom_id,
                 armies=[a.id for a in _armies_of(campaign, kingdom_id)],
                 short=short[kingdom_id],
@@ -536,8 +537,8 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     for kingdom in _standing(campaign):
         staging = _staging(campaign, kingdom.id)
         given = campaign.inputs.deploy.get(kingdom.id)
-        if given is None and staging and not turn.takes_default("deploy", kingdom.id):
-            turn.wait("deploy", kingdom.id, armies=[a.id for a in staging])
+        if given is None and staging and not turn.takes_default(PendingKind.DEPLOY, kingdom.id):
+            turn.wait(PendingKind.DEPLOY, kingdom.id, armies=[a.id for a in staging])
         plans[kingdom.id] = given or ()
     if turn.pending:
         return campaign

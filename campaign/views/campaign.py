@@ -10,26 +10,24 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRefresh
 
 from campaign import services
-from campaign.display import report, story
-from campaign.display.mapsvg import KingdomLook, legend_items
-from campaign.models import Campaign, Membership, Snapshot
-from campaign.requests import HtmxHttpRequest
-from campaign.views.common import (
-    Ask,
-    asks_of,
+from campaign.access import (
     membership_for,
     newest_or_404,
     player_for,
     reader_for,
     signed_in_unless_public,
 )
+from campaign.display import report, story
+from campaign.display.mapcache import snapshot_map
+from campaign.display.mapsvg import KingdomLook, capital_of, legend_items
+from campaign.models import Campaign, Membership, Snapshot
+from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
-from campaign.views.mapcache import snapshot_map
 from campaign.views.story import banners_of
 
 
@@ -105,9 +103,10 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         ),
         "players": players,
         "legend": legend_items(),
+        "home": _home(data, membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.
-    fragment = request.htmx and not request.htmx.history_restore_request and snapshot is not None
+    fragment = request.htmx and not request.htmx.history_restore_request
     if snapshot is not None:
         shown = _snapshot_at(campaign, request.GET.get("at"), newest=snapshot)
         context["history"] = _history(campaign, shown, newest=snapshot, players=players)
@@ -117,10 +116,13 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 banners=banners_of(players),
                 previous=_previous_month(campaign),
             )
-    template = "campaign/campaign.html#map-section" if fragment else "campaign/campaign.html"
-    response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return page_or_fragment(request, "campaign/campaign.html", context, fragment="map-section")
+
+
+def _home(data: dict[str, Any] | None, membership: Membership | None) -> str:
+    """The viewer's capital as "q,r", where the map opens on a phone ("" for none)."""
+    capital = capital_of(data, membership.kingdom) if data and membership else None
+    return f"{capital[0]},{capital[1]}" if capital else ""
 
 
 def _snapshot_at(campaign: Campaign, at: str | None, *, newest: Snapshot) -> Snapshot:

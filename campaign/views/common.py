@@ -1,103 +1,17 @@
-"""What every page of a campaign shares: who the signed-in user is in it (a 404 for
-anyone else, so a campaign one does not belong to stays invisible), who may read a public
-campaign's story, its newest snapshot, and what it waits for from a kingdom, with where to
-give it."""
+"""What the campaign's pages share: what the campaign waits for from a kingdom, with where
+to give it, and how a player's decision post is read. Who may see a page is
+campaign.access."""
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
-from functools import wraps
-from typing import Any, cast
+from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
-from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
-from accounts.models import User
 from campaign import services
-from campaign.models import Campaign, Membership, Snapshot
-
-# What a player reads for each kind of decision the campaign waits for.
-ASKS = {
-    "race": "choose your race",
-    "capital": "choose your capital",
-    "settlements": "place your settlements",
-    "starting_army": "place your first army",
-    "orders": "give your orders",
-    "battle_choice": "choose your next battle",
-    "last_stand": "decide on a Last Stand",
-    "battle_result": "play your tabletop battle",
-    "retreat": "choose where to retreat",
-    "tithes": "give your tithes",
-    "purchases": "make your winter purchases",
-    "feed": "choose which armies go hungry",
-    "deploy": "deploy your armies",
-}
-
-
-# What a kingdom's missing decision of each kind becomes at a deadline (the rulings'
-# defaults), said of one kingdom and of several.
-DEFAULTED = {
-    "race": ("takes no race (Undeclared)", "take no race (Undeclared)"),
-    "capital": (
-        "founds its capital on the first free start tile",
-        "found their capitals on the first free start tiles",
-    ),
-    "settlements": (
-        "places its settlements on the first tiles around its capital",
-        "place their settlements on the first tiles around their capitals",
-    ),
-    "starting_army": ("starts its army in its capital", "start their armies in their capitals"),
-    "orders": (
-        "holds with every unit it has not ordered (Defend, Regroup, stay)",
-        "hold with every unit they have not ordered (Defend, Regroup, stay)",
-    ),
-    "battle_choice": ("fights its battles in map order", "fight their battles in map order"),
-    "last_stand": ("concedes (no Last Stand)", "concede (no Last Stand)"),
-    "retreat": ("retreats to the first tile open", "retreat to the first tiles open"),
-    "tithes": ("gives no tithes", "give no tithes"),
-    "purchases": ("buys nothing", "buy nothing"),
-    "feed": ("loses its newest armies to hunger", "lose their newest armies to hunger"),
-    "deploy": (
-        "deploys its armies to the default places",
-        "deploy their armies to the default places",
-    ),
-}
-
-# The step that opens when the campaign next waits for each kind.
-OPENS = {
-    "race": "races",
-    "capital": "capitals",
-    "settlements": "settlements",
-    "starting_army": "starting armies",
-    "orders": "orders",
-    "battle_choice": "battles",
-    "last_stand": "battles",
-    "battle_result": "battles",
-    "retreat": "retreats",
-    "tithes": "tithes",
-    "purchases": "purchases",
-    "feed": "hungry armies",
-    "deploy": "deployment",
-}
-
-
-# The page where a player answers each kind.
-ANSWERED_ON = {
-    "race": "campaign:setup",
-    "capital": "campaign:setup",
-    "settlements": "campaign:setup",
-    "starting_army": "campaign:setup",
-    "orders": "campaign:orders",
-    "battle_choice": "battles:list",
-    "last_stand": "battles:list",
-    "battle_result": "battles:list",
-    "retreat": "battles:list",
-    "tithes": "campaign:winter",
-    "purchases": "campaign:winter",
-    "feed": "campaign:winter",
-    "deploy": "campaign:winter",
-}
+from campaign.asks import WORDS, in_order_of_play
+from campaign.forms import DecisionForm
+from campaign.rules import decisions
 
 
 @dataclass(frozen=True)
@@ -120,8 +34,8 @@ def asks_of(
     answers one battle of those asked, never the ask."""
     answered = {
         kind
-        for kind, given in services.ANSWERS.items()
-        if given in ready and given not in services.LISTED
+        for kind, given in decisions.ANSWERS.items()
+        if given in ready and given not in decisions.LISTED
     }
     kinds = {
         p["kind"]
@@ -129,91 +43,27 @@ def asks_of(
         if kingdom and p["kingdom"] == kingdom and p["kind"] not in answered
     }
     return [
-        Ask(words, reverse(ANSWERED_ON[kind], args=[slug]) if kind in ANSWERED_ON else None)
-        for kind, words in ASKS.items()
-        if kind in kinds
+        Ask(WORDS[kind].ask, reverse(WORDS[kind].page, args=[slug]))
+        for kind in in_order_of_play(kinds)
     ]
 
 
-def _with_campaign() -> QuerySet[Membership]:
-    """Memberships with their campaign, bar the map it was created with (read once, as it
-    starts: the snapshots hold the map since)."""
-    return Membership.objects.select_related("campaign").defer("campaign__map")
+@dataclass(frozen=True)
+class Decision:
+    """A decision post's `seen`, `ready` and `draft` (campaign.forms.DecisionForm)."""
+
+    seen: int
+    ready: bool
+    draft: str | None
 
 
-def membership_for(request: HttpRequest, slug: str) -> Membership:
-    """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
-    one doesn't belong to stays invisible."""
-    user = request.user
-    membership = (
-        _with_campaign().filter(campaign__slug=slug, user=user).first()
-        if isinstance(user, User)
-        else None
-    )
-    return _member(membership)
-
-
-def _member(membership: Membership | None) -> Membership:
-    """The membership found, or a 404 that does not tell a campaign one doesn't belong to
-    from one that doesn't exist."""
-    if membership is None:
-        raise Http404("No such campaign.")
-    return membership
-
-
-def _ruler(membership: Membership) -> Membership:
-    """The membership, if it rules a kingdom; a 404 for an admin who rules none."""
-    if not membership.kingdom:
-        raise Http404("You don't rule a kingdom in this campaign.")
-    return membership
-
-
-def reader_for(request: HttpRequest, slug: str) -> tuple[Campaign, Membership | None]:
-    """The campaign and the signed-in user's membership of it; for a public campaign,
-    anyone else reads it as a visitor (no membership). 404 for anyone else. Only the pages
-    a public campaign shows everyone ask this: its map, might, chronicle and end."""
-    user = request.user
-    if isinstance(user, User):
-        membership = _with_campaign().filter(campaign__slug=slug, user=user).first()
-        if membership is not None:
-            return membership.campaign, membership
-    campaign = Campaign.objects.defer("map").filter(slug=slug, public=True).first()
-    if campaign is None:
-        raise Http404("No such campaign.")
-    return campaign, None
-
-
-def signed_in_unless_public[View: Callable[..., HttpResponse]](view: View) -> View:
-    """`login_required`, except for a public campaign: a signed-out visitor reads it."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated and not (
-            Campaign.objects.filter(slug=kwargs.get("slug"), public=True).exists()
-        ):
-            return redirect_to_login(request.get_full_path())
-        return view(request, *args, **kwargs)
-
-    return cast(View, wrapped)
-
-
-def player_for(request: HttpRequest, slug: str) -> Membership:
-    """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
-    return _ruler(membership_for(request, slug))
-
-
-def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Membership]]:
-    """`player_for`, with the campaign's players of kingdoms (the user's own among them), in
-    one query: the pages that draw every kingdom ask for both."""
-    user = request.user
-    members = list(_with_campaign().filter(campaign__slug=slug)) if isinstance(user, User) else []
-    membership = _ruler(_member(next((m for m in members if m.user_id == user.pk), None)))
-    return membership, [m for m in members if m.kingdom]
-
-
-def newest_or_404(campaign: Campaign) -> Snapshot:
-    """The campaign's newest snapshot; 404 before it has started."""
-    snapshot = campaign.snapshots.order_by("-number").first()
-    if snapshot is None:
-        raise Http404("The campaign has not started yet.")
-    return snapshot
+def decision_of(post: Any) -> Decision:
+    """The post's `seen`, `ready` and `draft`; a post without a readable `seen` (a page
+    from before the campaign moved on, or a forged one) is refused in words."""
+    form = DecisionForm(post)
+    if not form.is_valid():
+        raise services.ServiceError(
+            "This page is out of date: reload it and decide again.", code="no-seen"
+        )
+    given = form.cleaned_data
+    return Decision(given["seen"], given["ready"] != "no", given["draft"] or None)

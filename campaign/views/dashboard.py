@@ -1,9 +1,9 @@
 """The campaign admin's dashboard: where the campaign stands, the invitations and who plays
 (removing a player before the start, handing a kingdom over after it, more admins), who it
 waits for, the deadline controls, the battles (served by the battles app), corrections,
-the notifications (the Discord webhook, a secret never shown back whole, and how the
-messages stand) and the audit log. Every change goes through a service; a form only checks the shape of what
-was typed."""
+the notifications (the Discord webhook and how the messages stand, served by the
+notifications app) and the audit log. Every change goes through a service; a form only
+checks the shape of what was typed."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,14 +14,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.validators import validate_email
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from campaign import notifications, services
+from campaign import services
+from campaign.access import admin_for
+from campaign.asks import WORDS
 from campaign.forms import (
     AdminActionForm,
     ArmyForm,
@@ -34,32 +36,18 @@ from campaign.forms import (
     UndoForm,
     reason_field,
 )
-from campaign.models import (
-    AuditEntry,
-    Campaign,
-    DiscordWebhook,
-    Membership,
-    Snapshot,
-    Submission,
-)
-from campaign.requests import HtmxHttpRequest
+from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules import decisions
 from campaign.services import ServiceError
-from campaign.views.common import ASKS, membership_for
 from campaign.views.deadlines import after_the_advance, at_the_deadline
+from campaign.words import when
 
 type Json = dict[str, Any]
 type Action = Callable[[Campaign, User, dict[str, Any]], str]
 
 AUDIT_SHOWN = 50
 TEMPLATE = "campaign/dashboard.html"
-
-
-def _admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
-    """The signed-in admin's membership and user; 404 for everyone else, players included."""
-    membership = membership_for(request, slug)
-    if not membership.is_admin or not isinstance(request.user, User):
-        raise Http404("No such campaign.")
-    return membership, request.user
 
 
 # --- what the page shows ----------------------------------------------------------------
@@ -97,42 +85,13 @@ def waiting_for(
         Waiting(
             kingdom=names.get(kingdom, kingdom),
             player=players.get(kingdom, "nobody"),
-            asked=ASKS.get(kind, kind),
+            asked=WORDS[kind].ask,
             given="Reports: see Battles below"
             if kind == "battle_result"
-            else _given(ready.get((kingdom, services.ANSWERS.get(kind, kind)))),
+            else _given(ready.get((kingdom, decisions.ANSWERS.get(kind, kind)))),
         )
         for kingdom, kind in asked
     ]
-
-
-# The audit log's actions in words; anything else is shown as it is stored.
-DONE = {
-    "created": "created the campaign",
-    "started": "started the campaign",
-    "paused": "paused",
-    "resumed": "resumed",
-    "extended": "extended the deadline",
-    "advanced": "advanced",
-    "advanced-now": "advanced at once",
-    "advance-refused": "could not advance",
-    "archived": "archived the campaign",
-    "unarchived": "put the campaign back on the home pages",
-    "undone": "undid the last step",
-    "corrected": "corrected the state",
-    "battle-result": "settled a battle",
-    "battle-decided": "decided a battle's result",
-    "battle-simple": "settled a battle as a simple battle",
-    "battle-extended": "extended a battle's deadline",
-    "invited": "sent invitations by e-mail",
-    "new-code": "made a new invitation link (the old one no longer works)",
-    "player-removed": "removed a player",
-    "admin-added": "made an admin",
-    "stepped-down": "stepped down as admin",
-    "handed-over": "handed a kingdom over",
-    "discord-set": "set the Discord webhook",
-    "discord-removed": "removed the Discord webhook",
-}
 
 
 def _shown(value: Any) -> str:
@@ -154,7 +113,7 @@ def audit_log(campaign: Campaign) -> list[AuditLine]:
         AuditLine(
             entry=entry,
             who=entry.actor.get_username() if entry.actor else "automatic",
-            what=DONE.get(entry.action, entry.action)
+            what=entry.get_action_display()
             + "".join(f"; {key}: {_shown(value)}" for key, value in _in_order(entry.details)),
         )
         for entry in entries
@@ -285,25 +244,6 @@ class HandOverForm(PeopleForm):
         return cleaned
 
 
-class DiscordForm(forms.Form):
-    """The webhook's address: a password field, so that what was typed is never shown back."""
-
-    url = forms.URLField(
-        label="Discord webhook URL",
-        max_length=500,
-        assume_scheme="https",
-        widget=forms.PasswordInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
-        help_text="The channel's settings, Integrations, Webhooks, Copy Webhook URL.",
-    )
-
-    def clean_url(self) -> str:
-        url: str = self.cleaned_data["url"]
-        refusal = notifications.webhook_refusal(url)
-        if refusal:
-            raise forms.ValidationError(refusal)
-        return url
-
-
 FORMS: dict[str, type[forms.Form]] = {
     "start": StartForm,
     "pause": AdminActionForm,
@@ -320,8 +260,6 @@ FORMS: dict[str, type[forms.Form]] = {
     "make-admin": MakeAdminForm,
     "step-down": StartForm,
     "hand-over": HandOverForm,
-    "discord": DiscordForm,
-    "discord-remove": StartForm,
     "archive": StartForm,
     "unarchive": StartForm,
     "delete": StartForm,
@@ -389,18 +327,15 @@ def _render(
         "at_deadline": at_deadline,
         "kingdoms": (data or {}).get("kingdoms", []),
         "audit": audit_log(campaign),
-        "webhook": DiscordWebhook.objects.filter(campaign=campaign).first(),
-        "outbox": notifications.outbox_of(campaign),
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
     }
-    template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
-    return render(request, template, context, status=status)
+    return page_or_fragment(request, TEMPLATE, context, fragment="board", status=status)
 
 
 @login_required
 @require_GET
 def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    membership, _ = _admin_for(request, slug)
+    membership, _ = admin_for(request, slug)
     return _render(request, membership)
 
 
@@ -435,7 +370,7 @@ def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     before = campaign.snapshots.get(number=snapshot.number - 1).data
     names = {k["id"]: k["name"] for k in snapshot.data["kingdoms"]}
     campaign.refresh_from_db()
-    deadline = notifications.when(campaign.deadline, actor.time_zone) if campaign.deadline else ""
+    deadline = when(campaign.deadline, actor.time_zone) if campaign.deadline else ""
     return after_the_advance(before, snapshot.data, names, deadline)
 
 
@@ -484,12 +419,21 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _invite(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    sent, failed = services.campaign_invite_by_email(
-        campaign=campaign, actor=actor, emails=form["emails"], link=form["invitation"]
+    """Queued, not sent: the outbox sends each e-mail once the change commits, and the
+    Notifications section below says how they stand (a mail server's refusal included)."""
+    asked = list(dict.fromkeys(e.strip().lower() for e in form["emails"]))
+    queued = services.campaign_invite_by_email(
+        campaign=campaign, actor=actor, emails=asked, link=form["invitation"]
     )
-    told = f"The invitation is sent to {', '.join(sent)}." if sent else ""
-    if failed:
-        told += f" The mail server refused {', '.join(failed)}: check them or send the link."
+    told = (
+        f"The invitation to {', '.join(queued)} is queued: it goes out by e-mail in a moment "
+        "(see Notifications below)."
+        if queued
+        else ""
+    )
+    left = [address for address in asked if address not in queued]
+    if left:
+        told += f" Nothing can send it to {', '.join(left)}: send them the link."
     return told.strip()
 
 
@@ -526,11 +470,6 @@ def _hand_over(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return f"{membership.kingdom_name} is ruled by {membership.user.get_username()} from now on."
 
 
-def _discord(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    webhook = notifications.webhook_set(campaign=campaign, actor=actor, url=form["url"])
-    return f"The Discord webhook ending {webhook.ending} is set: the campaign's news goes there."
-
-
 def _archive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     services.campaign_archive(campaign=campaign, actor=actor)
     return "Archived: it is off its players' home pages, and everything in it stays readable."
@@ -544,11 +483,6 @@ def _unarchive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 def _delete(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     services.campaign_delete(campaign=campaign, actor=actor)
     return f"{campaign.name} is deleted."
-
-
-def _discord_remove(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    notifications.webhook_remove(campaign=campaign, actor=actor)
-    return "The Discord webhook is removed: no more news goes to the channel."
 
 
 ACTIONS: dict[str, Action] = {
@@ -567,8 +501,6 @@ ACTIONS: dict[str, Action] = {
     "make-admin": _make_admin,
     "step-down": _step_down,
     "hand-over": _hand_over,
-    "discord": _discord,
-    "discord-remove": _discord_remove,
     "archive": _archive,
     "unarchive": _unarchive,
     "delete": _delete,
@@ -592,7 +524,7 @@ def _form_errors(form: forms.Form) -> str:
 def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpResponse:
     """Check the form, call the service; tell the admin what happened or why not. Without
     htmx, back to the page (or the page with the form's errors); with htmx, the board."""
-    membership, actor = _admin_for(request, slug)
+    membership, actor = admin_for(request, slug)
     if action not in ACTIONS:
         raise Http404("No such action.")
     campaign = membership.campaign

@@ -8,15 +8,17 @@ from typing import Any
 
 from django.utils import timezone
 
-from campaign import notifications, services
+from campaign import services
+from campaign.asks import WORDS, defaulted
 from campaign.models import Campaign
-from campaign.views.common import DEFAULTED, OPENS
+from campaign.rules import decisions
+from campaign.words import joined, when
 
 type Json = dict[str, Any]
 
 
 def _names_of(who: list[str]) -> str:
-    return notifications.joined(sorted(set(who)))
+    return joined(sorted(set(who)))
 
 
 def _sentence(clauses: list[str]) -> str:
@@ -39,16 +41,14 @@ def at_the_deadline(
     drafts: list[str] = []
     for asked in data.get("pending", []):
         kind, name = asked["kind"], names.get(asked["kingdom"], asked["kingdom"])
-        given = ready.get((asked["kingdom"], services.ANSWERS[kind]))
+        given = ready.get((asked["kingdom"], decisions.ANSWERS[kind]))
         if kind == "battle_result" or given:
             continue
         if given is None:
             nothing.setdefault(kind, []).append(name)
         else:
             drafts.append(name)
-    said = [
-        f"{_names_of(who)} {DEFAULTED[kind][len(set(who)) > 1]}" for kind, who in nothing.items()
-    ]
+    said = [f"{_names_of(who)} {defaulted(kind, len(set(who)))}" for kind, who in nothing.items()]
     if drafts:
         said.append(
             f"the drafts of {_names_of(drafts)} count as given (what they leave out takes its "
@@ -92,7 +92,7 @@ def _next_step(campaign: Campaign, data: Json, names: dict[str, str], zone: str)
         return f"{words}, each with its own deadline"
     hours = services.hours_of(campaign, kind)
     due = services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
-    return f"{words} until {notifications.when(due, zone)}"
+    return f"{words} until {when(due, zone)}"
 
 
 def _next_capital(data: Json, names: dict[str, str]) -> tuple[str, str]:
@@ -111,15 +111,15 @@ def after_the_advance(before: Json, after: Json, names: dict[str, str], deadline
     for event in after["events"][len(before.get("events", [])) :]:
         if event["type"] == "deadline-default":
             late.setdefault(event["kind"], []).append(names.get(event["kingdom"], event["kingdom"]))
-    said = [f"{_names_of(who)} {DEFAULTED[kind][len(set(who)) > 1]}" for kind, who in late.items()]
+    said = [f"{_names_of(who)} {defaulted(kind, len(set(who)))}" for kind, who in late.items()]
     if after["clock"]["season"] == "ended":
         now = "the campaign has ended"
     elif services.one_at_a_time(after):
         first = after["pending"][0]
         whose = names.get(first["kingdom"], first["kingdom"])
-        now = f"it is {whose}'s turn for the {OPENS[first['kind']]}, until {deadline}"
+        now = f"it is {whose}'s turn for the {WORDS[first['kind']].opens}, until {deadline}"
     elif after["pending"]:
-        now = f"the {OPENS[after['pending'][0]['kind']]} step is open until {deadline}"
+        now = f"the {WORDS[after['pending'][0]['kind']].opens} step is open until {deadline}"
     else:
         now = "it waits for nobody"
     return f"Advanced. {_sentence([*said, now])}."

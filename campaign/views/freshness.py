@@ -30,6 +30,7 @@ from django.views.decorators.http import condition
 
 from accounts.models import User
 from campaign.models import Campaign, Membership, Snapshot, Submission
+from campaign.rules.state import OrdersMode
 
 _RELEASE_FILES = ("templates", "campaign", "battles", "accounts")
 
@@ -210,7 +211,7 @@ def _sealed_orders_asked(snapshot: int, stored: object) -> frozenset[str]:
         .values_list("state__options__orders", "state__pending")
         .first()
     )
-    if found is None or found[0] == "cycle":
+    if found is None or found[0] == OrdersMode.CYCLE:
         return frozenset()
     return frozenset(
         str(p.get("kingdom"))

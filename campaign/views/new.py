@@ -23,9 +23,10 @@ from campaign import services
 from campaign.display.mapsvg import render_map
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
 from campaign.models import KINGDOM_NAME_LENGTH, WEEKDAYS, Campaign, default_deadlines
-from campaign.requests import HtmxHttpRequest
+from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MIN_SIZE
+from campaign.rules.options import OPTION_ROWS, OPTIONS, OptionRow
 from campaign.services import ServiceError
 
 TEMPLATE = "campaign/new.html"
@@ -43,17 +44,9 @@ PALETTE = (
     "#c0392b", "#2e6fd1", "#2e9e4f", "#d4a017",
     "#6a1b9a", "#e67e22", "#00838f", "#6d4c41",
 )  # fmt: skip
-ORDERS_MODES = {
-    "sealed": "Sealed: every kingdom gives all its orders in secret; they resolve together",
-    "cycle": "In turn: one unit at a time in player order, each order public once given",
-}
 SEE_THE_MAP = (
     "Here is the map these choices make: create the campaign if you like it, or try another seed."
 )
-BATTLES_MODES = {
-    "tabletop": "At the tabletop: pitched battles are played as Kings of War games",
-    "simple": "Simple: the app rolls every battle",
-}
 
 
 # --- the maps offered -------------------------------------------------------------------------
@@ -183,7 +176,31 @@ class MapForm(forms.Form):
     )
 
 
+def _option_field(row: OptionRow) -> forms.Field:
+    """The form's field for one campaign option, from its row of the options table."""
+    if row.switch:
+        return forms.BooleanField(label=row.label, help_text=row.words, required=False)
+    if row.choices:
+        return forms.ChoiceField(
+            label=row.label,
+            widget=forms.RadioSelect,
+            choices=list(row.choices.items()),
+            initial=row.default,
+            help_text=row.words,
+        )
+    return forms.IntegerField(
+        min_value=row.low,
+        max_value=row.high,
+        initial=row.default,
+        label=row.label,
+        help_text=row.words,
+    )
+
+
 class NewCampaignForm(MapForm):
+    """A new campaign: its name and map, a field for each row of the options table (the
+    seed is the map's), deadlines, and who may read it."""
+
     name = forms.CharField(max_length=120, label="Name", strip=True)
     map_name = forms.ChoiceField(
         label="Map",
@@ -194,32 +211,6 @@ class NewCampaignForm(MapForm):
         ],
         initial="generated",
         error_messages={"invalid_choice": "Choose one of the maps offered."},
-    )
-    years = forms.IntegerField(
-        min_value=services.OPTION_RANGES["years"][0],
-        max_value=services.OPTION_RANGES["years"][1],
-        initial=services.DEFAULT_OPTIONS["years"],
-        label="Years",
-        help_text="Each a summer and a winter; the rulebook plays 6.",
-    )
-    months = forms.IntegerField(
-        min_value=services.OPTION_RANGES["months"][0],
-        max_value=services.OPTION_RANGES["months"][1],
-        initial=services.DEFAULT_OPTIONS["months"],
-        label="Summer months a year",
-        help_text="The rulebook plays 6.",
-    )
-    orders = forms.ChoiceField(
-        label="Orders",
-        widget=forms.RadioSelect,
-        choices=list(ORDERS_MODES.items()),
-        initial="sealed",
-    )
-    battles = forms.ChoiceField(
-        label="Battles",
-        widget=forms.RadioSelect,
-        choices=list(BATTLES_MODES.items()),
-        initial="tabletop",
     )
     setup_hours = _hours("setup")
     orders_hours = _hours("orders")
@@ -244,6 +235,16 @@ class NewCampaignForm(MapForm):
     # This form, drawn once: posted again (Back, then Create) it finds the campaign it made.
     key = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for row in OPTIONS:
+            self.fields.setdefault(row.name, _option_field(row))
+
+    @property
+    def option_fields(self) -> list[forms.BoundField]:
+        """The options as "How it is played" asks them (the seed is asked with the map)."""
+        return [self[row.name] for row in OPTIONS if row.name != "seed"]
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         info = BUILTIN_MAPS.get(cleaned.get("map_name", ""))
@@ -261,16 +262,19 @@ def _new_page(
     form: forms.Form,
     *,
     preview: Preview | None = None,
+    problem: str = "",
     status: int = 200,
 ) -> HttpResponse:
+    """The new campaign page; for htmx (the Preview button) only its map preview."""
     context = {
         "form": form,
+        "preview_problem": problem,
         "maps": builtin_maps(),
         "preview": preview,
         "hours_fields": [form[f"{kind}_hours"] for kind in DEADLINE_KINDS],
         "zone": request.user.time_zone if isinstance(request.user, User) else "UTC",
     }
-    return render(request, TEMPLATE, context, status=status)
+    return page_or_fragment(request, TEMPLATE, context, fragment="preview", status=status)
 
 
 def _form_error(form: forms.Form, error: ServiceError) -> None:
@@ -314,7 +318,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             kingdoms=choice["kingdoms"],
             map_name=choice["map_name"],
             size=choice["size"],
-            options={key: choice[key] for key in ("years", "months", "orders", "battles", "seed")},
+            options={row.name: choice[row.name] for row in OPTIONS},
             deadlines={
                 kind: choice[f"{kind}_hours"]
                 for kind in DEADLINE_KINDS
@@ -351,11 +355,8 @@ def preview_map(request: HtmxHttpRequest) -> HttpResponse:
             problem = error.message
     else:
         problem = " ".join(str(e) for errors in form.errors.values() for e in errors)
-    if request.htmx:
-        context = {"preview": preview, "preview_problem": problem}
-        return render(request, f"{TEMPLATE}#preview", context)
     page = NewCampaignForm(initial={**request.GET.dict(), "map_name": "generated"})
-    return _new_page(request, page, preview=preview)
+    return _new_page(request, page, preview=preview, problem=problem)
 
 
 # --- joining --------------------------------------------------------------------------------
@@ -404,6 +405,13 @@ class CampaignFacts:
     days: str
 
 
+def _chosen(campaign: Campaign, name: str) -> str:
+    """The words of the campaign's choice for one option (its default's if unknown)."""
+    row = OPTION_ROWS[name]
+    chosen = campaign.options.get(name, row.default)
+    return row.choices.get(chosen) or row.choices[str(row.default)]
+
+
 def facts_of(campaign: Campaign) -> CampaignFacts:
     info = BUILTIN_MAPS.get(campaign.map_name)
     hexes = len(campaign.map.get("tiles", []))
@@ -411,8 +419,8 @@ def facts_of(campaign: Campaign) -> CampaignFacts:
     return CampaignFacts(
         map=f"{info.title if info else 'A generated map'}, {hexes} hexes",
         options=campaign.options,
-        orders=ORDERS_MODES.get(campaign.options.get("orders", ""), "Sealed"),
-        battles=BATTLES_MODES.get(campaign.options.get("battles", ""), "At the tabletop"),
+        orders=_chosen(campaign, "orders"),
+        battles=_chosen(campaign, "battles"),
         deadlines=[
             (label, campaign.deadlines.get(kind, 0)) for kind, label in DEADLINE_KINDS.items()
         ],

@@ -28,6 +28,8 @@ from markdown.extensions import Extension  # type: ignore[import-untyped]
 from markdown.inlinepatterns import InlineProcessor  # type: ignore[import-untyped]
 from markdown.treeprocessors import Treeprocessor  # type: ignore[import-untyped]
 
+from campaign.rules.options import OPTIONS
+
 DOCS = Path(settings.BASE_DIR) / "docs"
 RULING_ID = re.compile(r"([A-Z]\d+)\b")
 
@@ -128,7 +130,7 @@ def rules_page() -> RulesPage:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "campaign/rules.html", {"page": rules_page()})
+    return render(request, "campaign/rules.html", {"page": rules_page(), "options": OPTIONS})
 
 
 urlpatterns: list[URLPattern] = [path("rules/", rules, name="rules")]

@@ -9,9 +9,9 @@ from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_GET
 
+from campaign.access import reader_for, signed_in_unless_public
 from campaign.display import chronicle, story
 from campaign.models import Membership
-from campaign.views.common import reader_for, signed_in_unless_public
 
 
 def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:

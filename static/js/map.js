@@ -22,8 +22,21 @@
     return title ? title.textContent : null;
   }
 
+  // On a phone the map is larger than the screen: scroll its frame to the chosen tile, else
+  // to the first tile to choose, else to the hex the page names (the viewer's capital).
+  function centre(frame) {
+    var named = frame.dataset.centre;
+    var spot = frame.querySelector(".pick-chosen") || frame.querySelector(".pick") ||
+      (named && frame.querySelector('g.hex[data-hex="' + named + '"]'));
+    if (!spot) return;
+    var box = spot.getBoundingClientRect(), view = frame.getBoundingClientRect();
+    frame.scrollLeft += box.left - view.left - (view.width - box.width) / 2;
+    frame.scrollTop += box.top - view.top - (view.height - box.height) / 2;
+  }
+
   function setUp(frame) {
     var svg = frame.querySelector("svg");
+    if (svg && !frame.dataset.mapReady) centre(frame);
     if (!svg || frame.dataset.mapReady || typeof Panzoom !== "function") return;
     frame.dataset.mapReady = "1";
     var panzoom = Panzoom(svg, { minScale: 1, maxScale: 8, step: 0.3, cursor: "grab" });

@@ -11,14 +11,3 @@ htmx.onLoad(function (root) {
     });
   });
 });
-
-// On a phone the map is larger than the screen: scroll its frame to the chosen unit, or to
-// the first unit waiting for an order.
-htmx.onLoad(function (root) {
-  var frame = root.querySelector(".orders-map");
-  var pick = frame && (frame.querySelector(".pick-chosen") || frame.querySelector(".pick"));
-  if (!pick) return;
-  var box = pick.getBoundingClientRect(), view = frame.getBoundingClientRect();
-  frame.scrollLeft += box.left - view.left - (view.width - box.width) / 2;
-  frame.scrollTop += box.top - view.top - (view.height - box.height) / 2;
-});

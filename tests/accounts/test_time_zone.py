@@ -137,3 +137,14 @@ def test_a_zone_since_dropped_from_the_tz_database_falls_back_to_utc(client, cas
     response = signed_in(client, cast["alice"]).get(reverse("campaign:home"))
     assert response.status_code == 200
     assert "Tue 1 Jun, 10:00 UTC" in response.text
+
+
+@pytest.mark.parametrize("page", ["campaign:home", "campaign:campaign", "campaign:kingdom"])
+def test_until_a_zone_is_set_each_deadline_says_so_and_links_to_where_it_is_set(client, cast, page):
+    campaign = campaign_due(cast)
+    User.objects.filter(pk=cast["alice"].pk).update(time_zone="Europe/London")
+    url = reverse(page, args=[] if page == "campaign:home" else [campaign.slug])
+    hint = f'<a class="zone-hint" href="{SETTINGS}#time-zone">(set your time zone)</a>'
+    assert hint in signed_in(client, cast["bob"]).get(url).text  # still UTC
+    assert "set your time zone" not in signed_in(client, cast["alice"]).get(url).text
+    assert 'id="time-zone"' in signed_in(client, cast["bob"]).get(SETTINGS).text

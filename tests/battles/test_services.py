@@ -249,6 +249,12 @@ def test_the_loser_chooses_where_to_retreat(
         ),
         "not-asked",
     )
+    refused(  # ruling B12: a retreat only for a unit that retreats
+        lambda: services.battle_retreat(
+            campaign=campaign, user=cast["bob"], retreats={"brightwater-1": to, "brightwater-2": to}
+        ),
+        "not-asked",
+    )
     with django_capture_on_commit_callbacks(execute=True):
         services.battle_retreat(campaign=campaign, user=cast["bob"], retreats={"brightwater-1": to})
     army = next(a for a in newest(campaign)["armies"] if a["id"] == "brightwater-1")
@@ -271,6 +277,13 @@ def test_b4_an_outnumbered_side_with_nowhere_to_go_makes_a_last_stand(
     refused(
         lambda: services.battle_last_stand(
             campaign=campaign, user=cast["bob"], hex=asked["hex"], stand=True
+        ),
+        "not-asked",
+    )
+    elsewhere = [asked["hex"][0] + 1, asked["hex"][1]]
+    refused(  # ruling B12: a Last Stand only where one is asked
+        lambda: services.battle_last_stand(
+            campaign=campaign, user=cast["alice"], hex=elsewhere, stand=True
         ),
         "not-asked",
     )

@@ -648,6 +648,21 @@ def test_bob_cannot_choose_a_naval_battle_he_did_not_pick(client, cast, campaign
     assert campaign_services.latest_snapshot(campaign).number == before
 
 
+def test_b12_a_naval_battle_where_nobody_has_a_ship_is_refused_in_words(client, cast, campaign):
+    """alice posts a naval battle at the inland tile, where nobody has a ship (the page
+    offers none there). The engine refuses the entry (ruling B12) as she makes it: she
+    reads why, nothing is changed, and the campaign is not left to pause at its advance."""
+    _, inland = two_contested_tiles(campaign, cast)
+    before = campaign_services.latest_snapshot(campaign).number
+    signed_in(client, cast["alice"])
+    decide = reverse("battles:decide", args=[campaign.slug, "choose"])
+    page = post(client, decide, {"seen": before, "hex": f"{inland[0]},{inland[1]}", "naval": "on"})
+    assert "Nothing was changed." in page
+    assert "both sides have upright armies and ships" in page
+    assert not Submission.objects.filter(campaign=campaign, kingdom="aldermark").exists()
+    assert campaign_services.latest_snapshot(campaign).number == before
+
+
 # --- the pages follow the campaign as it moves on ----------------------------------------------
 
 

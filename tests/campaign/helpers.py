@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import notifications, services
+from campaign import services
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign
+from campaign.signals import quietly
 
 PASSWORD = "a-long-test-password"
 CAST = ("gm", "alice", "bob", "eve")  # eve plays in another campaign, or in none
@@ -40,11 +41,16 @@ def new_campaign(
     """alice (Red Elves) and bob (Blue Dwarfs), run by gm; `map_name="generated"` with a
     `size` (say 1000 hexes) makes a large one, for the query-count tests."""
     campaign = services.campaign_create(
-        name=name, admin=cast["gm"], kingdoms=2, map_name=map_name, size=size, options=options or {}
+        name=name,
+        admin=cast["gm"],
+        kingdoms=2,
+        map_name=map_name,
+        size=size,
+        options={"seed": 1, **(options or {})},  # the dice these tests were written with
     )
     # The admin's news that every kingdom has joined is tested on its own (test_join): the
     # tests of what the campaign tells from its start on count only that.
-    with notifications.silenced():
+    with quietly():
         services.campaign_join(
             campaign=campaign, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
         )
@@ -189,3 +195,10 @@ def queries_of(client: Client, url: str) -> tuple[int, str]:
         response = client.get(url)
     assert response.status_code == 200
     return len(queries.captured_queries), response.text
+
+
+def seen_with(campaign: Campaign, form: dict[str, Any]) -> dict[str, Any]:
+    """A decision post as the player's page sends it: the form, and `seen`, the snapshot the
+    page was drawn at (the newest one)."""
+    newest = campaign.snapshots.order_by("-number").first()
+    return {"seen": newest.number if newest else 0, **form}

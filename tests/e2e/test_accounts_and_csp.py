@@ -109,6 +109,8 @@ def test_no_page_breaks_the_content_security_policy(browser, live_server, demo):
     problems = watch(gm)
     for path in (
         "/c/demo/dashboard/",
+        "/c/demo/notifications/",
+        "/notifications/",
         "/admin/",
         "/admin/campaign/campaign/",
         "/admin/accounts/user/",

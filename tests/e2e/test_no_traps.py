@@ -20,9 +20,10 @@ from accounts.models import User
 from battles import services as battle_services
 from battles.models import Battle
 from campaign import services
+from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
+from campaign.rules import decisions
 from campaign.rules.hexmap import map_from_json
-from campaign.views.winter import NOTHING
 from config.celery import app as celery_app
 from tests.campaign.helpers import (
     at_step,
@@ -81,7 +82,7 @@ def answer_for(campaign: Campaign, users: list[User], payloads: Callable[[Json],
     for user in users:
         me = kingdom_of(campaign, user)
         for asked in [p for p in data["pending"] if p["kingdom"] == me]:
-            kind = services.ANSWERS[asked["kind"]]
+            kind = decisions.ANSWERS[asked["kind"]]
             services.submission_save(
                 campaign=campaign, user=user, kind=kind, payload=payloads(asked)
             )
@@ -101,7 +102,7 @@ def test_a_late_kingdom_at_the_tithes_costs_only_itself(
     alice.goto(f"{live_server.url}/c/{campaign.slug}/winter/")
     alice.get_by_role("button", name="Ready", exact=True).click()
     expect(alice.locator(".moving-on")).to_contain_text("You are ready")
-    answer_for(campaign, players, lambda asked: NOTHING[services.ANSWERS[asked["kind"]]])
+    answer_for(campaign, players, lambda asked: NOTHING[decisions.ANSWERS[asked["kind"]]])
 
     # the gm reads what Advance now will do, and does it
     gm = sign_in(browser, live_server, "gm")
@@ -130,7 +131,7 @@ def test_a_late_kingdom_at_the_tithes_costs_only_itself(
     everyone = [cast[name] for name in KINGDOMS]
     while newest(campaign)["clock"]["season"] == "winter":
         steps.append(newest(campaign)["clock"]["step"])
-        answer_for(campaign, everyone, lambda asked: NOTHING[services.ANSWERS[asked["kind"]]])
+        answer_for(campaign, everyone, lambda asked: NOTHING[decisions.ANSWERS[asked["kind"]]])
     assert steps[:2] == ["tithe", "build"]
     assert steps[-1] == "deploy"
     assert newest(campaign)["clock"]["season"] == "summer"
@@ -259,3 +260,30 @@ def test_a_confirm_shows_the_retreat_question_once_the_advance_lands(
         "choose where brightwater-1 retreat", timeout=10_000
     )
     screenshot(bob, "no-traps-retreat-asked")
+
+
+def test_the_campaign_map_on_a_phone_shows_settlements_legibly_around_the_capital(
+    browser, live_server, cast, eager_tasks, screenshot
+):
+    campaign = four_kingdoms(cast)
+    set_up_by_the_deadlines(campaign, cast["gm"])
+    alice = sign_in(browser, live_server, "alice")  # a 390-pixel-wide phone
+    alice.goto(f"{live_server.url}/c/{campaign.slug}/")
+    frame = alice.locator(".map-frame")
+    settlements = frame.locator("g.settlement")
+    expect(settlements.first).to_be_visible()
+    widths = [box["width"] for box in (s.bounding_box() for s in settlements.all()) if box]
+    assert widths
+    assert min(widths) >= 14, widths  # legible without zooming (it was about 6 px)
+    # The map opens on alice's capital, not on the map's top left corner.
+    me = kingdom_of(campaign, cast["alice"])
+    q, r = next(k["capital"] for k in newest(campaign)["kingdoms"] if k["id"] == me)
+    capital = frame.locator(f'g.hex[data-hex="{q},{r}"] g.settlement.capital')
+    box, view = capital.bounding_box(), frame.bounding_box()
+    assert box
+    assert view
+    assert view["x"] <= box["x"]
+    assert box["x"] + box["width"] <= view["x"] + view["width"]
+    assert view["y"] <= box["y"]
+    assert box["y"] + box["height"] <= view["y"] + view["height"]
+    screenshot(alice, "no-traps-campaign-map-phone")

@@ -1,6 +1,7 @@
 """On phones: four people who have never used the app start a campaign. mira signs up from
 the home page, creates a campaign on a generated map she previews first, and copies its
-invitation link; ann, ben and cy open the link, sign up from the sign-in page it sends
+invitation link (and sends it to cy by e-mail, through the outbox); ann, ben and cy open
+the link, sign up from the sign-in page it sends
 them to, and each takes a kingdom; mira starts the campaign, and each of them is told by
 e-mail to choose a race. Each follows the e-mail's link, chooses a race and marks it ready;
 once all have, the first in player order is told by e-mail to choose a capital. So on
@@ -122,6 +123,16 @@ def test_four_newcomers_start_a_campaign_from_a_shared_link(
     assert invitation == link.input_value()
     assert invitation.startswith(live_server.url)
     screenshot(mira, "start-dashboard-invitation")
+    # and sends it to cy by e-mail too: queued in the outbox, sent by the worker, and the
+    # dashboard's Notifications section (loaded by htmx) counts it
+    mira.get_by_label("E-mail addresses, one a line").fill("cy@example.org")
+    mira.get_by_role("button", name="Send the invitations").click()
+    expect(mira.locator("#board ul.messages")).to_contain_text(
+        "The invitation to cy@example.org is queued"
+    )
+    expect(mira.locator("#notification-desk")).to_contain_text("Messages: 1 sent, 0 waiting.")
+    (invited,) = mails_to("cy")
+    assert invitation in invited.body
 
     # Three others open the link, sign up on the way, and each takes a kingdom
     players: dict[str, Page] = {}

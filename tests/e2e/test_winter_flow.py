@@ -12,8 +12,9 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from campaign import services
+from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
-from campaign.views.winter import NOTHING
+from campaign.rules import decisions
 from tests.e2e.conftest import sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,7 +36,7 @@ def others_answer(campaign: Campaign, *, leave_out: str = "") -> None:
         kingdom = asked["kingdom"]
         if kingdom in (alice, leave_out):
             continue
-        kind = services.ANSWERS[asked["kind"]]
+        kind = decisions.ANSWERS[asked["kind"]]
         services.submission_save(
             campaign=campaign, user=players[kingdom], kind=kind, payload=NOTHING[kind]
         )

@@ -13,7 +13,8 @@ from typing import Any
 from django.core import mail
 
 from accounts.models import User
-from campaign.models import Campaign, Notification
+from campaign.models import Campaign
+from notifications.models import Notification
 
 
 def with_addresses(cast: dict[str, User]) -> dict[str, User]:

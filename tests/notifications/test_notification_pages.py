@@ -1,7 +1,8 @@
 """The notification pages: a user's choices at /notifications/, the unsubscribe link of every
 e-mail (signed out; GET changes nothing; a forged token is refused in words), and the
-dashboard's Discord webhook: set, replaced and removed by the admin, refused unless it is
-Discord's in production, and never shown back whole."""
+campaign's notifications desk, which the dashboard loads: the Discord webhook, set, replaced
+and removed by the admin, refused unless it is Discord's in production, and never shown back
+whole; and how the messages stand."""
 
 import email.policy
 import re
@@ -16,19 +17,21 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import notifications
-from campaign.models import Campaign, DiscordWebhook, Notification, NotificationChoices
+from campaign.models import Campaign
+from notifications import choices, outbox
+from notifications.discord import webhook_refusal, webhook_set
+from notifications.models import DiscordWebhook, Notification, NotificationChoices
 from tests.campaign.helpers import new_campaign, signed_in
 from tests.notifications.notifying import rows, sent_to
 
 pytestmark = pytest.mark.django_db
 
-CHOICES = reverse("campaign:notifications")
+CHOICES = reverse("notifications:choices")
 WEBHOOK = "https://discord.com/api/webhooks/1234567890/Secret-Token_abcdefGHIJ"
 
 
 def choices_of(user: User) -> NotificationChoices:
-    return notifications.choices_of(user)
+    return choices.choices_of(user)
 
 
 # --- the choices page -------------------------------------------------------------------------
@@ -37,8 +40,8 @@ def choices_of(user: User) -> NotificationChoices:
 def test_the_choices_page_offers_every_kind_on_and_one_email_each_by_default(client, people):
     page = signed_in(client, people["alice"]).get(CHOICES).text
 
-    assert page.count('type="checkbox"') == len(notifications.EMAIL_KINDS)
-    assert page.count("checked") == len(notifications.EMAIL_KINDS) + 1  # and "each"
+    assert page.count('type="checkbox"') == len(choices.EMAIL_KINDS)
+    assert page.count("checked") == len(choices.EMAIL_KINDS) + 1  # and "each"
     assert "E-mails go to <strong>alice@example.org</strong>" in page
 
 
@@ -86,7 +89,7 @@ def unsubscribe_link(message: mail.EmailMessage) -> str:
 @pytest.fixture
 def alices_email(people: dict[str, User]) -> mail.EmailMessage:
     new_campaign(people)
-    notifications.sweep(timezone.now() + timedelta(minutes=1))
+    outbox.sweep(timezone.now() + timedelta(minutes=1))
     (message,) = sent_to("alice@example.org")
     return message
 
@@ -136,12 +139,12 @@ def test_a_mail_clients_one_click_unsubscribe_works_too(alices_email, people):
     [
         "not-a-token",
         signing.dumps([1, "step"], salt="another-salt"),
-        signing.Signer(salt=notifications.UNSUBSCRIBE_SALT).sign_object([1, "all"]) + "x",
+        signing.Signer(salt=choices.UNSUBSCRIBE_SALT).sign_object([1, "all"]) + "x",
     ],
     ids=["not-a-token", "another-salt", "tampered"],  # the same in every pytest-xdist worker
 )
 def test_a_forged_unsubscribe_link_is_refused_with_a_message(people, token):
-    url = reverse("campaign:unsubscribe", args=[token])
+    url = reverse("notifications:unsubscribe", args=[token])
     for answer in (Client().get(url), Client().post(url)):
         assert answer.status_code == 400
         assert "This unsubscribe link is not valid" in answer.text
@@ -149,25 +152,41 @@ def test_a_forged_unsubscribe_link_is_refused_with_a_message(people, token):
 
 
 def test_a_token_for_a_kind_that_does_not_exist_is_refused(people):
-    token = notifications.unsubscribe_token(people["alice"], "everything-forever")
-    answer = Client().post(reverse("campaign:unsubscribe", args=[token]))
+    token = choices.unsubscribe_token(people["alice"], "everything-forever")
+    answer = Client().post(reverse("notifications:unsubscribe", args=[token]))
     assert answer.status_code == 400
 
 
 def test_the_digests_link_stops_every_email(people):
-    notifications.unsubscribe(user=people["alice"], kind=notifications.ALL)
-    assert choices_of(people["alice"]).email_off == list(notifications.EMAIL_KINDS)
+    choices.unsubscribe(user=people["alice"], kind=choices.ALL)
+    assert choices_of(people["alice"]).email_off == list(choices.EMAIL_KINDS)
 
 
-# --- the dashboard's Discord webhook ----------------------------------------------------------
+# --- the desk's Discord webhook ---------------------------------------------------------------
 
 
 def dashboard(campaign: Campaign) -> str:
     return reverse("campaign:dashboard", args=[campaign.slug])
 
 
+def desk(campaign: Campaign) -> str:
+    return reverse("notifications:desk", args=[campaign.slug])
+
+
 def act(campaign: Campaign, action: str) -> str:
-    return reverse("campaign:dashboard_action", args=[campaign.slug, action])
+    return reverse("notifications:desk_action", args=[campaign.slug, action])
+
+
+def test_the_dashboard_loads_the_desk_into_its_notifications_section(client, people):
+    campaign = new_campaign(people)
+    page = signed_in(client, people["gm"]).get(dashboard(campaign)).text
+
+    assert f'hx-get="{desk(campaign)}" hx-trigger="load"' in page
+    assert f'<a href="{desk(campaign)}">' in page  # and a link, without JavaScript
+    fragment = client.get(desk(campaign), headers={"HX-Request": "true"}).text
+    assert fragment.lstrip().startswith('<div id="notification-desk"')
+    assert "No Discord webhook is set." in fragment
+    assert "<html" not in fragment
 
 
 def test_the_admin_sets_a_webhook_and_sees_only_its_last_four_characters(client, people):
@@ -183,6 +202,8 @@ def test_the_admin_sets_a_webhook_and_sees_only_its_last_four_characters(client,
         answer.text,
         client.get(dashboard(campaign)).text,
         client.get(dashboard(campaign), headers={"HX-Request": "true"}).text,
+        client.get(desk(campaign)).text,
+        client.get(desk(campaign), headers={"HX-Request": "true"}).text,
         client.get(reverse("campaign:campaign", args=[campaign.slug])).text,
         client.get(reverse("battles:admin", args=[campaign.slug])).text,
     ]
@@ -230,25 +251,27 @@ def test_in_production_the_dashboard_refuses_what_is_not_a_discord_webhook(
 
 
 def test_the_older_discordapp_address_is_a_discord_webhook_too():
-    assert notifications.webhook_refusal("https://discordapp.com/api/webhooks/1/abc") == ""
-    assert notifications.webhook_refusal("https://ptb.discord.com/api/webhooks/1/abc") == ""
+    assert webhook_refusal("https://discordapp.com/api/webhooks/1/abc") == ""
+    assert webhook_refusal("https://ptb.discord.com/api/webhooks/1/abc") == ""
 
 
 def test_with_debug_on_any_web_address_will_do_for_a_local_stand_in(settings):
     settings.DEBUG = True
-    assert notifications.webhook_refusal("http://127.0.0.1:9000/hook") == ""
-    assert notifications.webhook_refusal("ftp://127.0.0.1/hook") != ""
+    assert webhook_refusal("http://127.0.0.1:9000/hook") == ""
+    assert webhook_refusal("ftp://127.0.0.1/hook") != ""
 
 
-def test_only_the_admin_sets_the_webhook(client, people):
+def test_only_the_admin_sets_the_webhook_or_reads_the_desk(client, people):
     campaign = new_campaign(people)
-    answer = signed_in(client, people["alice"]).post(act(campaign, "discord"), {"url": WEBHOOK})
+    signed_in(client, people["alice"])
+    answer = client.post(act(campaign, "discord"), {"url": WEBHOOK})
 
     assert answer.status_code == 404
     assert not DiscordWebhook.objects.exists()
+    assert client.get(desk(campaign)).status_code == 404
 
 
-# --- the dashboard's outbox -------------------------------------------------------------------
+# --- the desk's outbox ------------------------------------------------------------------------
 
 
 def test_the_dashboard_tells_how_the_messages_stand_and_the_newest_failures(client, people):
@@ -257,20 +280,20 @@ def test_the_dashboard_tells_how_the_messages_stand_and_the_newest_failures(clie
     Notification.objects.filter(pk=alices.pk).update(
         attempts=3, last_error="SMTPServerDisconnected: gone"
     )
-    page = signed_in(client, people["gm"]).get(dashboard(campaign)).text
+    page = signed_in(client, people["gm"]).get(desk(campaign)).text
 
     assert "Messages: 0 sent, 2 waiting." in page
     assert "SMTPServerDisconnected: gone; next try" in page
 
 
-def test_the_dashboards_queries_do_not_grow_with_the_number_of_notifications(client, people):
+def test_the_desks_queries_do_not_grow_with_the_number_of_notifications(client, people):
     campaign = new_campaign(people)
-    notifications.webhook_set(campaign=campaign, actor=people["gm"], url=WEBHOOK)
+    webhook_set(campaign=campaign, actor=people["gm"], url=WEBHOOK)
     signed_in(client, people["gm"])
 
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
-            assert client.get(dashboard(campaign)).status_code == 200
+            assert client.get(desk(campaign)).status_code == 200
         return len(captured.captured_queries)
 
     few = queries()
@@ -290,6 +313,6 @@ def test_the_sites_superuser_reads_the_outbox_in_the_django_admin(client, cast, 
     campaign = new_campaign(cast)
     assert rows(campaign), "starting the campaign told its players"
     root = User.objects.create_superuser("root", password="a-long-test-password")
-    page = signed_in(client, root).get("/admin/campaign/notification/").text
+    page = signed_in(client, root).get("/admin/notifications/notification/").text
     assert rows(campaign)[0].subject in page
     assert "Add notification" not in page

@@ -13,11 +13,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles import services as battle_services
-from campaign import notifications, services, transfer
-from campaign.models import Campaign, Notification, Reminder, Snapshot
-from campaign.notifications import on_snapshot_stored, remind
-from campaign.signals import snapshot_stored
-from campaign.tasks import queue_reminders
+from campaign import services, transfer
+from campaign.models import Campaign, Snapshot
+from campaign.signals import quietly, snapshot_stored
+from notifications import digest, events, news, outbox
+from notifications.discord import webhook_set
+from notifications.events import on_snapshot_stored, remind
+from notifications.models import Notification, Reminder
+from notifications.tasks import queue_reminders
 from tests.battles.conftest import hand_off, make_league
 from tests.campaign.helpers import (
     LEAGUE_CAST,
@@ -48,7 +51,7 @@ def zone_of(subject: object) -> str:
 
 
 def set_webhook(campaign: Campaign, gm: User, url: str) -> None:
-    notifications.webhook_set(campaign=campaign, actor=gm, url=url)
+    webhook_set(campaign=campaign, actor=gm, url=url)
 
 
 # --- a step opens -----------------------------------------------------------------------------
@@ -104,9 +107,9 @@ def test_a_decision_asked_of_one_kingdom_alone_is_its_turn():
         "kingdoms": [{"id": "red"}, {"id": "blue"}],
         "pending": [{"kind": "tithes", "kingdom": "red"}],
     }
-    assert notifications._your_turn(data, "red", ["tithes"])
+    assert news._your_turn(data, "red", ["tithes"])
     data["pending"].append({"kind": "tithes", "kingdom": "blue"})
-    assert not notifications._your_turn(data, "red", ["tithes"])
+    assert not news._your_turn(data, "red", ["tithes"])
 
 
 def test_only_what_is_newly_asked_is_told_and_a_tabletop_result_is_left_to_the_hand_off():
@@ -114,10 +117,10 @@ def test_only_what_is_newly_asked_is_told_and_a_tabletop_result_is_left_to_the_h
     before = [{"kind": "retreat", "kingdom": "red"}]
     now = [*before, {"kind": "battle_choice", "kingdom": "blue"}]
     now.append({"kind": "battle_result", "kingdom": "red"})
-    assert notifications.newly_asked(clock, before, clock, now) == {"blue": ["battle_choice"]}
+    assert news.newly_asked(clock, before, clock, now) == {"blue": ["battle_choice"]}
     later = {**clock, "month": 2, "step": "orders"}
     asked = [{"kind": "orders", "kingdom": "red"}]
-    assert notifications.newly_asked(clock, asked, later, asked) == {"red": ["orders"]}
+    assert news.newly_asked(clock, asked, later, asked) == {"red": ["orders"]}
 
 
 # --- the month, the end -----------------------------------------------------------------------
@@ -182,13 +185,25 @@ def test_a_snapshot_announced_twice_writes_its_messages_once(people):
     its = Notification.objects.filter(dedupe_key__contains=f":{campaign.pk}:{snapshot.number}:")
     assert its.count() == 5  # the setup is over (3), and orders are asked (2)
 
-    snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=snapshot)
-    on_snapshot_stored(campaign=campaign, snapshot=snapshot)
+    snapshot_stored.send(sender=Snapshot, campaign=campaign, snapshot=snapshot, imported=False)
+    on_snapshot_stored(campaign=campaign, snapshot=snapshot, imported=False)
     assert Notification.objects.count() == written
 
     its.filter(user=people["bob"], kind="step").delete()  # the receiver does write them
-    on_snapshot_stored(campaign=campaign, snapshot=snapshot)
+    on_snapshot_stored(campaign=campaign, snapshot=snapshot, imported=False)
     assert Notification.objects.count() == written
+
+
+def test_a_snapshot_announced_as_imported_tells_nobody(people):
+    campaign = new_campaign(people)
+    snapshot = services.latest_snapshot(campaign)
+    Notification.objects.all().delete()
+
+    on_snapshot_stored(campaign=campaign, snapshot=snapshot, imported=True)
+    assert not Notification.objects.exists()
+
+    on_snapshot_stored(campaign=campaign, snapshot=snapshot, imported=False)
+    assert set(emails_of(campaign, "step")) == {"alice", "bob"}
 
 
 def test_an_imported_campaign_tells_nobody_of_its_history(people):
@@ -250,7 +265,7 @@ def test_a_report_asks_the_opponent_and_a_dispute_tells_the_reporter_and_the_adm
     assert disputed["gm"].link.endswith(f"/c/{campaign.slug}/battles/admin/")
     assert "“We drew, in fact.”" in disputed["gm"].body
 
-    again = notifications.result_reported(
+    again = events.result_reported(
         campaign=campaign, report_id=report.pk, reporter=cast["alice"], kingdom="aldermark",
         opponent="brightwater", hex=battle.hex, result="win", winner="aldermark", link="/x/",
     )  # fmt: skip
@@ -286,7 +301,7 @@ def test_reminders_go_a_day_and_two_hours_before_to_each_player_not_ready(people
     assert hours.subject == "[Autumn League] 2 hours left to choose your race"
     assert sorted(Reminder.objects.values_list("hours_before", flat=True)) == [2, 24]
 
-    assert notifications.send(hours.pk) == "sent"
+    assert outbox.send(hours.pk) == "sent"
     assert Reminder.objects.get(hours_before=2).sent_at is not None
     assert Reminder.objects.get(hours_before=24).sent_at is None
 
@@ -303,7 +318,7 @@ def test_a_deadline_under_two_hours_away_gets_only_the_two_hour_reminder(people)
 
 
 def test_no_email_of_a_kind_a_user_turned_off_nor_to_a_user_without_an_address(people):
-    notifications.choices_save(user=people["alice"], email_off=["step"], digest=False)
+    digest.choices_save(user=people["alice"], email_off=["step"], digest=False)
     people["gm"].email = ""
     people["gm"].save()
     campaign = new_campaign(people)
@@ -317,9 +332,9 @@ def test_no_email_of_a_kind_a_user_turned_off_nor_to_a_user_without_an_address(p
 
 def test_a_message_written_before_its_recipient_opted_out_is_dropped_not_sent(people):
     campaign = new_campaign(people)  # the rows are written; their tasks never ran
-    notifications.choices_save(user=people["alice"], email_off=["step"], digest=False)
+    digest.choices_save(user=people["alice"], email_off=["step"], digest=False)
 
-    assert notifications.sweep(timezone.now() + timedelta(minutes=1)) == 1
+    assert outbox.sweep(timezone.now() + timedelta(minutes=1)) == 1
 
     assert [m.to for m in mail.outbox] == [["bob@example.org"]]
     (dropped,) = rows(campaign, user=people["alice"])
@@ -369,8 +384,8 @@ def test_discord_hears_of_battles_reports_and_disputes(league, discord):
     assert "No." not in posts["dispute"].body  # the reason stays out of the channel
 
 
-def test_nothing_is_written_while_notifications_are_silenced(people):
-    with notifications.silenced():
+def test_nothing_is_written_while_the_campaign_tells_nobody(people):
+    with quietly():
         campaign = new_campaign(people)
         play_until(campaign, people, at_month(1, 1))
 

@@ -13,15 +13,18 @@ from django.core.mail import EmailMessage
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import notifications, services
-from campaign.models import Campaign, Notification, NotificationChoices
-from campaign.notifications import back_off, send, send_digests, sweep
-from campaign.tasks import (
+from campaign import services
+from campaign.models import Campaign
+from config.celery import app as celery_app
+from notifications.digest import choices_save, send_digests
+from notifications.discord import webhook_remove, webhook_set
+from notifications.models import Notification, NotificationChoices
+from notifications.outbox import back_off, send, sweep
+from notifications.tasks import (
     send_due_notifications,
     send_notification_digests,
     send_notifications,
 )
-from config.celery import app as celery_app
 from tests.campaign.helpers import new_campaign
 from tests.conftest import celery_worker
 from tests.notifications.notifying import rows, sent_to
@@ -36,7 +39,7 @@ def later(minutes: float) -> datetime:
 def started_with_discord(people: dict[str, User], url: str) -> tuple[Campaign, Notification]:
     """The campaign started with a webhook: its one Discord post, written, not yet sent."""
     campaign = new_campaign(people, start=False)
-    notifications.webhook_set(campaign=campaign, actor=people["gm"], url=url)
+    webhook_set(campaign=campaign, actor=people["gm"], url=url)
     services.campaign_start(campaign=campaign, actor=people["gm"])
     (post,) = rows(campaign, channel="discord")
     return campaign, post
@@ -97,7 +100,7 @@ def test_the_rows_a_change_writes_go_in_one_task_once_it_commits(
 ):
     queued = []
 
-    def record(args, **options):
+    def record(args, kwargs=None, **options):
         queued.append((args, options))
 
     monkeypatch.setattr(send_notifications, "apply_async", record)
@@ -183,7 +186,7 @@ def test_discord_asking_to_wait_is_waited_for_as_long_as_it_asks(people, discord
 
 
 def test_discord_not_answering_in_time_is_a_failure(people, discord, monkeypatch):
-    monkeypatch.setattr(notifications, "DISCORD_TIMEOUT", 0.2)
+    monkeypatch.setattr("notifications.discord.DISCORD_TIMEOUT", 0.2)
     discord.delay = 1.0
     _, post = started_with_discord(people, discord.url)
 
@@ -210,7 +213,7 @@ def test_a_message_failing_every_time_is_given_up_after_ten_attempts(people, dis
 
 def test_a_post_whose_webhook_was_removed_is_dropped(people, discord):
     campaign, post = started_with_discord(people, discord.url)
-    notifications.webhook_remove(campaign=campaign, actor=people["gm"])
+    webhook_remove(campaign=campaign, actor=people["gm"])
 
     assert send(post.pk) == "dropped"
     assert discord.bodies == []
@@ -224,7 +227,7 @@ def at(hour: int, minute: int = 0, day: int = 3) -> datetime:
 
 
 def test_a_digest_user_gets_one_email_a_day_of_what_was_held(people, run):
-    notifications.choices_save(user=people["alice"], email_off=[], digest=True)
+    choices_save(user=people["alice"], email_off=[], digest=True)
     campaign = new_campaign(people, start=False)
     run(services.campaign_start, campaign=campaign, actor=people["gm"])
     assert sent_to("alice@example.org") == []  # held for her digest
@@ -250,7 +253,7 @@ def test_a_digest_user_gets_one_email_a_day_of_what_was_held(people, run):
 def test_the_digest_comes_at_seven_in_the_users_own_time_zone(people):
     people["alice"].time_zone = "America/New_York"  # UTC-5 in early March
     people["alice"].save()
-    notifications.choices_save(user=people["alice"], email_off=[], digest=True)
+    choices_save(user=people["alice"], email_off=[], digest=True)
     new_campaign(people)
 
     assert send_digests(at(7, 5)) == 0
@@ -259,11 +262,11 @@ def test_the_digest_comes_at_seven_in_the_users_own_time_zone(people):
 
 
 def test_turning_the_digest_off_sends_what_it_held_at_once_in_one_email(people, run):
-    notifications.choices_save(user=people["alice"], email_off=[], digest=True)
+    choices_save(user=people["alice"], email_off=[], digest=True)
     new_campaign(people)
     assert rows(user=people["alice"], held=True)
 
-    run(notifications.choices_save, user=people["alice"], email_off=[], digest=False)
+    run(choices_save, user=people["alice"], email_off=[], digest=False)
 
     (digest,) = sent_to("alice@example.org")
     assert digest.subject == "Mighty Kingdoms: 1 message for you"

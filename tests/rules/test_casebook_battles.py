@@ -1,4 +1,4 @@
-"""The rules casebook for summer phase C, battles (rulings B1 to B11), in the spirit of the
+"""The rules casebook for summer phase C, battles (rulings B1 to B12), in the spirit of the
 Diplomacy Adjudicator Test Cases: each test is one case, named after its ruling; its
 docstring states the position and what must happen.
 
@@ -385,10 +385,10 @@ def test_b3_the_picker_may_choose_a_naval_battle_instead_of_a_pitched_one():
     assert after["inputs"].get("battles", []) == []
 
 
-def test_b3_only_the_picker_chooses_a_naval_battle():
+def test_b3_b12_only_the_picker_chooses_a_naval_battle():
     """The same tile, but the naval entry names blue, who did not pick the battle (red is
-    first in player order and picks): it is a pitched battle as usual, decided on the
-    tabletop, and handed off."""
+    first in player order and picks). It is not a choice the rules allow blue: the entry
+    is refused (B12), not left unread while the battle is handed off as a pitched one."""
     before = at_battles(
         map=SEA,
         tiles=[tile((0, 0), "blue"), *HOMES],
@@ -397,7 +397,10 @@ def test_b3_only_the_picker_chooses_a_naval_battle():
         inputs={"battles": [{"hex": [0, 0], "naval": "blue"}]},
         dice=[4, 4],
     )
-    after = run(before)
+    refused = refusal(before)
+    assert (refused.code, refused.field) == ("choice-not-allowed", "inputs.battles[0]")
+    assert "only red" in refused.message
+    after = run({**before, "inputs": {}})
     assert the_battle(after)["kind"] == "pitched"
     assert the_battle(after)["status"] == "awaiting_result"
 
@@ -752,16 +755,18 @@ def test_b6_a_pitched_battle_is_handed_off_to_the_tabletop():
     ],
 )
 def test_b6_the_board_and_points_follow_the_larger_side(reds, blues, board):
-    """Red and blue armies at [0, 0]; blue has no tile beside it and makes a Last Stand if
-    outnumbered. Points are 500 per upright army on each side; the board is set by the
-    larger side: 1-2 armies 4x4, 3 5x4, 4-5 6x4, 6 8x4 (3 against 1 is still 5x4)."""
+    """Red and blue armies at [0, 0]; blue has no tile beside it and, when outnumbered,
+    makes a Last Stand (only then may it, B4 and B12). Points are 500 per upright army on
+    each side; the board is set by the larger side: 1-2 armies 4x4, 3 5x4, 4-5 6x4, 6 8x4
+    (3 against 1 is still 5x4)."""
+    stand = [{"hex": [0, 0], "last_stand": "blue"}] if blues < reds else []
     before = at_battles(
         tiles=[tile((0, 0), "red")],
         armies=[
             *(army(f"red-{n}", (0, 0)) for n in range(1, reds + 1)),
             *(army(f"blue-{n}", (0, 0)) for n in range(1, blues + 1)),
         ],
-        inputs={"battles": [{"hex": [0, 0], "last_stand": "blue"}]},
+        inputs={"battles": stand},
         dice=[4, 4],
     )
     battle = the_battle(run(before))
@@ -1672,3 +1677,296 @@ def test_b11_a_restated_battle_asks_a_side_now_outnumbered_for_its_last_stand():
     assert [s["points"] for s in stand["sides"]] == [1000, 500]
     assert waiting_for(after, "battle_result") == [("blue", [1, 0]), ("red", [1, 0])]
     assert "battles" not in after["inputs"]
+
+
+# --- B12 entries that address no battle ----------------------------------------------------------
+
+
+def handed_off_at_0_0() -> Json:
+    """One army each at [0, 0], blue's: the pitched battle there waits for its result."""
+    return run(one_on_one(dice=[4, 4]))
+
+
+@pytest.mark.parametrize(
+    ("inputs", "field"),
+    [
+        ({"battles": [{"hex": [0, 1], "result": "win", "winner": "red"}]}, "inputs.battles[0]"),
+        ({"battles": [{"hex": [0, 1], "result": "draw"}]}, "inputs.battles[0]"),
+        ({"battles": [{"hex": [0, 1], "concede": "blue"}]}, "inputs.battles[0]"),
+        ({"battles": [{"hex": [0, 1], "resolve": "simple"}]}, "inputs.battles[0]"),
+        ({"battle_choices": {"red": [[0, 1]]}}, "inputs.battle_choices.red[0]"),
+        ({"retreats": {"red-2": [-2, 0]}}, "inputs.retreats.red-2"),
+    ],
+    ids=["win", "draw", "concession", "simple", "next battle", "retreat"],
+)
+def test_b12_an_entry_for_a_hex_where_no_battle_is_fought_is_refused(inputs, field):
+    """The battle at [0, 0] waits for its tabletop result; red-2 stands alone at [-1, 0].
+    An entry is given for [0, 1], where no battle is fought this month (a result typed
+    against the wrong hex, a concession, the admin's switch, a choice of the next battle),
+    or a retreat for red-2, which fights no battle. It is refused with an error naming
+    it, not dropped in silence: the engine does not go on as if it were not there."""
+    data = handed_off_at_0_0()
+    data["armies"].append(army("red-2", (-1, 0)))
+    refused = refusal({**data, "inputs": inputs})
+    assert (refused.code, refused.field) == ("no-such-battle", field)
+    assert "B12" in refused.message
+
+
+def test_b12_a_result_at_the_wrong_hex_in_the_battles_own_file_is_refused():
+    """The file that hands off the battle at [0, 0] also carries its result, typed against
+    [0, 1]. The battle is handed off and waits; the result addresses none and is refused,
+    rather than lying unread in the file until the month's battles end."""
+    before = one_on_one(
+        inputs={"battles": [{"hex": [0, 1], "result": "win", "winner": "red"}]}, dice=[4, 4]
+    )
+    refused = refusal(before)
+    assert (refused.code, refused.field) == ("no-such-battle", "inputs.battles[0]")
+    assert "[0, 1]" in refused.message
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"hex": [0, 0], "concede": "green"},
+        {"hex": [0, 0], "last_stand": "green"},
+        {"hex": [0, 0], "naval": "green"},
+    ],
+    ids=["concession", "last stand", "naval"],
+)
+def test_b12_an_entry_by_a_kingdom_that_is_not_a_side_is_refused(entry):
+    """Red and blue fight at [0, 0]; green, with no unit there, concedes that battle, makes
+    a Last Stand in it, or chooses to fight it at sea. Green is not a side of it: the
+    entry is refused (not-in-battle), naming it."""
+    before = one_on_one(kingdoms=("red", "blue", "green"), inputs={"battles": [entry]}, dice=[4, 4])
+    refused = refusal(before)
+    assert (refused.code, refused.field) == ("not-in-battle", "inputs.battles[0]")
+    assert "green" in refused.message
+
+
+def test_b12_an_entry_by_a_kingdom_that_is_not_a_side_of_a_handed_off_battle_is_refused():
+    """The battle at [0, 0] between red and blue waits for its result; green concedes it."""
+    data = handed_off_at_0_0()
+    data["kingdoms"].append({"id": "green", "name": "Green", "race": "Elves", "capital": None})
+    data["player_order"].append("green")
+    refused = refusal({**data, "inputs": {"battles": [{"hex": [0, 0], "concede": "green"}]}})
+    assert (refused.code, refused.field) == ("not-in-battle", "inputs.battles[0]")
+
+
+@pytest.mark.parametrize(
+    ("tiles", "armies", "stand"),
+    [
+        (
+            [tile((0, 0), "blue"), *HOMES],
+            [army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (0, 0))],
+            "blue",
+        ),
+        (
+            [tile((0, 0), "blue", "fortress"), *HOMES],
+            [army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (0, 0))],
+            "blue",
+        ),
+        ([tile((0, 0), "blue"), *HOMES], [army("red-1", (0, 0)), army("blue-1", (0, 0))], "red"),
+        (
+            OUTNUMBERED_AND_CUT_OFF["tiles"],
+            OUTNUMBERED_AND_CUT_OFF["armies"],
+            "red",
+        ),
+    ],
+    ids=[
+        "outnumbered with a tile of its own beside",
+        "in its own fortress without a Defend order",
+        "not outnumbered",
+        "the stronger side",
+    ],
+)
+def test_b12_a_last_stand_that_b4_does_not_allow_is_refused(tiles, armies, stand):
+    """Ruling B4 allows a Last Stand only to the side with fewer upright armies, and only
+    with no tile of its own beside the battle's, or in its own fortress held with a Defend
+    order. Blue, outnumbered two to one at [0, 0], controls [1, 0] beside it (in the open,
+    or in its fortress with no Defend order); or red, one army against one, or red, the
+    stronger side, states a Last Stand. The Last Stand is refused (not dropped while the
+    battle is conceded or handed off as if it were not there)."""
+    before = at_battles(
+        tiles=tiles, armies=armies, inputs={"battles": [{"hex": [0, 0], "last_stand": stand}]}
+    )
+    refused = refusal({**before, "dice": [4, 4]})
+    assert (refused.code, refused.field) == ("choice-not-allowed", "inputs.battles[0]")
+    assert "Last Stand" in refused.message
+    assert "B4" in refused.message
+
+
+def test_b12_results_in_the_same_file_as_their_battles_are_applied_when_handed_off():
+    """One file carries the month's battles and their results: red and blue face each other
+    at [0, 1] and [1, -1], and the file reports red's win in both, with blue-2's retreat.
+    When it is read, no battle exists yet, and the one at [1, -1] is only picked (by blue)
+    after the result at [0, 1] is applied. Each result is applied when its battle is handed
+    off (B11), the retreat when blue-2 must retreat, and the month goes on."""
+    before = at_battles(
+        inputs={
+            "battle_choices": {"red": [[0, 1]]},
+            "battles": [
+                {"hex": [0, 1], "result": "win", "winner": "red"},
+                {"hex": [1, -1], "result": "win", "winner": "red"},
+            ],
+            "retreats": {"blue-2": [1, 0]},
+        },
+        dice=[4, 4, 4, 4, *ROLL_OFF],
+        **TWO_TILES,
+    )
+    after = run(before)
+    fought = [(b["hex"], b["attacker"], b["status"], b["winner"]) for b in after["battles"]]
+    assert fought == [([0, 1], "red", "resolved", "red"), ([1, -1], "blue", "resolved", "red")]
+    assert where(after, "blue-1") == ([1, 0], False)
+    assert where(after, "blue-2") == ([1, 0], False)
+    assert kingdom(after, "red")["pitched_wins"] == 2
+    assert after["inputs"] == {}
+    assert after["clock"] == NEXT_MONTH
+
+
+CUT_OFF_SLAUGHTER = {
+    "tiles": [tile((0, 0), "red"), *HOMES],
+    "armies": [army("red-1", (0, 0)), army("blue-1", (0, 0), upright=False)],
+}
+SHIPS_ONLY = {
+    "map": SEA,
+    "tiles": [tile((0, 0), "blue"), *HOMES],
+    "ships": [ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+}
+
+
+@pytest.mark.parametrize(
+    ("position_", "entry", "reason"),
+    [
+        (CUT_OFF_SLAUGHTER, {"hex": [0, 0], "concede": "blue"}, "a slaughter"),
+        (CUT_OFF_SLAUGHTER, {"hex": [0, 0], "result": "draw"}, "a slaughter"),
+        (SHIPS_ONLY, {"hex": [0, 0], "result": "win", "winner": "red"}, "a naval battle"),
+        (SHIPS_ONLY, {"hex": [0, 0], "last_stand": "blue"}, "a naval battle"),
+        (
+            {"tiles": [tile((0, 0), "blue"), *HOMES], "armies": [army("red-1", (0, 0)), army("blue-1", (0, 0))]},
+            {"hex": [0, 0], "naval": "red"},
+            "upright armies and ships",
+        ),
+        (
+            {"tiles": [tile((0, 0), "blue"), *HOMES], "armies": [army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (0, 0))]},
+            {"hex": [0, 0], "result": "win", "winner": "blue"},
+            "must concede",
+        ),
+    ],
+    ids=[
+        "concession of a slaughter",
+        "result of a slaughter",
+        "result of a naval battle",
+        "last stand in a naval battle",
+        "naval battle without ships",
+        "result of a battle a side must concede",
+    ],
+)  # fmt: skip
+def test_b12_a_choice_the_battle_does_not_allow_is_refused(position_, entry, reason):
+    """Only a pitched battle is conceded, made a Last Stand in, or played for a reported
+    result (B4, B6); a naval battle is chosen only where both sides have upright armies and
+    ships (B3); a battle a side must concede is not played. Red picks the battle at [0, 0]:
+    a slaughter of blue's army on its side, a naval battle of two lone ships, a pitched
+    battle of one army each, or two red armies against one blue with a tile of its own
+    beside. An entry for it that the battle does not allow is refused, naming it."""
+    refused = refusal(at_battles(inputs={"battles": [entry]}, dice=[4, 4], **position_))
+    assert (refused.code, refused.field) == ("choice-not-allowed", "inputs.battles[0]")
+    assert reason in refused.message
+
+
+def test_b12_in_a_simple_campaign_a_reported_result_is_refused():
+    """In a simple campaign the dice decide every battle: a tabletop result reported for
+    the battle at [0, 0] is refused (B6)."""
+    before = simple(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        inputs={"battles": [{"hex": [0, 0], "result": "win", "winner": "red"}]},
+        dice=[6, 1, *ROLL_OFF],
+    )
+    refused = refusal(before)
+    assert (refused.code, refused.field) == ("choice-not-allowed", "inputs.battles[0]")
+    assert "simple campaign" in refused.message
+
+
+def test_b12_a_naval_battle_chosen_after_the_hand_off_is_refused():
+    """The pitched battle at the coastal tile [0, 0] is handed off; only then does red,
+    its picker, choose to fight it at sea. The choice comes too late: it is refused."""
+    handed_off = run(
+        at_battles(
+            map=SEA,
+            tiles=[tile((0, 0), "blue"), *HOMES],
+            armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+            ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+            dice=[4, 4],
+        )
+    )
+    refused = refusal({**handed_off, "inputs": {"battles": [{"hex": [0, 0], "naval": "red"}]}})
+    assert (refused.code, refused.field) == ("choice-not-allowed", "inputs.battles[0]")
+    assert "handed off already" in refused.message
+
+
+def test_b12_an_entry_for_a_later_battle_in_the_same_tile_waits_for_it():
+    """Red, blue and green armies share [0, 0], green's; simple battles. Red picks first and
+    fights green (B2); the file already holds blue's concession, which is not for that
+    battle but for blue's own, later, in the same tile. It is kept, not refused: red beats
+    green (6 to 1), then blue picks [0, 0] against red and concedes. Red holds the tile."""
+    before = simple(
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "green"), tile((0, 1), "green"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (0, 0))],
+        inputs={"battles": [{"hex": [0, 0], "concede": "blue"}]},
+        dice=[6, 1, 6, 5, 4],
+    )
+    after = run(before)
+    fought = [(b["attacker"], b["defender"], b["kind"]) for b in battles(after, (0, 0))]
+    assert fought == [("red", "green", "simple"), ("blue", "red", "concession")]
+    assert where(after, "blue-1") == ([1, 0], False)
+    assert owner(after, (0, 0)) == "red"
+    assert after["clock"] == NEXT_MONTH
+
+
+def test_b12_an_entry_left_when_the_months_battles_are_over_is_refused():
+    """Simple battles: red beats blue at [0, 0] (6 to 1) and the month's battles are over.
+    The file also told blue-2, far from any battle, where to retreat: an entry nothing
+    used. The month does not end with it dropped: it is refused."""
+    before = simple(
+        tiles=[tile((0, 0), "blue"), *HOMES, tile((2, 0), "blue"), tile((3, 0), "blue")],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("blue-2", (2, 0))],
+        inputs={"retreats": {"blue-2": [3, 0]}},
+        dice=[6, 1, *ROLL_OFF],
+    )
+    refused = refusal(before)
+    assert (refused.code, refused.field, refused.unit) == (
+        "no-such-battle",
+        "inputs.retreats.blue-2",
+        "blue-2",
+    )
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [(1, "summer", 1, "reform"), (1, "winter", 0, "tithe"), (2, "summer", 1, "orders")],
+    ids=["reform", "winter", "next month"],
+)
+@pytest.mark.parametrize(
+    ("inputs", "field"),
+    [
+        ({"battles": [{"hex": [0, 0], "result": "draw"}]}, "inputs.battles[0]"),
+        ({"battle_choices": {"red": [[0, 0]]}}, "inputs.battle_choices.red[0]"),
+    ],
+    ids=["result", "next battle"],
+)
+def test_b12_battle_entries_stand_only_until_the_months_battles_are_over(clock, inputs, field):
+    """A result or a next-battle choice for [0, 0] in a file at the reform step of month 1,
+    after the month's battles, or in the winter, has no battle of its month left to
+    address, and is refused (not carried into the next month's battles). At the orders
+    step of a month it waits for that month's battles (here none comes: it is refused when
+    they are over)."""
+    before = position(
+        clock=clock,
+        tiles=[tile((0, 0), "red"), tile((1, 0), "blue")],
+        armies=[army("red-1", (0, 0)), army("blue-1", (1, 0))],
+        inputs=inputs,
+        dice=ROLL_OFF,
+    )
+    refused = refusal(before, defaults=True)
+    assert (refused.code, refused.field) == ("no-such-battle", field)

@@ -286,6 +286,40 @@ def test_w1_without_a_capital_or_a_city_armies_go_to_a_village():
     assert at(after, "red-1") == [2, 0]
 
 
+def test_w1_w7_a_village_standing_in_for_the_capital_keeps_its_own_limit_of_1():
+    """Red has no capital and no city: its village [1, 0] stands in for the capital, with
+    its village [2, 0] beside it; red-1 and red-2 stand at [2, 0]. Both are recalled to
+    [1, 0] (recall has no limit). The village keeps its own deployment limit (W7): it
+    holds 1 army, not a capital's 3. Placing both there is refused; by default red-1
+    deploys at [1, 0] and red-2 at [2, 0]."""
+    data = winter(
+        "recall",
+        capitals={"blue": (-3, 3)},
+        tiles=[*HOMES[1:], tile((1, 0), "red", "village"), tile((2, 0), "red", "village")],
+        armies=[army("red-1", (2, 0)), army("red-2", (2, 0))],
+        inputs={"tithes": {"red": [], "blue": []}, **buy()},
+        dice=[],
+    )
+
+    recalled_to = adjudicate(data)
+    assert armies_of(recalled_to, "red") == {"red-1": [1, 0], "red-2": [1, 0]}
+    assert clock(recalled_to) == (1, "winter", 0, "deploy")
+    both = {
+        **recalled_to["inputs"],
+        "deploy": {"red": [place("red-1", (1, 0)), place("red-2", (1, 0))]},
+    }
+    refused = refusal({**recalled_to, "inputs": both})
+    assert (refused.code, refused.field, refused.unit) == (
+        "deploy-no-room",
+        "inputs.deploy.red[1].hex",
+        "red-2",
+    )
+
+    after = adjudicate(recalled_to, defaults=True)
+    assert armies_of(after, "red") == {"red-1": [1, 0], "red-2": [2, 0]}
+    assert events(after, "no-room") == []
+
+
 def test_w1_with_neither_city_nor_village_every_army_is_lost():
     """Red holds only a fortress [1, 0] and an empty tile [2, 0], with an army in each.
     A kingdom of fortresses can't support armies over the winter: both are destroyed. Red
@@ -648,6 +682,30 @@ def test_w4_a_gift_the_giver_no_longer_holds_is_not_given():
     assert purse(after, "blue") == (1, 0)
     assert purse(after, "green") == (0, 0)
     assert [(e["to"], e["gold"]) for e in events(after, "tithe")] == [("blue", 1), ("green", 0)]
+
+
+def test_w4_a_giver_holding_only_the_food_gives_the_food():
+    """Red lists 1 gold and 1 food for Blue but holds no gold and 1 food. The gold and the
+    food of one gift apply each on its own: Red gives the food, and the event says the
+    gold was promised and not given."""
+    data = tithing({"red": [gift("blue", 1, 1)], "blue": [], "green": []}, red=(0, 1))
+
+    after = adjudicate(data)
+
+    assert purse(after, "red") == (0, 0)
+    assert purse(after, "blue") == (0, 1)
+    (given,) = events(after, "tithe")
+    assert (given["gold"], given["food"], given["asked"]) == (0, 1, {"gold": 1, "food": 1})
+
+
+def test_w4_a_giver_holding_only_the_gold_gives_the_gold():
+    """The other way round: Red holds 1 gold and no food, and gives Blue the gold."""
+    data = tithing({"red": [gift("blue", 1, 1)], "blue": [], "green": []}, red=(1, 0))
+
+    after = adjudicate(data)
+
+    assert purse(after, "red") == (0, 0)
+    assert purse(after, "blue") == (1, 0)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ RULINGS = {
     "M": 8,  # map
     "S": 3,  # setup
     "O": 8,  # orders
-    "B": 11,  # battles
+    "B": 12,  # battles
     "R": 3,  # reform
     "D": 2,  # dice
     "W": 7,  # winter

@@ -28,11 +28,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import User
-from campaign import notifications, services
+from campaign import services
 from campaign.maps import BUILTIN_MAPS
-from campaign.models import Campaign, Snapshot
-from campaign.rules import bots
+from campaign.models import AuditEntry, Campaign, Snapshot
+from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json
+from campaign.rules.options import orders_in_cycle
+from campaign.rules.state import BattleStatus
+from campaign.signals import quietly
 from config.celery import app as celery_app
 
 type Json = dict[str, Any]
@@ -94,7 +97,7 @@ def stale_advances_run_here() -> Iterator[None]:
     celery_app.conf.task_always_eager = True
     trace.setLevel(logging.WARNING)
     try:
-        with notifications.silenced():  # nobody is told of the bots' hundreds of steps
+        with quietly():  # nobody is told of the bots' hundreds of steps
             yield
     finally:
         celery_app.conf.task_always_eager = eager
@@ -277,7 +280,7 @@ def describe(campaign: Campaign, news: str, created: list[str]) -> str:
 def battle_news(campaign: Campaign, battle: Json) -> str:
     members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
     attacker, defender = members[battle["attacker"]], members[battle["defender"]]
-    done = battle["status"] == "resolved"
+    done = battle["status"] == BattleStatus.RESOLVED
     return (
         f"A pitched battle at {battle['hex']} went to the tabletop"
         + (" and its result is in: " if done else ", waiting for its result: ")
@@ -288,7 +291,7 @@ def battle_news(campaign: Campaign, battle: Json) -> str:
 
 def awaiting(data: Json) -> list[Json]:
     """The battles of a campaign file waiting for their tabletop result."""
-    return [b for b in data.get("battles", []) if b["status"] == "awaiting_result"]
+    return [b for b in data.get("battles", []) if b["status"] == BattleStatus.AWAITING_RESULT]
 
 
 # --- bots through the services ----------------------------------------------------------------
@@ -333,13 +336,13 @@ def bot_answers(data: Json, decided: Json) -> Iterator[tuple[str, str, Any]]:
     battle entries apart (`_battle_entry`)."""
     pending = data.get("pending", [])
     before = data.get("inputs") or {}
-    cycle = data["options"].get("orders") == "cycle"
-    owed = sorted({(p["kingdom"], services.ANSWERS[p["kind"]]) for p in pending})
+    cycle = orders_in_cycle(data["options"])
+    owed = sorted({(p["kingdom"], decisions.ANSWERS[p["kind"]]) for p in pending})
     for kingdom, kind in owed:
-        if kind in services.LISTED:
+        if kind in decisions.LISTED:
             continue
         answer = decided.get(kind, {})
-        if kind in services.BY_UNIT:
+        if kind in decisions.BY_UNIT:
             units = {p["unit"] for p in pending if p["kingdom"] == kingdom and "unit" in p}
             yield kingdom, kind, {unit: to for unit, to in answer.items() if unit in units}
         elif kind == "orders" and cycle:  # given one after another: only the new ones
@@ -353,7 +356,7 @@ def _battle_entry(
 ) -> None:
     if "result" in entry or "resolve" in entry:
         services.battle_entry_save(
-            campaign=campaign, actor=admin, entry=entry, audit="battle-decided"
+            campaign=campaign, actor=admin, entry=entry, audit=AuditEntry.Action.BATTLE_DECIDED
         )
     elif "naval" in entry:
         return  # no service takes the choice of a naval battle yet: it stays pitched

@@ -17,7 +17,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.models import Campaign, Membership, Notification, Snapshot
+from campaign.models import Campaign, Membership, Snapshot
+from notifications.models import Notification
 
 # Each test's own savepoint sits inside the module's transaction, in which the demo is made.
 pytestmark = pytest.mark.django_db

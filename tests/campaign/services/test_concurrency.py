@@ -15,6 +15,7 @@ from django.db import connection
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
+from campaign.rules import decisions
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance as engine_advance
 from config.celery import app as celery_app
@@ -68,14 +69,14 @@ def full_campaign(kingdoms: tuple[str, ...] = KINGDOMS) -> Campaign:
     return campaign
 
 
-def given_in(submission: Submission, decisions: dict[str, Any]) -> bool:
+def given_in(submission: Submission, inputs: dict[str, Any]) -> bool:
     """The submission's payload is part of the inputs an advance used."""
-    decision = decisions.get(submission.kind)
+    decision = inputs.get(submission.kind)
     if decision is None:
         return False
-    if submission.kind in services.LISTED:
+    if submission.kind in decisions.LISTED:
         return all(entry in decision for entry in submission.payload)
-    if submission.kind in services.BY_UNIT:
+    if submission.kind in decisions.BY_UNIT:
         return bool(submission.payload.items() <= decision.items())
     return bool(decision.get(submission.kingdom) == submission.payload)
 

@@ -447,20 +447,20 @@ def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
     )
 
 
-def test_b3_with_its_orders_a_kingdom_may_state_its_battle_preferences(campaign, cast):
+def test_b12_with_its_orders_a_kingdom_gives_no_battle_entries(campaign, cast):
+    """Before the orders are resolved there is no battle to judge a battle entry by, and
+    one for a battle that never comes would be refused at the advance (ruling B12),
+    pausing the campaign: with its orders a kingdom is asked for no battle choice or
+    entry (it chooses a naval battle with the tile of its next battle, B2, B3)."""
     set_up_by_the_deadlines(campaign, cast["gm"])
     naval = {"hex": [0, 0], "naval": "red-elves"}
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="battles", payload=[naval])
-    services.submission_save(
-        campaign=campaign, user=cast["alice"], kind="battle_choices", payload=[[0, 0]]
-    )
-    assert Submission.objects.get(kind="battles").payload == [naval]
-    refused(
-        lambda: services.submission_save(
-            campaign=campaign, user=cast["alice"], kind="tithes", payload=[]
-        ),
-        "not-asked",
-    )
+    for kind, payload in (("battles", [naval]), ("battle_choices", [[0, 0]]), ("tithes", [])):
+        with pytest.raises(ServiceError) as error:
+            services.submission_save(
+                campaign=campaign, user=cast["alice"], kind=kind, payload=payload
+            )
+        assert error.value.code == "not-asked"
+    assert not Submission.objects.filter(kind__in=("battles", "battle_choices")).exists()
 
 
 def test_an_advance_queued_for_a_deleted_campaign_does_nothing(campaign):

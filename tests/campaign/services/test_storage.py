@@ -245,9 +245,13 @@ def test_the_migration_takes_whole_snapshots_apart_and_puts_them_back(cast, stor
         executor = MigrationExecutor(connection)
         executor.migrate(AFTER)
 
-    assert read_back(campaign) == stored
-    assert CampaignMap.objects.count() == 1
-    assert Snapshot.objects.get(campaign=campaign, number=99).events_shared is None
+    try:
+        assert read_back(campaign) == stored
+        assert CampaignMap.objects.count() == 1
+        assert Snapshot.objects.get(campaign=campaign, number=99).events_shared is None
+    finally:  # every app's newest migration again, for the tests that come after
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 # --- the bench ---------------------------------------------------------------------------

@@ -13,12 +13,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign import services
-from campaign.models import AuditEntry, Campaign, Reminder, Snapshot
+from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.services import ServiceError
-from campaign.tasks import advance_campaign, advance_due_campaigns, queue_reminders
+from campaign.tasks import advance_campaign, advance_due_campaigns
 from config.celery import app as celery_app
+from notifications.models import Reminder
+from notifications.tasks import queue_reminders
 from tests.conftest import celery_worker
 
 PASSWORD = "a-long-test-password"

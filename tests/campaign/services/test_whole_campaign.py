@@ -12,6 +12,7 @@ import pytest
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
+from campaign.rules import decisions
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance
 
@@ -31,7 +32,7 @@ def payloads_of(data: Json, decided: Json, kingdom: str) -> dict[str, Any]:
     own units."""
     asked = [p for p in data["pending"] if p["kingdom"] == kingdom]
     payloads: dict[str, Any] = {}
-    for kind in sorted({services.ANSWERS[p["kind"]] for p in asked}):
+    for kind in sorted({decisions.ANSWERS[p["kind"]] for p in asked}):
         if kind == "retreats":
             units = [p["unit"] for p in asked if p["kind"] == "retreat"]
             payloads[kind] = {unit: decided[kind][unit] for unit in units}
@@ -144,7 +145,7 @@ def test_a_whole_campaign_played_through_the_services_replays_through_the_engine
     assert all(s.reason == Snapshot.Reason.ADVANCE and not s.defaults for s in snapshots[1:])
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None).exists()
     # Every kind of decision came from the players, and the admin reported tabletop results.
-    assert table.kinds == services.KINDS
+    assert table.kinds == decisions.ANSWER_KEYS
     assert {entry["result"] for entry in table.reported} == {"win", "draw"}
 
     # The first snapshot is the engine's start of the campaign file the services wrote ...

@@ -1,16 +1,22 @@
 """The dashboard's invitations and people: the invitation link to share (and a new one in
-its place), invitations by e-mail, more admins (and stepping down), removing a player
-before the start and handing a kingdom over after it. Only an admin may do any of it."""
+its place), invitations by e-mail (queued in the outbox, sent by the worker), more admins
+(and stepping down), removing a player before the start and handing a kingdom over after
+it. Only an admin may do any of it."""
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core import mail
+from django.core.mail import EmailMessage
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Membership
+from notifications import outbox
+from notifications.models import Notification
 from tests.campaign.helpers import (
     PASSWORD,
     action_url,
@@ -102,26 +108,37 @@ def test_a_new_link_replaces_the_old_one(client, cast, open_campaign):
 # --- invitations by e-mail ---------------------------------------------------------------------
 
 
-def test_invitations_by_e_mail_land_one_each_with_the_link(client, cast, open_campaign):
+def test_invitations_by_e_mail_are_queued_then_land_one_each_with_the_link(
+    client, cast, open_campaign, eager, django_capture_on_commit_callbacks
+):
     signed_in(client, cast["gm"])
-    response = client.post(
-        action_url(open_campaign, "invite"),
-        {"emails": "carol@example.org\n\n  dave@example.org \ncarol@example.org\n"},
-        follow=True,
-    )
-    assert "The invitation is sent to carol@example.org, dave@example.org." in messages_of(response)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            action_url(open_campaign, "invite"),
+            {"emails": "carol@example.org\n\n  dave@example.org \ncarol@example.org\n"},
+            follow=True,
+        )
+        assert mail.outbox == []  # nothing is sent while the request waits
+    assert (
+        "The invitation to carol@example.org, dave@example.org is queued: it goes out by "
+        "e-mail in a moment (see Notifications below)."
+    ) in messages_of(response)
     link = f"http://testserver{join_url(open_campaign.join_code)}"
     assert [m.to for m in mail.outbox] == [["carol@example.org"], ["dave@example.org"]]
     for message in mail.outbox:
         assert "Spring League" in message.subject
         assert link in message.body
         assert "3 kingdoms (2 joined so far)" in message.body
+    sent = Notification.objects.filter(campaign=open_campaign, kind="invitation")
+    assert sorted(sent.values_list("address", flat=True)) == [
+        "carol@example.org",
+        "dave@example.org",
+    ]
+    assert all(row.sent_at and row.user is None for row in sent)
     entry = AuditEntry.objects.get(campaign=open_campaign, action="invited")
     assert entry.actor == cast["gm"]
-    assert entry.details == {"sent": ["carol@example.org", "dave@example.org"], "failed": []}
-    assert "sent invitations by e-mail; sent: carol@example.org, dave@example.org" in (
-        response.text
-    )
+    assert entry.details == {"to": ["carol@example.org", "dave@example.org"]}
+    assert "sent invitations by e-mail; to: carol@example.org, dave@example.org" in (response.text)
 
 
 @pytest.mark.parametrize(
@@ -140,6 +157,7 @@ def test_a_bad_address_sends_nothing(client, cast, open_campaign, emails, error)
     assert response.status_code == 400
     assert error in response.text
     assert mail.outbox == []
+    assert not Notification.objects.filter(kind="invitation").exists()
     assert who_plays(open_campaign) == before
 
 
@@ -149,24 +167,59 @@ def test_a_started_campaign_sends_no_invitation(client, cast, running):
     )
     assert "Nothing was changed. This campaign has already started." in messages_of(response)
     assert mail.outbox == []
+    assert not Notification.objects.filter(kind="invitation").exists()
 
 
-def test_a_mail_server_that_refuses_is_told_and_recorded(cast, open_campaign, monkeypatch):
-    def refuse(subject, body, sender, recipients):
-        if recipients == ["dave@example.org"]:
-            raise ConnectionRefusedError
-        mail.outbox.append(recipients)
+def invite(campaign: Campaign, gm: User, *emails: str) -> list[str]:
+    link = f"http://testserver{join_url(campaign.join_code)}"
+    return services.campaign_invite_by_email(campaign=campaign, actor=gm, emails=emails, link=link)
 
-    monkeypatch.setattr(services, "send_mail", refuse)
-    sent, failed = services.campaign_invite_by_email(
-        campaign=open_campaign,
-        actor=cast["gm"],
-        emails=["carol@example.org", "dave@example.org"],
-        link="http://x/join/y/",
-    )
-    assert (sent, failed) == (["carol@example.org"], ["dave@example.org"])
-    entry = AuditEntry.objects.get(action="invited")
-    assert entry.details == {"sent": ["carol@example.org"], "failed": ["dave@example.org"]}
+
+def test_a_mail_server_that_refuses_is_retried_and_shown_on_the_desk(
+    client, cast, open_campaign, monkeypatch
+):
+    real_send = EmailMessage.send
+
+    def refuse(self, *args, **kwargs):
+        if self.to == ["dave@example.org"]:
+            raise ConnectionRefusedError("Connection refused")
+        return real_send(self, *args, **kwargs)
+
+    monkeypatch.setattr(EmailMessage, "send", refuse)
+    queued = invite(open_campaign, cast["gm"], "Carol@example.org", "dave@example.org")
+    assert queued == ["carol@example.org", "dave@example.org"]
+
+    assert outbox.sweep(timezone.now() + timedelta(minutes=1)) == 1
+    assert [m.to for m in mail.outbox] == [["carol@example.org"]]
+    daves = Notification.objects.get(address="dave@example.org")
+    assert (daves.sent_at, daves.attempts) == (None, 1)
+    assert daves.last_error == "ConnectionRefusedError: Connection refused"
+    desk = reverse("notifications:desk", args=[open_campaign.slug])
+    page = signed_in(client, cast["gm"]).get(desk).text
+    assert "<td>dave@example.org</td>" in page
+    assert "ConnectionRefusedError: Connection refused; next try" in page
+
+    monkeypatch.setattr(EmailMessage, "send", real_send)
+    assert outbox.sweep(timezone.now() + timedelta(minutes=3)) == 1
+    assert [m.to for m in mail.outbox] == [["carol@example.org"], ["dave@example.org"]]
+
+
+def test_an_invitation_whose_link_was_replaced_or_whose_campaign_started_is_not_sent(
+    cast, open_campaign
+):
+    invite(open_campaign, cast["gm"], "carol@example.org")
+    services.campaign_new_code(campaign=open_campaign, actor=cast["gm"])
+    assert outbox.sweep(timezone.now() + timedelta(minutes=1)) == 0
+    (stale,) = Notification.objects.filter(kind="invitation")
+    assert stale.given_up_at is not None
+    assert stale.last_error == "The invitation link was replaced by a new one."
+
+    open_campaign.refresh_from_db()
+    invite(open_campaign, cast["gm"], "dave@example.org")
+    services.campaign_join(campaign=open_campaign, user=cast["eve"], kingdom_name="Green Orcs")
+    services.campaign_start(campaign=open_campaign, actor=cast["gm"])
+    assert outbox.send(Notification.objects.get(address="dave@example.org").pk) == "dropped"
+    assert mail.outbox == []
 
 
 # --- several admins ---------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.models import Campaign, Membership, Notification
+from campaign.models import Campaign, Membership
+from notifications.models import Notification
 from tests.campaign.helpers import PASSWORD, new_campaign, queries_of, signed_in
 
 pytestmark = pytest.mark.django_db

@@ -25,6 +25,7 @@ from tests.campaign.helpers import (
     new_campaign,
     play_from,
     play_until,
+    seen_with,
     signed_in,
 )
 
@@ -80,7 +81,9 @@ def give(
     form = {"unit": unit, "order": order, "seen": seen or newest(campaign).number, **extra}
     if to is not None:
         form["to"] = f"{to[0]},{to[1]}"
-    return client.post(url(campaign, "orders_give"), form, **(HTMX if htmx else {}))
+    return client.post(
+        url(campaign, "orders_give"), seen_with(campaign, form), **(HTMX if htmx else {})
+    )
 
 
 # --- a player ---------------------------------------------------------------------------
@@ -157,10 +160,10 @@ def test_a_forged_order_for_another_kingdoms_army_is_refused(client, cast, campa
 )
 def test_an_order_that_makes_no_sense_gets_a_message_not_an_error(client, cast, campaign, form):
     signed_in(client, cast["alice"])
-    page = client.post(url(campaign, "orders_give"), form, **HTMX)
+    page = client.post(url(campaign, "orders_give"), seen_with(campaign, form), **HTMX)
     assert page.status_code == 200
     assert "That order could not be read." in page.text
-    plain = client.post(url(campaign, "orders_give"), form, follow=True)
+    plain = client.post(url(campaign, "orders_give"), seen_with(campaign, form), follow=True)
     assert plain.status_code == 200
     assert "That order could not be read." in plain.text
     assert draft(campaign, cast["alice"]) is None
@@ -188,7 +191,9 @@ def test_without_javascript_a_tapped_tile_asks_to_confirm_and_the_form_gives_it(
 
 def test_ready_is_refused_until_every_unit_has_an_order(client, cast, campaign):
     signed_in(client, cast["alice"])
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert "Give every unit an order first: 0 of 1 units ordered." in page
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).exists()
 
@@ -197,7 +202,9 @@ def test_once_ready_the_page_waits_only_for_the_kingdoms_not_ready(client, cast,
     names = dict(campaign.memberships.values_list("user__username", "kingdom_name"))
     signed_in(client, cast["alice"])
     give(client, campaign, army_of(campaign, cast["alice"])["id"], "defend")
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert f"Waiting for {names['bob']}." in page  # not for alice's own kingdom
 
 
@@ -208,7 +215,9 @@ def test_once_ready_the_unit_panel_shows_only_a_chosen_unit(client, cast, campai
     assert 'class="unit-panel"' in drafting
     assert "Tap one of your units on the map" in drafting
     give(client, campaign, army["id"], "defend")
-    ready = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    ready = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert 'class="unit-panel"' not in ready  # no empty box above the map
     chosen = client.get(url(campaign), {"unit": army["id"]}, **HTMX).text
     assert 'class="unit-panel"' in chosen
@@ -219,14 +228,18 @@ def test_ready_locks_the_orders_until_withdrawn(client, cast, campaign):
     army = army_of(campaign, cast["alice"])
     signed_in(client, cast["alice"])
     give(client, campaign, army["id"], "defend")
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert "Your orders are ready" in page
     assert "Not ready: change my orders" in page
     assert 'class="pick' not in page  # nothing to tap while ready
     refused = give(client, campaign, army["id"], "move", legal_moves(campaign, army["id"])[0])
     assert "withdraw that first" in refused.text
     assert draft(campaign, cast["alice"]) == [{"unit": army["id"], "order": "defend"}]
-    page = client.post(url(campaign, "orders_ready"), {"ready": "no"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "no"}), **HTMX
+    ).text
     assert "0 of 1" not in page
     assert "1 of 1 unit ordered." in page
     assert ">Ready</button>" in page
@@ -241,7 +254,9 @@ def test_when_both_are_ready_the_month_resolves(
         signed_in(client, cast[name])
         give(client, campaign, army["id"], "defend")
         with django_capture_on_commit_callbacks(execute=True):
-            client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+            client.post(
+                url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+            )
     assert newest(campaign).number > before
     page = client.get(url(campaign)).text
     assert "month 2" in page
@@ -252,7 +267,9 @@ def test_the_board_polls_its_status_while_waiting_for_others(client, cast, campa
     signed_in(client, cast["alice"])
     assert 'hx-trigger="every' not in client.get(url(campaign), **HTMX).text
     give(client, campaign, army["id"], "defend")
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
     assert f'hx-get="{status}" hx-trigger="every 10s"' in page
 
@@ -262,7 +279,9 @@ def test_the_board_polls_as_often_as_poll_seconds_says(client, cast, campaign, s
     army = army_of(campaign, cast["alice"])
     signed_in(client, cast["alice"])
     give(client, campaign, army["id"], "defend")
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert 'hx-trigger="every 3s"' in page
 
 
@@ -272,7 +291,7 @@ def test_a_waiting_boards_status_names_whom_it_waits_for_without_the_map(client,
     signed_in(bob, cast["bob"])
     signed_in(client, cast["alice"])
     give(client, campaign, army_of(campaign, cast["alice"])["id"], "defend")
-    client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    client.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
     first = client.get(status, **HTMX)
     assert first.status_code == 200
@@ -282,7 +301,7 @@ def test_a_waiting_boards_status_names_whom_it_waits_for_without_the_map(client,
     unchanged = client.get(status, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
     assert unchanged.status_code == 304
     give(bob, campaign, army_of(campaign, cast["bob"])["id"], "defend")
-    bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    bob.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     told = client.get(status, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
     assert told.status_code == 200
     assert "Every kingdom is ready: the month resolves in a moment." in told.text
@@ -294,7 +313,7 @@ def test_once_the_month_moves_on_the_status_brings_the_whole_board_in_its_place(
 ):
     signed_in(client, cast["alice"])
     give(client, campaign, army_of(campaign, cast["alice"])["id"], "defend")
-    client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    client.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
     services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     board = client.get(status, **HTMX)
@@ -347,12 +366,12 @@ def test_o2_the_sequence_follows_the_order_given_and_the_arrows_change_it(client
     assert [o["unit"] for o in draft(campaign, cast["alice"])][:2] == [first, second]
     units = [o["unit"] for o in draft(campaign, cast["alice"])]
     form = {"unit": units, "lower": first, "seen": newest(campaign).number}
-    page = client.post(url(campaign, "orders_sequence"), form, **HTMX).text
+    page = client.post(url(campaign, "orders_sequence"), seen_with(campaign, form), **HTMX).text
     assert [o["unit"] for o in draft(campaign, cast["alice"])][:2] == [second, first]
     assert page.index(f"Army {second}") < page.index(f"Army {first}")
     # a drag posts the whole list in its new order
     dragged = list(reversed(units))
-    client.post(url(campaign, "orders_sequence"), {"unit": dragged}, **HTMX)
+    client.post(url(campaign, "orders_sequence"), seen_with(campaign, {"unit": dragged}), **HTMX)
     assert [o["unit"] for o in draft(campaign, cast["alice"])] == dragged
 
 
@@ -387,7 +406,9 @@ def test_o2_a_sequence_that_does_not_match_the_orders_is_refused(client, cast, t
     signed_in(client, cast["alice"])
     give(client, campaign, unit, order)
     before = draft(campaign, cast["alice"])
-    page = client.post(url(campaign, "orders_sequence"), {"unit": ["bob-1", unit]}, **HTMX)
+    page = client.post(
+        url(campaign, "orders_sequence"), seen_with(campaign, {"unit": ["bob-1", unit]}), **HTMX
+    )
     assert "Your orders changed while you were sorting them" in page.text
     assert draft(campaign, cast["alice"]) == before
 
@@ -399,7 +420,7 @@ def test_sealed_orders_never_reach_another_players_browser(client, cast, campaig
     army = army_of(campaign, cast["alice"])
     to = legal_moves(campaign, army["id"])[0]
     give(signed_in(client, cast["alice"]), campaign, army["id"], "move", to)
-    client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    client.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     said = f"[{to[0]}, {to[1]}]"
     signed_in(client, cast["bob"])
     pages = [
@@ -432,7 +453,7 @@ def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast, campaign):
     for response in (
         client.get(url(campaign)),
         give(client, campaign, army["id"], "defend", htmx=False),
-        client.post(url(campaign, "orders_ready"), {"ready": "yes"}),
+        client.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"})),
     ):
         assert response.status_code == 302
         assert response.url.startswith(reverse("accounts:sign_in"))
@@ -556,7 +577,9 @@ def test_o8_an_army_a_ship_takes_aboard_needs_no_order_of_its_own(client, cast, 
     assert "Aboard a ship" in page
     assert f"Aboard {ship}: the ship&#x27;s order is its order" in page
     assert "2 of 2 units ordered." in page
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert "Give every unit an order first" not in page
     assert "Your orders are ready: 2 of 2 units ordered." in page
 
@@ -583,10 +606,14 @@ def test_o8_an_army_a_ship_puts_ashore_is_asked_for_its_own_order_before_ready(
     page = give(client, campaign, ship, "stay", carry="").text  # no army: it lands
     assert "1 of 2 units ordered." in page
     assert f'Army {army}</a> <span class="muted">at' in page  # not yet ordered
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert "Give every unit an order first: 1 of 2 units ordered." in page
     give(client, campaign, army, "defend")
-    page = client.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX).text
+    page = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
     assert "Your orders are ready: 2 of 2 units ordered." in page
 
 
@@ -644,7 +671,10 @@ def test_a_ready_from_a_tab_whose_draft_has_changed_since_is_refused_with_the_dr
     give(client, campaign, army["id"], "move", to)  # the second tab
     refused = client.post(
         url(campaign, "orders_ready"),
-        {"ready": "yes", "seen": newest(campaign).number, "draft": draft_field(first_tab)},
+        seen_with(
+            campaign,
+            {"ready": "yes", "seen": newest(campaign).number, "draft": draft_field(first_tab)},
+        ),
         **HTMX,
     )
     assert "Your decisions changed in another tab or window" in refused.text
@@ -652,7 +682,50 @@ def test_a_ready_from_a_tab_whose_draft_has_changed_since_is_refused_with_the_dr
     assert not Submission.objects.get(kind="orders", consumed_by=None).ready
     client.post(
         url(campaign, "orders_ready"),
-        {"ready": "yes", "seen": newest(campaign).number, "draft": draft_field(refused.text)},
+        seen_with(
+            campaign,
+            {"ready": "yes", "seen": newest(campaign).number, "draft": draft_field(refused.text)},
+        ),
         **HTMX,
     )
     assert Submission.objects.get(kind="orders", consumed_by=None).ready
+
+
+@pytest.mark.parametrize(
+    "stale", [{}, {"seen": "abc"}, {"seen": "9" * 5000}], ids=["none", "letters", "5000 digits"]
+)
+@pytest.mark.parametrize("action", ["orders_give", "orders_withdraw", "orders_ready"])
+def test_an_orders_post_without_the_page_it_was_drawn_on_is_refused(
+    client, cast, campaign, action, stale
+):
+    army = army_of(campaign, cast["alice"])
+    signed_in(client, cast["alice"])
+    form = {"unit": army["id"], "order": "defend", "ready": "yes", **stale}
+    page = client.post(url(campaign, action), form, **HTMX)
+    assert page.status_code == 200
+    assert "This page is out of date: reload it and decide again." in page.text
+    assert draft(campaign, cast["alice"]) is None  # nothing saved
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["campaign:orders", "campaign:setup", "campaign:dashboard", "battles:mine", "battles:admin"],
+)
+def test_each_page_that_htmx_swaps_answers_a_history_restore_with_the_whole_page(
+    client, cast, campaign, name
+):
+    signed_in(client, cast["gm" if name in {"campaign:dashboard", "battles:admin"} else "alice"])
+    args = [] if name == "battles:mine" else [campaign.slug]
+    restore = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
+    response = client.get(reverse(name, args=args), headers=restore)
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith("<!doctype html>")
+    assert "HX-Request" in response["Vary"]
+
+
+def test_the_new_campaign_page_varies_on_htmx(client, cast):
+    signed_in(client, cast["alice"])
+    assert "HX-Request" in client.get(reverse("campaign:new"))["Vary"]
+    preview = client.get(reverse("campaign:new_preview"), {"kingdoms": 2, "seed": 3}, **HTMX)
+    assert "HX-Request" in preview["Vary"]
+    assert not preview.text.lstrip().startswith("<!doctype html>")

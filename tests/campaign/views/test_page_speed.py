@@ -16,12 +16,18 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.display import mapsvg
+from campaign.display import mapcache, mapsvg
 from campaign.models import Campaign, Membership
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.orders import order_choices
-from campaign.views import mapcache
-from tests.campaign.helpers import at_step, kingdom_of, new_campaign, play_until, signed_in
+from tests.campaign.helpers import (
+    at_step,
+    kingdom_of,
+    new_campaign,
+    play_until,
+    seen_with,
+    signed_in,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +64,10 @@ def defend(client: Client, campaign: Campaign, user: User) -> None:
         "order": "defend",
         "seen": services.latest_snapshot(campaign).number,
     }
-    assert client.post(url(campaign, "orders_give"), form, **HTMX).status_code == 200
+    assert (
+        client.post(url(campaign, "orders_give"), seen_with(campaign, form), **HTMX).status_code
+        == 200
+    )
 
 
 def again(client: Client, address: str, first: Any, **headers: Any) -> Any:
@@ -79,7 +88,7 @@ def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         drawn.append(1)
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr("campaign.views.mapcache.draw_ground", counting)
+    monkeypatch.setattr("campaign.display.mapcache.draw_ground", counting)
     return drawn
 
 
@@ -115,7 +124,7 @@ def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client
     signed_in(alice, cast["alice"])
     signed_in(bob, cast["bob"])
     defend(alice, campaign, cast["alice"])
-    alice.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    alice.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     poll = alice.get(url(campaign), **HTMX)
     assert 'hx-trigger="every 10s"' in poll.text
     assert again(alice, url(campaign), poll, **HTMX).status_code == 304
@@ -124,7 +133,7 @@ def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client
     defend(bob, campaign, cast["bob"])
     assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(poll.text)
     assert again(alice, url(campaign), poll, **HTMX).status_code == 304
-    bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    bob.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     after_ready = again(alice, url(campaign), poll, **HTMX)
     assert after_ready.status_code == 200
     assert after_ready["ETag"] != poll["ETag"]
@@ -142,14 +151,14 @@ def test_a_player_asked_for_orders_is_not_sent_the_page_again_when_another_is_re
     # While alice is asked, her page names no one it waits for: bob's readiness (and his
     # taking it back) change nothing on it, whether or not she has ordered yet
     defend(bob, campaign, cast["bob"])
-    bob.post(url(campaign, "orders_ready"), {"ready": "yes"}, **HTMX)
+    bob.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     assert "Waiting for Red Elves" in bob.get(url(campaign), **HTMX).text
     assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(poll.text)
     assert again(alice, url(campaign), poll, **HTMX).status_code == 304
     defend(alice, campaign, cast["alice"])
     drafting = alice.get(url(campaign), **HTMX)
     assert "Only you see these orders" in drafting.text
-    bob.post(url(campaign, "orders_ready"), {"ready": "no"}, **HTMX)
+    bob.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "no"}), **HTMX)
     assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(drafting.text)
     assert again(alice, url(campaign), drafting, **HTMX).status_code == 304
 
@@ -270,7 +279,7 @@ def test_a_players_taps_and_orders_do_not_draw_the_map_again(client, cast, campa
     to = order_choices(parse_campaign(data), army["id"]).moves[0]
     seen = services.latest_snapshot(campaign).number
     form = {"unit": army["id"], "order": "move", "to": f"{to[0]},{to[1]}", "seen": seen}
-    moved = client.post(url(campaign, "orders_give"), form, **HTMX)
+    moved = client.post(url(campaign, "orders_give"), seen_with(campaign, form), **HTMX)
     assert 'class="move planned"' in moved.text
     assert len(drawn) == 1
 
@@ -284,7 +293,10 @@ def test_each_player_sees_only_their_own_planned_moves(client, cast, campaign):
     to = order_choices(parse_campaign(data), army["id"]).moves[0]
     seen = services.latest_snapshot(campaign).number
     form = {"unit": army["id"], "order": "move", "to": f"{to[0]},{to[1]}", "seen": seen}
-    assert 'class="move planned"' in alice.post(url(campaign, "orders_give"), form, **HTMX).text
+    assert (
+        'class="move planned"'
+        in alice.post(url(campaign, "orders_give"), seen_with(campaign, form), **HTMX).text
+    )
     assert 'class="move planned"' in alice.get(url(campaign)).text
     assert 'class="move planned"' not in bob.get(url(campaign)).text
 

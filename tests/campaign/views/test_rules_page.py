@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from campaign.rules.options import OPTIONS
 from tests.campaign.helpers import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ SHARED_RULINGS = (
     *(f"M{n}" for n in range(1, 9)),
     *(f"S{n}" for n in range(1, 4)),
     *(f"O{n}" for n in range(1, 9)),
-    *(f"B{n}" for n in range(1, 12)),
+    *(f"B{n}" for n in range(1, 13)),
     *(f"R{n}" for n in range(1, 4)),
     *(f"W{n}" for n in range(1, 8)),
     *(f"P{n}" for n in range(1, 3)),
@@ -122,3 +123,13 @@ def test_a_ruling_named_in_the_text_links_to_it(client):
 
 def test_the_rules_page_only_answers_get(client):
     assert client.post(reverse("campaign:rules")).status_code == 405
+
+
+def test_the_rules_page_explains_every_campaign_option_from_the_options_table(client):
+    page = client.get("/rules/").text
+    for row in OPTIONS:
+        assert f'<dt id="option-{row.name}">{row.label}</dt>' in page
+        assert row.words in page
+        for words in row.choices.values():
+            assert words in page
+    assert "1 to 20; 6 unless the campaign chooses otherwise." in page  # years

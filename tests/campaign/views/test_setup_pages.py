@@ -14,8 +14,8 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services
 from campaign.display.mapsvg import direction
+from campaign.display.setup_board import plan_with
 from campaign.models import Campaign, Submission
-from campaign.views.setup import plan_with
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in, without_tokens
 
 pytestmark = pytest.mark.django_db
@@ -68,10 +68,10 @@ def open_submissions(campaign: Campaign) -> list[Submission]:
 def choose_races(cast: dict[str, User], campaign: Campaign, capture: Any) -> None:
     alice, bob = player(cast, "alice"), player(cast, "bob")
     post(alice, campaign, "race", race="Nightstalkers")
-    post(alice, campaign, "ready", ready="1")
+    post(alice, campaign, "ready", ready="yes")
     post(bob, campaign, "race", race="Ogres")
     with capture(execute=True):
-        post(bob, campaign, "ready", ready="1")
+        post(bob, campaign, "ready", ready="yes")
 
 
 # --- a whole setup ---------------------------------------------------------------------
@@ -89,11 +89,11 @@ def test_a_whole_setup_is_played_through_the_pages(
     assert post(alice, campaign, "race", race="Nightstalkers").status_code == 302
     assert "Your race: <strong>Nightstalkers</strong>, not ready yet." in page(alice, campaign)
     assert "Waiting for Red Elves to choose their race." in page(bob, campaign)
-    post(alice, campaign, "ready", ready="1")
+    post(alice, campaign, "ready", ready="yes")
     assert "Red Elves has chosen." in page(bob, campaign)
     post(bob, campaign, "race", race="Ogres")
     with django_capture_on_commit_callbacks(execute=True):
-        post(bob, campaign, "ready", ready="1")
+        post(bob, campaign, "ready", ready="yes")
 
     data = newest(campaign)
     assert data["clock"]["step"] == "capitals"
@@ -115,7 +115,7 @@ def test_a_whole_setup_is_played_through_the_pages(
         post(me, campaign, "capital", hex=tile(choice))
         assert f"Your capital: <strong>[{choice[0]}, {choice[1]}]</strong>" in page(me, campaign)
         with django_capture_on_commit_callbacks(execute=True):
-            post(me, campaign, "ready", ready="1")
+            post(me, campaign, "ready", ready="yes")
         capital = next(
             k["capital"] for k in newest(campaign)["kingdoms"] if by_kingdom[k["id"]] == name
         )
@@ -134,12 +134,12 @@ def test_a_whole_setup_is_played_through_the_pages(
         plans[name] = sites[:4]
     first, last = order
     with django_capture_on_commit_callbacks(execute=True):
-        post(clients[first], campaign, "ready", ready="1")
+        post(clients[first], campaign, "ready", ready="yes")
     assert newest(campaign)["clock"]["step"] == "settlements"  # nothing revealed yet
     assert f"Waiting for {names[last]} to place their settlements." in page(gm, campaign)
     assert f"{names[first]} has chosen." in page(clients[last], campaign)
     with django_capture_on_commit_callbacks(execute=True):
-        post(clients[last], campaign, "ready", ready="1")
+        post(clients[last], campaign, "ready", ready="yes")
     held = {tuple(t["hex"]): t["settlement"] for t in newest(campaign)["tiles"]}
     for sites in plans.values():
         assert [held[tuple(h)] for h in sites] == ["city", "fortress", "village", "village"]
@@ -152,10 +152,10 @@ def test_a_whole_setup_is_played_through_the_pages(
         choice = next(p for p in newest(campaign)["pending"] if p["kingdom"] == mine)["choices"][-1]
         post(me, campaign, "army", hex=tile(choice))
     with django_capture_on_commit_callbacks(execute=True):
-        post(clients[first], campaign, "ready", ready="1")
+        post(clients[first], campaign, "ready", ready="yes")
     assert newest(campaign)["armies"] == []
     with django_capture_on_commit_callbacks(execute=True):
-        post(clients[last], campaign, "ready", ready="1")
+        post(clients[last], campaign, "ready", ready="yes")
 
     data = newest(campaign)
     assert data["clock"]["step"] == "orders"
@@ -203,7 +203,7 @@ def everything_bob_sees(cast: dict[str, User], campaign: Campaign) -> list[str]:
         post(bob, campaign, "race", race="Ogres", htmx=True),
         post(bob, campaign, "race", race="Ogres"),
         post(bob, campaign, "race", race="not a race", htmx=True),
-        post(bob, campaign, "ready", ready="0", htmx=True),
+        post(bob, campaign, "ready", ready="no", htmx=True),
     ]
     return [without_tokens(response.content.decode()) for response in pages]
 
@@ -227,14 +227,14 @@ def test_alices_race_never_reaches_bob_or_the_admin_before_the_reveal(cast, camp
     saved = everything_bob_sees(cast, campaign), everything_the_admin_sees(cast, campaign)
     assert saved == before  # a choice not yet ready changes nothing anyone else sees
 
-    post(alice, campaign, "ready", ready="1")
+    post(alice, campaign, "ready", ready="yes")
     first = everything_bob_sees(cast, campaign), everything_the_admin_sees(cast, campaign)
     assert "Red Elves has chosen." in first[0][0]
     assert "Red Elves has chosen." in first[1][0]
 
-    post(alice, campaign, "ready", ready="0")
+    post(alice, campaign, "ready", ready="no")
     post(alice, campaign, "race", race="Undead")
-    post(alice, campaign, "ready", ready="1")
+    post(alice, campaign, "ready", ready="yes")
     second = everything_bob_sees(cast, campaign), everything_the_admin_sees(cast, campaign)
     assert second == first  # whatever alice chose, the others see the same pages
     for html in [*first[0], *first[1]]:
@@ -246,7 +246,7 @@ def test_alices_race_never_reaches_bob_or_the_admin_before_the_reveal(cast, camp
 def test_a_player_sees_their_own_race_until_the_reveal(cast, campaign):
     alice = player(cast, "alice")
     post(alice, campaign, "race", race="Nightstalkers")
-    post(alice, campaign, "ready", ready="1")
+    post(alice, campaign, "ready", ready="yes")
     text = page(alice, campaign)
     assert "Your race: <strong>Nightstalkers</strong> (ready)." in text
     assert "You are ready: the campaign moves on when every kingdom it asks is." in text
@@ -254,7 +254,7 @@ def test_a_player_sees_their_own_race_until_the_reveal(cast, campaign):
 
 
 def test_ready_before_choosing_is_refused(cast, campaign):
-    response = post(player(cast, "alice"), campaign, "ready", ready="1")
+    response = post(player(cast, "alice"), campaign, "ready", ready="yes")
     assert response.status_code == 400
     assert "Make your choice first, then mark it ready." in response.text
 
@@ -407,7 +407,7 @@ def test_a_kingdoms_settlements_stay_hidden_from_the_other_until_both_are_ready(
     before = without_tokens(page(bob, campaign))
     for slot, site in zip(("city", "fortress", "village-1", "village-2"), sites, strict=False):
         post(alice, campaign, "settlement", settlement=slot, hex=tile(site))
-    post(alice, campaign, "ready", ready="1")
+    post(alice, campaign, "ready", ready="yes")
     after = without_tokens(page(bob, campaign))
     assert (
         after.replace("Red Elves has chosen.", "Waiting for Red Elves to place their settlements.")

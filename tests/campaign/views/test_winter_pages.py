@@ -381,3 +381,38 @@ def test_w5_a_purchase_is_chosen_by_tapping_its_tile_on_the_map(
         {"purchase": json.dumps(purchase), "seen": seen(wintry)},
     )
     assert draft(wintry, "red-elves", "purchases") == [purchase]
+
+
+@pytest.mark.parametrize(
+    "stale",
+    [{}, {"seen": "abc"}, {"seen": "9" * 5000}, {"seen": "0"}],
+    ids=["none", "letters", "5000 digits", "zero"],
+)
+def test_a_winter_post_without_the_page_it_was_drawn_on_is_refused_in_words(
+    client, cast, wintry, stale
+):
+    signed_in(client, cast["alice"])
+    gift = {"to": "blue-dwarfs", "gold": "1", "food": "0", **stale}
+    page = post(client, change(wintry, "tithes", "add"), gift)
+    assert "Nothing was changed. This page is out of date: reload it and decide again." in page
+    ready = reverse("campaign:winter_ready", args=[wintry.slug])
+    page = post(client, ready, {"ready": "yes", **stale})
+    assert "This page is out of date" in page
+    assert draft(wintry, "red-elves", "tithes") is None  # nothing saved
+
+
+def test_a_winter_ready_refused_after_its_list_was_given_leaves_nothing_given(
+    client, cast, wintry, monkeypatch
+):
+    """Ready gives the list the page shows (empty here) and marks it ready in one
+    transaction: when the second half is refused, the first is undone with it."""
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise services.ServiceError("The campaign could not move on.", code="refused")
+
+    monkeypatch.setattr(services, "_advance_when_ready", refused)
+    signed_in(client, cast["alice"])
+    ready = reverse("campaign:winter_ready", args=[wintry.slug])
+    page = post(client, ready, {"ready": "yes", "seen": seen(wintry)})
+    assert "Nothing was changed. The campaign could not move on." in page
+    assert draft(wintry, "red-elves", "tithes") is None

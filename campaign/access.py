@@ -1,0 +1,108 @@
+"""Who may see a campaign's pages: the signed-in user's membership (a 404 for anyone else,
+so a campaign one does not belong to stays invisible), who may read a public campaign's
+story, and its newest snapshot. Shared by every app's pages (campaign, battles,
+notifications)."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, cast
+
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+
+from accounts.models import User
+from campaign.models import Campaign, Membership, Snapshot
+
+
+def _with_campaign() -> QuerySet[Membership]:
+    """Memberships with their campaign, bar the map it was created with (read once, as it
+    starts: the snapshots hold the map since)."""
+    return Membership.objects.select_related("campaign").defer("campaign__map")
+
+
+def membership_for(request: HttpRequest, slug: str) -> Membership:
+    """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
+    one doesn't belong to stays invisible."""
+    user = request.user
+    membership = (
+        _with_campaign().filter(campaign__slug=slug, user=user).first()
+        if isinstance(user, User)
+        else None
+    )
+    return _member(membership)
+
+
+def admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
+    """The signed-in admin's membership and user; 404 for everyone else, players included.
+    The dashboard asks it, and the desks it loads from other apps (battles, notifications)."""
+    membership = membership_for(request, slug)
+    if not membership.is_admin or not isinstance(request.user, User):
+        raise Http404("No such campaign.")
+    return membership, request.user
+
+
+def _member(membership: Membership | None) -> Membership:
+    """The membership found, or a 404 that does not tell a campaign one doesn't belong to
+    from one that doesn't exist."""
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+def _ruler(membership: Membership) -> Membership:
+    """The membership, if it rules a kingdom; a 404 for an admin who rules none."""
+    if not membership.kingdom:
+        raise Http404("You don't rule a kingdom in this campaign.")
+    return membership
+
+
+def reader_for(request: HttpRequest, slug: str) -> tuple[Campaign, Membership | None]:
+    """The campaign and the signed-in user's membership of it; for a public campaign,
+    anyone else reads it as a visitor (no membership). 404 for anyone else. Only the pages
+    a public campaign shows everyone ask this: its map, might, chronicle and end."""
+    user = request.user
+    if isinstance(user, User):
+        membership = _with_campaign().filter(campaign__slug=slug, user=user).first()
+        if membership is not None:
+            return membership.campaign, membership
+    campaign = Campaign.objects.defer("map").filter(slug=slug, public=True).first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    return campaign, None
+
+
+def signed_in_unless_public[View: Callable[..., HttpResponse]](view: View) -> View:
+    """`login_required`, except for a public campaign: a signed-out visitor reads it."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated and not (
+            Campaign.objects.filter(slug=kwargs.get("slug"), public=True).exists()
+        ):
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return cast(View, wrapped)
+
+
+def player_for(request: HttpRequest, slug: str) -> Membership:
+    """The signed-in user's membership, as the ruler of a kingdom: 404 for anyone else."""
+    return _ruler(membership_for(request, slug))
+
+
+def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Membership]]:
+    """`player_for`, with the campaign's players of kingdoms (the user's own among them), in
+    one query: the pages that draw every kingdom ask for both."""
+    user = request.user
+    members = list(_with_campaign().filter(campaign__slug=slug)) if isinstance(user, User) else []
+    membership = _ruler(_member(next((m for m in members if m.user_id == user.pk), None)))
+    return membership, [m for m in members if m.kingdom]
+
+
+def newest_or_404(campaign: Campaign) -> Snapshot:
+    """The campaign's newest snapshot; 404 before it has started."""
+    snapshot = campaign.snapshots.order_by("-number").first()
+    if snapshot is None:
+        raise Http404("The campaign has not started yet.")
+    return snapshot

@@ -1,0 +1,248 @@
+"""The winter board: what the winter page draws for one kingdom at one snapshot: the step
+the winter asks of it now (ruling W4 tithes, W5 purchases, W6 feeding, W7 deployment), the
+list it has written so far, its ledger and the forecast of that list (campaign.display.
+winter), the purchases and tiles the engine offers (`rules.winter.purchase_choices`,
+`deploy_choices`), and the map of its supply lines with the tiles to tap.
+
+Read only: the page fetches the snapshot, the kingdom's own open decisions (never another
+kingdom's), the players and the decisions' digest, and this turns them into the page."""
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from campaign.display import winter as words
+from campaign.display.mapsvg import KingdomLook, Mark, Pick, from_capital, render_map
+from campaign.models import Membership, Snapshot, Submission
+from campaign.rules import decisions
+from campaign.rules.fileformat import dump_purchase, parse_campaign
+from campaign.rules.hexmap import Hex, neighbours
+from campaign.rules.winter import deploy_choices, purchase_choices, supply
+
+type Json = dict[str, Any]
+
+# The `inputs` keys of the winter's decisions, and what an empty answer is.
+NOTHING: dict[str, Any] = {"tithes": [], "purchases": [], "feed": {"disband": []}, "deploy": []}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A purchase the kingdom could add, as the engine judges it after its list."""
+
+    words: str
+    value: str  # the purchase as the campaign file writes it, in JSON
+    reason: str | None
+    price: str  # "1 gold and 1 food", "free"
+
+    @property
+    def hex(self) -> Hex | None:
+        where = json.loads(self.value).get("hex")
+        return (where[0], where[1]) if where else None
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the winter page shows of one kingdom at one snapshot."""
+
+    membership: Membership
+    data: Json
+    seen: int
+    kind: str | None  # the `inputs` key asked of the kingdom now, if any
+    draft: Any  # what the kingdom has given of it so far
+    ready: bool
+    names: dict[str, str]
+    digest: str = ""  # of the kingdom's open decisions, for Ready (services.check_draft)
+
+    @property
+    def kingdom(self) -> str:
+        return self.membership.kingdom
+
+    @property
+    def purse(self) -> Json:
+        return next(k for k in self.data["kingdoms"] if k["id"] == self.kingdom)
+
+
+def _asked_kind(data: Json, kingdom: str) -> str | None:
+    """The `inputs` key of the winter's decision asked of the kingdom now, if any."""
+    asked = [
+        decisions.ANSWERS[p["kind"]]
+        for p in data.get("pending", [])
+        if p["kingdom"] == kingdom and decisions.ANSWERS[p["kind"]] in NOTHING
+    ]
+    return asked[0] if asked else None
+
+
+def winter_board(
+    membership: Membership,
+    snapshot: Snapshot,
+    players: Sequence[Membership],
+    *,
+    own: Sequence[Submission],
+    digest: str,
+) -> Board:
+    """The board of the kingdom's player (`membership`) at `snapshot`, among the campaign's
+    `players`: `own`, the kingdom's open decisions; `digest`, theirs."""
+    data, me = snapshot.data, membership.kingdom
+    kind = _asked_kind(data, me)
+    given = next((s for s in own if s.kind == kind), None) if kind else None
+    return Board(
+        membership=membership,
+        data=data,
+        seen=snapshot.number,
+        kind=kind,
+        draft=given.payload if given is not None else NOTHING.get(kind or ""),
+        ready=given is not None and given.ready,
+        names={m.kingdom: m.kingdom_name for m in players if m.kingdom_name},
+        digest=digest,
+    )
+
+
+def winter_context(
+    board: Board, players: Sequence[Membership], *, everyone_ready: bool, here_at: Hex | None
+) -> Json:
+    """What the winter page draws: the ledger, whether everyone is ready, and for the step
+    asked now, its list, choices, forecast and map. `here_at`: a tile tapped on the map at
+    the purchases, whose purchases are shown under it."""
+    context: Json = {
+        "campaign": board.membership.campaign,
+        "membership": board.membership,
+        "board": board,
+        "clock": board.data["clock"],
+        "ledger": words.ledger(board.data, board.kingdom, board.names),
+        "everyone_ready": everyone_ready,
+    }
+    if board.kind is not None:
+        step = _step_context(board)
+        if board.kind == "purchases":  # a tile tapped on the map: what could go there
+            step["here_at"] = here_at
+            step["here"] = [c for c in step["choices"] if c.hex and c.hex == step["here_at"]]
+        context |= step
+        context["forecast"] = words.forecast(
+            board.data, board.kingdom, board.kind, board.draft, board.names
+        )
+        marks, context["cut_off"] = _supply_marks(board)
+        context["map_svg"] = _winter_map(board, step, marks, players)
+    return context
+
+
+def _step_context(board: Board) -> Json:
+    """What the step asked now needs on the page."""
+    data, me, kind = board.data, board.kingdom, board.kind
+    if kind == "tithes":
+        others = [k for k in data["player_order"] if k != me]
+        return {
+            "tithe_to": [(k, board.names.get(k, k)) for k in others],
+            "player_order": [board.names.get(k, k) for k in data["player_order"]],
+        }
+    if kind == "purchases":
+        state = parse_campaign({**data, "inputs": {"purchases": {me: board.draft}}})
+        planned = state.inputs.purchases.get(me, ())
+        return {
+            "listed": [words.purchase_words(p) for p in board.draft],
+            "choices": [
+                Choice(
+                    _with_place(data, me, dump_purchase(c.purchase)),
+                    json.dumps(dump_purchase(c.purchase)),
+                    c.reason,
+                    _price_words(c.gold, c.food),
+                )
+                for c in purchase_choices(state, me, planned)
+            ],
+        }
+    if kind == "feed":
+        asked = next(p for p in data["pending"] if p["kind"] == "feed" and p["kingdom"] == me)
+        return {"hungry": asked["armies"], "short": asked["short"]}
+    if kind == "deploy":
+        state = parse_campaign({**data, "inputs": {"deploy": {me: board.draft}}})
+        left = deploy_choices(state, me, state.inputs.deploy.get(me, ()))
+        return {"to_place": left.armies, "room": left.room}
+    return {}
+
+
+def _choice_words(purchase: Json) -> str:
+    """A purchase offered; the allied army's race is named when it is added."""
+    if purchase.get("ally"):
+        return f"Raise the allied army at {words.at(purchase['hex'])}"
+    return words.purchase_words(purchase)
+
+
+def _with_place(data: Json, kingdom: str, purchase: Json) -> str:
+    """A purchase offered, and where that is in words ("…: your fortress north-east of
+    your capital"), never its coordinates alone."""
+    said = _choice_words(purchase)
+    if purchase.get("hex") is None:
+        return said
+    h = (purchase["hex"][0], purchase["hex"][1])
+    held = next((t for t in data["tiles"] if tuple(t["hex"]) == h), None)
+    what = f"your {held['settlement']}" if held and held.get("settlement") else "your tile"
+    way = from_capital(data, kingdom, h)
+    if way is None:
+        return f"{said}: {what}"
+    return f"{said}: {what} {way} of your capital" if way else f"{said}: your capital"
+
+
+def _price_words(gold: int, food: int) -> str:
+    paid = [f"{n} {what}" for n, what in ((gold, "gold"), (food, "food")) if n]
+    return " and ".join(paid) or "free"
+
+
+def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:
+    """The kingdom's tiles outlined as connected to its capital or cut off (M7, W1), and
+    the cut-off ones."""
+    lines = supply(parse_campaign({**board.data, "inputs": {}}), board.kingdom)
+    marks = [
+        Mark(h, "supplied", f"[{h[0]}, {h[1]}]: connected to the capital") for h in lines.connected
+    ]
+    marks += [
+        Mark(h, "cut-off", f"[{h[0]}, {h[1]}]: cut off from the capital") for h in lines.cut_off
+    ]
+    return marks, sorted(lines.cut_off)
+
+
+def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[Membership]) -> str:
+    """The map framed on the kingdom, its supply lines outlined; at deployment, the
+    settlements with room lit for placing the next army."""
+    looks = {m.kingdom: KingdomLook(m.kingdom_name, m.colour, m.heraldry) for m in players}
+    armies = step.get("to_place", ())
+    url = reverse("campaign:winter_change", args=[board.membership.campaign.slug, "deploy", "add"])
+    picks = [
+        Pick(
+            hex=h,
+            label=f"Deploy {armies[0]} at [{h[0]}, {h[1]}] ({room} left)",
+            href="#deploy-form",
+            attrs={
+                "hx-post": url,
+                "hx-vals": json.dumps(
+                    {"army": armies[0], "hex": f"{h[0]},{h[1]}", "seen": board.seen}
+                ),
+                "hx-target": "#winter",  # with the page's hx-select: the winter part alone
+                "hx-swap": "outerHTML show:none",
+            },
+        )
+        for h, room in step.get("room", {}).items()
+        if room > 0 and armies
+    ]
+    picks += _purchase_picks(step.get("choices", ()), step.get("here_at"))
+    own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
+    around = [n for h in own for n in neighbours(h)]
+    return render_map(
+        board.data, kingdoms=looks, picks=picks, moves=[], focus=[*own, *around], marks=marks
+    )
+
+
+def _purchase_picks(choices: list[Choice], here: Hex | None) -> list[Pick]:
+    """Each tile where a purchase is possible, lit to tap: the tap shows, under the map,
+    what the kingdom could build or raise there (`?at=q,r`)."""
+    tiles = sorted({c.hex for c in choices if c.hex is not None and not c.reason})
+    return [
+        Pick(
+            hex=h,
+            label=f"What you could add at [{h[0]}, {h[1]}]",
+            href=f"?at={h[0]},{h[1]}#here",
+            kind="chosen" if h == here else "target",
+        )
+        for h in tiles
+    ]

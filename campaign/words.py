@@ -1,0 +1,73 @@
+"""Plain words that pages and messages share: where the site is served (for links written
+far from any request), a moment in its reader's time zone, the part of the campaign a clock
+stands in, a list said in English, and how a person is named to others. No database, no
+request: the dashboard, the deadlines' sentences and the notifications read them alike."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+
+from accounts.models import User
+
+type Json = dict[str, Any]
+
+
+def site_url() -> str:
+    """Where the site is served, for the links of messages written far from any request:
+    `SITE_URL` if the settings have one, else the first `CSRF_TRUSTED_ORIGINS` origin (the
+    site's own, in a deployment), else the first allowed host."""
+    configured: str = settings.SITE_URL or next(iter(settings.CSRF_TRUSTED_ORIGINS), "")
+    if configured:
+        return configured.rstrip("/")
+    hosts = [h for h in settings.ALLOWED_HOSTS if h != "*" and not h.startswith(".")]
+    host = hosts[0] if hosts else "localhost"
+    return f"http://{host}:8000" if settings.DEBUG else f"https://{host}"
+
+
+def absolute(path: str) -> str:
+    return f"{site_url()}{path}"
+
+
+def zone(name: str) -> ZoneInfo:
+    """A time zone by its IANA name; UTC for a name that is none."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def when(moment: datetime, zone_name: str) -> str:
+    """A deadline as its reader says it, in the reader's time zone."""
+    local = moment.astimezone(zone(zone_name))
+    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M} ({zone_name})"
+
+
+def chapter_words(clock: Json) -> str:
+    """The part of the campaign a clock stands in: the setup, a summer month, a winter."""
+    season, year = clock.get("season"), clock.get("year")
+    if season == "setup":
+        return "the setup"
+    if season == "summer":
+        return f"year {year}, summer month {clock.get('month')}"
+    if season == "winter":
+        return f"the winter of year {year}"
+    return f"the end of year {year}"
+
+
+def capitalised(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def joined(words: Sequence[str]) -> str:
+    """Words as a list in English: "a", "a and b", "a, b and c"."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def shown(user: User) -> str:
+    """How a person is named to others: the display name they chose, else the username."""
+    return user.display_name or user.get_username()

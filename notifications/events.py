@@ -1,0 +1,318 @@
+"""What happens, told: the receivers of what the campaign announces (`campaign.signals`:
+a new snapshot, a campaign full, invitations) and the entry points the battles call (a
+battle handed off to the tabletop, a result reported, a dispute), each writing its news to
+the outbox in the caller's transaction; and the reminders the beat asks for. Never a call
+sprinkled through the campaign's services: they announce, and this listens.
+
+- a step opens for a kingdom, the month is over, the campaign has ended: `on_snapshot_stored`
+  (`news.snapshot_news`), not for a snapshot imported from a file;
+- every kingdom has joined: `on_campaign_full`;
+- an admin invites people by e-mail: `on_invitations_made`;
+- a reminder 24 and 2 hours before the deadline: `remind`, run by the beat;
+- a battle handed off to the tabletop: `battle_handed_off`, from `battles.sync` as it makes
+  the battle's row; a result reported, a dispute: `result_reported` and `result_disputed`,
+  from `battles.services`."""
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from campaign import services
+from campaign.models import Campaign, Snapshot
+from campaign.words import absolute, chapter_words, joined, shown, when
+from notifications import outbox
+from notifications.discord import discord_time
+from notifications.models import Notification, Reminder
+from notifications.news import (
+    Asked,
+    Letter,
+    News,
+    invitation_letter,
+    members_of,
+    names_of,
+    players_of,
+    post_text,
+    reminder_news,
+    result_words,
+    snapshot_news,
+    subject_line,
+)
+
+logger = logging.getLogger(__name__)
+
+type Json = dict[str, Any]
+
+Kind = Notification.Kind
+
+LEAD_TIMES = (2, 24)  # reminders, in hours before a deadline, nearest first
+
+
+def on_snapshot_stored(*, campaign: Campaign, snapshot: Snapshot, imported: bool, **_: Any) -> None:
+    """Write what a new snapshot tells. Not an imported one: what it tells happened on
+    another site, and nobody is told it again. In a savepoint, and logged if it fails: a
+    notification never blocks the campaign."""
+    if imported:
+        return
+    try:
+        with transaction.atomic():
+            for news in snapshot_news(campaign, snapshot):
+                outbox.write(campaign, news)
+    except Exception:
+        logger.exception("The notifications of %s could not be written.", snapshot)
+
+
+def on_campaign_full(*, campaign: Campaign, **_: Any) -> None:
+    """The last kingdom has joined: each admin is told that the campaign may start, with
+    its dashboard's address (the campaign page offers Start to them too)."""
+    dashboard = absolute(reverse("campaign:dashboard", args=[campaign.slug]))
+    players = campaign.memberships.exclude(kingdom="").order_by("pk")
+    kingdoms = joined(
+        [f"{m.kingdom_name} ({shown(m.user)})" for m in players.select_related("user")]
+    )
+    body = (
+        f"Every kingdom has joined {campaign.name}: {kingdoms}.\n\n"
+        "Start the campaign from its dashboard (or its page): the kingdoms then choose their "
+        "races."
+    )
+    subject = subject_line(campaign.name, "Every kingdom has joined: start the campaign")
+    letters = [
+        Letter(m.user, subject, body, dashboard)
+        for m in campaign.memberships.filter(is_admin=True).select_related("user")
+    ]
+    post = post_text(campaign.name, "", f"Every kingdom has joined: {kingdoms}.", link=dashboard)
+    last = players.last()
+    key = f"full:{campaign.pk}:{last.pk if last else 0}"  # full again after a removal: told again
+    news = News(key, Kind.STEP, letters, post, dashboard, "Every kingdom has joined")
+    try:
+        with transaction.atomic():
+            outbox.write(campaign, news)
+    except Exception:
+        logger.exception("The news that %s is full could not be written.", campaign)
+
+
+def on_invitations_made(
+    *,
+    campaign: Campaign,
+    actor: User,
+    addresses: Sequence[str],
+    link: str,
+    invitation: int,
+    **_: Any,
+) -> list[str]:
+    """An admin invites people by e-mail: one e-mail to each address, with the join page's
+    `link`, sent by the outbox like any other (retried if the mail server fails). Returns
+    the addresses it will be sent to. Not in a savepoint: an invitation that cannot be
+    written is not made at all (the admin's request fails), rather than said to be sent."""
+    subject, body = invitation_letter(campaign, actor, link)
+    return outbox.write_to_addresses(
+        campaign,
+        key=f"invitation:{campaign.pk}:{invitation}",
+        kind=Kind.INVITATION,
+        addresses=addresses,
+        subject=subject,
+        body=body,
+        link=link,
+    )
+
+
+def battle_handed_off(
+    *,
+    campaign: Campaign,
+    snapshot: Snapshot,
+    number: int,
+    entry: Json,
+    deadline: datetime | None,
+    link: str,
+) -> int:
+    """A battle goes to the tabletop: both its players are told, with its card (`link`, a
+    path) and when its result is due. Called by `battles.sync` as it makes the row (not
+    for an imported snapshot's battles)."""
+    names = {k["id"]: k["name"] for k in snapshot.data.get("kingdoms", [])}
+    players = players_of(members_of(campaign), names)
+    attacker, defender = str(entry["attacker"]), str(entry["defender"])
+    entry_sides = (attacker, defender)
+    card = absolute(link)
+    hex_ = f"[{entry['hex'][0]}, {entry['hex'][1]}]"
+    kind = entry.get("kind", "pitched")
+    letters = []
+    for side, other in ((attacker, defender), (defender, attacker)):
+        player = players.get(side)
+        if player is None:
+            continue
+        opponent = players.get(other)
+        zone = player.user.time_zone
+        due = f" by {when(deadline, zone)}" if deadline else ""
+        body = (
+            f"{campaign.name}, {chapter_words(snapshot.data['clock'])}.\n\n"
+            f"The {kind} battle at {hex_} between {names.get(attacker, attacker)} (who picked "
+            f"it) and {names.get(defender, defender)} goes to the tabletop. Agree a time with "
+            f"{opponent.named if opponent else names.get(other, other)}, play it, and report "
+            f"the result on its card{due}."
+        )
+        subject = f"Your battle against {names.get(other, other)} goes to the tabletop"
+        letters.append(Letter(player.user, subject_line(campaign.name, subject), body, card))
+    sides = joined(
+        [players[k].named if k in players else str(names.get(k, k)) for k in entry_sides]
+    )
+    lines = [
+        f"A {kind} battle at {hex_} goes to the tabletop: {sides}."
+        + (f" Its result is due {discord_time(deadline)}." if deadline else "")
+    ]
+    news = News(
+        f"battle:{campaign.pk}:{snapshot.number}:{number}",
+        Kind.BATTLE,
+        letters,
+        post_text(campaign.name, chapter_words(snapshot.data["clock"]), *lines, link=card),
+        card,
+        f"Battle at {hex_}: {sides}",
+    )
+    return outbox.write(campaign, news)
+
+
+def result_reported(
+    *,
+    campaign: Campaign,
+    report_id: int,
+    reporter: User,
+    kingdom: str,
+    opponent: str,
+    hex: list[int],
+    result: str,
+    winner: str,
+    link: str,
+) -> int:
+    """A side reports a result: the other side's player is asked to confirm it."""
+    names = names_of(campaign)
+    players = players_of(campaign.memberships.select_related("user"), names)
+    card = absolute(link)
+    said = result_words(result, winner, names)
+    hex_ = f"[{hex[0]}, {hex[1]}]"
+    who = f"{shown(reporter)} ({names.get(kingdom, kingdom)})"
+    letters = []
+    if opponent in players:
+        body = (
+            f"{who} reports the result of your battle at {hex_}: {said}.\n\n"
+            "Confirm it, or dispute it and say why, on the battle's card: the campaign moves "
+            "on once you confirm."
+        )
+        subject = f"Confirm the result of your battle against {names.get(kingdom, kingdom)}"
+        letters.append(
+            Letter(players[opponent].user, subject_line(campaign.name, subject), body, card)
+        )
+    other = players[opponent].named if opponent in players else names.get(opponent, opponent)
+    post = post_text(
+        campaign.name,
+        "",
+        f"{who} reports the battle at {hex_}: {said}. Waiting for {other} to confirm.",
+        link=card,
+    )
+    news = News(f"report:{report_id}", Kind.REPORT, letters, post, card, f"Report at {hex_}")
+    return outbox.write(campaign, news)
+
+
+def result_disputed(
+    *,
+    campaign: Campaign,
+    report_id: int,
+    disputer: User,
+    reporter: User | None,
+    kingdom: str,
+    hex: list[int],
+    result: str,
+    winner: str,
+    reason: str,
+    link: str,
+    desk: str,
+) -> int:
+    """The opponent disputes a report: its reporter and the campaign's admins are told (the
+    admins decide, on the battles desk: `desk`, a path)."""
+    names = names_of(campaign)
+    hex_ = f"[{hex[0]}, {hex[1]}]"
+    said = result_words(result, winner, names)
+    who = shown(disputer)
+    reporting = f"{shown(reporter) if reporter else 'a player'} ({names.get(kingdom, kingdom)})"
+    body = (
+        f"{who} disputes the report of the battle at {hex_} by {reporting}: {said}.\n"
+        f"Their reason: “{reason}”\n\nThe campaign's admins decide the result."
+    )
+    letters = []
+    if reporter is not None:
+        subject = f"{who} disputes your report of the battle at {hex_}"
+        letters.append(Letter(reporter, subject_line(campaign.name, subject), body, absolute(link)))
+    admins = campaign.memberships.filter(is_admin=True).select_related("user")
+    for admin in admins:
+        if reporter is None or admin.user.pk != reporter.pk:
+            subject = f"A result to decide: {who} disputes the battle at {hex_}"
+            letters.append(
+                Letter(admin.user, subject_line(campaign.name, subject), body, absolute(desk))
+            )
+    post = post_text(
+        campaign.name,
+        "",
+        f"{who} disputes the report of the battle at {hex_} by {reporting}: the admins decide.",
+        link=absolute(link),
+    )
+    news = News(
+        f"dispute:{report_id}", Kind.DISPUTE, letters, post, absolute(link), f"Dispute at {hex_}"
+    )
+    return outbox.write(campaign, news)
+
+
+def remind(now: datetime | None = None) -> int:
+    """Run by the beat each minute: each running campaign whose deadline is within a lead
+    time (24 hours, then 2) records a `Reminder` for every kingdom that still owes a
+    decision, once per kingdom, step and lead time, and tells its player. Once the deadline
+    has passed the defaults apply instead: no reminder then. Returns the reminders made."""
+    now = now or timezone.now()
+    running = Campaign.objects.filter(
+        status=Campaign.Status.RUNNING,
+        deadline__gt=now,
+        deadline__lte=now + timedelta(hours=max(LEAD_TIMES)),
+    )
+    made = 0
+    for campaign in running:
+        assert campaign.deadline is not None
+        hours = next(h for h in LEAD_TIMES if campaign.deadline <= now + timedelta(hours=h))
+        with transaction.atomic():
+            made += _remind(campaign, hours)
+    return made
+
+
+def _remind(campaign: Campaign, hours: int) -> int:
+    assert campaign.deadline is not None
+    snapshot = services.latest_snapshot(campaign)
+    data = snapshot.data
+    if services.step_hours(campaign, data) <= hours:
+        return 0  # a step (a kingdom's turn) no longer than the lead time: told when it opened
+    late = services.owing(data) - services.ready_kingdoms(campaign)
+    if not late:
+        return 0
+    names = {k["id"]: k["name"] for k in data.get("kingdoms", [])}
+    players = players_of(members_of(campaign), names)
+    made_now, owed = 0, []
+    for kingdom in sorted(late):
+        reminder, made = Reminder.objects.get_or_create(
+            campaign=campaign, kingdom=kingdom, snapshot=snapshot.number, hours_before=hours,
+            defaults={"deadline": campaign.deadline},
+        )  # fmt: skip
+        if not made:
+            continue
+        made_now += 1
+        if kingdom in players:
+            kinds = [p["kind"] for p in data.get("pending", []) if p["kingdom"] == kingdom]
+            owed.append((Asked(players[kingdom], kinds, your_turn=False), reminder))
+    if owed:
+        outbox.write(
+            campaign,
+            reminder_news(
+                campaign=campaign, key=f"reminder:{campaign.pk}:{snapshot.number}:{hours}",
+                clock=data["clock"], hours=hours, deadline=campaign.deadline, owed=owed,
+            ),
+        )  # fmt: skip
+    return made_now

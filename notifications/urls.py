@@ -1,0 +1,5 @@
+from notifications import views
+
+app_name = "notifications"
+
+urlpatterns = views.urlpatterns
