@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
@@ -47,13 +48,16 @@ def advance_due_campaigns(queue: str | None = None) -> int:
 
 
 @shared_task
-def advance_ready_campaigns(older_than_seconds: float = 60.0, queue: str | None = None) -> int:
+def advance_ready_campaigns(
+    older_than_seconds: float | None = None, queue: str | None = None
+) -> int:
     """Run by the beat each minute: every running campaign in which every kingdom has been
-    ready for a while without an advance (the broker was away when the last one marked
+    ready for `older_than_seconds` (settings.SWEEP_AFTER_SECONDS, a minute) without an advance (the broker was away when the last one marked
     ready, or the worker running the advance died) is queued again, to `queue` as for
     `advance_due_campaigns`. An advance queued twice lands once: the second finds the
     campaign moved on."""
-    lost = services.campaigns_ready_not_advanced(timedelta(seconds=older_than_seconds))
+    older_than = settings.SWEEP_AFTER_SECONDS if older_than_seconds is None else older_than_seconds
+    lost = services.campaigns_ready_not_advanced(timedelta(seconds=older_than))
     routing: dict[str, Any] = {"queue": queue} if queue else {}
     for campaign_id, number in lost:
         advance_campaign.apply_async((campaign_id, number), **routing)

@@ -346,6 +346,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # the campaign has moved on (htmx polling), in seconds.
 POLL_SECONDS = env_int("POLL_SECONDS", 10)
 
+# How long every kingdom of a campaign has been ready, with no advance, before the beat's
+# sweep queues the advance again (it was lost: the broker was away, or its worker died).
+# Long enough for an advance on its way to land first.
+SWEEP_AFTER_SECONDS = env_int("SWEEP_AFTER_SECONDS", 60)
+
 # Request size: every form of the app is small (the biggest, a winter list or a month's
 # orders and their sequence, is a few KB and a few dozen fields; the Django admin's
 # changelist posts at most a hundred selected rows). A bigger body or more fields is

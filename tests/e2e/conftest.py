@@ -2,6 +2,7 @@
 the app served by pytest-django's live server, on a phone-sized screen. Screenshots are
 saved under test-artifacts/e2e/ for people to look at."""
 
+import fcntl
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -76,9 +77,22 @@ DEMO_APPS = ("accounts", "campaign", "battles")
 
 
 @pytest.fixture(scope="session")
-def demo_rows(django_db_setup: None, django_db_blocker: Any) -> str:
-    """The demo campaigns of `make run`, made once by `seed_demo` (which runs only with
-    DEBUG), as the JSON of their rows; the database is emptied again."""
+def demo_rows(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """The demo campaigns of `make run`, made once a run by `seed_demo` (which runs only with
+    DEBUG), as the JSON of their rows; the database is emptied again. The first of make
+    test's worker processes to need them makes them; the others read what it wrote."""
+    run = tmp_path_factory.getbasetemp()  # a worker's is in the run's (pytest-xdist)
+    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "demo-rows.json"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other workers wait here until it is written
+        if not shared.exists():
+            shared.write_text(_seeded_rows(django_db_blocker))
+    return shared.read_text()
+
+
+def _seeded_rows(django_db_blocker: Any) -> str:
     with django_db_blocker.unblock():
         with override_settings(DEBUG=True, PASSWORD_HASHERS=FAST_HASHERS):
             call_command("seed_demo", stdout=StringIO())
