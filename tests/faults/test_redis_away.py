@@ -52,7 +52,9 @@ def session_of(user: User) -> str:
 @pytest.mark.django_db
 def test_the_sweep_finds_a_campaign_ready_for_a_minute_and_not_advanced(monkeypatch):
     campaign = running_campaign("Forgotten")
-    monkeypatch.setattr("campaign.services.advancing.queue_advance", lambda *args, **kwargs: None)  # lost
+    monkeypatch.setattr(
+        "campaign.services.advancing.queue_advance", lambda *args, **kwargs: None
+    )  # lost
     all_ready(campaign)
     later = timezone.now() + timedelta(minutes=2)
 
