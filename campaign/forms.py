@@ -2,10 +2,13 @@
 a kingdom of this campaign); whether the change is allowed is the services' to say."""
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.core.validators import validate_email
 
+from campaign.models import Membership
 from campaign.rules.hexmap import Hex
 
 type Choices = list[tuple[str, str]]
@@ -158,3 +161,122 @@ class DecisionForm(forms.Form):
     seen = forms.IntegerField(min_value=1, max_value=MAX_SNAPSHOT)
     ready = forms.ChoiceField(choices=[("yes", "yes"), ("no", "no")], required=False)
     draft = forms.CharField(required=False, max_length=64)
+
+
+# --- the dashboard's forms of who plays ----------------------------------------------------
+
+MAX_INVITATIONS = 30
+
+
+@dataclass(frozen=True)
+class People:
+    """The campaign's members, as the forms that change who plays offer them."""
+
+    players: Choices  # members ruling a kingdom
+    others: Choices  # members who are not admins
+    free: Choices  # members without a kingdom
+
+
+def people_of(members: list[Membership]) -> People:
+    def name(m: Membership) -> str:
+        return m.user.get_username()
+
+    return People(
+        players=[(name(m), f"{m.kingdom_name} ({name(m)})") for m in members if m.kingdom],
+        others=[(name(m), name(m)) for m in members if not m.is_admin],
+        free=[(name(m), name(m)) for m in members if not m.kingdom],
+    )
+
+
+class PeopleForm(forms.Form):
+    """A form whose choices are the campaign's members (and, for a hand-over, kingdoms)."""
+
+    def __init__(
+        self, *args: Any, people: People, kingdoms: Choices | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.setup_choices(people, kingdoms or [])
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        """Fill the choice fields; each form knows which it has."""
+
+    def set_choices(self, field: str, choices: Choices) -> None:
+        choice_field = self.fields[field]
+        assert isinstance(choice_field, forms.ChoiceField)
+        choice_field.choices = choices
+
+
+class InviteForm(forms.Form):
+    emails = forms.CharField(
+        label="E-mail addresses, one a line",
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "spellcheck": "false"}),
+        max_length=5000,
+        help_text="Each gets the invitation link by e-mail.",
+    )
+
+    def clean_emails(self) -> list[str]:
+        lines = [line.strip() for line in self.cleaned_data["emails"].splitlines()]
+        addresses = list(dict.fromkeys(line for line in lines if line))
+        if len(addresses) > MAX_INVITATIONS:
+            raise forms.ValidationError(f"At most {MAX_INVITATIONS} addresses at a time.")
+        bad = []
+        for address in addresses:
+            try:
+                validate_email(address)
+            except forms.ValidationError:
+                bad.append(address)
+        if bad:
+            raise forms.ValidationError(f"Not an e-mail address: {', '.join(bad)}.")
+        return addresses
+
+
+class RemovePlayerForm(PeopleForm):
+    player = forms.ChoiceField(label="Player")
+    reason = reason_field(required=False)
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        self.set_choices("player", people.players)
+
+
+class MakeAdminForm(PeopleForm):
+    member = forms.ChoiceField(label="Member")
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        self.set_choices("member", people.others)
+
+
+class HandOverForm(PeopleForm):
+    kingdom = forms.ChoiceField(label="Kingdom")
+    member = forms.ChoiceField(label="To a member without a kingdom", required=False)
+    username = forms.CharField(
+        label="Or to a user, by username", required=False, max_length=150, strip=True
+    )
+    reason = reason_field(required=True)
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        self.set_choices("kingdom", kingdoms)
+        self.set_choices("member", [("", "Nobody chosen"), *people.free])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        member, username = cleaned.get("member"), cleaned.get("username")
+        if member and username:
+            self.add_error("username", "Choose a member or type a username, not both.")
+        elif not member and not username and "member" not in self.errors:
+            self.add_error("username", "Say who rules the kingdom from now on.")
+        cleaned["to"] = member or username
+        return cleaned
+
+
+def correction_choices(data: dict[str, Any] | None) -> dict[str, Choices]:
+    """The kingdoms and armies the dashboard's corrections offer, from the newest file."""
+    data = data or {}
+    names = {k["id"]: k["name"] for k in data.get("kingdoms", [])}
+    return {
+        "kingdoms": list(names.items()),
+        "armies": [
+            (a["id"], f"{a['id']} ({names.get(a['kingdom'], a['kingdom'])}) at "
+             f"[{a['hex'][0]}, {a['hex'][1]}]{'' if a['upright'] else ', on its side'}")
+            for a in data.get("armies", [])
+        ],
+    }  # fmt: skip

@@ -304,7 +304,7 @@ def _your_turn(data: Json, kingdom: str, kinds: list[str]) -> bool:
 
 
 def _coming_deadline(campaign: Campaign, snapshot: Snapshot) -> datetime | None:
-    """The deadline the step opened by this snapshot gets: the one `services._open_deadline`
+    """The deadline the step opened by this snapshot gets: the one `services.advancing.open_deadline`
     sets right after storing it (a correction keeps the deadline there is)."""
     if campaign.status == Campaign.Status.PAUSED:
         return None

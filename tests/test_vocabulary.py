@@ -53,7 +53,7 @@ def test_the_options_table_and_the_engine_agree_on_names_and_defaults():
     assert engine == {name: value for name, value in DEFAULTS.items() if name in engine}
     assert all(DEFAULTS[row.name] is False for row in OPTIONS if row.switch)  # OG1: off
     # The services fill a new campaign's options from the same table.
-    assert services._checked_options({}) == dict(DEFAULTS)
+    assert services.setup._checked_options({}) == dict(DEFAULTS)
 
 
 def test_the_campaign_file_knows_every_battle_status():

@@ -20,14 +20,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
 
+from campaign.display.svg import FONTS, SVG_NS, coordinate, element, text_element, title_element
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 
 SIZE = 30.0  # centre to corner of a hex, in SVG user units
 _LEAST_PX_PER_UNIT = 1.25  # a hex at least 65 px wide, its settlement symbols 16 px
 _HALF_WIDTH = SIZE * math.sqrt(3) / 2
 _MARGIN = 6.0
-_SVG_NS = "http://www.w3.org/2000/svg"
-_FONTS = "system-ui, -apple-system, 'Segoe UI', sans-serif"
 _PATTERN_PREFIX = "mapsvg-terrain-"  # ids in <defs>, unlikely to clash on the page
 
 # Pointy-top corners, clockwise from the upper right (y grows downwards).
@@ -290,16 +289,10 @@ def from_capital(data: Mapping[str, Any], kingdom: str, h: Hex) -> str | None:
     return "" if capital == h else direction(capital, h)
 
 
-def _n(value: float) -> str:
-    """A coordinate rounded to 1 decimal, without a trailing ".0"."""
-    text = f"{value:.1f}"
-    if text.endswith(".0"):
-        text = text[:-2]
-    return "0" if text == "-0" else text
-
-
 def _points(x: float, y: float, scale: float = 1.0) -> str:
-    return " ".join(f"{_n(x + dx * scale)},{_n(y + dy * scale)}" for dx, dy in _CORNERS)
+    return " ".join(
+        f"{coordinate(x + dx * scale)},{coordinate(y + dy * scale)}" for dx, dy in _CORNERS
+    )
 
 
 def _shared_edge(a: Hex, b: Hex) -> tuple[float, float, float, float]:
@@ -314,23 +307,9 @@ def _shared_edge(a: Hex, b: Hex) -> tuple[float, float, float, float]:
 # --- Building the SVG --------------------------------------------------------------------
 
 
-def _el(parent: ET.Element, tag: str, attrs: Mapping[str, str] | None = None) -> ET.Element:
-    return ET.SubElement(parent, tag, dict(attrs) if attrs else {})
-
-
-def _text_el(parent: ET.Element, text: str, attrs: Mapping[str, str]) -> ET.Element:
-    element = _el(parent, "text", attrs)
-    element.text = text
-    return element
-
-
-def _title(parent: ET.Element, text: str) -> None:
-    _el(parent, "title").text = text
-
-
 def _terrain_patterns(defs: ET.Element, prefix: str) -> None:
     for terrain, (width, height, path) in _TERRAIN_MARKS.items():
-        pattern = _el(
+        pattern = element(
             defs,
             "pattern",
             {
@@ -340,15 +319,15 @@ def _terrain_patterns(defs: ET.Element, prefix: str) -> None:
                 "patternUnits": "userSpaceOnUse",
             },
         )
-        _el(pattern, "rect", {"width": str(width), "height": str(height)}).set(
+        element(pattern, "rect", {"width": str(width), "height": str(height)}).set(
             "fill", _TERRAIN_FILL[terrain]
         )
         mark = _TERRAIN_MARK_COLOUR[terrain]
         if terrain in _FILLED_MARKS:
-            _el(pattern, "path", {"d": path, "fill": mark})
+            element(pattern, "path", {"d": path, "fill": mark})
         else:
             stroke = {"d": path, "fill": "none", "stroke": mark, "stroke-width": "1.3"}
-            _el(pattern, "path", {**stroke, "stroke-linecap": "round"})
+            element(pattern, "path", {**stroke, "stroke-linecap": "round"})
 
 
 def _terrain_fill(terrain: str, prefix: str) -> str:
@@ -357,7 +336,7 @@ def _terrain_fill(terrain: str, prefix: str) -> str:
 
 
 def _draw_terrain(parent: ET.Element, x: float, y: float, terrain: str, prefix: str) -> None:
-    _el(
+    element(
         parent,
         "polygon",
         {
@@ -373,12 +352,12 @@ def _draw_terrain(parent: ET.Element, x: float, y: float, terrain: str, prefix: 
 def _draw_river(parent: ET.Element, x: float, y: float, ends: Sequence[Hex]) -> None:
     if ends:
         path = " ".join(
-            f"M{_n(x)},{_n(y)} L{_n((x + ex) / 2)},{_n((y + ey) / 2)}"
+            f"M{coordinate(x)},{coordinate(y)} L{coordinate((x + ex) / 2)},{coordinate((y + ey) / 2)}"
             for ex, ey in (_centre(end) for end in ends)
         )
     else:  # a river tile on its own: a short stream across it
-        path = f"M{_n(x - 14)},{_n(y + 6)} q7,-9 14,-6 t14,-6"
-    _el(
+        path = f"M{coordinate(x - 14)},{coordinate(y + 6)} q7,-9 14,-6 t14,-6"
+    element(
         parent,
         "path",
         {
@@ -393,12 +372,15 @@ def _draw_river(parent: ET.Element, x: float, y: float, ends: Sequence[Hex]) -> 
 
 
 def _draw_bridge(parent: ET.Element, x: float, y: float, angle: float) -> None:
-    bridge = _el(
+    bridge = element(
         parent,
         "g",
-        {"class": "bridge", "transform": f"translate({_n(x)},{_n(y)}) rotate({_n(angle)})"},
+        {
+            "class": "bridge",
+            "transform": f"translate({coordinate(x)},{coordinate(y)}) rotate({coordinate(angle)})",
+        },
     )
-    _el(
+    element(
         bridge,
         "rect",
         {
@@ -412,7 +394,7 @@ def _draw_bridge(parent: ET.Element, x: float, y: float, angle: float) -> None:
             "stroke-width": "1",
         },
     )
-    _el(bridge, "path", {"d": "M-3,-4 H3 M-3,0 H3 M-3,4 H3", "stroke": "#3b2410"})
+    element(bridge, "path", {"d": "M-3,-4 H3 M-3,0 H3 M-3,4 H3", "stroke": "#3b2410"})
 
 
 def _draw_settlement(
@@ -420,27 +402,33 @@ def _draw_settlement(
 ) -> None:
     colour, ink, letter = (look.colour, look.ink, look.letter) if look else (_NEUTRAL, "#111", "")
     name = "capital" if capital else kind
-    group = _el(
-        parent, "g", {"class": f"settlement {name}", "transform": f"translate({_n(x)},{_n(y)})"}
+    group = element(
+        parent,
+        "g",
+        {"class": f"settlement {name}", "transform": f"translate({coordinate(x)},{coordinate(y)})"},
     )
     body = {"fill": colour, "stroke": _OUTLINE, "stroke-width": "1.2"}
     baseline = "3.5"
     if capital:
-        _el(group, "circle", {"r": "9.5", "fill": "#fff", "stroke": _OUTLINE, "stroke-width": "1"})
-        _el(group, "circle", {"r": "7.5", **body})
+        element(
+            group, "circle", {"r": "9.5", "fill": "#fff", "stroke": _OUTLINE, "stroke-width": "1"}
+        )
+        element(group, "circle", {"r": "7.5", **body})
         crown = "M-6,-7.5 V-15 L-3,-11 L0,-16 L3,-11 L6,-15 V-7.5 Z"
-        _el(group, "path", {"d": crown, "fill": _CROWN, "stroke": "#5b4300", "stroke-width": "1"})
+        element(
+            group, "path", {"d": crown, "fill": _CROWN, "stroke": "#5b4300", "stroke-width": "1"}
+        )
     elif kind == "city":
-        _el(group, "circle", {"r": "8", **body})
+        element(group, "circle", {"r": "8", **body})
     elif kind == "fortress":
         tower = "M-7.5,8 V-8 H-4.5 V-5 H-1.5 V-8 H1.5 V-5 H4.5 V-8 H7.5 V8 Z"
-        _el(group, "path", {"d": tower, **body})
+        element(group, "path", {"d": tower, **body})
         baseline = "5"
     else:  # village
-        _el(group, "path", {"d": "M-6.5,7 V-1 L0,-7.5 L6.5,-1 V7 Z", **body})
+        element(group, "path", {"d": "M-6.5,7 V-1 L0,-7.5 L6.5,-1 V7 Z", **body})
         baseline = "5.5"
     if letter:
-        _text_el(
+        text_element(
             group,
             letter,
             {
@@ -470,16 +458,16 @@ def _draw_unit(
     colour, ink, letter = (look.colour, look.ink, look.letter) if look else (_NEUTRAL, "#111", "")
     kind = "ship" if unit.ship else "army"
     stance = "upright" if unit.upright else "lying"
-    transform = f"translate({_n(x)},{_n(y)})"
+    transform = f"translate({coordinate(x)},{coordinate(y)})"
     if scale != 1:
         transform += f" scale({scale:.2f})"
-    token = _el(
+    token = element(
         parent,
         "g",
         {"class": f"unit {kind} {stance}", "data-unit": unit.id, "transform": transform},
     )
-    _title(token, _unit_words(unit, look))
-    body = _el(token, "g", {} if unit.upright else {"transform": "rotate(90)"})
+    title_element(token, _unit_words(unit, look))
+    body = element(token, "g", {} if unit.upright else {"transform": "rotate(90)"})
     shape = {
         "d": _SHIP_SHAPE if unit.ship else _ARMY_SHAPE,
         "fill": colour,
@@ -488,9 +476,9 @@ def _draw_unit(
     }
     if not unit.upright:
         shape["stroke-dasharray"] = "2 1.5"
-    _el(body, "path", shape)
+    element(body, "path", shape)
     label = letter + _unit_number(unit.id)
-    _text_el(
+    text_element(
         body,
         label,
         {
@@ -503,7 +491,7 @@ def _draw_unit(
         },
     )
     if unit.defending:
-        _el(
+        element(
             token,
             "path",
             {
@@ -566,7 +554,7 @@ def _draw_moves(
     looks: Mapping[str, _Look],
     on_map: Container[Hex],
 ) -> None:
-    layer = _el(root, "g", {"class": "moves", "pointer-events": "none"})
+    layer = element(root, "g", {"class": "moves", "pointer-events": "none"})
     markers: dict[str, str] = {}
     for move in moves:
         if move.start not in on_map or move.end not in on_map:
@@ -575,7 +563,7 @@ def _draw_moves(
         colour = look.colour if look else _NEUTRAL
         if colour not in markers:
             markers[colour] = f"mapsvg-arrow-{len(markers)}"
-            marker = _el(
+            marker = element(
                 defs,
                 "marker",
                 {
@@ -589,28 +577,28 @@ def _draw_moves(
                 },
             )
             arrowhead = {"d": "M0,0 L10,5 L0,10 Z", "fill": colour, "stroke": "#ffffff"}
-            _el(marker, "path", arrowhead)
+            element(marker, "path", arrowhead)
         (ax, ay), (bx, by) = _centre(move.start), _centre(move.end)
         length = math.hypot(bx - ax, by - ay)
         dx, dy = (bx - ax) / length, (by - ay) / length
         # Shifted a little to the right of travel, so that two opposite moves stay apart.
         sx, sy = -dy * 3.5, dx * 3.5
         line = {
-            "x1": _n(ax + dx * 9 + sx),
-            "y1": _n(ay + dy * 9 + sy),
-            "x2": _n(bx - dx * 13 + sx),
-            "y2": _n(by - dy * 13 + sy),
+            "x1": coordinate(ax + dx * 9 + sx),
+            "y1": coordinate(ay + dy * 9 + sy),
+            "x2": coordinate(bx - dx * 13 + sx),
+            "y2": coordinate(by - dy * 13 + sy),
         }
-        arrow = _el(
+        arrow = element(
             layer,
             "g",
             {"class": "move planned" if move.planned else "move", "data-unit": move.unit},
         )
         verb = "is ordered to move" if move.planned else "moved"
-        _title(arrow, f"{move.unit} {verb} {hex_label(move.start)} to {hex_label(move.end)}")
+        title_element(arrow, f"{move.unit} {verb} {hex_label(move.start)} to {hex_label(move.end)}")
         halo = {"stroke": "#ffffff", "stroke-width": "5", "stroke-opacity": "0.8"}
-        _el(arrow, "line", {**line, **halo, "stroke-linecap": "round"})
-        _el(
+        element(arrow, "line", {**line, **halo, "stroke-linecap": "round"})
+        element(
             arrow,
             "line",
             {
@@ -718,30 +706,30 @@ def draw_ground(
     root = ET.Element(
         "svg",
         {
-            "xmlns": _SVG_NS,
+            "xmlns": SVG_NS,
             "class": "campaign-map",
-            "viewBox": f"{_n(left)} {_n(top)} {_n(width)} {_n(height)}",
+            "viewBox": f"{coordinate(left)} {coordinate(top)} {coordinate(width)} {coordinate(height)}",
             # Never drawn smaller than its own units, so that a village stays about 16 px
             # wide on a phone: a wider map scrolls and pans inside its frame.
             "style": f"min-width: {round(width * _LEAST_PX_PER_UNIT)}px",
             "role": "group",  # not "img": screen readers may reach each hex's title
             "aria-label": f"Map of {name}: {len(scene.terrain)} hexes, "
             f"{len(scene.explored)} explored; hover or tap a hex for what is on it.",
-            "font-family": _FONTS,
+            "font-family": FONTS,
         },
     )
-    defs = _el(root, "defs")
+    defs = element(root, "defs")
     _terrain_patterns(defs, _PATTERN_PREFIX)
-    layer = _el(root, "g", {"class": "hexes"})
+    layer = element(root, "g", {"class": "hexes"})
     for h in sorted(scene.terrain, key=lambda h: (h[1], h[0])):
         _draw_hex(layer, h, scene)
     _draw_shores(root, scene.terrain)
     _draw_water_edges(root, scene.water_edges)
     # Tokens go above every hex, so that one reaching past its hex's edge is never hidden.
-    tokens = _el(root, "g", {"class": "units"})
+    tokens = element(root, "g", {"class": "units"})
     for h in sorted(scene.units, key=lambda h: (h[1], h[0])):
         x, y = _centre(h)
-        group = _el(tokens, "g", {"class": "hex-units", "data-hex": f"{h[0]},{h[1]}"})
+        group = element(tokens, "g", {"class": "hex-units", "data-hex": f"{h[0]},{h[1]}"})
         _draw_units(group, x, y, scene.units[h], scene.looks)
     if last_moves:
         _draw_moves(root, defs, _last_month_moves(data), scene.looks, scene.terrain)
@@ -761,7 +749,7 @@ def draw_overlay(
     on_map = {h for h in (_hex(t.get("hex")) for t in _tiles(data)) if h is not None}
     root = ET.Element("g")
     if moves:
-        defs = _el(root, "defs")
+        defs = element(root, "defs")
         _draw_moves(root, defs, moves, _looks(data, kingdoms), on_map)
     _draw_marks(root, [m for m in marks if m.hex in on_map])
     _draw_picks(root, [p for p in picks if p.hex in on_map])
@@ -784,10 +772,10 @@ def _tiles(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _draw_marks(root: ET.Element, marks: Sequence[Mark]) -> None:
     if not marks:
         return
-    layer = _el(root, "g", {"class": "marks"})
+    layer = element(root, "g", {"class": "marks"})
     for mark in marks:
         x, y = _centre(mark.hex)
-        outline = _el(
+        outline = element(
             layer,
             "polygon",
             {
@@ -796,16 +784,16 @@ def _draw_marks(root: ET.Element, marks: Sequence[Mark]) -> None:
                 "data-hex": f"{mark.hex[0]},{mark.hex[1]}",
             },
         )
-        _title(outline, mark.label)
+        title_element(outline, mark.label)
 
 
 def _draw_picks(root: ET.Element, picks: Sequence[Pick]) -> None:
     if not picks:
         return
-    layer = _el(root, "g", {"class": "picks"})
+    layer = element(root, "g", {"class": "picks"})
     for pick in picks:
         x, y = _centre(pick.hex)
-        link = _el(
+        link = element(
             layer,
             "a",
             {
@@ -816,8 +804,8 @@ def _draw_picks(root: ET.Element, picks: Sequence[Pick]) -> None:
                 "data-hex": f"{pick.hex[0]},{pick.hex[1]}",
             },
         )
-        _title(link, pick.label)
-        _el(link, "polygon", {"points": _points(x, y, 0.92)})
+        title_element(link, pick.label)
+        element(link, "polygon", {"points": _points(x, y, 0.92)})
 
 
 def _water_edges(items: Iterable[object], terrain: Mapping[Hex, object]) -> dict[Hex, list[Hex]]:
@@ -890,9 +878,9 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: _Scene) -> None:
         classes.append("unexplored")
     if len(contesting) > 1:
         classes.append("contested")
-    group = _el(layer, "g", {"class": " ".join(classes), "data-hex": f"{h[0]},{h[1]}"})
+    group = element(layer, "g", {"class": " ".join(classes), "data-hex": f"{h[0]},{h[1]}"})
     group.set("id", f"hex-{h[0]}_{h[1]}")
-    _title(group, _hex_words(h, scene))
+    title_element(group, _hex_words(h, scene))
 
     _draw_terrain(group, x, y, kind, _PATTERN_PREFIX)
     if tile.get("river"):
@@ -907,7 +895,7 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: _Scene) -> None:
     elif tile.get("bridge"):
         _draw_bridge(group, x, y + 1, 0.0)
     if holding is None and kind != "ocean":
-        _el(
+        element(
             group,
             "polygon",
             {
@@ -918,7 +906,7 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: _Scene) -> None:
             },
         )
     if holding is not None and look is not None:
-        _el(
+        element(
             group,
             "polygon",
             {
@@ -933,7 +921,7 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: _Scene) -> None:
             },
         )
     if tile.get("start"):
-        _el(
+        element(
             group,
             "polygon",
             {
@@ -949,14 +937,14 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: _Scene) -> None:
         settled_by = scene.looks.get(owner or capital_of or "")
         _draw_settlement(group, x, y - 10, settlement, settled_by, capital=capital)
     if len(contesting) > 1:
-        _el(
+        element(
             group,
             "circle",
             {
                 "class": "contested",
-                "cx": _n(x),
-                "cy": _n(y),
-                "r": _n(SIZE * 0.8),
+                "cx": coordinate(x),
+                "cy": coordinate(y),
+                "r": coordinate(SIZE * 0.8),
                 "fill": "none",
                 "stroke": _CONTESTED,
                 "stroke-width": "3",
@@ -1022,9 +1010,11 @@ def _draw_shores(root: ET.Element, terrain: Mapping[Hex, Mapping[str, Any]]) -> 
         for n in neighbours(h):
             if n in terrain and terrain[n].get("terrain") == "ocean":
                 x1, y1, x2, y2 = _shared_edge(h, n)
-                parts.append(f"M{_n(x1)},{_n(y1)} L{_n(x2)},{_n(y2)}")
+                parts.append(
+                    f"M{coordinate(x1)},{coordinate(y1)} L{coordinate(x2)},{coordinate(y2)}"
+                )
     if parts:
-        _el(
+        element(
             root,
             "path",
             {
@@ -1040,21 +1030,21 @@ def _draw_shores(root: ET.Element, terrain: Mapping[Hex, Mapping[str, Any]]) -> 
 
 
 def _draw_water_edges(root: ET.Element, water_edges: Mapping[Hex, Sequence[Hex]]) -> None:
-    layer = _el(root, "g", {"class": "water-edges", "pointer-events": "none"})
+    layer = element(root, "g", {"class": "water-edges", "pointer-events": "none"})
     for a, others in sorted(water_edges.items()):
         for b in others:
             if a < b:
                 x1, y1, x2, y2 = _shared_edge(a, b)
-                _el(
+                element(
                     layer,
                     "line",
                     {
                         "class": "water-edge",
                         "data-hexes": f"{a[0]},{a[1]} {b[0]},{b[1]}",
-                        "x1": _n(x1),
-                        "y1": _n(y1),
-                        "x2": _n(x2),
-                        "y2": _n(y2),
+                        "x1": coordinate(x1),
+                        "y1": coordinate(y1),
+                        "x2": coordinate(x2),
+                        "y2": coordinate(y2),
                         "stroke": _WATER_EDGE,
                         "stroke-width": "5",
                         "stroke-linecap": "round",
@@ -1086,13 +1076,13 @@ def _legend_svg(draw: _Draw, prefix: str, half: float) -> str:
     root = ET.Element(
         "svg",
         {
-            "xmlns": _SVG_NS,
+            "xmlns": SVG_NS,
             "class": "map-legend-symbol",
-            "viewBox": f"{_n(-half)} {_n(-half)} {_n(2 * half)} {_n(2 * half)}",
+            "viewBox": f"{coordinate(-half)} {coordinate(-half)} {coordinate(2 * half)} {coordinate(2 * half)}",
             "width": "32",
             "height": "32",
             "aria-hidden": "true",
-            "font-family": _FONTS,
+            "font-family": FONTS,
         },
     )
     draw(root, prefix)
@@ -1101,9 +1091,9 @@ def _legend_svg(draw: _Draw, prefix: str, half: float) -> str:
 
 def _legend_hex(terrain: str) -> _Draw:
     def draw(root: ET.Element, prefix: str) -> None:
-        defs = _el(root, "defs")
+        defs = element(root, "defs")
         _terrain_patterns(defs, prefix)
-        _el(
+        element(
             root,
             "polygon",
             {
@@ -1136,22 +1126,22 @@ def _legend_bridge(root: ET.Element) -> None:
 
 def _legend_water_edge(root: ET.Element) -> None:
     edge = {"x1": "16", "y1": "-9.3", "x2": "16", "y2": "9.3", "stroke": _WATER_EDGE}
-    _el(root, "line", {**edge, "stroke-width": "5", "stroke-linecap": "round"})
+    element(root, "line", {**edge, "stroke-width": "5", "stroke-linecap": "round"})
 
 
 def _legend_start(root: ET.Element) -> None:
     dashed = {"fill": "none", "stroke": _OUTLINE, "stroke-dasharray": "4 3"}
-    _el(root, "polygon", {"points": _points(0, 0, 0.5), "stroke-width": "1.3", **dashed})
+    element(root, "polygon", {"points": _points(0, 0, 0.5), "stroke-width": "1.3", **dashed})
 
 
 def _legend_unexplored(root: ET.Element) -> None:
     shade = {"fill": _UNEXPLORED, "fill-opacity": "0.4"}
-    _el(root, "polygon", {"points": _points(0, 0, 0.62), **shade})
+    element(root, "polygon", {"points": _points(0, 0, 0.62), **shade})
 
 
 def _legend_owned(root: ET.Element) -> None:
     tint = {"fill": _LEGEND_OWNER, "fill-opacity": "0.3", "stroke": _LEGEND_OWNER}
-    _el(root, "polygon", {"points": _points(0, 0, 0.55), "stroke-width": "3", **tint})
+    element(root, "polygon", {"points": _points(0, 0, 0.55), "stroke-width": "3", **tint})
 
 
 def _legend_settlement(kind: str, *, capital: bool = False) -> _Draw:
@@ -1172,12 +1162,12 @@ def _legend_unit(*, ship: bool, upright: bool, defending: bool = False) -> _Draw
 
 def _legend_contested(root: ET.Element, prefix: str) -> None:
     ring = {"r": "15", "fill": "none", "stroke": _CONTESTED, "stroke-width": "3"}
-    _el(root, "circle", ring)
+    element(root, "circle", ring)
 
 
 def _legend_move(root: ET.Element, prefix: str) -> None:
-    marker = _el(
-        _el(root, "defs"),
+    marker = element(
+        element(root, "defs"),
         "marker",
         {
             "id": f"{prefix}arrow",
@@ -1189,9 +1179,9 @@ def _legend_move(root: ET.Element, prefix: str) -> None:
             "orient": "auto",
         },
     )
-    _el(marker, "path", {"d": "M0,0 L10,5 L0,10 Z", "fill": "#555555"})
+    element(marker, "path", {"d": "M0,0 L10,5 L0,10 Z", "fill": "#555555"})
     line = {"x1": "-14", "y1": "8", "x2": "12", "y2": "-8", "stroke": "#555555"}
-    _el(root, "line", {**line, "stroke-width": "2.5", "marker-end": f"url(#{prefix}arrow)"})
+    element(root, "line", {**line, "stroke-width": "2.5", "marker-end": f"url(#{prefix}arrow)"})
 
 
 _LEGEND: tuple[tuple[str, _Draw, float], ...] = (

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from campaign.display.svg import FONTS, SVG_NS, coordinate, element, text_element
+
 type Json = Mapping[str, Any]
 type MonthKey = tuple[int, int, int]
 # A snapshot as the story reads it: (number, clock, scores, tiles) of its campaign file.
@@ -25,8 +27,6 @@ type Page = tuple[int, Json, Any, Any]
 # Within a year the campaign goes setup, summer (months 1-6), winter; `ended` comes last.
 SEASONS = ("setup", "summer", "winter", "ended")
 
-_SVG_NS = "http://www.w3.org/2000/svg"
-_FONTS = "system-ui, -apple-system, 'Segoe UI', sans-serif"
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 MINUS = "\N{MINUS SIGN}"
 NO_MONTH = "\N{EN DASH}"  # the change of might when there is no earlier month
@@ -282,23 +282,6 @@ _LEGEND_ROW = 20.0
 _NUDGE = 1.5  # lines of kingdoms with equal might are drawn this far apart, so none hides
 
 
-def _n(value: float) -> str:
-    """A coordinate rounded to 1 decimal, without a trailing ".0"."""
-    text = f"{value:.1f}"
-    text = text.removesuffix(".0")
-    return "0" if text == "-0" else text
-
-
-def _el(parent: ET.Element, tag: str, attrs: Mapping[str, str] | None = None) -> ET.Element:
-    return ET.SubElement(parent, tag, dict(attrs) if attrs else {})
-
-
-def _text(parent: ET.Element, text: str, attrs: Mapping[str, str]) -> ET.Element:
-    element = _el(parent, "text", attrs)
-    element.text = text
-    return element
-
-
 def nice_top(highest: int) -> tuple[int, int]:
     """The top of the might axis and its step: a round step (1, 2 or 5 times a power of
     ten) giving at most five grid lines above zero, and a top at or above `highest`."""
@@ -332,20 +315,20 @@ def might_chart(story: Story, *, title: str = "Might over time") -> str:
     root = ET.Element(
         "svg",
         {
-            "xmlns": _SVG_NS,
+            "xmlns": SVG_NS,
             "class": "might-chart",
-            "viewBox": f"0 0 {_n(_WIDTH)} {_n(height)}",
+            "viewBox": f"0 0 {coordinate(_WIDTH)} {coordinate(height)}",
             "role": "img",
             "aria-labelledby": "might-chart-title might-chart-desc",
-            "font-family": _FONTS,
-            "font-size": _n(_FONT_SIZE),
+            "font-family": FONTS,
+            "font-size": coordinate(_FONT_SIZE),
         },
     )
-    _el(root, "title", {"id": "might-chart-title"}).text = title
-    _el(root, "desc", {"id": "might-chart-desc"}).text = _description(story)
+    element(root, "title", {"id": "might-chart-title"}).text = title
+    element(root, "desc", {"id": "might-chart-desc"}).text = _description(story)
     top, step = nice_top(max((m for month in story.months for m in month.might if m), default=0))
     _draw_axes(root, story, top, step)
-    lines = _el(root, "g", {"class": "lines"})
+    lines = element(root, "g", {"class": "lines"})
     for index in range(len(story.kingdoms)):
         _draw_line(lines, story, index, top)
     _draw_legend(root, story, legend_top)
@@ -376,26 +359,38 @@ def _y(might: float, top: int) -> float:
 
 
 def _draw_axes(root: ET.Element, story: Story, top: int, step: int) -> None:
-    axes = _el(root, "g", {"class": "axes", "aria-hidden": "true"})
-    _text(axes, "Might", {"x": "2", "y": _n(_TOP - 11), "fill": _MUTED})
+    axes = element(root, "g", {"class": "axes", "aria-hidden": "true"})
+    text_element(axes, "Might", {"x": "2", "y": coordinate(_TOP - 11), "fill": _MUTED})
     for value in range(0, top + 1, step):
-        y = _n(_y(value, top))
-        _el(axes, "line", {"x1": _n(_LEFT), "x2": _n(_WIDTH - _RIGHT), "y1": y, "y2": y})
+        y = coordinate(_y(value, top))
+        element(
+            axes,
+            "line",
+            {"x1": coordinate(_LEFT), "x2": coordinate(_WIDTH - _RIGHT), "y1": y, "y2": y},
+        )
         axes[-1].set("stroke", _INK if value == 0 else _GRID)
-        label = {"x": _n(_LEFT - 5), "y": _n(_y(value, top) + 4), "text-anchor": "end"}
-        _text(axes, str(value), {**label, "fill": _MUTED})
+        label = {
+            "x": coordinate(_LEFT - 5),
+            "y": coordinate(_y(value, top) + 4),
+            "text-anchor": "end",
+        }
+        text_element(axes, str(value), {**label, "fill": _MUTED})
     count = len(story.months)
     label_width = max(len(m.label) for m in story.months) * _CHAR_WIDTH + 8
     room = int((_WIDTH - _LEFT - _RIGHT) // label_width) + 1
     shown = labelled_months(count, room)
     baseline = _y(0, top)
     for index, month in enumerate(story.months):
-        x = _n(_x(index, count))
-        _el(axes, "line", {"x1": x, "x2": x, "y1": _n(baseline), "y2": _n(baseline + 4)})
+        x = coordinate(_x(index, count))
+        element(
+            axes,
+            "line",
+            {"x1": x, "x2": x, "y1": coordinate(baseline), "y2": coordinate(baseline + 4)},
+        )
         axes[-1].set("stroke", _INK)
         if index in shown:
-            attrs = {"x": x, "y": _n(baseline + 18), "text-anchor": "middle", "fill": _INK}
-            _text(axes, month.label, attrs)
+            attrs = {"x": x, "y": coordinate(baseline + 18), "text-anchor": "middle", "fill": _INK}
+            text_element(axes, month.label, attrs)
 
 
 def _draw_line(parent: ET.Element, story: Story, index: int, top: int) -> None:
@@ -407,33 +402,48 @@ def _draw_line(parent: ET.Element, story: Story, index: int, top: int) -> None:
         for i, month in enumerate(story.months)
         if (might := month.might[index]) is not None
     ]
-    group = _el(parent, "g", {"class": "line", "data-kingdom": story.kingdoms[index]})
-    _el(group, "title").text = banner.name
+    group = element(parent, "g", {"class": "line", "data-kingdom": story.kingdoms[index]})
+    element(group, "title").text = banner.name
     colour = banner.shown_colour
     stroke = {"fill": "none", "stroke": colour, "stroke-width": "2", "stroke-linejoin": "round"}
     dash = _DASHES[index % len(_DASHES)]
     if dash:
         stroke["stroke-dasharray"] = dash
-    path = " ".join(f"{_n(x)},{_n(y)}" for x, y, _, _ in points)
-    _el(group, "polyline", {"points": path, **stroke})
+    path = " ".join(f"{coordinate(x)},{coordinate(y)}" for x, y, _, _ in points)
+    element(group, "polyline", {"points": path, **stroke})
     for x, y, label, might in points:
-        dot = _el(group, "circle", {"cx": _n(x), "cy": _n(y), "r": "2.5", "fill": colour})
-        _el(dot, "title").text = f"{banner.name}, {label}: might {might}"
+        dot = element(
+            group, "circle", {"cx": coordinate(x), "cy": coordinate(y), "r": "2.5", "fill": colour}
+        )
+        element(dot, "title").text = f"{banner.name}, {label}: might {might}"
 
 
 def _draw_legend(root: ET.Element, story: Story, top: float) -> None:
-    legend = _el(root, "g", {"class": "legend", "aria-hidden": "true"})
+    legend = element(root, "g", {"class": "legend", "aria-hidden": "true"})
     for index, banner in enumerate(story.banners):
         y = top + _LEGEND_ROW * index
         stroke = {"stroke": banner.shown_colour, "stroke-width": "2.5"}
         dash = _DASHES[index % len(_DASHES)]
         if dash:
             stroke["stroke-dasharray"] = dash
-        _el(legend, "line", {"x1": _n(_LEFT), "x2": _n(_LEFT + 28), "y1": _n(y), "y2": _n(y)})
+        element(
+            legend,
+            "line",
+            {
+                "x1": coordinate(_LEFT),
+                "x2": coordinate(_LEFT + 28),
+                "y1": coordinate(y),
+                "y2": coordinate(y),
+            },
+        )
         legend[-1].attrib.update(stroke)
         name = banner.name if len(banner.name) <= 40 else banner.name[:39] + "…"
         letter = f"{banner.heraldry} · " if banner.heraldry else ""
-        _text(legend, f"{letter}{name}", {"x": _n(_LEFT + 36), "y": _n(y + 4), "fill": _INK})
+        text_element(
+            legend,
+            f"{letter}{name}",
+            {"x": coordinate(_LEFT + 36), "y": coordinate(y + 4), "fill": _INK},
+        )
 
 
 # --- The end -------------------------------------------------------------------------------

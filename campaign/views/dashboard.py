@@ -6,13 +6,11 @@ notifications app) and the audit log. Every change goes through a service; a for
 checks the shape of what was typed."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.validators import validate_email
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
@@ -23,22 +21,32 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import User
 from campaign import services
 from campaign.access import admin_for
-from campaign.asks import WORDS
+from campaign.display.dashboard_board import (
+    AUDIT_SHOWN,
+    Readiness,
+    dashboard_board,
+    kingdom_names,
+)
 from campaign.forms import (
     AdminActionForm,
     ArmyForm,
     CampaignForm,
-    Choices,
     ExtendForm,
+    HandOverForm,
+    InviteForm,
+    MakeAdminForm,
+    People,
+    PeopleForm,
+    RemovePlayerForm,
     ResourcesForm,
     StartForm,
     TileForm,
     UndoForm,
-    reason_field,
+    correction_choices,
+    people_of,
 )
-from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
-from campaign.rules import decisions
 from campaign.services import ServiceError
 from campaign.views.deadlines import after_the_advance, at_the_deadline
 from campaign.words import when
@@ -46,202 +54,10 @@ from campaign.words import when
 type Json = dict[str, Any]
 type Action = Callable[[Campaign, User, dict[str, Any]], str]
 
-AUDIT_SHOWN = 50
 TEMPLATE = "campaign/dashboard.html"
 
 
-# --- what the page shows ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Waiting:
-    """A decision the newest snapshot waits for, and how far its kingdom has got with it."""
-
-    kingdom: str
-    player: str
-    asked: str
-    given: str
-
-
-def _given(ready: bool | None) -> str:
-    if ready is None:
-        return "Nothing yet"
-    return "Ready" if ready else "Draft, not ready"
-
-
-def ready_of(campaign: Campaign) -> dict[tuple[str, str], bool]:
-    """Whether each open decision, by kingdom and kind, is ready or a draft. Only those two
-    facts are read from the submissions, never their payloads: orders are sealed."""
-    open_ = Submission.objects.filter(campaign=campaign, consumed_by=None)
-    return {(k, kind): r for k, kind, r in open_.values_list("kingdom", "kind", "ready")}
-
-
-def waiting_for(
-    data: Json, ready: dict[tuple[str, str], bool], names: dict[str, str], players: dict[str, str]
-) -> list[Waiting]:
-    """Each decision asked, with whether its kingdom has a draft or is ready."""
-    asked = sorted({(p["kingdom"], p["kind"]) for p in data.get("pending", [])})
-    return [
-        Waiting(
-            kingdom=names.get(kingdom, kingdom),
-            player=players.get(kingdom, "nobody"),
-            asked=WORDS[kind].ask,
-            given="Reports: see Battles below"
-            if kind == "battle_result"
-            else _given(ready.get((kingdom, decisions.ANSWERS.get(kind, kind)))),
-        )
-        for kingdom, kind in asked
-    ]
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "none"
-    return str(value)
-
-
-@dataclass(frozen=True)
-class AuditLine:
-    entry: AuditEntry
-    who: str
-    what: str
-
-
-def audit_log(campaign: Campaign) -> list[AuditLine]:
-    entries = campaign.audit.select_related("actor")[:AUDIT_SHOWN]
-    return [
-        AuditLine(
-            entry=entry,
-            who=entry.actor.get_username() if entry.actor else "automatic",
-            what=entry.get_action_display()
-            + "".join(f"; {key}: {_shown(value)}" for key, value in _in_order(entry.details)),
-        )
-        for entry in entries
-    ]
-
-
-def _in_order(details: Json) -> list[tuple[str, Any]]:
-    """An entry's details, shortest key first (then alphabetically): the order PostgreSQL
-    keeps a JSON object's keys in, so that every database shows them alike."""
-    return sorted(details.items(), key=lambda item: (len(item[0]), item[0]))
-
-
-def _choices(data: Json | None) -> dict[str, Choices]:
-    data = data or {}
-    names = {k["id"]: k["name"] for k in data.get("kingdoms", [])}
-    return {
-        "kingdoms": list(names.items()),
-        "armies": [
-            (a["id"], f"{a['id']} ({names.get(a['kingdom'], a['kingdom'])}) at "
-             f"[{a['hex'][0]}, {a['hex'][1]}]{'' if a['upright'] else ', on its side'}")
-            for a in data.get("armies", [])
-        ],
-    }  # fmt: skip
-
-
 # --- the forms of the page ------------------------------------------------------------------
-
-MAX_INVITATIONS = 30
-
-
-@dataclass(frozen=True)
-class People:
-    """The campaign's members, as the forms that change who plays offer them."""
-
-    players: Choices  # members ruling a kingdom
-    others: Choices  # members who are not admins
-    free: Choices  # members without a kingdom
-
-
-def people_of(members: list[Membership]) -> People:
-    def name(m: Membership) -> str:
-        return m.user.get_username()
-
-    return People(
-        players=[(name(m), f"{m.kingdom_name} ({name(m)})") for m in members if m.kingdom],
-        others=[(name(m), name(m)) for m in members if not m.is_admin],
-        free=[(name(m), name(m)) for m in members if not m.kingdom],
-    )
-
-
-class PeopleForm(forms.Form):
-    """A form whose choices are the campaign's members (and, for a hand-over, kingdoms)."""
-
-    def __init__(
-        self, *args: Any, people: People, kingdoms: Choices | None = None, **kwargs: Any
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        self.setup_choices(people, kingdoms or [])
-
-    def setup_choices(self, people: People, kingdoms: Choices) -> None:
-        """Fill the choice fields; each form knows which it has."""
-
-    def set_choices(self, field: str, choices: Choices) -> None:
-        choice_field = self.fields[field]
-        assert isinstance(choice_field, forms.ChoiceField)
-        choice_field.choices = choices
-
-
-class InviteForm(forms.Form):
-    emails = forms.CharField(
-        label="E-mail addresses, one a line",
-        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "spellcheck": "false"}),
-        max_length=5000,
-        help_text="Each gets the invitation link by e-mail.",
-    )
-
-    def clean_emails(self) -> list[str]:
-        lines = [line.strip() for line in self.cleaned_data["emails"].splitlines()]
-        addresses = list(dict.fromkeys(line for line in lines if line))
-        if len(addresses) > MAX_INVITATIONS:
-            raise forms.ValidationError(f"At most {MAX_INVITATIONS} addresses at a time.")
-        bad = []
-        for address in addresses:
-            try:
-                validate_email(address)
-            except forms.ValidationError:
-                bad.append(address)
-        if bad:
-            raise forms.ValidationError(f"Not an e-mail address: {', '.join(bad)}.")
-        return addresses
-
-
-class RemovePlayerForm(PeopleForm):
-    player = forms.ChoiceField(label="Player")
-    reason = reason_field(required=False)
-
-    def setup_choices(self, people: People, kingdoms: Choices) -> None:
-        self.set_choices("player", people.players)
-
-
-class MakeAdminForm(PeopleForm):
-    member = forms.ChoiceField(label="Member")
-
-    def setup_choices(self, people: People, kingdoms: Choices) -> None:
-        self.set_choices("member", people.others)
-
-
-class HandOverForm(PeopleForm):
-    kingdom = forms.ChoiceField(label="Kingdom")
-    member = forms.ChoiceField(label="To a member without a kingdom", required=False)
-    username = forms.CharField(
-        label="Or to a user, by username", required=False, max_length=150, strip=True
-    )
-    reason = reason_field(required=True)
-
-    def setup_choices(self, people: People, kingdoms: Choices) -> None:
-        self.set_choices("kingdom", kingdoms)
-        self.set_choices("member", [("", "Nobody chosen"), *people.free])
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        member, username = cleaned.get("member"), cleaned.get("username")
-        if member and username:
-            self.add_error("username", "Choose a member or type a username, not both.")
-        elif not member and not username and "member" not in self.errors:
-            self.add_error("username", "Say who rules the kingdom from now on.")
-        cleaned["to"] = member or username
-        return cleaned
 
 
 FORMS: dict[str, type[forms.Form]] = {
@@ -269,9 +85,9 @@ FORMS: dict[str, type[forms.Form]] = {
 def _form(action: str, data: Json | None, people: People, post: Any = None) -> forms.Form:
     form_class = FORMS[action]
     if issubclass(form_class, CampaignForm):
-        return form_class(post, auto_id=f"{action}-%s", **_choices(data))
+        return form_class(post, auto_id=f"{action}-%s", **correction_choices(data))
     if issubclass(form_class, PeopleForm):
-        kingdoms = _choices(data)["kingdoms"]
+        kingdoms = correction_choices(data)["kingdoms"]
         return form_class(post, auto_id=f"{action}-%s", people=people, kingdoms=kingdoms)
     return form_class(post, auto_id=f"{action}-%s")
 
@@ -292,44 +108,29 @@ def _render(
     snapshot: Snapshot | None = campaign.snapshots.order_by("-number").first()
     data = snapshot.data if snapshot else None
     members = list(campaign.memberships.select_related("user"))
-    players = [m for m in members if m.kingdom]
-    names = {k["id"]: k["name"] for k in (data or {}).get("kingdoms", [])}
-    names |= {p.kingdom: p.kingdom_name for p in players}
-    people = people_of(members)
-    page_forms = {action: _form(action, data, people) for action in FORMS}
+    ready = ready_of(campaign)
+    audit = list(campaign.audit.select_related("actor")[:AUDIT_SHOWN])
+    context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now())
+    page_forms = {action: _form(action, data, people_of(members)) for action in FORMS}
     page_forms["undo"].initial["seen"] = snapshot.number if snapshot else None
     if bound is not None and bound[0] in page_forms:
         page_forms[bound[0]] = bound[1]
-    waiting: list[Waiting] = []
-    at_deadline = ""
-    if data:
-        usernames = {p.kingdom: p.user.get_username() for p in players}
-        ready = ready_of(campaign)
-        waiting = waiting_for(data, ready, names, usernames)
-        zone = getattr(request.user, "time_zone", "UTC")
-        at_deadline = at_the_deadline(campaign, data, ready, names, zone)
-    paused_until = None
-    if campaign.status == Campaign.Status.PAUSED and campaign.paused_with:
-        paused_until = timezone.now() + campaign.paused_with
-    context = {
-        "campaign": campaign,
+    names = kingdom_names(data, context["players"])
+    zone = getattr(request.user, "time_zone", "UTC")
+    context |= {
         "membership": membership,
-        "snapshot": snapshot,
-        "clock": data["clock"] if data else None,
-        "now": timezone.now(),
-        "paused_until": paused_until,
-        "players": players,
-        "members": members,
-        "admins": sum(1 for m in members if m.is_admin),
-        "to_join": campaign.kingdoms - len(players),
         "invitation": invitation_link(request, campaign),
-        "waiting": waiting,
-        "at_deadline": at_deadline,
-        "kingdoms": (data or {}).get("kingdoms", []),
-        "audit": audit_log(campaign),
+        "at_deadline": at_the_deadline(campaign, data, ready, names, zone) if data else "",
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
     }
     return page_or_fragment(request, TEMPLATE, context, fragment="board", status=status)
+
+
+def ready_of(campaign: Campaign) -> Readiness:
+    """Whether each open decision, by kingdom and kind, is ready or a draft. Only those two
+    facts are read from the submissions, never their payloads: orders are sealed."""
+    open_ = Submission.objects.filter(campaign=campaign, consumed_by=None)
+    return {(k, kind): r for k, kind, r in open_.values_list("kingdom", "kind", "ready")}
 
 
 @login_required

@@ -7,6 +7,7 @@ is applied on the newest state or refused with a message."""
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
 import psycopg
@@ -39,7 +40,7 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> Queued:
     def record(campaign: Campaign, snapshot_number: int, *, defaults: bool = False) -> None:
         made.append((campaign.pk, snapshot_number))
 
-    monkeypatch.setattr(services, "queue_advance", record)
+    monkeypatch.setattr("campaign.services.advancing.queue_advance", record)
     return made
 
 
@@ -69,9 +70,11 @@ class Hold:
 
 @pytest.fixture
 def hold(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], Hold]:
-    def holding(name: str) -> Hold:
+    def holding(path: str) -> Hold:
+        """`path`: where the step is looked up, "campaign.services.advancing.advance"."""
+        where, name = path.rsplit(".", 1)
         step = Hold()
-        monkeypatch.setattr(services, name, step.wrap(getattr(services, name)))
+        monkeypatch.setattr(path, step.wrap(getattr(import_module(where), name)))
         return step
 
     return holding
@@ -162,7 +165,7 @@ def test_an_undo_while_an_advance_runs_waits_and_undoes_the_newest_advance(
     postgres: None, queued: Queued, hold: Callable[[str], Hold], in_thread: Any
 ) -> None:
     campaign, admin = everyone_ready("Undone")
-    engine = hold("advance")
+    engine = hold("campaign.services.advancing.advance")
 
     advance, undo = first_then_second(
         in_thread,
@@ -189,7 +192,7 @@ def test_an_advance_queued_before_an_undo_finds_the_campaign_moved_on(
 ) -> None:
     campaign, admin = everyone_ready("Redone")
     services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)  # to snapshot 2
-    undoing = hold("store_snapshot")
+    undoing = hold("campaign.services.admin.store_snapshot")
 
     undo, late = first_then_second(
         in_thread,
@@ -241,7 +244,7 @@ def test_a_result_confirmed_while_a_correction_is_made_is_refused_as_moved_on(
     battle, cast, report = awaiting
     queued.clear()
     campaign, seen = battle.campaign, services.latest_snapshot(battle.campaign).number
-    correcting = hold("parse_campaign")
+    correcting = hold("campaign.services.admin.parse_campaign")
 
     correction, confirm = first_then_second(
         in_thread,
@@ -267,7 +270,7 @@ def test_a_correction_made_while_a_result_is_confirmed_is_made_on_the_newest_sta
     queued.clear()
     campaign, seen = battle.campaign, services.latest_snapshot(battle.campaign).number
     tile = a_tile_away_from(battle)
-    confirming = hold("_check_with_engine")
+    confirming = hold("campaign.services.battle_entries.check_with_engine")
 
     confirm, correction = first_then_second(
         in_thread,
@@ -326,7 +329,7 @@ def test_an_advance_queued_just_before_a_pause_waits_for_the_resume(
     queued.clear()
     campaign, gm = battle.campaign, cast["gm"]
     number = services.latest_snapshot(campaign).number
-    deciding = hold("_check_with_engine")
+    deciding = hold("campaign.services.battle_entries.check_with_engine")
 
     decide, pause = first_then_second(
         in_thread,

@@ -53,7 +53,9 @@ def session_of(user: User) -> str:
 @pytest.mark.django_db
 def test_the_sweep_finds_a_campaign_ready_for_a_minute_and_not_advanced(monkeypatch):
     campaign = running_campaign("Forgotten")
-    monkeypatch.setattr(services, "queue_advance", lambda *args, **kwargs: None)  # lost
+    monkeypatch.setattr(
+        "campaign.services.advancing.queue_advance", lambda *args, **kwargs: None
+    )  # lost
     all_ready(campaign)
     later = timezone.now() + timedelta(minutes=2)
 
@@ -63,7 +65,7 @@ def test_the_sweep_finds_a_campaign_ready_for_a_minute_and_not_advanced(monkeypa
 
 @pytest.mark.django_db
 def test_the_sweep_leaves_alone_a_campaign_not_all_ready_paused_or_advanced(monkeypatch):
-    monkeypatch.setattr(services, "queue_advance", lambda *args, **kwargs: None)
+    monkeypatch.setattr("campaign.services.advancing.queue_advance", lambda *args, **kwargs: None)
     later = timezone.now() + timedelta(minutes=2)
     waiting = running_campaign("Waiting")
     user = ruler(waiting, "red")

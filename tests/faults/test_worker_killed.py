@@ -32,7 +32,7 @@ def everyone_ready_without_an_advance(name: str, monkeypatch: pytest.MonkeyPatch
     their readiness queues is held back, for the test to send to its own worker."""
     campaign = running_campaign(name)
     with monkeypatch.context() as held:
-        held.setattr(services, "queue_advance", lambda *args, **kwargs: None)
+        held.setattr("campaign.services.advancing.queue_advance", lambda *args, **kwargs: None)
         for kingdom, race in RACES.items():
             user = ruler(campaign, kingdom)
             services.submission_save(campaign=campaign, user=user, kind="races", payload=race)

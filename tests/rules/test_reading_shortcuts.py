@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from campaign.rules.errors import RuleError
-from campaign.rules.fileformat import Json, _holding, _plain_holding, parse_campaign
+from campaign.rules.fileformat import Json, parse_campaign
+from campaign.rules.fileformat.parsing import _holding, _plain_holding
 from campaign.rules.state import Holding, Settlement
 from tests.rules.casebook import adjudicate, army, make_map, position, refusal, tile
 

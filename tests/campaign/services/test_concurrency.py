@@ -186,7 +186,7 @@ def test_two_advances_racing_for_the_same_snapshot_land_once(postgres, monkeypat
         time.sleep(0.05)  # hold the campaign's lock while the other advance waits for it
         return engine_advance(data, **flags)
 
-    monkeypatch.setattr(services, "advance", slow_engine)
+    monkeypatch.setattr("campaign.services.advancing.advance", slow_engine)
     for _ in range(4):
         number = services.latest_snapshot(campaign).number
         made: list[Snapshot | None] = []
@@ -231,7 +231,7 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
     def an_advance_meanwhile(campaign: Campaign) -> Snapshot:
         """The first time the correction reads the newest state, an advance runs in another
         connection just after the read, and is given a second to land."""
-        monkeypatch.setattr(services, "latest_snapshot", real_latest)
+        monkeypatch.setattr("campaign.services.admin.latest_snapshot", real_latest)
         read = real_latest(campaign)
 
         def advance_elsewhere() -> None:
@@ -245,7 +245,7 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
         advance.join(timeout=1)
         return read
 
-    monkeypatch.setattr(services, "latest_snapshot", an_advance_meanwhile)
+    monkeypatch.setattr("campaign.services.admin.latest_snapshot", an_advance_meanwhile)
     monkeypatch.setitem(celery_app.conf, "task_always_eager", True)  # what it queues, runs
     services.correct_resources(
         campaign=campaign, actor=gm, reason="a miscount", kingdom=red.kingdom, gold=9, food=9

@@ -536,7 +536,7 @@ def test_a_player_can_not_retreat_another_kingdoms_units(campaign, cast):
     data = newest(campaign).data
     assert services.asked_of(data, "red-elves") == {"races"}
     with pytest.raises(ServiceError) as error:
-        services._check_own(
+        services.submissions._check_own(
             {**data, "armies": [{"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs"}], "ships": []},
             "retreats",
             "red-elves",

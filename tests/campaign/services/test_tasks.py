@@ -130,7 +130,7 @@ def test_a_deadline_advance_the_rules_refuse_is_recorded_and_pauses_the_campaign
     def refusing_engine(data, **flags):
         raise RuleError("bad-order", "inputs.orders.red[0]", "Red's army cannot go there.")
 
-    monkeypatch.setattr(services, "advance", refusing_engine)
+    monkeypatch.setattr("campaign.services.advancing.advance", refusing_engine)
     with pytest.raises(ServiceError):
         advance_due_campaigns()
 

@@ -410,7 +410,7 @@ def test_a_winter_ready_refused_after_its_list_was_given_leaves_nothing_given(
     def refused(*args: Any, **kwargs: Any) -> None:
         raise services.ServiceError("The campaign could not move on.", code="refused")
 
-    monkeypatch.setattr(services, "_advance_when_ready", refused)
+    monkeypatch.setattr("campaign.services.submissions.advance_when_ready", refused)
     signed_in(client, cast["alice"])
     ready = reverse("campaign:winter_ready", args=[wintry.slug])
     page = post(client, ready, {"ready": "yes", "seen": seen(wintry)})

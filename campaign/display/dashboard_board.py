@@ -1,0 +1,124 @@
+"""The dashboard's board: what the campaign admin's page shows of where the campaign stands
+(the clock, who plays and who may still join, who it waits for and how far each kingdom
+has got, the audit log).
+
+Read only: the page fetches the newest snapshot, the members, whether each open decision
+is ready or a draft (never its payload: orders are sealed) and the newest audit entries,
+and this turns them into the page."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from campaign.asks import WORDS
+from campaign.models import AuditEntry, Campaign, Membership, Snapshot
+from campaign.rules import decisions
+
+type Json = dict[str, Any]
+type Readiness = dict[tuple[str, str], bool]  # by (kingdom, `inputs` key): ready, or a draft
+
+AUDIT_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A decision the newest snapshot waits for, and how far its kingdom has got with it."""
+
+    kingdom: str
+    player: str
+    asked: str
+    given: str
+
+
+def _given(ready: bool | None) -> str:
+    if ready is None:
+        return "Nothing yet"
+    return "Ready" if ready else "Draft, not ready"
+
+
+def waiting_for(
+    data: Json, ready: Readiness, names: dict[str, str], players: dict[str, str]
+) -> list[Waiting]:
+    """Each decision asked, with whether its kingdom has a draft or is ready."""
+    asked = sorted({(p["kingdom"], p["kind"]) for p in data.get("pending", [])})
+    return [
+        Waiting(
+            kingdom=names.get(kingdom, kingdom),
+            player=players.get(kingdom, "nobody"),
+            asked=WORDS[kind].ask,
+            given="Reports: see Battles below"
+            if kind == "battle_result"
+            else _given(ready.get((kingdom, decisions.ANSWERS.get(kind, kind)))),
+        )
+        for kingdom, kind in asked
+    ]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    entry: AuditEntry
+    who: str
+    what: str
+
+
+def audit_log(entries: list[AuditEntry]) -> list[AuditLine]:
+    return [
+        AuditLine(
+            entry=entry,
+            who=entry.actor.get_username() if entry.actor else "automatic",
+            what=entry.get_action_display()
+            + "".join(f"; {key}: {_shown(value)}" for key, value in _in_order(entry.details)),
+        )
+        for entry in entries
+    ]
+
+
+def _in_order(details: Json) -> list[tuple[str, Any]]:
+    """An entry's details, shortest key first (then alphabetically): the order PostgreSQL
+    keeps a JSON object's keys in, so that every database shows them alike."""
+    return sorted(details.items(), key=lambda item: (len(item[0]), item[0]))
+
+
+def kingdom_names(data: Json | None, players: list[Membership]) -> dict[str, str]:
+    """Each kingdom's name: as its player named it, else as the file does."""
+    names = {k["id"]: k["name"] for k in (data or {}).get("kingdoms", [])}
+    return names | {p.kingdom: p.kingdom_name for p in players}
+
+
+def dashboard_board(
+    campaign: Campaign,
+    snapshot: Snapshot | None,
+    members: list[Membership],
+    ready: Readiness,
+    audit: list[AuditEntry],
+    now: datetime,
+) -> dict[str, Any]:
+    """The page's context of where the campaign stands (the view adds its forms, the
+    invitation link and what the deadline would do)."""
+    data = snapshot.data if snapshot else None
+    players = [m for m in members if m.kingdom]
+    usernames = {p.kingdom: p.user.get_username() for p in players}
+    return {
+        "campaign": campaign,
+        "snapshot": snapshot,
+        "clock": data["clock"] if data else None,
+        "now": now,
+        "paused_until": now + campaign.paused_with
+        if campaign.status == Campaign.Status.PAUSED and campaign.paused_with
+        else None,
+        "players": players,
+        "members": members,
+        "admins": sum(1 for m in members if m.is_admin),
+        "to_join": campaign.kingdoms - len(players),
+        "waiting": waiting_for(data, ready, kingdom_names(data, players), usernames)
+        if data
+        else [],
+        "kingdoms": (data or {}).get("kingdoms", []),
+        "audit": audit_log(audit),
+    }

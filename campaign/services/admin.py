@@ -1,0 +1,232 @@
+"""The admin's controls: pause, resume, extend, advance now, undo, and corrections of the
+state, each audited."""
+
+import copy
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    Snapshot,
+    Submission,
+)
+from campaign.rules.errors import RuleError
+from campaign.rules.fileformat import parse_campaign
+from campaign.services.advancing import (
+    advance_when_ready,
+    campaign_advance,
+    on_a_deadline_day,
+    open_deadline,
+    store_snapshot,
+)
+from campaign.services.common import (
+    Json,
+    ServiceError,
+    check_seen,
+    latest_snapshot,
+    locked_for_admin,
+    record_audit,
+)
+
+
+@transaction.atomic
+def campaign_pause(*, campaign: Campaign, actor: User, reason: str = "") -> Campaign:
+    """Deadlines stop; the time left is kept for the resume."""
+    campaign = locked_for_admin(campaign, actor)
+    if campaign.status != Campaign.Status.RUNNING:
+        raise ServiceError("Only a running campaign can be paused.", code="not-running")
+    campaign.paused_with = (campaign.deadline - timezone.now()) if campaign.deadline else None
+    campaign.status, campaign.deadline = Campaign.Status.PAUSED, None
+    campaign.save()
+    record_audit(campaign, actor, AuditEntry.Action.PAUSED, reason)
+    return campaign
+
+
+@transaction.atomic
+def campaign_resume(*, campaign: Campaign, actor: User, reason: str = "") -> Campaign:
+    campaign = locked_for_admin(campaign, actor)
+    if campaign.status != Campaign.Status.PAUSED:
+        raise ServiceError("The campaign is not paused.", code="not-paused")
+    left = max(campaign.paused_with or timedelta(0), timedelta(0))
+    campaign.status = Campaign.Status.RUNNING
+    campaign.deadline = on_a_deadline_day(campaign, timezone.now() + left)
+    campaign.paused_with = None
+    campaign.save()
+    record_audit(campaign, actor, AuditEntry.Action.RESUMED, reason)
+    advance_when_ready(campaign, latest_snapshot(campaign))  # all may have got ready meanwhile
+    return campaign
+
+
+@transaction.atomic
+def campaign_extend(*, campaign: Campaign, actor: User, hours: int, reason: str = "") -> Campaign:
+    campaign = locked_for_admin(campaign, actor)
+    if hours < 1:
+        raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
+    if campaign.status == Campaign.Status.PAUSED:
+        campaign.paused_with = (campaign.paused_with or timedelta(0)) + timedelta(hours=hours)
+    elif campaign.deadline is not None:
+        campaign.deadline = on_a_deadline_day(campaign, campaign.deadline + timedelta(hours=hours))
+    else:
+        raise ServiceError("The campaign has no deadline to extend.", code="no-deadline")
+    campaign.save()
+    record_audit(campaign, actor, AuditEntry.Action.EXTENDED, reason, {"hours": hours})
+    return campaign
+
+
+def campaign_advance_now(*, campaign: Campaign, actor: User, reason: str = "") -> Snapshot | None:
+    """The admin advances at once, with the deadline defaults for whoever is not ready."""
+    with transaction.atomic():
+        locked = locked_for_admin(campaign, actor)
+        number = latest_snapshot(locked).number
+    snapshot = campaign_advance(
+        campaign_id=campaign.pk, snapshot_number=number, defaults=True, actor=actor
+    )
+    if reason and snapshot is not None:
+        record_audit(
+            campaign, actor, AuditEntry.Action.ADVANCED_NOW, reason, {"snapshot": snapshot.number}
+        )
+    return snapshot
+
+
+@transaction.atomic
+def campaign_undo(
+    *, campaign: Campaign, actor: User, reason: str, seen: int | None = None
+) -> Snapshot:
+    """Back to the state before the last advance, as a new snapshot. The decisions that
+    advance used are open again (not ready); those given since are kept for review. With
+    `seen`, refused if an advance has landed since the admin looked: they undo what they saw."""
+    campaign = locked_for_admin(campaign, actor)
+    latest = latest_snapshot(campaign)
+    check_seen(latest, seen)
+    if latest.number < 2:
+        raise ServiceError("There is no advance to undo.", code="nothing-to-undo")
+    previous = campaign.snapshots.get(number=latest.number - 1)
+    snapshot = store_snapshot(
+        campaign=campaign, number=latest.number + 1, data=previous.data, decisions={},
+        reason=Snapshot.Reason.UNDO, created_by=actor,
+    )  # fmt: skip
+    Submission.objects.filter(campaign=campaign, consumed_by=None).update(consumed_by=snapshot)
+    for submission in Submission.objects.filter(campaign=campaign, consumed_by=latest):
+        submission.consumed_by, submission.ready = None, False
+        submission.save()
+    if campaign.status == Campaign.Status.ENDED:
+        campaign.status = Campaign.Status.RUNNING
+    open_deadline(campaign, previous.data)
+    campaign.save()
+    record_audit(
+        campaign,
+        actor,
+        AuditEntry.Action.UNDONE,
+        reason,
+        {"undid": latest.number, "back_to": previous.number, "snapshot": snapshot.number},
+    )
+    return snapshot
+
+
+@transaction.atomic
+def campaign_correct(
+    *, campaign: Campaign, actor: User, reason: str, data: Json, what: str
+) -> Snapshot:
+    """The admin corrects the state (a tile, an army, resources): the corrected file is
+    checked by the engine, stored as a new snapshot, and recorded with its reason."""
+    campaign = locked_for_admin(campaign, actor)
+    if not reason.strip():
+        raise ServiceError("Say why the state is corrected.", code="no-reason", field="reason")
+    latest = latest_snapshot(campaign)
+    try:
+        parse_campaign(data)
+    except RuleError as error:
+        raise ServiceError(error.message, code=error.code, field=error.field) from None
+    snapshot = store_snapshot(
+        campaign=campaign,
+        number=latest.number + 1,
+        data=data,
+        reason=Snapshot.Reason.CORRECTION,
+        created_by=actor,
+    )
+    record_audit(
+        campaign,
+        actor,
+        AuditEntry.Action.CORRECTED,
+        reason,
+        {"what": what, "snapshot": snapshot.number},
+    )
+    advance_when_ready(campaign, snapshot)  # the decisions already ready still stand
+    return snapshot
+
+
+@transaction.atomic
+def _correct_newest(
+    campaign: Campaign, actor: User, reason: str, what: str, change: Callable[[Json], None]
+) -> Snapshot:
+    """A correction made on the newest state, read under the campaign's lock: an advance,
+    an undo or another correction that lands first is never overwritten by a state read
+    before it."""
+    campaign = locked_for_admin(campaign, actor)
+    data = copy.deepcopy(latest_snapshot(campaign).data)
+    change(data)
+    return campaign_correct(campaign=campaign, actor=actor, reason=reason, data=data, what=what)
+
+
+def correct_tile(
+    *,
+    campaign: Campaign,
+    actor: User,
+    reason: str,
+    hex: list[int],
+    owner: str | None,
+    settlement: str | None,
+) -> Snapshot:
+    """Set (or clear, with owner None) the explored tile at a hex."""
+
+    def change(data: Json) -> None:
+        tiles = [t for t in data["tiles"] if t["hex"] != hex]
+        if owner is not None:
+            tiles.append({"hex": hex, "owner": owner, "settlement": settlement})
+        data["tiles"] = sorted(tiles, key=lambda t: tuple(t["hex"]))
+
+    return _correct_newest(campaign, actor, reason, f"tile {hex}", change)
+
+
+def correct_army(
+    *,
+    campaign: Campaign,
+    actor: User,
+    reason: str,
+    army: str,
+    hex: list[int] | None,
+    upright: bool = True,
+) -> Snapshot:
+    """Move an army (or remove it, with hex None)."""
+
+    def change(data: Json) -> None:
+        found = next((a for a in data["armies"] if a["id"] == army), None)
+        if found is None:
+            raise ServiceError(f"There is no army {army}.", code="unknown-unit", field="army")
+        if hex is None:
+            data["armies"] = [a for a in data["armies"] if a["id"] != army]
+        else:
+            found.update(hex=hex, upright=upright)
+
+    return _correct_newest(campaign, actor, reason, f"army {army}", change)
+
+
+def correct_resources(
+    *, campaign: Campaign, actor: User, reason: str, kingdom: str, gold: int, food: int
+) -> Snapshot:
+    """Set a kingdom's gold and food."""
+
+    def change(data: Json) -> None:
+        found = next((k for k in data["kingdoms"] if k["id"] == kingdom), None)
+        if found is None:
+            raise ServiceError(
+                f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"
+            )
+        found.update(gold=gold, food=food)
+
+    return _correct_newest(campaign, actor, reason, f"resources of {kingdom}", change)

@@ -1,0 +1,152 @@
+"""What every service reads and how it refuses: the newest snapshot, whose kingdom, who is
+ready, the admins' lock, the audit log."""
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.db.models import F
+
+from accounts.models import User
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    Snapshot,
+    Submission,
+)
+from campaign.rules import decisions
+
+type Json = dict[str, Any]
+
+
+class ServiceError(Exception):
+    """A refusal a player or admin understands; nothing was changed. `also`: the other
+    refusals of the same form, told all at once."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "refused",
+        field: str | None = None,
+        also: Iterable["ServiceError"] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.field = field
+        self.also = list(also)
+
+    @property
+    def every(self) -> list["ServiceError"]:
+        return [self, *self.also]
+
+
+def latest_snapshot(campaign: Campaign) -> Snapshot:
+    snapshot = campaign.snapshots.order_by("-number").first()
+    if snapshot is None:
+        raise ServiceError("The campaign has not started yet.", code="not-started")
+    return snapshot
+
+
+def kingdom_of(campaign: Campaign, user: User) -> str:
+    membership = campaign.memberships.filter(user=user).exclude(kingdom="").first()
+    if membership is None:
+        raise ServiceError("You don't rule a kingdom in this campaign.", code="not-a-player")
+    return membership.kingdom
+
+
+def is_admin(campaign: Campaign, user: User) -> bool:
+    return campaign.memberships.filter(user=user, is_admin=True).exists()
+
+
+def owing(data: Json) -> set[str]:
+    """The kingdoms the campaign is waiting for."""
+    return {p["kingdom"] for p in data.get("pending", [])}
+
+
+def ready_kingdoms(campaign: Campaign) -> set[str]:
+    """Kingdoms with every open decision marked ready."""
+    open_ = Submission.objects.filter(campaign=campaign, consumed_by=None).exclude(kingdom="")
+    return ready_among(open_.values_list("kingdom", "ready"))
+
+
+def marked_ready(user: User | int, campaign: Campaign | None = None) -> dict[int, set[str]]:
+    """The kinds of the open decisions the user's (or the user id's) kingdoms have marked
+    ready, by campaign id: in one campaign, or in all of the user's. One query."""
+    given = Submission.objects.filter(
+        consumed_by=None,
+        ready=True,
+        campaign__memberships__user=user,
+        kingdom=F("campaign__memberships__kingdom"),
+    ).exclude(kingdom="")
+    if campaign is not None:
+        given = given.filter(campaign=campaign)
+    ready: dict[int, set[str]] = defaultdict(set)
+    for campaign_id, kind in given.values_list("campaign_id", "kind"):
+        ready[campaign_id].add(kind)
+    return ready
+
+
+def ready_among(given: Iterable[tuple[str, bool]]) -> set[str]:
+    """The kingdoms of these open decisions (kingdom, ready) with every one marked ready."""
+    given = list(given)
+    return {kingdom for kingdom, _ in given} - {kingdom for kingdom, ready in given if not ready}
+
+
+def asked_of(data: Json, kingdom: str) -> set[str]:
+    """The `inputs` keys the campaign is waiting for from this kingdom."""
+    return decisions.asked_of(data.get("pending", []), kingdom)
+
+
+def require_admin(campaign: Campaign, actor: User) -> None:
+    if not is_admin(campaign, actor):
+        raise ServiceError("Only the campaign's admins may do that.", code="not-an-admin")
+
+
+def checked_zone(name: str) -> str:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return "UTC"  # a zone dropped from the machine's tz database since it was chosen
+    return name
+
+
+def named(message: str, data: Json) -> str:
+    """The engine's message with each kingdom's id replaced by its name ("Aldermark may give
+    to Duskhollow only once a winter"); a unit's id ("aldermark-1") is left as it is."""
+    names = {k["id"]: k.get("name") or k["id"] for k in data.get("kingdoms", [])}
+    if not names:
+        return message
+    ids = "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])({ids})(?![\w-])", lambda m: names[m[1]], message)
+
+
+def check_seen(snapshot: Snapshot, seen: int | None) -> None:
+    """`seen` is the snapshot the player was looking at: a decision made for a step that
+    has moved on since is refused rather than applied to a step the player never saw."""
+    if seen is not None and seen != snapshot.number:
+        raise ServiceError(
+            "The campaign has moved on since you looked: check the new state and decide again.",
+            code="moved-on",
+        )
+
+
+def locked_for_admin(campaign: Campaign, actor: User) -> Campaign:
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    require_admin(campaign, actor)
+    return campaign
+
+
+def record_audit(
+    campaign: Campaign,
+    actor: User | None,
+    action: AuditEntry.Action,
+    reason: str = "",
+    details: Json | None = None,
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        campaign=campaign, actor=actor, action=action, reason=reason, details=details or {}
+    )

@@ -1,0 +1,87 @@
+"""The decisions gathered into the campaign file's `inputs`, checked by the engine, and
+whether every kingdom the campaign waits for is ready."""
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from campaign.models import (
+    Campaign,
+    Snapshot,
+    Submission,
+)
+from campaign.rules.decisions import ANSWERS, BY_UNIT, LISTED
+from campaign.rules.engine import advance
+from campaign.rules.errors import RuleError
+from campaign.rules.options import orders_in_cycle
+from campaign.services.common import (
+    Json,
+    ServiceError,
+    named,
+)
+
+
+def merge_inputs(
+    inputs: Json, kind: str, kingdom: str, payload: Any, *, append: bool = False
+) -> Json:
+    """The inputs with one kingdom's decision of one kind added."""
+    merged = copy.deepcopy(inputs)
+    if kind in LISTED:
+        merged.setdefault(kind, []).extend(payload)
+    elif kind in BY_UNIT:
+        merged.setdefault(kind, {}).update(payload)
+    elif append:
+        merged.setdefault(kind, {}).setdefault(kingdom, []).extend(payload)
+    else:
+        merged.setdefault(kind, {})[kingdom] = payload
+    return merged
+
+
+def cycle_orders(data: Json, kind: str) -> bool:
+    return kind == "orders" and orders_in_cycle(data["options"])
+
+
+def check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> None:
+    """Run the engine on the state with this decision added: an illegal decision is refused
+    now, in the game's words, rather than at the deadline."""
+    trial = {
+        **data,
+        "inputs": merge_inputs(
+            data.get("inputs", {}), kind, kingdom, payload, append=cycle_orders(data, kind)
+        ),
+    }
+    try:
+        advance(trial)
+    except RuleError as error:
+        raise ServiceError(named(error.message, data), code=error.code, field=error.field) from None
+
+
+def everyone_ready(campaign: Campaign, snapshot: Snapshot) -> bool:
+    """Every kingdom the campaign waits for has a ready decision for each kind it owes.
+    When only tabletop results are awaited, any reported result or concession will do:
+    the engine applies what it can, in picking order (ruling B11)."""
+    return everyone_ready_at(campaign, snapshot.data)
+
+
+def everyone_ready_at(campaign: Campaign, data: Json) -> bool:
+    """`everyone_ready`, for the newest snapshot's file."""
+    ready = set(
+        Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).values_list(
+            "kingdom", "kind"
+        )
+    )
+    pending = data.get("pending", [])
+    owed = {(p["kingdom"], ANSWERS[p["kind"]]) for p in pending if p["kind"] != "battle_result"}
+    if owed:
+        return owed <= ready
+    return any(kind == "battles" for _, kind in ready)
+
+
+def gather_inputs(snapshot: Snapshot, submissions: Iterable[Submission]) -> Json:
+    inputs: Json = copy.deepcopy(snapshot.data.get("inputs", {}))
+    for submission in submissions:
+        cycle = cycle_orders(snapshot.data, submission.kind)
+        inputs = merge_inputs(
+            inputs, submission.kind, submission.kingdom, submission.payload, append=cycle
+        )
+    return inputs

@@ -1,0 +1,145 @@
+"""A kingdom's decisions: given, changed and marked ready, each checked by the engine as
+it is given."""
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from campaign.models import (
+    Campaign,
+    Submission,
+)
+from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, LISTED
+from campaign.services.advancing import advance_when_ready
+from campaign.services.common import (
+    Json,
+    ServiceError,
+    asked_of,
+    check_seen,
+    kingdom_of,
+    latest_snapshot,
+)
+from campaign.services.inputs import check_with_engine, cycle_orders
+
+# What a player may say about a battle through its submissions: for its own kingdom only.
+# Results reach the engine through `battle_entry_save`, once the opponent has confirmed a
+# report or the admin has decided (the battles app).
+PLAYER_BATTLE_ENTRIES = {"concede", "last_stand", "naval"}
+
+
+def _check_own(data: Json, kind: str, kingdom: str, payload: Any) -> None:
+    """A player decides only for its own kingdom and its own units."""
+    if kind in LISTED:
+        for entry in payload if isinstance(payload, list) else [payload]:
+            said = set(entry) - {"hex"} if isinstance(entry, dict) else set()
+            if len(said) != 1 or not said <= PLAYER_BATTLE_ENTRIES or entry[said.pop()] != kingdom:
+                raise ServiceError(
+                    "You may concede, make a Last Stand or choose a naval battle for your own "
+                    "kingdom; results are reported on the battle's card.",
+                    code="not-yours", field=kind,
+                )  # fmt: skip
+    if kind in BY_UNIT:
+        own = {u["id"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom}
+        if not isinstance(payload, dict) or not set(payload) <= own:
+            raise ServiceError(
+                "You may only move your own kingdom's units.", code="not-yours", field=kind
+            )
+
+
+@transaction.atomic
+def submission_save(
+    *, campaign: Campaign, user: User, kind: str, payload: Any, seen: int | None = None
+) -> Submission:
+    """Give or change a decision the campaign is waiting for from the user's kingdom. In
+    `cycle` mode an order is given once and is final; otherwise it may be changed until
+    the kingdom marks itself ready. `seen` is the snapshot the player was looking at: if
+    the campaign has moved on since, the decision is refused rather than applied to a
+    step the player never saw."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    kingdom = kingdom_of(campaign, user)
+    if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
+        raise ServiceError("The campaign is not running.", code="not-running")
+    snapshot = latest_snapshot(campaign)
+    check_seen(snapshot, seen)
+    if kind not in ANSWER_KEYS or kind not in asked_of(snapshot.data, kingdom):
+        raise ServiceError(
+            "Nothing of that kind is asked of your kingdom now.", code="not-asked", field=kind
+        )
+    _check_own(snapshot.data, kind, kingdom, payload)
+    # An order given in the cycle (ruling O1) and a battle entry are final once given.
+    final = cycle_orders(snapshot.data, kind) or kind in LISTED
+    submission = Submission.objects.filter(
+        campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
+    ).first()
+    given = submission.payload if final and submission is not None else []
+    check_with_engine(snapshot.data, kind, kingdom, [*given, *payload] if final else payload)
+    if submission is not None and submission.ready and not final:
+        raise ServiceError(
+            "You marked this ready: withdraw that first to change it.", code="already-ready"
+        )
+    if submission is None:
+        submission = Submission(
+            campaign=campaign, kingdom=kingdom, kind=kind, payload=[] if final else None
+        )
+    submission.payload = [*submission.payload, *payload] if final else payload
+    submission.snapshot = snapshot.number
+    submission.submitted_by = user
+    submission.ready = final
+    submission.save()
+    if final:
+        advance_when_ready(campaign, snapshot)
+    return submission
+
+
+@transaction.atomic
+def submission_set_ready(
+    *,
+    campaign: Campaign,
+    user: User,
+    ready: bool = True,
+    seen: int | None = None,
+    draft: str | None = None,
+    unsaved: Mapping[str, Any] | None = None,
+) -> int:
+    """Mark (or unmark) every open decision of the user's kingdom ready. When every kingdom
+    the campaign waits for is ready, the campaign advances. `seen` as for
+    `submission_save`; `draft` is the `draft_digest` of the decisions the player's page
+    showed: a Ready from a page whose decisions have changed since (in another tab) is
+    refused, so Ready commits what the player saw. `unsaved`: decisions (by `inputs` key)
+    the page showed but the kingdom never gave, given first, in the same transaction: a
+    refusal leaves nothing changed."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    kingdom = kingdom_of(campaign, user)
+    snapshot = latest_snapshot(campaign)
+    check_seen(snapshot, seen)
+    own = Submission.objects.filter(campaign=campaign, kingdom=kingdom, consumed_by=None)
+    if ready:
+        check_draft(draft_digest(own), draft)
+        for kind, payload in (unsaved or {}).items():
+            if not own.filter(kind=kind).exists():
+                submission_save(campaign=campaign, user=user, kind=kind, payload=payload, seen=seen)
+    count = own.update(ready=ready)
+    if ready and count:
+        advance_when_ready(campaign, snapshot)
+    return count
+
+
+def draft_digest(decisions: Iterable[Submission]) -> str:
+    """A short fingerprint of a kingdom's open decisions, as a page draws them."""
+    given = sorted((d.kind, json.dumps(d.payload, sort_keys=True)) for d in decisions)
+    return hashlib.sha256(json.dumps(given).encode()).hexdigest()[:16]
+
+
+def check_draft(current: str, draft: str | None) -> None:
+    """Refused unless the kingdom's open decisions (`current`, their digest) are those its
+    page showed (`draft`; None from a caller that shows none)."""
+    if draft is not None and draft != current:
+        raise ServiceError(
+            "Your decisions changed in another tab or window since this page was drawn: "
+            "here they are as they stand now. Press Ready again if they are what you want.",
+            code="draft-changed",
+        )
