@@ -15,9 +15,9 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
 # pytest's worker processes (pytest-xdist), each with its own test database, var/ folder and
 # Redis database (config/settings.py); each test module runs whole in one of them, taken in
 # the order collected (the longest first: tests/conftest.py), not by its number of tests.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 3
 PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
-COVERED := --cov=campaign --cov=battles --cov=accounts --cov=config
+COVERED := --cov=campaign --cov=battles --cov=notifications --cov=accounts --cov=config
 
 .PHONY: help run test bench loadtest lint types pytest coverage simulate-long fuzz-long clean
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -40,8 +39,9 @@ from battles.forms import (
 )
 from battles.models import Battle, ResultReport
 from campaign.access import admin_for, membership_for, newest_or_404
+from campaign.actions import carry_out
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg import KingdomLook, Pick, render_map
+from campaign.display.mapsvg import KingdomLook, Pick, looks_of, render_map
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.battles import naval_possible
@@ -73,7 +73,7 @@ def cast_of(campaign: Campaign) -> Cast:
     return Cast(
         names={p.kingdom: p.kingdom_name for p in players},
         players={p.kingdom: p.user.get_username() for p in players},
-        looks={p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players},
+        looks=looks_of(players),
     )
 
 
@@ -199,22 +199,6 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "battles/card.html", context)
 
 
-def _carry_out(request: HttpRequest, form: forms.Form, act: Callable[[Json], str]) -> None:
-    """Check the form and act on what it holds; tell the user what happened or, with
-    nothing changed, why not."""
-    if not form.is_valid():
-        messages.error(request, f"Nothing was changed. {_errors(form)}")
-        return
-    try:
-        messages.success(request, act(form.cleaned_data))
-    except ServiceError as error:
-        messages.error(request, f"Nothing was changed. {error.message}")
-
-
-def _errors(form: forms.Form) -> str:
-    return " ".join(str(error) for errors in form.errors.values() for error in errors)
-
-
 def _report(battle: Battle, user: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
     services.battle_report(
@@ -291,7 +275,7 @@ def battle_act(request: HttpRequest, slug: str, number: int, action: str) -> Htt
         raise Http404("No such action.")
     form_class, act = PLAYER_ACTIONS[action]
     form = form_class(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
-    _carry_out(request, form, lambda data: act(battle, user, data))
+    carry_out(request, form, lambda data: act(battle, user, data))
     return redirect("battles:card", slug=slug, number=number)
 
 
@@ -525,7 +509,7 @@ def battle_decide(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action not in DECISIONS or not isinstance(user, User):
         raise Http404("No such action.")
     form_class, act = DECISIONS[action]
-    _carry_out(request, form_class(request.POST), lambda data: act(campaign, user, data))
+    carry_out(request, form_class(request.POST), lambda data: act(campaign, user, data))
     return redirect("battles:list", slug=slug)
 
 
@@ -651,7 +635,7 @@ def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) 
         raise Http404("No such action.")
     form_class, act = ADMIN_ACTIONS[action]
     form = form_class(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
-    _carry_out(request, form, lambda data: act(battle, actor, data))
+    carry_out(request, form, lambda data: act(battle, actor, data))
     return redirect(reverse("battles:admin", args=[slug]))
 
 

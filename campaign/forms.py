@@ -10,6 +10,7 @@ from django.core.validators import validate_email
 
 from campaign.models import Membership
 from campaign.rules.hexmap import Hex
+from campaign.words import kingdom_names
 
 type Choices = list[tuple[str, str]]
 
@@ -271,7 +272,7 @@ class HandOverForm(PeopleForm):
 def correction_choices(data: dict[str, Any] | None) -> dict[str, Choices]:
     """The kingdoms and armies the dashboard's corrections offer, from the newest file."""
     data = data or {}
-    names = {k["id"]: k["name"] for k in data.get("kingdoms", [])}
+    names = kingdom_names(data)
     return {
         "kingdoms": list(names.items()),
         "armies": [

@@ -1,18 +1,35 @@
 """Plain words that pages and messages share: where the site is served (for links written
 far from any request), a moment in its reader's time zone, the part of the campaign a clock
-stands in, a list said in English, and how a person is named to others. No database, no
+stands in, a list said in English, how a kingdom and a person are named to others. No database, no
 request: the dashboard, the deadlines' sentences and the notifications read them alike."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 
-from accounts.models import User
+if TYPE_CHECKING:  # no model is loaded here: the pure display modules read these words too
+    from accounts.models import User
 
 type Json = dict[str, Any]
+
+
+class Ruler(Protocol):
+    """A player's membership, as the words and the map read it."""
+
+    kingdom: str
+    kingdom_name: str
+    colour: str
+    heraldry: str
+
+
+def kingdom_names(data: Json | None, players: Iterable[Ruler] = ()) -> dict[str, str]:
+    """Each kingdom's name by its id: as its player named it, else as the campaign file
+    does, else its id. The one way every page and message names a kingdom."""
+    names = {k["id"]: k.get("name") or k["id"] for k in (data or {}).get("kingdoms", [])}
+    return names | {p.kingdom: p.kingdom_name for p in players if p.kingdom and p.kingdom_name}
 
 
 def site_url() -> str:
@@ -46,12 +63,14 @@ def when(moment: datetime, zone_name: str) -> str:
 
 
 def chapter_words(clock: Json) -> str:
-    """The part of the campaign a clock stands in: the setup, a summer month, a winter."""
+    """The part of the campaign a clock stands in (the setup, a summer month, a winter, the
+    end), as every page and message says it."""
     season, year = clock.get("season"), clock.get("year")
     if season == "setup":
         return "the setup"
     if season == "summer":
-        return f"year {year}, summer month {clock.get('month')}"
+        month = clock.get("month")
+        return f"year {year}, summer month {month}" if month else f"year {year}, summer"
     if season == "winter":
         return f"the winter of year {year}"
     return f"the end of year {year}"
@@ -68,6 +87,6 @@ def joined(words: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def shown(user: User) -> str:
+def shown(user: "User") -> str:
     """How a person is named to others: the display name they chose, else the username."""
     return user.display_name or user.get_username()

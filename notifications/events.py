@@ -25,7 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Snapshot
-from campaign.words import absolute, chapter_words, joined, shown, when
+from campaign.words import absolute, chapter_words, joined, kingdom_names, shown, when
 from notifications import outbox
 from notifications.discord import discord_time
 from notifications.models import Notification, Reminder
@@ -133,7 +133,7 @@ def battle_handed_off(
     """A battle goes to the tabletop: both its players are told, with its card (`link`, a
     path) and when its result is due. Called by `battles.sync` as it makes the row (not
     for an imported snapshot's battles)."""
-    names = {k["id"]: k["name"] for k in snapshot.data.get("kingdoms", [])}
+    names = kingdom_names(snapshot.data)
     players = players_of(members_of(campaign), names)
     attacker, defender = str(entry["attacker"]), str(entry["defender"])
     entry_sides = (attacker, defender)
@@ -293,7 +293,7 @@ def _remind(campaign: Campaign, hours: int) -> int:
     late = services.owing(data) - services.ready_kingdoms(campaign)
     if not late:
         return 0
-    names = {k["id"]: k["name"] for k in data.get("kingdoms", [])}
+    names = kingdom_names(data)
     players = players_of(members_of(campaign), names)
     made_now, owed = 0, []
     for kingdom in sorted(late):

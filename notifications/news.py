@@ -16,7 +16,9 @@ from accounts.models import User
 from campaign import services
 from campaign.asks import WORDS, in_order_of_play
 from campaign.models import Campaign, Membership, Snapshot
-from campaign.words import absolute, capitalised, chapter_words, joined, shown, when
+from campaign.rules.options import orders_in_cycle
+from campaign.rules.state import OrdersMode
+from campaign.words import absolute, capitalised, chapter_words, joined, kingdom_names, shown, when
 from notifications.discord import DISCORD_LENGTH, discord_time
 from notifications.models import Notification, Reminder
 
@@ -238,7 +240,7 @@ def _chapter(clock: Json | None) -> tuple[Any, ...]:
 def invitation_letter(campaign: Campaign, admin: User, link: str) -> tuple[str, str]:
     """The subject and text of an invitation by e-mail, with the join page's `link`."""
     players = campaign.memberships.exclude(kingdom="").count()
-    mode = {"sealed": "sealed orders", "cycle": "orders given in turn"}
+    mode = {OrdersMode.SEALED: "sealed orders", OrdersMode.CYCLE: "orders given in turn"}
     subject = f"{admin.get_username()} invites you to {campaign.name}, a Mighty Kingdoms campaign"
     body = (
         f"{admin.get_username()} invites you to rule a kingdom in {campaign.name}, a Mighty "
@@ -295,7 +297,7 @@ def newly_asked(
 def _your_turn(data: Json, kingdom: str, kinds: list[str]) -> bool:
     """Orders in the cycle (ruling O1), or a decision asked of this kingdom alone while the
     others wait their turn (a capital, the tithes, the next battle's choice)."""
-    if "orders" in kinds and data.get("options", {}).get("orders") == "cycle":
+    if "orders" in kinds and orders_in_cycle(data.get("options", {})):
         return True
     if len(data.get("kingdoms", [])) < 2:
         return False
@@ -325,7 +327,7 @@ def snapshot_news(campaign: Campaign, snapshot: Snapshot) -> list[News]:
     before_clock, before_pending = before or (None, [])
     data = snapshot.data
     clock = data["clock"]
-    names = {k["id"]: k["name"] for k in data.get("kingdoms", [])}
+    names = kingdom_names(data)
     members = members_of(campaign)
     everyone = list({m.user.pk: m.user for m in members}.values())
     players = players_of(members, names)

@@ -11,6 +11,7 @@
   how the campaign's messages stand. Only the campaign's admins may read it or change it."""
 
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from campaign.access import admin_for
+from campaign.actions import carry_out, form_errors, refused
 from campaign.models import Campaign, Membership
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.services import ServiceError
@@ -156,18 +158,18 @@ def desk(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _render_desk(request, membership)
 
 
-def _discord(campaign: Campaign, actor: User, form: forms.Form) -> str:
-    url = form.cleaned_data["url"]
+def _discord(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    url = form["url"]
     webhook = discord.webhook_set(campaign=campaign, actor=actor, url=url)
     return f"The Discord webhook ending {webhook.ending} is set: the campaign's news goes there."
 
 
-def _discord_remove(campaign: Campaign, actor: User, form: forms.Form) -> str:
+def _discord_remove(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     discord.webhook_remove(campaign=campaign, actor=actor)
     return "The Discord webhook is removed: no more news goes to the channel."
 
 
-type DeskAction = Callable[[Campaign, User, forms.Form], str]
+type DeskAction = Callable[[Campaign, User, dict[str, Any]], str]
 
 DESK_ACTIONS: dict[str, tuple[type[forms.Form], DeskAction]] = {
     "discord": (DiscordForm, _discord),
@@ -187,14 +189,10 @@ def desk_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRespons
     form_class, act = DESK_ACTIONS[action]
     form = form_class(request.POST, auto_id=f"{action}-%s")
     if not form.is_valid():
-        errors = " ".join(str(e) for field in form.errors.values() for e in field)
-        messages.error(request, f"Nothing was changed. {errors}")
+        refused(request, form_errors(form))
         shown = form if action == "discord" else None
         return _render_desk(request, membership, form=shown, status=200 if request.htmx else 400)
-    try:
-        messages.success(request, act(membership.campaign, actor, form))
-    except ServiceError as error:
-        messages.error(request, f"Nothing was changed. {error.message}")
+    carry_out(request, form, lambda given: act(membership.campaign, actor, given))
     return redirect("notifications:desk", slug=slug)
 
 

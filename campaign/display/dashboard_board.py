@@ -13,6 +13,7 @@ from typing import Any
 from campaign.asks import WORDS
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot
 from campaign.rules import decisions
+from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
 type Readiness = dict[tuple[str, str], bool]  # by (kingdom, `inputs` key): ready, or a draft
@@ -83,12 +84,6 @@ def _in_order(details: Json) -> list[tuple[str, Any]]:
     """An entry's details, shortest key first (then alphabetically): the order PostgreSQL
     keeps a JSON object's keys in, so that every database shows them alike."""
     return sorted(details.items(), key=lambda item: (len(item[0]), item[0]))
-
-
-def kingdom_names(data: Json | None, players: list[Membership]) -> dict[str, str]:
-    """Each kingdom's name: as its player named it, else as the file does."""
-    names = {k["id"]: k["name"] for k in (data or {}).get("kingdoms", [])}
-    return names | {p.kingdom: p.kingdom_name for p in players}
 
 
 def dashboard_board(

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from campaign.display.svg import FONTS, SVG_NS, coordinate, element, text_element, title_element
 from campaign.rules.hexmap import Hex, hex_label, neighbours
+from campaign.words import Ruler
 
 SIZE = 30.0  # centre to corner of a hex, in SVG user units
 _LEAST_PX_PER_UNIT = 1.25  # a hex at least 65 px wide, its settlement symbols 16 px
@@ -94,6 +95,11 @@ class KingdomLook:
     name: str
     colour: str
     heraldry: str
+
+
+def looks_of(players: Iterable[Ruler]) -> dict[str, KingdomLook]:
+    """How each player's kingdom shows on the map, by its id."""
+    return {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,14 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg import KingdomLook, Move, Pick
+from campaign.display.mapsvg import Move, Pick, looks_of
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
+from campaign.rules.options import orders_in_cycle
 from campaign.rules.orders import OrderChoices, order_choices, unordered
+from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
 
@@ -132,7 +134,7 @@ def drafted(draft: Submission | None, data: Json, kingdom: str) -> list[Json]:
     """The kingdom's sealed orders as they stand: its draft; without one, those the newest
     snapshot already holds (given before the campaign asked again, for an army a ship's
     order put ashore). Nothing in the order cycle, where each order is final once given."""
-    if data["options"].get("orders") == "cycle":
+    if orders_in_cycle(data["options"]):
         return []
     if draft is not None:
         return list(draft.payload)
@@ -163,7 +165,7 @@ def orders_board(
     `next_after`: the unit just ordered, and the unit still without an order that comes
     next is chosen, so a player taps through their units (none in the order cycle)."""
     data, me = snapshot.data, membership.kingdom
-    cycle = data["options"].get("orders") == "cycle"
+    cycle = orders_in_cycle(data["options"])
     summer_orders = data["clock"]["step"] == "orders"
     mine = [p for p in data.get("pending", []) if p["kind"] == "orders" and p["kingdom"] == me]
     given = drafted(draft, data, me)
@@ -172,7 +174,7 @@ def orders_board(
         selected = next((u.id for u in units if not u.settled and u.id != next_after), None)
     chosen = next((u for u in units if u.id == selected), None)
     choices = _choices(data, chosen.id) if chosen and mine else None
-    names = {p.kingdom: p.kingdom_name for p in players}
+    names = kingdom_names(data, players)
     pending_orders = [p for p in data.get("pending", []) if p["kind"] == "orders"]
     return Board(
         campaign=membership.campaign,
@@ -202,7 +204,7 @@ def orders_board(
 
 def drawn(board: Board, snapshot: Snapshot, players: Sequence[Membership]) -> Board:
     """The board with its map: the snapshot's, the player's planned moves and picks on it."""
-    looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
+    looks = looks_of(players)
     planned = [
         Move(unit.id, board.membership.kingdom, unit.hex, tuple(unit.order["to"]), planned=True)
         for unit in board.units
@@ -250,7 +252,7 @@ def _still_to_order(data: Json, kingdom: str, drafted: list[Json]) -> list[str]:
     """The kingdom's units that need an order besides those `drafted`, as the engine counts
     them (an army aboard a ship needs none, one put ashore does: ruling O8); in the order
     cycle, those the campaign asks for now."""
-    if data["options"].get("orders") == "cycle" or not _asked_units(data, kingdom):
+    if orders_in_cycle(data["options"]) or not _asked_units(data, kingdom):
         return _asked_units(data, kingdom)
     try:
         state = parse_campaign({**data, "inputs": {"orders": {kingdom: drafted}}})

@@ -2,9 +2,10 @@
 decided, the orders once they are resolved, the battles handed off to the tabletop and the
 new player order.
 
-Pure: no Django. It reads only public parts of the file (`events`, `battles`, `kingdoms`'
-names) and the orders the view passes in once they are resolved; never `inputs`, nor a
-kingdom's race outside the event that reveals the races.
+Pure: no database, no request (a chapter is named as campaign.words names it). It reads
+only public parts of the file (`events`, `battles`, `kingdoms`' names) and the orders the
+view passes in once they are resolved; never `inputs`, nor a kingdom's race outside the
+event that reveals the races.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -13,6 +14,7 @@ from typing import Any
 
 from campaign.rules.hexmap import hex_label
 from campaign.rules.state import BattleStatus
+from campaign.words import chapter_words
 
 type Event = Mapping[str, Any]
 type Names = Mapping[str, str]
@@ -109,25 +111,7 @@ def chapters_to_report(events: Sequence[Event], previous_count: int | None) -> l
 
 
 def chapter_title(chapter: Chapter) -> str:
-    if chapter.season == "setup":
-        return "the setup"
-    if chapter.is_month:
-        return f"year {chapter.year}, summer month {chapter.month}"
-    if chapter.season == "winter":
-        return f"the winter of year {chapter.year}"
-    return f"year {chapter.year}, {chapter.season}"
-
-
-def clock_words(clock: Mapping[str, Any]) -> str:
-    """Where the campaign's clock stands, as a player says it."""
-    year, season, month = clock.get("year"), clock.get("season"), clock.get("month")
-    if season == "summer":
-        return f"year {year}, summer month {month}"
-    if season == "winter":
-        return f"year {year}, winter"
-    if season == "setup":
-        return "the setup"
-    return f"the end of the campaign (year {year})"
+    return chapter_words({"year": chapter.year, "season": chapter.season, "month": chapter.month})
 
 
 # --- The report -------------------------------------------------------------------------------

@@ -14,10 +14,11 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.asks import WORDS
-from campaign.display.mapsvg import KingdomLook, Pick, direction, from_capital, render_map
+from campaign.display.mapsvg import Pick, direction, from_capital, looks_of, render_map
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 from campaign.rules.setup import RACES
+from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
 type Plan = dict[str, list[int]]  # settlement slot -> [q, r]
@@ -238,7 +239,7 @@ def setup_board(
     the settlement the next tap places."""
     data, me = snapshot.data, membership.kingdom
     step = data["clock"]["step"]
-    names = {p.kingdom: p.kingdom_name for p in players}
+    names = kingdom_names(data, players)
     pending = data.get("pending", []) if step in SETUP_KINDS else []
     mine = asked_now(data, me) if step in SETUP_KINDS else None
     plan = settlement_plan(own, kept_plan) if step == "settlements" else {}
@@ -274,7 +275,7 @@ def not_started(membership: Membership, error: str | None) -> Board:
 
 
 def _map(data: Json, board: Board, players: Sequence[Membership]) -> str:
-    looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
+    looks = looks_of(players)
     shown = _with_own_choice(data, board)
     # Around the kingdom's own choices (its settlements', its army's), framed large enough
     # to read on a phone; the capitals' start tiles lie across the whole map.

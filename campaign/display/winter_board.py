@@ -15,12 +15,13 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.display import winter as words
-from campaign.display.mapsvg import KingdomLook, Mark, Pick, from_capital, render_map
+from campaign.display.mapsvg import Mark, Pick, from_capital, looks_of, render_map
 from campaign.models import Membership, Snapshot, Submission
 from campaign.rules import decisions
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
+from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
 
@@ -95,7 +96,7 @@ def winter_board(
         kind=kind,
         draft=given.payload if given is not None else NOTHING.get(kind or ""),
         ready=given is not None and given.ready,
-        names={m.kingdom: m.kingdom_name for m in players if m.kingdom_name},
+        names=kingdom_names(snapshot.data, players),
         digest=digest,
     )
 
@@ -205,7 +206,7 @@ def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:
 def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[Membership]) -> str:
     """The map framed on the kingdom, its supply lines outlined; at deployment, the
     settlements with room lit for placing the next army."""
-    looks = {m.kingdom: KingdomLook(m.kingdom_name, m.colour, m.heraldry) for m in players}
+    looks = looks_of(players)
     armies = step.get("to_place", ())
     url = reverse("campaign:winter_change", args=[board.membership.campaign.slug, "deploy", "add"])
     picks = [

@@ -17,6 +17,7 @@ from campaign.models import (
     Submission,
 )
 from campaign.rules import decisions
+from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
 
@@ -117,7 +118,7 @@ def checked_zone(name: str) -> str:
 def named(message: str, data: Json) -> str:
     """The engine's message with each kingdom's id replaced by its name ("Aldermark may give
     to Duskhollow only once a winter"); a unit's id ("aldermark-1") is left as it is."""
-    names = {k["id"]: k.get("name") or k["id"] for k in data.get("kingdoms", [])}
+    names = kingdom_names(data)
     if not names:
         return message
     ids = "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True))

@@ -20,6 +20,7 @@ from campaign.models import (
 )
 from campaign.services.common import ServiceError, latest_snapshot, locked_for_admin, record_audit
 from campaign.signals import campaign_full, invitations_made
+from campaign.words import kingdom_names
 
 
 def campaign_for_code(code: str) -> Campaign:
@@ -277,7 +278,7 @@ def campaign_hand_over(
     if not reason.strip():
         raise ServiceError("Say why the kingdom changes hands.", code="no-reason", field="reason")
     old = campaign.memberships.filter(kingdom=kingdom).select_related("user").first()
-    known = {k["id"]: k["name"] for k in latest_snapshot(campaign).data["kingdoms"]}
+    known = kingdom_names(latest_snapshot(campaign).data)
     if old is None and kingdom not in known:
         raise ServiceError(
             f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"

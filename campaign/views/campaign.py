@@ -23,12 +23,13 @@ from campaign.access import (
 )
 from campaign.display import report, story
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg import KingdomLook, capital_of, legend_items
+from campaign.display.mapsvg import capital_of, legend_items, looks_of
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
 from campaign.views.story import banners_of
+from campaign.words import chapter_words, kingdom_names
 
 
 @dataclass(frozen=True)
@@ -163,13 +164,13 @@ class History:
 def _history(
     campaign: Campaign, shown: Snapshot, *, newest: Snapshot, players: list[Membership]
 ) -> History:
-    looks = {p.kingdom: KingdomLook(p.kingdom_name, p.colour, p.heraldry) for p in players}
+    looks = looks_of(players)
     data = shown.data
     chapters = report.chapters_to_report(data["events"], _events_before(campaign, shown.number))
     return History(
         number=shown.number,
         newest=newest.number,
-        clock=report.clock_words(data["clock"]),
+        clock=chapter_words(data["clock"]),
         map_svg=snapshot_map(shown, kingdoms=looks),
         report_title=" and ".join(report.chapter_title(c) for c in chapters),
     )
@@ -212,7 +213,7 @@ def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not chapters:
         raise Http404("Nothing has happened yet.")
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
-    names = {m.kingdom: m.kingdom_name for m in players if m.kingdom_name}
+    names = kingdom_names(data, players)
     reports = [
         report.month_report(
             data,

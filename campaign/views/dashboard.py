@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -21,11 +20,11 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import User
 from campaign import services
 from campaign.access import admin_for
+from campaign.actions import carry_out, form_errors, refused
 from campaign.display.dashboard_board import (
     AUDIT_SHOWN,
     Readiness,
     dashboard_board,
-    kingdom_names,
 )
 from campaign.forms import (
     AdminActionForm,
@@ -47,9 +46,8 @@ from campaign.forms import (
 )
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
-from campaign.services import ServiceError
 from campaign.views.deadlines import after_the_advance, at_the_deadline
-from campaign.words import when
+from campaign.words import chapter_words, kingdom_names, when
 
 type Json = dict[str, Any]
 type Action = Callable[[Campaign, User, dict[str, Any]], str]
@@ -169,7 +167,7 @@ def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     if snapshot is None:
         return "The campaign had already moved on: nothing was advanced."
     before = campaign.snapshots.get(number=snapshot.number - 1).data
-    names = {k["id"]: k["name"] for k in snapshot.data["kingdoms"]}
+    names = kingdom_names(snapshot.data)
     campaign.refresh_from_db()
     deadline = when(campaign.deadline, actor.time_zone) if campaign.deadline else ""
     return after_the_advance(before, snapshot.data, names, deadline)
@@ -179,8 +177,7 @@ def _undo(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     snapshot = services.campaign_undo(
         campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
     )
-    clock = snapshot.data["clock"]
-    return f"Undone: back to year {clock['year']}, {clock['season']}, {clock['step']}."
+    return f"Undone: back to {chapter_words(snapshot.data['clock'])}, step {snapshot.data['clock']['step']}."
 
 
 def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
@@ -316,10 +313,6 @@ def _away_after(action: str, slug: str) -> str | None:
     return None
 
 
-def _form_errors(form: forms.Form) -> str:
-    return " ".join(str(error) for errors in form.errors.values() for error in errors)
-
-
 @login_required
 @require_POST
 def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpResponse:
@@ -333,16 +326,15 @@ def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRe
     people = people_of(list(campaign.memberships.select_related("user")))
     form = _form(action, newest.data if newest else None, people, request.POST)
     if not form.is_valid():
-        messages.error(request, f"Nothing was changed. {_form_errors(form)}")
+        refused(request, form_errors(form))
         return _render(
             request, membership, bound=(action, form), status=200 if request.htmx else 400
         )
-    given = {**form.cleaned_data, "invitation": invitation_link(request, campaign)}
-    try:
-        messages.success(request, ACTIONS[action](campaign, actor, given))
-    except ServiceError as error:
-        messages.error(request, f"Nothing was changed. {error.message}")
-    else:
+    invitation = invitation_link(request, campaign)
+    act = ACTIONS[action]
+    if carry_out(
+        request, form, lambda given: act(campaign, actor, {**given, "invitation": invitation})
+    ):
         away = _away_after(action, slug)
         if away:  # the dashboard is no longer theirs, or no longer there
             return HttpResponseClientRedirect(away) if request.htmx else redirect(away)

@@ -36,6 +36,7 @@ from campaign.display.orders_board import (
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules.options import orders_in_cycle
 from campaign.rules.state import OrderKind
 from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_orders
@@ -167,7 +168,7 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             error="That order could not be read.",
         )
     campaign = membership.campaign
-    cycle = campaign.options.get("orders") == "cycle"
+    cycle = orders_in_cycle(campaign.options)
     drafted = _orders_of(membership)
     # A ship that takes an army aboard gives it its order: the army's own order goes (O8).
     others = [o for o in drafted if o["unit"] not in (unit, order.get("carry"))]

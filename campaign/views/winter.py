@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from campaign import services
 from campaign.access import newest_or_404, player_for
+from campaign.actions import refused
 from campaign.display.winter_board import Board, winter_board, winter_context
 from campaign.forms import read_hex
 from campaign.models import Membership, Submission
@@ -145,7 +146,7 @@ def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> Ht
             seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as error:
-        messages.error(request, f"Nothing was changed. {error.message}")
+        refused(request, error.message)
     return redirect("campaign:winter", slug=slug)
 
 
@@ -176,7 +177,7 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
             else "Not ready: you may change your list.",
         )
     except services.ServiceError as error:
-        messages.error(request, f"Nothing was changed. {error.message}")
+        refused(request, error.message)
     return redirect("campaign:winter", slug=slug)
 
 

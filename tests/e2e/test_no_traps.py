@@ -238,8 +238,7 @@ def test_a_confirm_shows_the_retreat_question_once_the_advance_lands(
     where = battle_with_two_ways_back(campaign, cast["gm"])
     queued: list[tuple[int, int]] = []  # the worker's queue: the test runs the advance
     monkeypatch.setattr(
-        services,
-        "_send_advance",
+        "campaign.services.advancing._send_advance",
         lambda campaign_id, number, defaults: queued.append((campaign_id, number)),
     )
     battle = Battle.objects.get(campaign=campaign, hex=where)
