@@ -217,7 +217,9 @@ def leagues(league: League) -> dict[str, Campaign]:
     cast = {user.get_username(): user for user in User.objects.all()}
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         at = {"battle": campaign}
-        for state, step in (("setup", None), ("orders", "orders"), ("winter", "tithe")):
+        for state, step in (
+            ("setup", None), ("orders", "orders"), ("winter", "tithe"), ("purchases", "build"),
+        ):  # fmt: skip
             at[state] = make_league(cast)
             if step is not None:
                 play_until(at[state], cast, at_step(step))
@@ -286,6 +288,57 @@ def test_no_post_body_makes_a_server_error_or_lets_in_who_may_not_post(name, ste
                     assert stored(campaign) == before, f"{role} changed what is stored"
 
     post()
+
+
+# Shapes no page sends, each in every field that a form reads as a number, a hex, a choice
+# or JSON (issue 26: a purchase nested 20,000 deep, a 5,000-digit integer and a 5,000-digit
+# `seen` were server errors on the winter's posts).
+HOSTILE = {
+    "nested 20,000 deep": "[" * 20_000 + "]" * 20_000,
+    "objects nested 2,000 deep": '{"a": ' * 2_000 + "1" + "}" * 2_000,
+    "5,000 digits": "9" * 5_000,
+    "-5,000 digits": "-" + "9" * 5_000,
+    "JSON with 5,000 digits": '{"build": "village", "hex": [' + "9" * 5_000 + ", 0]}",
+    "not a number": "abc",
+    "a float": "1e309",
+}
+READ_FIELDS = (
+    "seen", "index", "gold", "food", "purchase", "hex", "hours", "army", "unit", "order",
+    "ready", "draft", "to", "kingdom", "carry", "raise", "lower", "naval", "next", "at",
+    "report", "settlement", "race", "play_time", "code", "member",
+)  # fmt: skip
+
+
+def step_of(name: str) -> str:
+    """The kind of step at which a URL's form is asked."""
+    for step in ("setup", "orders", "winter"):
+        if name.startswith(f"campaign:{step}"):
+            return step
+    return "battle"
+
+
+@pytest.mark.parametrize("name", POSTED)
+def test_no_nested_huge_or_non_numeric_value_makes_a_server_error(name, league, leagues):
+    """Every POST endpoint, at the step that asks its form, from the first visitor who may
+    post there: each shape in every field a form reads (once with the page's real `seen`, so
+    that what comes after the stale-page check is read too). A 4xx, or a page in words;
+    never a 5xx. The nested values go only in the fields read as JSON, to stay below
+    the size limit."""
+    _, battle, clients = league
+    campaign = leagues[step_of(name)]
+    targets = [(campaign, reverse(name, args=MATRIX[name].args(campaign, battle)))]
+    if name == "campaign:winter_change":  # a purchase, read as JSON, at the purchases step
+        bought = leagues["purchases"]
+        targets.append((bought, reverse(name, args=[bought.slug, "purchases", "add"])))
+    role = posters(MATRIX[name])[0]
+    for at, url in targets:
+        newest = Snapshot.objects.filter(campaign=at).order_by("-number").first()
+        for shape, value in HOSTILE.items():
+            fields = ("purchase", "order", "draft") if "nested" in shape else READ_FIELDS
+            body = dict.fromkeys(fields, value)
+            for sent in (body, {**body, "seen": str(newest.number if newest else 1)}):
+                with rolled_back(clients):
+                    answered(clients[role].post(url, sent))
 
 
 @pytest.mark.parametrize("name", GOTTEN)

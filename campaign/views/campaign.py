@@ -24,6 +24,7 @@ from campaign.access import (
 from campaign.display import report, story
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import capital_of, legend_items, looks_of
+from campaign.forms import MAX_SNAPSHOT
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.views.common import Ask, asks_of
@@ -130,7 +131,7 @@ def _snapshot_at(campaign: Campaign, at: str | None, *, newest: Snapshot) -> Sna
     """The snapshot `?at=` asks for (the newest without it); 404 for anything else."""
     if at is None or at == str(newest.number):
         return newest
-    if not at.isdecimal():
+    if not at.isdecimal() or len(at) > len(str(MAX_SNAPSHOT)) or int(at) > MAX_SNAPSHOT:
         raise Http404("No such snapshot.")
     shown = campaign.snapshots.defer("decisions").filter(number=int(at)).first()
     if shown is None:

@@ -45,15 +45,24 @@ def _board(membership: Membership) -> tuple[Board, list[Membership]]:
 @login_required
 @require_GET
 def winter_page(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = player_for(request, slug)
+    return _page(request, player_for(request, slug))
+
+
+def _page(request: HttpRequest, membership: Membership, *, status: int = 200) -> HttpResponse:
     board, players = _board(membership)
     everyone_ready = board.ready and services.everyone_ready_at(membership.campaign, board.data)
     here_at = read_hex(request.GET.get("at", ""))  # a tile tapped on the map, at the purchases
     context = winter_context(board, players, everyone_ready=everyone_ready, here_at=here_at)
-    return render(request, "campaign/winter.html", context)
+    return render(request, "campaign/winter.html", context, status=status)
 
 
 # --- changing the list --------------------------------------------------------------------
+
+MAX_PURCHASE = 500  # characters of a purchase's JSON; the page's are under a hundred
+# Refusals of a post no page of the app sends (a forged or broken one): answered 400, the
+# page drawn again with the words. An engine's refusal of a real choice goes back to the
+# page with its message, like every other answer.
+MALFORMED = frozenset({"no-seen", "bad-index", "bad-amount", "bad-hex", "bad-purchase"})
 
 
 def _index(post: Any, length: int) -> int:
@@ -81,9 +90,10 @@ def _hex(post: Any) -> list[int]:
 
 
 def _purchase(post: Any) -> Json:
-    try:
-        purchase = json.loads(post.get("purchase", ""))
-    except json.JSONDecodeError:
+    text = str(post.get("purchase", ""))
+    try:  # a purchase is a few dozen characters: nothing longer is parsed
+        purchase = json.loads(text) if len(text) <= MAX_PURCHASE else None
+    except (ValueError, RecursionError):  # not JSON, or a number of thousands of digits
         purchase = None
     if not isinstance(purchase, dict):
         raise services.ServiceError("Choose a purchase.", code="bad-purchase")
@@ -146,8 +156,19 @@ def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> Ht
             seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as error:
-        refused(request, error.message)
+        return _refused(request, membership, error)
     return redirect("campaign:winter", slug=slug)
+
+
+def _refused(
+    request: HttpRequest, membership: Membership, error: services.ServiceError
+) -> HttpResponse:
+    """Nothing was changed, in words: a malformed post gets the page again with a 400; any
+    other refusal goes back to the page."""
+    refused(request, error.message)
+    if error.code in MALFORMED:
+        return _page(request, membership, status=400)
+    return redirect("campaign:winter", slug=membership.campaign.slug)
 
 
 @login_required
@@ -177,7 +198,7 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
             else "Not ready: you may change your list.",
         )
     except services.ServiceError as error:
-        refused(request, error.message)
+        return _refused(request, membership, error)
     return redirect("campaign:winter", slug=slug)
 
 

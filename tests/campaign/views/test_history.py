@@ -101,7 +101,7 @@ def test_the_slider_gets_only_the_map_section_with_htmx(client, cast):
     assert 'class="campaign-map"' in response.text
 
 
-@pytest.mark.parametrize("at", ["0", "999", "abc", "-1", "2.5"])
+@pytest.mark.parametrize("at", ["0", "999", "abc", "-1", "2.5", "9" * 5000, str(2**31), str(2**63)])
 def test_an_unknown_snapshot_is_not_found(client, cast, at):
     campaign = new_campaign(cast)
     services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
