@@ -29,10 +29,16 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
 
 from accounts.models import User
+from campaign.display.setup_board import SETUP_KINDS
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.state import OrdersMode
 
 _RELEASE_FILES = ("templates", "campaign", "battles", "accounts")
+
+# The kinds of decision (`inputs` keys) whose readiness a page shows of other kingdoms;
+# None: every kind.
+type Others = frozenset[str] | None
+SETUP_ANSWERS: Others = frozenset(SETUP_KINDS.values())
 
 
 @cache
@@ -143,15 +149,18 @@ def _read() -> str:
     )
 
 
-def _given_seen(gathered: str | None, own_kingdom: str | None) -> list[tuple[Any, ...]]:
+def _given_seen(
+    gathered: str | None, own_kingdom: str | None, others: Others
+) -> list[tuple[Any, ...]]:
     """The open decisions that change what the viewer sees (id, kingdom, kind, ready, last
-    change): another kingdom's only once ready (ruling S1, sealed orders: its drafts change
-    nothing the viewer sees), and then not as it changes; the viewer's own, and the admins'
-    battle entries (kingdom ""), as they change."""
+    change): the viewer's own, and the admins' battle entries (kingdom ""), as they change;
+    another kingdom's only once ready (ruling S1, sealed orders: its drafts change nothing
+    the viewer sees), then not as it changes, and only of the kinds whose readiness the page
+    shows (`others`; None: every kind)."""
     given = []
     for row in gathered.split(_ROW) if gathered else []:
         id_, kingdom, kind, ready, changed = row.split(_FIELD)
-        readied = ready in ("1", "true")
+        readied = ready in ("1", "true") and (others is None or kind in others)
         watched = kingdom in ("", own_kingdom)
         if readied or watched:
             given.append((int(id_), kingdom, kind, readied, changed if watched else None))
@@ -159,10 +168,11 @@ def _given_seen(gathered: str | None, own_kingdom: str | None) -> list[tuple[Any
 
 
 def _campaign_shown(
-    slug: str, user: object, *, unseen_while_drafting: bool
+    slug: str, user: object, *, others: Others, unseen_while_drafting: bool
 ) -> tuple[bool, list[object]] | None:
     """Whether the viewer may read the campaign, and what its pages show of it (bar the
-    snapshots' own files, which never change); None if there is no such campaign. With
+    snapshots' own files, which never change); None if there is no such campaign. `others`:
+    the kinds of decision whose readiness the page shows of other kingdoms (None: all). With
     `unseen_while_drafting`, a viewer still drafting sealed orders sees no other kingdom's
     readiness (`_as_drafting_sees`)."""
     names = [f.name for f in _fields(Campaign, leaving=("map",))]
@@ -175,7 +185,7 @@ def _campaign_shown(
     campaign = dict(zip(names, row, strict=False))
     member, own, newest, stored, members, gathered = row[len(names) :]
     own_kingdom = own or None  # None: no kingdom's drafts are the viewer's
-    given = _given_seen(gathered, own_kingdom)
+    given = _given_seen(gathered, own_kingdom, others)
     if unseen_while_drafting:
         given = _as_drafting_sees(given, own_kingdom, newest=(newest, stored))
     readable = bool(member) or bool(campaign["public"])
@@ -221,13 +231,21 @@ def _sealed_orders_asked(snapshot: int, stored: object) -> frozenset[str]:
 
 
 def campaign_tag(
-    request: HttpRequest, slug: str, *, unseen_while_drafting: bool = False
+    request: HttpRequest,
+    slug: str,
+    *,
+    others: Others = frozenset(),
+    unseen_while_drafting: bool = False,
 ) -> str | None:
-    """The ETag of a campaign page for this viewer; None (always drawn) when a message waits,
-    or when the viewer cannot read the campaign (the view then says why)."""
+    """The ETag of a campaign page for this viewer, from what that page shows of it: the
+    readiness of other kingdoms only for the kinds in `others` (None: all). None (always
+    drawn) when a message waits, or when the viewer cannot read the campaign (the view then
+    says why)."""
     if len(messages.get_messages(request)):
         return None
-    found = _campaign_shown(slug, request.user, unseen_while_drafting=unseen_while_drafting)
+    found = _campaign_shown(
+        slug, request.user, others=others, unseen_while_drafting=unseen_while_drafting
+    )
     if found is None or not found[0]:
         return None
     parts = repr([_viewer(request), found[1]])
@@ -238,15 +256,26 @@ def _tag_of_page(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> 
     return campaign_tag(request, slug)
 
 
+def _tag_of_setup_page(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> str | None:
+    return campaign_tag(request, slug, others=SETUP_ANSWERS)
+
+
 def _tag_of_orders_page(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> str | None:
-    return campaign_tag(request, slug, unseen_while_drafting=True)
+    return campaign_tag(request, slug, others=None, unseen_while_drafting=True)
 
 
 def revalidated[View: Callable[..., HttpResponse]](view: View) -> View:
     """Answers a GET whose If-None-Match holds the page's current tag with 304 Not Modified;
     every answer tells the browser to ask again each time, and that htmx's fragment and the
-    whole page differ."""
+    whole page differ. For a page that shows nothing of the other kingdoms' readiness (the
+    campaign page, a report)."""
     return _revalidated(view, _tag_of_page)
+
+
+def revalidated_setup[View: Callable[..., HttpResponse]](view: View) -> View:
+    """`revalidated` for the setup page, which shows which other kingdoms have chosen at the
+    setup's steps (ruling S1: never what they chose), and nothing of it after them."""
+    return _revalidated(view, _tag_of_setup_page)
 
 
 def revalidated_orders[View: Callable[..., HttpResponse]](view: View) -> View:

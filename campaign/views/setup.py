@@ -42,7 +42,7 @@ from campaign.rules.hexmap import hex_label
 from campaign.rules.setup import RACES
 from campaign.services import ServiceError
 from campaign.views.common import decision_of
-from campaign.views.freshness import revalidated
+from campaign.views.freshness import revalidated_setup
 
 type Json = dict[str, Any]
 
@@ -153,7 +153,7 @@ def _save(
 
 @login_required
 @require_GET
-@revalidated
+@revalidated_setup
 def setup_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request, slug)
     return _respond(request, _board(request, membership, slot=request.GET.get("settlement")))

@@ -76,8 +76,11 @@ def again(client: Client, address: str, first: Any, **headers: Any) -> Any:
 
 
 def unmasked(page: str) -> str:
-    """The page without its CSRF tokens, which are masked anew on every drawing."""
-    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+    """The page without its CSRF tokens and its scripts' nonces, which are new on every
+    drawing."""
+    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+    page = re.sub(r'"X-CSRFToken": "[^"]*"', "", page)
+    return re.sub(r'nonce="[^"]*"', "", page)
 
 
 def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -161,6 +164,43 @@ def test_a_player_asked_for_orders_is_not_sent_the_page_again_when_another_is_re
     bob.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "no"}), **HTMX)
     assert unmasked(alice.get(url(campaign), **HTMX).text) == unmasked(drafting.text)
     assert again(alice, url(campaign), drafting, **HTMX).status_code == 304
+
+
+@pytest.mark.parametrize("page", ["campaign", "setup"])
+def test_another_kingdoms_readiness_changes_no_tag_of_a_page_that_does_not_show_it(
+    client, cast, campaign, page
+):
+    """Issue 26, point 3: the campaign page and the setup page (past the setup) show nothing
+    of who else is ready, so bob's Ready (and his taking it back) leave alice's tag, and a
+    public campaign's visitor's, as they were."""
+    Campaign.objects.filter(pk=campaign.pk).update(public=True)
+    alice, bob, visitor = Client(), Client(), Client()
+    signed_in(alice, cast["alice"])
+    signed_in(bob, cast["bob"])
+    viewers = [alice, visitor] if page == "campaign" else [alice]
+    first = [viewer.get(url(campaign, page)) for viewer in viewers]
+    assert [response.status_code for response in first] == [200] * len(viewers)
+    defend(bob, campaign, cast["bob"])
+    for ready in ("yes", "no", "yes"):
+        bob.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": ready}), **HTMX)
+        for viewer, shown in zip(viewers, first, strict=True):
+            assert unmasked(viewer.get(url(campaign, page)).text) == unmasked(shown.text)
+            assert again(viewer, url(campaign, page), shown).status_code == 304
+
+
+def test_the_setup_page_is_sent_again_when_another_kingdom_has_chosen(client, cast):
+    """At the races every kingdom is listed as chosen or not (ruling S1): that the page
+    shows, so the tag follows it."""
+    campaign = new_campaign(cast)
+    alice, bob = Client(), Client()
+    signed_in(alice, cast["alice"])
+    signed_in(bob, cast["bob"])
+    first = alice.get(url(campaign, "setup"))
+    services.submission_save(campaign=campaign, user=cast["bob"], kind="races", payload="Dwarfs")
+    services.submission_set_ready(campaign=campaign, user=cast["bob"])
+    changed = again(alice, url(campaign, "setup"), first)
+    assert changed.status_code == 200
+    assert " has chosen." in changed.text
 
 
 def test_a_players_own_order_gets_their_new_page(client, cast, campaign):
