@@ -66,9 +66,9 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     others_answer(campaign)
     assert newest(campaign)["clock"]["step"] == "build"
 
-    # She raises an army at her fortress: listed, and forecast
-    alice.reload()
-    expect(alice.get_by_role("heading", name="Build and recruit")).to_be_visible()
+    # Her page follows the campaign to the purchases by itself (a reload of her own could
+    # be cut short by the page's): she raises an army at her fortress, listed and forecast
+    expect(alice.get_by_role("heading", name="Build and recruit")).to_be_visible(timeout=10_000)
     alice.get_by_role("button", name=re.compile(r"^Raise an army at ")).first.click()
     expect(alice.locator("ol.listed")).to_contain_text("Raise an army at")
     expect(alice.locator(".forecast")).to_contain_text("is raised at")
@@ -88,9 +88,9 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     ]
     assert len(recruited) == 1
 
-    # She deploys by tapping a lit settlement, then marks ready
-    alice.reload()
-    expect(alice.get_by_role("heading", name="Deploy your armies")).to_be_visible()
+    # Her page follows the campaign to the deployment; she deploys by tapping a lit
+    # settlement, then marks ready
+    expect(alice.get_by_role("heading", name="Deploy your armies")).to_be_visible(timeout=10_000)
     first = alice.locator("text=/Tap a lit settlement to deploy/").inner_text()
     army = re.search(r"deploy (\S+)\.", first)
     assert army is not None
