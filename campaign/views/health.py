@@ -1,5 +1,8 @@
-"""`/healthz`: whether the database and the broker answer, and when a worker last checked in."""
+"""`/healthz`: whether the database and the broker answer, and when a worker last checked in.
+The details (each part, the broker's kind, the worker's last check-in) are for the machine
+itself (a monitor on loopback) and the site's staff; anyone else reads the status alone."""
 
+import ipaddress
 import logging
 
 from django.db import DatabaseError, connection
@@ -10,6 +13,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.models import WorkerHeartbeat
 from config.celery import app as celery_app
+from config.ratelimit import client_address
 
 logger = logging.getLogger(__name__)
 
@@ -51,13 +55,25 @@ def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database and the broker answer, 503 otherwise."""
     problems = {"database": _database_answers(), "broker": _broker_answers()}
     healthy = not any(problems.values())
-    body = {
-        "status": "ok" if healthy else "unavailable",
-        **{part: problem or "ok" for part, problem in problems.items()},
-        "broker_transport": celery_app.conf.broker_url.split("://", 1)[0],
-        "worker_last_seen": _last_heartbeat() if problems["database"] is None else None,
-    }
+    body: dict[str, str | None] = {"status": "ok" if healthy else "unavailable"}
+    if _may_read_details(request):
+        body |= {
+            **{part: problem or "ok" for part, problem in problems.items()},
+            "broker_transport": celery_app.conf.broker_url.split("://", 1)[0],
+            "worker_last_seen": _last_heartbeat() if problems["database"] is None else None,
+        }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+def _may_read_details(request: HttpRequest) -> bool:
+    """The machine itself (the visitor's address is loopback, behind the trusted proxies)
+    or the site's staff."""
+    if getattr(request.user, "is_staff", False):
+        return True
+    try:
+        return ipaddress.ip_address(client_address(request)).is_loopback
+    except ValueError:
+        return False
 
 
 urlpatterns: list[URLPattern] = [path("healthz", healthz, name="healthz")]

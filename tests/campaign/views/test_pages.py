@@ -4,6 +4,7 @@ import pytest
 from django.db import DatabaseError
 from django.urls import reverse
 
+from accounts.models import User
 from config.celery import app as celery_app
 
 
@@ -43,6 +44,29 @@ def test_healthz_is_ok_when_the_database_and_broker_answer(client):
     assert body["database"] == "ok"
     assert body["broker"] == "ok"
     assert body["broker_transport"] in {"redis", "filesystem"}
+
+
+@pytest.mark.django_db
+def test_healthz_tells_a_visitor_from_elsewhere_the_status_alone(client, settings):
+    """Issue 26, point 10: the broker's kind and the worker's last check-in are for the
+    machine itself (and the site's staff), also behind nginx (one trusted proxy)."""
+    far = client.get(reverse("campaign:healthz"), REMOTE_ADDR="203.0.113.7")
+    assert (far.status_code, far.json()) == (200, {"status": "ok"})
+    settings.TRUSTED_PROXY_COUNT = 1
+    proxied = client.get(
+        reverse("campaign:healthz"), REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.7"
+    )
+    assert proxied.json() == {"status": "ok"}
+    local = client.get(
+        reverse("campaign:healthz"), REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="127.0.0.1"
+    )
+    assert local.json()["broker"] == "ok"
+    staff = User.objects.create_user("keeper", password="a-long-test-password", is_staff=True)
+    client.force_login(staff)
+    assert (
+        "worker_last_seen"
+        in client.get(reverse("campaign:healthz"), REMOTE_ADDR="203.0.113.7").json()
+    )
 
 
 @pytest.mark.django_db
