@@ -204,6 +204,10 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Set the resolution sequence (ruling O2): the units in their new order, from a drag,
     or one unit moved up or down by its buttons."""
     membership, players = players_of(request, slug)
+    try:
+        decision_of(request.POST)  # a page the campaign has moved past is refused first
+    except services.ServiceError as refusal:
+        return _after_post(request, membership, players, selected=None, error=refusal.message)
     orders = {o["unit"]: o for o in _orders_of(membership)}
     units = request.POST.getlist("unit")
     if sorted(units) != sorted(orders):

@@ -694,7 +694,9 @@ def test_a_ready_from_a_tab_whose_draft_has_changed_since_is_refused_with_the_dr
 @pytest.mark.parametrize(
     "stale", [{}, {"seen": "abc"}, {"seen": "9" * 5000}], ids=["none", "letters", "5000 digits"]
 )
-@pytest.mark.parametrize("action", ["orders_give", "orders_withdraw", "orders_ready"])
+@pytest.mark.parametrize(
+    "action", ["orders_give", "orders_withdraw", "orders_sequence", "orders_ready"]
+)
 def test_an_orders_post_without_the_page_it_was_drawn_on_is_refused(
     client, cast, campaign, action, stale
 ):
