@@ -8,7 +8,8 @@ from django.core.mail import send_mail
 from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
 
-from accounts.models import User, known_time_zones
+from accounts.models import DISPLAY_NAME_LENGTH, User, known_time_zones
+from accounts.names import confusable_refusal, plain_name
 from accounts.services import DEPARTED_PREFIX
 
 logger = logging.getLogger(__name__)
@@ -149,6 +150,11 @@ class SignUpForm(UserCreationForm[User]):
                 f"Usernames starting with {DEPARTED_PREFIX} are kept for closed accounts.",
                 code="reserved",
             )
+        refusal = username and confusable_refusal(
+            username, lambda name: User.objects.filter(username__iexact=name).exists()
+        )
+        if refusal:
+            raise ValidationError(refusal, code="confusable")
         return username
 
     def clean_email(self) -> str:
@@ -223,3 +229,9 @@ class DisplayNameForm(forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ("display_name",)
+
+    def clean_display_name(self) -> str:
+        given = str(self.cleaned_data.get("display_name") or "")
+        if not given.strip():
+            return ""  # none: the username is shown
+        return plain_name(given, max_length=DISPLAY_NAME_LENGTH, what="A display name")

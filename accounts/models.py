@@ -25,6 +25,9 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+DISPLAY_NAME_LENGTH = 60
+
+
 class User(AbstractUser):
     """A person who plays in or runs campaigns.
 
@@ -39,7 +42,7 @@ class User(AbstractUser):
         help_text="IANA name, such as Europe/London: deadlines are shown in this zone.",
     )
     display_name = models.CharField(
-        max_length=60,
+        max_length=DISPLAY_NAME_LENGTH,
         blank=True,
         help_text="Shown instead of your username. Leave it empty to use your username.",
     )

@@ -27,6 +27,7 @@ class WorkerHeartbeat(models.Model):
 
 
 KINGDOM_NAME_LENGTH = 60
+CAMPAIGN_NAME_LENGTH = 120
 
 
 def new_join_code() -> str:
@@ -54,7 +55,7 @@ class Campaign(models.Model):
         PAUSED = "paused", "Paused"
         ENDED = "ended", "Ended"
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=CAMPAIGN_NAME_LENGTH)
     slug = models.SlugField(max_length=60, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     kingdoms = models.PositiveSmallIntegerField(help_text="How many kingdoms the campaign needs.")

@@ -4,6 +4,7 @@ key unique to the event, its kind, its e-mails (`Letter`) and its Discord post. 
 facts gathered here (`snapshot_news` compares a new snapshot with the one before it); the
 outbox writes them (`outbox.write`)."""
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -70,9 +71,27 @@ def subject_line(campaign_name: str, text: str) -> str:
     return f"[{campaign_name}] {text}"[:200]
 
 
+# What Discord's Markdown reads as formatting, a masked link or a mention, escaped with a
+# backslash in every text of a post (names come from players, so a name shows as typed);
+# "://" loses its slashes' meaning, so no name becomes a link. The post's own timestamps
+# (<t:SECONDS:STYLE>, each reader's local time) are kept.
+MARKDOWN = re.compile(r"([\\*_~`|\[\]<>])")
+TIMESTAMP = re.compile(r"(<t:\d+:[tTdDfFR]>)")
+
+
+def as_text(words: str) -> str:
+    """Words shown in Discord as they are, never as formatting or a link."""
+    parts = TIMESTAMP.split(words)
+    return "".join(
+        part if i % 2 else MARKDOWN.sub(r"\\\1", part).replace("://", ":\\/\\/")
+        for i, part in enumerate(parts)
+    )
+
+
 def post_text(campaign_name: str, chapter: str, *lines: str, link: str) -> str:
-    head = f"**{campaign_name}** · {chapter}" if chapter else f"**{campaign_name}**"
-    return "\n".join([head, *lines, f"<{link}>"])[:DISCORD_LENGTH]
+    name = as_text(campaign_name)
+    head = f"**{name}** · {as_text(chapter)}" if chapter else f"**{name}**"
+    return "\n".join([head, *map(as_text, lines), f"<{link}>"])[:DISCORD_LENGTH]
 
 
 @dataclass(frozen=True)

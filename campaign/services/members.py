@@ -2,6 +2,7 @@
 admins made and stepping down."""
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -11,6 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from accounts.models import User
+from accounts.names import plain_name
 from campaign.models import (
     KINGDOM_NAME_LENGTH,
     AuditEntry,
@@ -79,11 +81,12 @@ def campaign_join(
     if refusal is not None:
         raise refusal
     players = campaign.memberships.exclude(kingdom="")
-    name = " ".join(kingdom_name.split())
+    name = unicodedata.normalize("NFKC", kingdom_name)
     colour = colour.strip().lower()
     heraldry = heraldry.strip().upper()
     taken = set(players.values_list("heraldry", flat=True))
     refusals = _kingdom_refusals(players, name, colour, heraldry, taken)
+    name = " ".join(name.split())
     if refusals:
         raise ServiceError(
             refusals[0].message, code=refusals[0].code, field=refusals[0].field, also=refusals[1:]
@@ -113,15 +116,10 @@ def _kingdom_refusals(
 ) -> list[ServiceError]:
     """What is wrong with a new kingdom's name, colour (#rrggbb) and heraldry, all at once."""
     refusals = []
-    if not name:
-        refusals.append(
-            ServiceError("Your kingdom needs a name.", code="no-name", field="kingdom_name")
-        )
-    elif len(name) > KINGDOM_NAME_LENGTH:
-        refusals.append(ServiceError(
-            "That name is too long for a kingdom.", code="long-name", field="kingdom_name"
-        ))  # fmt: skip
-    elif players.filter(kingdom_name__iexact=name).exists():
+    not_plain = _name_refusal(name, KINGDOM_NAME_LENGTH, "Your kingdom's name")
+    if not_plain:
+        refusals.append(not_plain)
+    elif players.filter(kingdom_name__iexact=" ".join(name.split())).exists():
         refusals.append(ServiceError(
             f"Another kingdom is called {name} already: choose another name.",
             code="name-taken", field="kingdom_name",
@@ -145,6 +143,16 @@ def _kingdom_refusals(
             code="heraldry-taken", field="heraldry",
         ))  # fmt: skip
     return refusals
+
+
+def _name_refusal(name: str, max_length: int, what: str) -> ServiceError | None:
+    """Why `name` is not one a kingdom may bear (accounts.names.plain_name), or None."""
+    try:
+        plain_name(name, max_length=max_length, what=what)
+    except ValidationError as refused:
+        code = "no-name" if refused.code == "empty" else "bad-name"
+        return ServiceError(str(refused.messages[0]), code=code, field="kingdom_name")
+    return None
 
 
 @transaction.atomic

@@ -3,13 +3,16 @@ checked), archived or deleted, and started once its kingdoms are taken."""
 
 from collections.abc import Iterable
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
+from accounts.names import plain_name
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
 from campaign.models import (
+    CAMPAIGN_NAME_LENGTH,
     AuditEntry,
     Campaign,
     Membership,
@@ -131,9 +134,11 @@ def campaign_create(
             f"A campaign has {MIN_KINGDOMS} to {MAX_KINGDOMS} kingdoms.",
             code="kingdom-count", field="kingdoms",
         )  # fmt: skip
-    name = " ".join(name.split())
-    if not name:
-        raise ServiceError("The campaign needs a name.", code="no-name", field="name")
+    try:
+        name = plain_name(name, max_length=CAMPAIGN_NAME_LENGTH, what="The campaign's name")
+    except ValidationError as refused:
+        code = "no-name" if refused.code == "empty" else "bad-name"
+        raise ServiceError(str(refused.messages[0]), code=code, field="name") from None
     options = _checked_options(options)
     hours = _checked_deadlines(deadlines)
     days = _checked_days(deadline_days)

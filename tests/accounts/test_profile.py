@@ -48,6 +48,31 @@ def test_a_display_name_too_long_is_refused(client, cast):
     assert "Ensure this value has at most 60 characters" in response.text
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["Alice\r\nBcc: everyone@example.org", "Alice\u202eecilA", "Alice\u2028Bob", "Alice\x07"],
+    ids=["line break", "right-to-left override", "line separator", "bell"],
+)
+def test_a_display_name_of_more_than_one_printable_line_is_refused(client, cast, name):
+    """Issue 26, point 6: "Alice\r\nBcc: ..." was saved, and the e-mails naming her then
+    failed their header check."""
+    client.force_login(cast["alice"])
+    response = client.post(NAME, {"display_name": name})
+    assert response.status_code == 400
+    assert "A display name is one line of letters, digits, spaces and punctuation." in (
+        response.text
+    )
+    cast["alice"].refresh_from_db()
+    assert cast["alice"].display_name == ""
+
+
+def test_a_display_name_is_kept_normalised_and_trimmed(client, cast):
+    client.force_login(cast["alice"])
+    client.post(NAME, {"display_name": "  \uff21lice   of  the Marches "})  # a full-width A
+    cast["alice"].refresh_from_db()
+    assert cast["alice"].display_name == "Alice of the Marches"
+
+
 def test_the_settings_page_shows_the_e_mail_address_and_links_to_change_it(client, cast):
     client.force_login(cast["alice"])
     page = client.get(SETTINGS).text

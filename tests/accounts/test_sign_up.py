@@ -87,6 +87,25 @@ def test_a_username_taken_is_refused_whatever_its_case(client, cast):
     refused(client, {"username": "ALICE"}, "A user with that username already exists.")
 
 
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("\u0430lice", "This username mixes alphabets whose letters look alike"),  # Cyrillic a
+        ("\u0430\u0441\u0435", "This username looks like one that is taken"),  # Cyrillic "ace"
+    ],
+    ids=["mixed alphabets", "all Cyrillic"],
+)
+def test_a_username_that_looks_like_another_is_refused(client, cast, username, message):
+    """Issue 26, point 6: alice spelt with a Cyrillic a (U+0430) was a second alice."""
+    User.objects.create_user("ace", password="a-long-test-password")
+    refused(client, {"username": username}, message)
+
+
+def test_a_username_in_another_alphabet_that_looks_like_none_is_welcome(client):
+    client.post(SIGN_UP, {**GOOD, "username": "\u0411\u043e\u0440\u0438\u0441"})  # Борис
+    assert User.objects.filter(username="\u0411\u043e\u0440\u0438\u0441").exists()
+
+
 def test_an_e_mail_address_taken_is_refused_whatever_its_case(client, cast):
     refused(
         client,

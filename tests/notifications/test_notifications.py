@@ -366,6 +366,23 @@ def test_discord_gets_one_post_per_event_naming_the_players_with_a_link(
     assert len(mail.outbox) == 2
 
 
+def test_names_in_a_discord_post_are_shown_as_typed_never_as_markdown_or_links(
+    people, discord, eager, django_capture_on_commit_callbacks
+):
+    """Issue 26, point 6: a campaign or kingdom name is text in Discord."""
+    campaign = new_campaign(people, start=False)
+    Campaign.objects.filter(pk=campaign.pk).update(name="**Gold** [here](https://evil.example)")
+    campaign.memberships.filter(kingdom_name="Red Elves").update(kingdom_name="Red_Elves <@1>")
+    campaign.refresh_from_db()
+    set_webhook(campaign, people["gm"], discord.url)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.campaign_start(campaign=campaign, actor=people["gm"])
+    (content,) = discord.contents
+    assert content.startswith("**\\*\\*Gold\\*\\* \\[here\\](https:\\/\\/evil.example)** · ")
+    assert "alice (Red\\_Elves \\<@1\\>), choose your race" in content
+    assert re.search(r"Deadline: <t:\d+:f> \(<t:\d+:R>\)", content)  # its own marks kept
+
+
 def test_discord_hears_of_battles_reports_and_disputes(league, discord):
     campaign, cast = league
     set_webhook(campaign, cast["gm"], discord.url)

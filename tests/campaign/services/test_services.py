@@ -133,6 +133,26 @@ def test_joining_is_refused_twice_when_full_and_without_a_name(open_campaign, ca
     )
 
 
+@pytest.mark.parametrize("name", ["Red\r\nBcc: all", "Red\u202eder", "Red\x07"])
+def test_a_kingdom_or_campaign_name_of_more_than_one_printable_line_is_refused(
+    open_campaign, cast, name
+):
+    """Issue 26, point 6: names reach e-mail headers and Discord."""
+    refused(
+        lambda: services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name=name),
+        "bad-name",
+    )
+    refused(lambda: services.campaign_create(name=name, admin=cast["gm"], kingdoms=2), "bad-name")
+    assert not open_campaign.memberships.filter(user=cast["bob"]).exclude(kingdom="").exists()
+
+
+def test_a_kingdom_name_is_kept_normalised_and_trimmed(open_campaign, cast):
+    membership = services.campaign_join(
+        campaign=open_campaign, user=cast["bob"], kingdom_name="  \uff22lue   Dwarfs "
+    )
+    assert membership.kingdom_name == "Blue Dwarfs"
+
+
 def test_the_admin_may_also_rule_a_kingdom(open_campaign, cast):
     membership = services.campaign_join(
         campaign=open_campaign, user=cast["gm"], kingdom_name="Grey"
