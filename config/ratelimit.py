@@ -82,11 +82,25 @@ def over_the_limit(who: str, rate: Rate) -> bool:
     return posts > rate.posts
 
 
-def too_many_posts(request: HttpRequest, rate: Rate) -> HttpResponse:
-    page = render_to_string("errors/too_many_posts.html", {"rate": rate}, request=request)
+def too_many_posts(
+    request: HttpRequest, rate: Rate, done: str = "sent from here, so it was not saved"
+) -> HttpResponse:
+    """The 429 page: past `rate`, what was asked (`done`: what became of it) was refused."""
+    context = {"rate": rate, "done": done}
+    page = render_to_string("errors/too_many_posts.html", context, request=request)
     response = HttpResponse(page, status=429)
     response["Retry-After"] = str(rate.seconds)
     return response
+
+
+def too_often(request: HttpRequest, what: str, limit: tuple[int, int] | None) -> Rate | None:
+    """Count one `what` (a costly page, such as a map preview) by the signed-in user; the
+    rate (settings' `limit`) once it is past it, else None."""
+    user = getattr(request, "user", None)
+    if limit is None or user is None or not user.is_authenticated:
+        return None
+    rate = Rate(*limit)
+    return rate if over_the_limit(f"{what}:user:{user.pk}", rate) else None
 
 
 class PostRateLimitMiddleware:

@@ -219,6 +219,10 @@ AXES_CLIENT_IP_CALLABLE = "config.ratelimit.client_address"
 # a minute. "off" lifts a limit (the load test signs 1,600 players in from one address).
 POST_RATE_LIMIT = env_rate("POST_RATE_LIMIT", "60/m")
 ANONYMOUS_POST_RATE_LIMIT = env_rate("ANONYMOUS_POST_RATE_LIMIT", "30/m")
+# A map preview generates and draws a map (about 0.1 s of CPU at the largest size): so many
+# a player; and so many new campaigns an account may create (5 a day).
+PREVIEW_RATE_LIMIT = env_rate("PREVIEW_RATE_LIMIT", "30/m")
+NEW_CAMPAIGN_RATE_LIMIT = env_rate("NEW_CAMPAIGN_RATE_LIMIT", "5/d")
 # How many proxies (nginx: 1) stand between visitors and gunicorn, each adding to
 # X-Forwarded-For: the visitor's address is read from there, for the post limit and
 # django-axes. 0 (the default) believes only REMOTE_ADDR.

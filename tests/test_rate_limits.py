@@ -14,6 +14,7 @@ from django.core import mail
 from django.test import Client
 
 from accounts.models import User
+from campaign.models import Campaign
 from tests.accounts.conftest import sign_in
 from tests.campaign.helpers import make_cast
 from tests.test_settings import django_setting, run_manage
@@ -198,3 +199,34 @@ def test_a_bad_limit_is_refused_with_its_name():
     result = run_manage("check", DEBUG="1", POST_RATE_LIMIT="lots")
     assert result.returncode != 0
     assert "POST_RATE_LIMIT must be a number of posts per s, m, h or d" in result.stderr
+
+
+def test_map_previews_past_their_limit_get_a_429_in_words(settings):
+    """Issue 26, point 9: each preview generates and draws a map."""
+    settings.PREVIEW_RATE_LIMIT = (2, 60)
+    client = signed_in(make_cast()["alice"])
+    preview = "/new/preview/?kingdoms=2&size=&seed=7"
+    assert [client.get(preview).status_code for _ in range(2)] == [200, 200]
+    refused = client.get(preview)
+    assert refused.status_code == 429
+    assert "more than 2 a minute map previews asked from here, so it was not drawn" in (
+        refused.text
+    )
+    bob = signed_in(User.objects.get(username="bob"))
+    assert bob.get(preview).status_code == 200  # counted by account
+
+
+def test_an_account_makes_at_most_so_many_campaigns_a_day(settings):
+    settings.POST_RATE_LIMIT = None
+    settings.NEW_CAMPAIGN_RATE_LIMIT = (2, 86400)
+    gm = make_cast()["gm"]
+    client = signed_in(gm)
+    form = {
+        "name": "Spam", "kingdoms": "2", "map_name": "borderlands", "orders": "sealed",
+        "battles": "tabletop", "years": "6", "months": "6", "seed": "1",
+        "setup_hours": "48", "orders_hours": "48", "battles_hours": "72", "winter_hours": "48",
+        "turn_hours": "12", "deadline_days": [str(d) for d in range(7)],
+    }  # fmt: skip
+    made = [client.post("/new/", {**form, "key": f"k{i}"}).status_code for i in range(3)]
+    assert made == [302, 302, 429]
+    assert Campaign.objects.filter(memberships__user=gm).count() == 2

@@ -9,6 +9,7 @@ from random import randint
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.validators import RegexValidator
@@ -28,6 +29,7 @@ from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MIN_SIZE
 from campaign.rules.options import OPTION_ROWS, OPTIONS, OptionRow
 from campaign.services import ServiceError
+from config.ratelimit import too_many_posts, too_often
 
 TEMPLATE = "campaign/new.html"
 MAX_SIZE = 1200  # hexes: a generated map larger than this is more than a phone can show
@@ -301,6 +303,11 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
     if choice["map_name"] == "generated":
         key = preview_key(choice["kingdoms"], choice["size"], choice["seed"])
         if "preview" in request.POST or choice["previewed"] != key:
+            rate = too_often(request, "preview", settings.PREVIEW_RATE_LIMIT)
+            if rate is not None:
+                return too_many_posts(
+                    request, rate, "map previews asked from here, so it was not drawn"
+                )
             try:
                 preview = preview_of(choice["kingdoms"], choice["size"], choice["seed"])
             except ServiceError as error:
@@ -311,6 +318,9 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             return _new_page(request, form, preview=preview)
     elif "preview" in request.POST:
         return _new_page(request, form)
+    rate = too_often(request, "new-campaign", settings.NEW_CAMPAIGN_RATE_LIMIT)
+    if rate is not None:
+        return too_many_posts(request, rate, "new campaigns made from here, so it was not made")
     try:
         campaign = services.campaign_create(
             name=choice["name"],
@@ -343,7 +353,11 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
 @require_GET
 def preview_map(request: HtmxHttpRequest) -> HttpResponse:
     """The generated map that `kingdoms`, `size` and `seed` make. For htmx, the preview
-    alone; otherwise the new campaign page with those choices and the map."""
+    alone; otherwise the new campaign page with those choices and the map. Each is a
+    map generated and drawn: at most PREVIEW_RATE_LIMIT a player."""
+    rate = too_often(request, "preview", settings.PREVIEW_RATE_LIMIT)
+    if rate is not None:
+        return too_many_posts(request, rate, "map previews asked from here, so it was not drawn")
     form = MapForm(request.GET)
     preview, problem = None, ""
     if form.is_valid():
