@@ -2,6 +2,7 @@ import logging
 from typing import Any
 
 from django import forms
+from django.contrib.auth import authenticate
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
@@ -162,7 +163,10 @@ class SignUpForm(UserCreationForm[User]):
 
 
 class CurrentPasswordForm(forms.Form):
-    """Asks for the signed-in user's password before a change that matters."""
+    """Asks for the signed-in user's password before a change that matters. The password is
+    checked as a sign-in is (`authenticate`), so django-axes counts a wrong one as a failed
+    sign-in, and past its limit answers with its pause page (429), even to the right one,
+    until the pause is over."""
 
     password = forms.CharField(
         label="Your password",
@@ -171,13 +175,15 @@ class CurrentPasswordForm(forms.Form):
         error_messages={"required": "Type your password to confirm."},
     )
 
-    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, user: User, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        self.request = request
 
     def clean_password(self) -> str:
         password: str = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        checked = authenticate(self.request, username=self.user.get_username(), password=password)
+        if checked is None or checked.pk != self.user.pk:
             raise ValidationError(
                 "That is not your password: nothing was changed.", code="password_incorrect"
             )

@@ -123,7 +123,7 @@ def display_name(request: HttpRequest) -> HttpResponse:
 def change_email(request: HttpRequest) -> HttpResponse:
     user = _signed_in(request)
     current = user.email
-    form = EmailChangeForm(user, _posted(request))
+    form = EmailChangeForm(user, _posted(request), request=request)
     if form.is_valid():
         form.save()
         messages.success(request, f"Saved: your e-mail address is now {user.email}.")
@@ -150,7 +150,7 @@ class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):  #
 def close_account(request: HttpRequest) -> HttpResponse:
     """Closes the account once its password is typed (accounts.services.account_close)."""
     user = _signed_in(request)
-    form = CurrentPasswordForm(user, _posted(request))
+    form = CurrentPasswordForm(user, _posted(request), request=request)
     refused = ""
     if form.is_valid():
         try:

@@ -166,3 +166,25 @@ def test_a_signed_out_visitor_is_sent_to_sign_in(client):
     response = client.post(CLOSE, {"password": "x"})
     assert response.status_code == 302
     assert response.url == f"{reverse('accounts:sign_in')}?next={CLOSE}"
+
+
+@pytest.mark.parametrize(
+    ("page", "body"),
+    [(CLOSE, {}), ("/accounts/settings/email/", {"email": "alice@elsewhere.example.org"})],
+    ids=["close the account", "change the e-mail"],
+)
+def test_wrong_passwords_typed_to_confirm_count_as_failed_sign_ins(client, cast, page, body):
+    """Issue 26, point 8: eight wrong guesses here, then the right one, used to be accepted;
+    now each wrong one counts for django-axes, and past its limit the right one is refused
+    too, nothing changed."""
+    alice = cast["alice"]
+    client.force_login(alice)
+    said = [client.post(page, {**body, "password": "wrong"}).status_code for _ in range(8)]
+    assert said == [400] * 4 + [429] * 4  # the fifth failure pauses, as at the sign-in
+    assert AccessAttempt.objects.get(username="alice").failures_since_start >= 5
+    right = client.post(page, {**body, "password": PASSWORD})
+    assert right.status_code == 429
+    assert "Too many tries" in right.text
+    alice.refresh_from_db()
+    assert alice.is_active
+    assert alice.email != "alice@elsewhere.example.org"
