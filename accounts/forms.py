@@ -3,7 +3,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import authenticate
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import MaxLengthValidator
@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from accounts.models import DISPLAY_NAME_LENGTH, User, known_time_zones
 from accounts.names import confusable_refusal, plain_name
 from accounts.services import DEPARTED_PREFIX
+from accounts.tasks import send_password_reset
 
 logger = logging.getLogger(__name__)
 EMAIL_MAX_LENGTH = 254
@@ -241,3 +242,14 @@ class DisplayNameForm(forms.ModelForm[User]):
         if not given.strip():
             return ""  # none: the username is shown
         return plain_name(given, max_length=DISPLAY_NAME_LENGTH, what="A display name")
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, its e-mail sent by the worker (accounts.tasks): the page does the
+    same, in the same time, for an address an account has and one nobody has."""
+
+    def save(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+        assert request is not None  # PasswordResetView passes it
+        send_password_reset.delay(
+            self.cleaned_data["email"], request.get_host(), request.is_secure()
+        )

@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.forms import SignInForm
+from accounts.forms import QueuedPasswordResetForm, SignInForm
 
 app_name = "accounts"
 
@@ -20,9 +20,8 @@ urlpatterns = [
     path(
         "password-reset/",
         auth_views.PasswordResetView.as_view(
+            form_class=QueuedPasswordResetForm,
             template_name="accounts/password_reset.html",
-            email_template_name="accounts/password_reset_email.txt",
-            subject_template_name="accounts/password_reset_subject.txt",
             success_url=reverse_lazy("accounts:password_reset_sent"),
         ),
         name="password_reset",

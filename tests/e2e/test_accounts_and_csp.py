@@ -121,7 +121,10 @@ def test_no_page_breaks_the_content_security_policy(browser, live_server, demo):
 
 
 def test_a_player_resets_a_forgotten_password_and_signs_in_by_e_mail(
-    browser: Browser, live_server: LiveServer, screenshot: Callable[[Page, str], object]
+    browser: Browser,
+    live_server: LiveServer,
+    screenshot: Callable[[Page, str], object],
+    eager: None,  # the reset e-mail is the worker's (accounts.tasks): at once, here
 ) -> None:
     User.objects.create_user("mira", "mira@example.org", "heavy-cavalry-at-dawn")
     page = browser.new_context(**PHONE).new_page()
