@@ -223,6 +223,11 @@ ANONYMOUS_POST_RATE_LIMIT = env_rate("ANONYMOUS_POST_RATE_LIMIT", "30/m")
 # a player; and so many new campaigns an account may create (5 a day).
 PREVIEW_RATE_LIMIT = env_rate("PREVIEW_RATE_LIMIT", "30/m")
 NEW_CAMPAIGN_RATE_LIMIT = env_rate("NEW_CAMPAIGN_RATE_LIMIT", "5/d")
+# Invitations by e-mail a day (the last 24 hours): for a campaign, and for an admin's
+# account across their campaigns (fewer for an account younger than a day).
+INVITATIONS_PER_CAMPAIGN = env_int("INVITATIONS_PER_CAMPAIGN", 20)
+INVITATIONS_PER_ACCOUNT = env_int("INVITATIONS_PER_ACCOUNT", 50)
+INVITATIONS_PER_NEW_ACCOUNT = env_int("INVITATIONS_PER_NEW_ACCOUNT", 10)
 # How many proxies (nginx: 1) stand between visitors and gunicorn, each adding to
 # X-Forwarded-For: the visitor's address is read from there, for the post limit and
 # django-axes. 0 (the default) believes only REMOTE_ADDR.

@@ -67,8 +67,17 @@ class News:
     summary: str = ""
 
 
+# What a mail program makes a link of: an address with a scheme, "www." or a domain name.
+ADDRESS = re.compile(r"\S*(?:://|www\.)\S*|\S+\.[a-z]{2,}(?:[/:?#]\S*)?\b", re.IGNORECASE)
+
+
+def without_addresses(name: str) -> str:
+    """A name as a subject carries it: nothing in it a mail program makes a link of."""
+    return " ".join(ADDRESS.sub("", name).split()) or "a campaign"
+
+
 def subject_line(campaign_name: str, text: str) -> str:
-    return f"[{campaign_name}] {text}"[:200]
+    return f"[{without_addresses(campaign_name)}] {text}"[:200]
 
 
 # What Discord's Markdown reads as formatting, a masked link or a mention, escaped with a
@@ -260,7 +269,8 @@ def invitation_letter(campaign: Campaign, admin: User, link: str) -> tuple[str, 
     """The subject and text of an invitation by e-mail, with the join page's `link`."""
     players = campaign.memberships.exclude(kingdom="").count()
     mode = {OrdersMode.SEALED: "sealed orders", OrdersMode.CYCLE: "orders given in turn"}
-    subject = f"{admin.get_username()} invites you to {campaign.name}, a Mighty Kingdoms campaign"
+    name = without_addresses(campaign.name)
+    subject = f"{admin.get_username()} invites you to {name}, a Mighty Kingdoms campaign"
     body = (
         f"{admin.get_username()} invites you to rule a kingdom in {campaign.name}, a Mighty "
         f"Kingdoms campaign for Kings of War: {campaign.kingdoms} kingdoms "

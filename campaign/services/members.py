@@ -4,11 +4,14 @@ admins made and stepping down."""
 import re
 import unicodedata
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
@@ -177,6 +180,7 @@ def campaign_invite_by_email(
             raise ServiceError(
                 f"{address} is not an e-mail address.", code="bad-email", field="emails"
             ) from None
+    _check_invitations_left(campaign, actor, len(addresses))
     entry = record_audit(campaign, actor, AuditEntry.Action.INVITED, details={"to": addresses})
     answers = invitations_made.send(
         sender=Campaign, campaign=campaign, actor=actor, addresses=addresses, link=link,
@@ -184,6 +188,34 @@ def campaign_invite_by_email(
     )  # fmt: skip
     taken = {address for _, said in answers for address in said or ()}
     return [address for address in addresses if address in taken]
+
+
+def _check_invitations_left(campaign: Campaign, actor: User, asked: int) -> None:
+    """Refused, nothing sent, past a day's invitations: INVITATIONS_PER_CAMPAIGN for the
+    campaign, INVITATIONS_PER_ACCOUNT for the admin across their campaigns (fewer,
+    INVITATIONS_PER_NEW_ACCOUNT, for an account younger than a day). Counted from the audit
+    log's invitations of the last 24 hours."""
+    since = timezone.now() - timedelta(days=1)
+    invited = AuditEntry.objects.filter(action=AuditEntry.Action.INVITED, created_at__gte=since)
+    per_account = (
+        settings.INVITATIONS_PER_NEW_ACCOUNT
+        if actor.date_joined > since
+        else settings.INVITATIONS_PER_ACCOUNT
+    )
+    for sent, cap, whose in (
+        (invited.filter(campaign=campaign), settings.INVITATIONS_PER_CAMPAIGN, "this campaign"),
+        (invited.filter(actor=actor), per_account, "your account"),
+    ):
+        count = sum(
+            len(details.get("to", [])) for details in sent.values_list("details", flat=True)
+        )
+        if count + asked > cap:
+            left = max(cap - count, 0)
+            raise ServiceError(
+                f"At most {cap} invitations a day go out for {whose}, and {left} are left "
+                "today: nothing was sent. Share the invitation link instead.",
+                code="too-many-invitations", field="emails",
+            )  # fmt: skip
 
 
 @transaction.atomic

@@ -225,6 +225,68 @@ def test_an_invitation_whose_link_was_replaced_or_whose_campaign_started_is_not_
 # --- several admins ---------------------------------------------------------------------------------
 
 
+def addresses(n: int, start: int = 0) -> str:
+    return "\n".join(f"person{i}@example.org" for i in range(start, start + n))
+
+
+def test_a_burst_of_invitations_from_a_new_account_stops_at_its_days_cap(
+    client, cast, open_campaign, settings
+):
+    """Issue 26, point 1: 3 posts of 30 addresses sent 90 e-mails. An account younger than
+    a day invites at most INVITATIONS_PER_NEW_ACCOUNT a day; past it, nothing more is
+    queued, and the page says so. Nothing is sent inside the request."""
+    settings.INVITATIONS_PER_NEW_ACCOUNT = 10
+    signed_in(client, cast["gm"])  # joined today
+    told = [
+        messages_of(
+            client.post(
+                action_url(open_campaign, "invite"), {"emails": addresses(6, 6 * i)}, follow=True
+            )
+        )
+        for i in range(3)
+    ]
+    assert "is queued" in told[0][-1]
+    assert (
+        "Nothing was changed. At most 10 invitations a day go out for your account, and 4 are "
+        "left today: nothing was sent. Share the invitation link instead."
+    ) in told[1]
+    queued = Notification.objects.filter(campaign=open_campaign, kind="invitation")
+    assert queued.count() == 6
+    assert mail.outbox == []
+
+
+def test_a_campaign_sends_at_most_its_days_invitations_whoever_sends_them(
+    client, cast, open_campaign, settings
+):
+    settings.INVITATIONS_PER_CAMPAIGN = 20
+    User.objects.filter(pk=cast["gm"].pk).update(date_joined=timezone.now() - timedelta(days=30))
+    gm = User.objects.get(pk=cast["gm"].pk)
+    assert len(invite(open_campaign, gm, *addresses(20).split())) == 20
+    with pytest.raises(services.ServiceError) as refused:
+        invite(open_campaign, gm, "one.more@example.org")
+    assert refused.value.code == "too-many-invitations"
+    assert "At most 20 invitations a day go out for this campaign, and 0 are left" in (
+        refused.value.message
+    )
+    AuditEntry.objects.filter(action="invited").update(
+        created_at=timezone.now() - timedelta(days=1, minutes=1)
+    )
+    assert invite(open_campaign, gm, "tomorrow@example.org") == ["tomorrow@example.org"]
+
+
+def test_an_invitations_subject_never_carries_a_link(
+    client, cast, open_campaign, eager, django_capture_on_commit_callbacks
+):
+    Campaign.objects.filter(pk=open_campaign.pk).update(
+        name="Free gold at https://evil.example/claim and www.evil.example"
+    )
+    open_campaign.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        invite(open_campaign, cast["gm"], "carol@example.org")
+    (message,) = mail.outbox
+    assert message.subject == "gm invites you to Free gold at and, a Mighty Kingdoms campaign"
+
+
 def test_an_admin_makes_another_member_an_admin(client, cast, running):
     signed_in(client, cast["gm"])
     response = client.post(action_url(running, "make-admin"), {"member": "alice"}, follow=True)
