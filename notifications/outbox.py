@@ -33,6 +33,7 @@ and Discord's timeouts bound it)."""
 import email.message
 import email.policy
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -257,9 +258,15 @@ def _deliver(row: Notification) -> None:
     _email(row, row.user).send()
 
 
+# An e-mail address in a mail server's refusal ("<carol@example.org>: Recipient address
+# rejected"): the refusal is shown on the admin's desk, which never shows a player's address.
+EMAIL_ADDRESS = re.compile(r"[^\s<>'\"(),;:]+@[^\s<>'\"(),;:]+")
+
+
 def _failed(row: Notification, error: Exception, now: datetime) -> str:
     row.attempts += 1
-    row.last_error = f"{type(error).__name__}: {error}"[:1000]
+    said = EMAIL_ADDRESS.sub("(the address)", f"{type(error).__name__}: {error}")
+    row.last_error = said[:1000]
     asked = error.wait if isinstance(error, DeliveryError) else None
     wait = min(asked, LONGEST_WAIT) if asked else back_off(row.attempts)
     if row.attempts >= MAX_ATTEMPTS:

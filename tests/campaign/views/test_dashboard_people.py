@@ -204,6 +204,29 @@ def test_a_mail_server_that_refuses_is_retried_and_shown_on_the_desk(
     assert [m.to for m in mail.outbox] == [["carol@example.org"], ["dave@example.org"]]
 
 
+def test_a_mail_servers_refusal_shown_on_the_desk_names_no_address(
+    client, cast, open_campaign, monkeypatch
+):
+    """Issue 26, point 7: an SMTP refusal printed the player's e-mail address."""
+    import smtplib
+
+    def refuse(self, *args, **kwargs):
+        raise smtplib.SMTPRecipientsRefused(
+            {self.to[0]: (550, f"5.1.1 <{self.to[0]}>: Recipient address rejected".encode())}
+        )
+
+    monkeypatch.setattr(EmailMessage, "send", refuse)
+    invite(open_campaign, cast["gm"], "Carol@example.org")
+    outbox.sweep(timezone.now() + timedelta(minutes=1))
+    refused = Notification.objects.get(address="carol@example.org")
+    assert "carol@example.org" not in refused.last_error
+    assert "(the address)" in refused.last_error
+    desk = reverse("notifications:desk", args=[open_campaign.slug])
+    page = signed_in(client, cast["gm"]).get(desk).text
+    assert "Recipient address rejected" in page
+    assert page.count("carol@example.org") == 1  # the invitation's own row, typed by the admin
+
+
 def test_an_invitation_whose_link_was_replaced_or_whose_campaign_started_is_not_sent(
     cast, open_campaign
 ):
