@@ -7,9 +7,11 @@ from collections.abc import Iterable
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.core.exceptions import ValidationError
 from django.db.models import F
 
 from accounts.models import User
+from accounts.names import plain_name
 from campaign.models import (
     AuditEntry,
     Campaign,
@@ -151,3 +153,13 @@ def record_audit(
     return AuditEntry.objects.create(
         campaign=campaign, actor=actor, action=action, reason=reason, details=details or {}
     )
+
+
+def plain(name: str, *, max_length: int, what: str, field: str) -> str:
+    """A name of people, kingdoms or campaigns as it is kept (accounts.names.plain_name),
+    or its refusal: `no-name` for an empty one, else `bad-name`."""
+    try:
+        return plain_name(name, max_length=max_length, what=what)
+    except ValidationError as refused:
+        code = "no-name" if refused.code == "empty" else "bad-name"
+        raise ServiceError(str(refused.messages[0]), code=code, field=field) from None

@@ -2,7 +2,6 @@
 admins made and stepping down."""
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -15,7 +14,6 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
-from accounts.names import plain_name
 from campaign.models import (
     KINGDOM_NAME_LENGTH,
     AuditEntry,
@@ -23,7 +21,13 @@ from campaign.models import (
     Membership,
     new_join_code,
 )
-from campaign.services.common import ServiceError, latest_snapshot, locked_for_admin, record_audit
+from campaign.services.common import (
+    ServiceError,
+    latest_snapshot,
+    locked_for_admin,
+    plain,
+    record_audit,
+)
 from campaign.signals import campaign_full, invitations_made
 from campaign.words import kingdom_names
 
@@ -84,16 +88,15 @@ def campaign_join(
     if refusal is not None:
         raise refusal
     players = campaign.memberships.exclude(kingdom="")
-    name = unicodedata.normalize("NFKC", kingdom_name)
     colour = colour.strip().lower()
     heraldry = heraldry.strip().upper()
     taken = set(players.values_list("heraldry", flat=True))
-    refusals = _kingdom_refusals(players, name, colour, heraldry, taken)
-    name = " ".join(name.split())
+    refusals = _kingdom_refusals(players, kingdom_name, colour, heraldry, taken)
     if refusals:
         raise ServiceError(
             refusals[0].message, code=refusals[0].code, field=refusals[0].field, also=refusals[1:]
         )
+    name = _kingdom_name(kingdom_name)
     base = slugify(name)[:12].strip("-") or "kingdom"
     kingdom, n = base, 1
     while players.filter(kingdom=kingdom).exists():
@@ -114,19 +117,27 @@ def campaign_join(
     return membership
 
 
+def _kingdom_name(name: str) -> str:
+    return plain(
+        name, max_length=KINGDOM_NAME_LENGTH, what="Your kingdom's name", field="kingdom_name"
+    )
+
+
 def _kingdom_refusals(
     players: Any, name: str, colour: str, heraldry: str, taken: set[str]
 ) -> list[ServiceError]:
     """What is wrong with a new kingdom's name, colour (#rrggbb) and heraldry, all at once."""
     refusals = []
-    not_plain = _name_refusal(name, KINGDOM_NAME_LENGTH, "Your kingdom's name")
-    if not_plain:
+    try:
+        name = _kingdom_name(name)
+    except ServiceError as not_plain:
         refusals.append(not_plain)
-    elif players.filter(kingdom_name__iexact=" ".join(name.split())).exists():
-        refusals.append(ServiceError(
-            f"Another kingdom is called {name} already: choose another name.",
-            code="name-taken", field="kingdom_name",
-        ))  # fmt: skip
+    else:
+        if players.filter(kingdom_name__iexact=name).exists():
+            refusals.append(ServiceError(
+                f"Another kingdom is called {name} already: choose another name.",
+                code="name-taken", field="kingdom_name",
+            ))  # fmt: skip
     if colour and not COLOUR.fullmatch(colour):
         refusals.append(
             ServiceError("Give the colour as #rrggbb.", code="bad-colour", field="colour")
@@ -146,16 +157,6 @@ def _kingdom_refusals(
             code="heraldry-taken", field="heraldry",
         ))  # fmt: skip
     return refusals
-
-
-def _name_refusal(name: str, max_length: int, what: str) -> ServiceError | None:
-    """Why `name` is not one a kingdom may bear (accounts.names.plain_name), or None."""
-    try:
-        plain_name(name, max_length=max_length, what=what)
-    except ValidationError as refused:
-        code = "no-name" if refused.code == "empty" else "bad-name"
-        return ServiceError(str(refused.messages[0]), code=code, field="kingdom_name")
-    return None
 
 
 @transaction.atomic

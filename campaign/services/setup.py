@@ -3,13 +3,11 @@ checked), archived or deleted, and started once its kingdoms are taken."""
 
 from collections.abc import Iterable
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
-from accounts.names import plain_name
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
 from campaign.models import (
     CAMPAIGN_NAME_LENGTH,
@@ -31,6 +29,7 @@ from campaign.services.common import (
     ServiceError,
     checked_zone,
     locked_for_admin,
+    plain,
     record_audit,
     require_admin,
 )
@@ -134,11 +133,7 @@ def campaign_create(
             f"A campaign has {MIN_KINGDOMS} to {MAX_KINGDOMS} kingdoms.",
             code="kingdom-count", field="kingdoms",
         )  # fmt: skip
-    try:
-        name = plain_name(name, max_length=CAMPAIGN_NAME_LENGTH, what="The campaign's name")
-    except ValidationError as refused:
-        code = "no-name" if refused.code == "empty" else "bad-name"
-        raise ServiceError(str(refused.messages[0]), code=code, field="name") from None
+    name = plain(name, max_length=CAMPAIGN_NAME_LENGTH, what="The campaign's name", field="name")
     options = _checked_options(options)
     hours = _checked_deadlines(deadlines)
     days = _checked_days(deadline_days)
