@@ -19,8 +19,9 @@ def form_errors(form: forms.Form) -> str:
     return " ".join(str(error) for errors in form.errors.values() for error in errors)
 
 
-def refused(request: HttpRequest, why: str) -> None:
-    messages.error(request, f"{NOTHING_CHANGED} {why}")
+def refused(request: HttpRequest, why: str, *, changed: bool = False) -> None:
+    """Told why not; `changed`: the words say themselves what did change."""
+    messages.error(request, why if changed else f"{NOTHING_CHANGED} {why}")
 
 
 def carry_out(request: HttpRequest, form: forms.Form, act: Callable[[dict[str, Any]], str]) -> bool:
@@ -32,6 +33,6 @@ def carry_out(request: HttpRequest, form: forms.Form, act: Callable[[dict[str, A
     try:
         messages.success(request, act(form.cleaned_data))
     except ServiceError as error:
-        refused(request, error.message)
+        refused(request, error.message, changed=error.changed)
         return False
     return True

@@ -122,7 +122,11 @@ def campaign_advance(
                 "The rules engine refused to advance; the campaign is paused.",
                 details,
             )
-        raise ServiceError(error.message, code=error.code, field=error.field) from None
+        raise ServiceError(
+            f"The rules engine refused to advance: {error.message} The campaign is paused: "
+            "correct the state, or resume it once the decisions are changed.",
+            code=error.code, field=error.field, changed=True,
+        ) from None  # fmt: skip
 
 
 @transaction.atomic

@@ -25,8 +25,9 @@ type Json = dict[str, Any]
 
 
 class ServiceError(Exception):
-    """A refusal a player or admin understands; nothing was changed. `also`: the other
-    refusals of the same form, told all at once."""
+    """A refusal a player or admin understands; nothing was changed, unless `changed` (the
+    message then says what was). `also`: the other refusals of the same form, told all at
+    once."""
 
     def __init__(
         self,
@@ -35,12 +36,14 @@ class ServiceError(Exception):
         code: str = "refused",
         field: str | None = None,
         also: Iterable["ServiceError"] = (),
+        changed: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.field = field
         self.also = list(also)
+        self.changed = changed
 
     @property
     def every(self) -> list["ServiceError"]:

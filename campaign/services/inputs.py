@@ -44,14 +44,22 @@ def cycle_orders(data: Json, kind: str) -> bool:
 def check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> None:
     """Run the engine on the state with this decision added: an illegal decision is refused
     now, in the game's words, rather than at the deadline."""
-    trial = {
-        **data,
-        "inputs": merge_inputs(
-            data.get("inputs", {}), kind, kingdom, payload, append=cycle_orders(data, kind)
-        ),
-    }
+    trial = merge_inputs(
+        data.get("inputs", {}), kind, kingdom, payload, append=cycle_orders(data, kind)
+    )
+    _judged(data, trial)
+
+
+def check_decisions_with_engine(data: Json, decisions: Iterable[Submission]) -> None:
+    """Run the engine on the state with these decisions (a kingdom's, all of them) added:
+    refused, in the game's words, if together they no longer stand (the state was
+    corrected since they were given, say)."""
+    _judged(data, gather_inputs_of(data, decisions))
+
+
+def _judged(data: Json, inputs: Json) -> None:
     try:
-        advance(trial)
+        advance({**data, "inputs": inputs})
     except RuleError as error:
         raise ServiceError(named(error.message, data), code=error.code, field=error.field) from None
 
@@ -78,9 +86,14 @@ def everyone_ready_at(campaign: Campaign, data: Json) -> bool:
 
 
 def gather_inputs(snapshot: Snapshot, submissions: Iterable[Submission]) -> Json:
-    inputs: Json = copy.deepcopy(snapshot.data.get("inputs", {}))
+    return gather_inputs_of(snapshot.data, submissions)
+
+
+def gather_inputs_of(data: Json, submissions: Iterable[Submission]) -> Json:
+    """The file's `inputs` with these decisions added."""
+    inputs: Json = copy.deepcopy(data.get("inputs", {}))
     for submission in submissions:
-        cycle = cycle_orders(snapshot.data, submission.kind)
+        cycle = cycle_orders(data, submission.kind)
         inputs = merge_inputs(
             inputs, submission.kind, submission.kingdom, submission.payload, append=cycle
         )

@@ -11,6 +11,7 @@ from django.db import transaction
 from accounts.models import User
 from campaign.models import (
     Campaign,
+    Snapshot,
     Submission,
 )
 from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, LISTED
@@ -23,7 +24,7 @@ from campaign.services.common import (
     kingdom_of,
     latest_snapshot,
 )
-from campaign.services.inputs import check_with_engine, cycle_orders
+from campaign.services.inputs import check_decisions_with_engine, check_with_engine, cycle_orders
 
 # What a player may say about a battle through its submissions: for its own kingdom only.
 # Results reach the engine through `battle_entry_save`, once the opponent has confirmed a
@@ -122,10 +123,25 @@ def submission_set_ready(
         for kind, payload in (unsaved or {}).items():
             if not own.filter(kind=kind).exists():
                 submission_save(campaign=campaign, user=user, kind=kind, payload=payload, seen=seen)
+        _check_still_stands(snapshot, own)
     count = own.update(ready=ready)
     if ready and count:
         advance_when_ready(campaign, snapshot)
     return count
+
+
+def _check_still_stands(snapshot: Snapshot, own: Iterable[Submission]) -> None:
+    """Ready commits the kingdom's whole draft, as the engine judges it now: a decision an
+    admin's correction (or undo) has made illegal since it was given is refused here, in
+    the game's words, rather than at the deadline."""
+    try:
+        check_decisions_with_engine(snapshot.data, own)
+    except ServiceError as refused:
+        raise ServiceError(
+            f"Your decisions no longer stand as they are: {refused.message} Change them, then "
+            "press Ready again.",
+            code="draft-illegal", field=refused.field,
+        ) from None  # fmt: skip
 
 
 def draft_digest(decisions: Iterable[Submission]) -> str:

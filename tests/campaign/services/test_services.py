@@ -11,8 +11,18 @@ from django.utils import timezone
 from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
+from campaign.rules.fileformat import parse_campaign
+from campaign.rules.hexmap import neighbours
+from campaign.rules.orders import order_choices
 from campaign.services import ServiceError
-from tests.campaign.helpers import hand_off_a_battle, set_up_by_the_deadlines
+from tests.campaign.helpers import (
+    at_step,
+    hand_off_a_battle,
+    kingdom_of,
+    new_campaign,
+    play_until,
+    set_up_by_the_deadlines,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -569,3 +579,31 @@ def test_an_engine_message_names_kingdoms_and_leaves_unit_ids_alone():
     data = {"kingdoms": [{"id": "red-elves", "name": "Red Elves"}, {"id": "red", "name": "Rot"}]}
     said = services.named("red-elves-1 of red-elves may not go; red tithes to red-elves.", data)
     assert said == "red-elves-1 of Red Elves may not go; Rot tithes to Red Elves."
+
+
+def test_ready_is_refused_when_a_correction_has_made_the_draft_illegal(cast):
+    """Issue 26, point 2: the admin moved alice's army; her draft still moved it from the
+    old tile, and Ready was accepted (the deadline's advance then paused the campaign)."""
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_step("orders"))
+    data = newest(campaign).data
+    army = next(a for a in data["armies"] if a["kingdom"] == kingdom_of(campaign, cast["alice"]))
+    to = order_choices(parse_campaign(data), army["id"]).moves[0]
+    move = {"unit": army["id"], "order": "move", "to": list(to)}
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="orders", payload=[move])
+    near = {tuple(army["hex"]), *neighbours(tuple(army["hex"])), *neighbours(to)}
+    far = next(
+        t["hex"]
+        for t in data["map"]["tiles"]
+        if tuple(t["hex"]) not in near and t.get("terrain") not in ("sea", "lake", "mountain")
+    )
+    services.correct_army(
+        campaign=campaign, actor=cast["gm"], reason="misplaced", army=army["id"], hex=far
+    )
+    error = refused(
+        lambda: services.submission_set_ready(campaign=campaign, user=cast["alice"]),
+        "draft-illegal",
+    )
+    assert error.message.startswith("Your decisions no longer stand as they are: ")
+    assert error.message.endswith("Change them, then press Ready again.")
+    assert not Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).exists()

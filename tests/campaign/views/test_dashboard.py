@@ -17,6 +17,7 @@ from django.urls import reverse
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
+from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import map_from_json
 from tests.campaign.helpers import (
     action_url,
@@ -252,6 +253,27 @@ def test_the_admin_advances_now_with_the_defaults(client, cast, campaign):
         "Advanced. Blue Dwarfs and Red Elves take no race (Undeclared); "
         f"it is {name}'s turn for the capitals, until"
     ) in html.unescape(client.get(response.url).text)
+
+
+def test_an_advance_now_the_engine_refuses_says_the_campaign_is_paused(
+    client, cast, campaign, monkeypatch
+):
+    """Issue 26, point 2: the dashboard said "Nothing was changed" while the campaign had
+    in fact been paused, with advance-refused in its audit log."""
+
+    def refusing(data, **flags):
+        raise RuleError("bad-order", "inputs.orders.red[0]", "Red's army cannot go there.")
+
+    monkeypatch.setattr("campaign.services.advancing.advance", refusing)
+    signed_in(client, cast["gm"])
+    response = client.post(action_url(campaign, "advance"), {"reason": ""}, follow=True)
+    said = " ".join(messages_of(response))
+    assert "The rules engine refused to advance: Red's army cannot go there." in said
+    assert "The campaign is paused" in said
+    assert "Nothing was changed" not in said
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.PAUSED
+    assert AuditEntry.objects.filter(campaign=campaign, action="advance-refused").exists()
 
 
 def test_undo_needs_a_reason_and_then_goes_back(client, cast, at_orders):
