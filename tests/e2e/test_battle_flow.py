@@ -192,6 +192,7 @@ def test_two_players_report_dispute_report_again_confirm_and_see_the_retreat(
         for ask in asked:
             group = decisions.get_by_role("group", name=f"Where does {ask['unit']} retreat?")
             radios = group.get_by_role("radio")
+            expect(radios).to_have_count(len(ask["choices"]))  # the page has come
             offered = [radios.nth(i).get_attribute("value") for i in range(radios.count())]
             assert offered == [f"{h[0]},{h[1]}" for h in ask["choices"]]
             radios.last.check()
