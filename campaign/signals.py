@@ -13,6 +13,11 @@ announces, so what a listener writes commits with the change or not at all.
   receiver returns the addresses it has taken on to send, so that the admin is told only
   what is true.
 
+- `decisions_set_aside`: at a deadline, the engine refused part of what kingdoms had
+  drafted (an admin's correction made it illegal, say), and that part took the deadline
+  default instead of stopping the campaign. Arguments: `campaign`, `snapshot` (the one the
+  advance stored) and `set_aside` (`services.inputs.SetAside`: kingdom, kind, why).
+
 `quietly()` tells the listeners to keep their rows but tell nobody: see its docstring."""
 
 from collections.abc import Iterator
@@ -24,6 +29,7 @@ from django.dispatch import Signal
 snapshot_stored = Signal()
 campaign_full = Signal()
 invitations_made = Signal()
+decisions_set_aside = Signal()
 
 _quiet: ContextVar[bool] = ContextVar("campaign_quiet", default=False)
 

@@ -10,7 +10,12 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         import notifications.tasks  # noqa: F401  registers the tasks the outbox queues by name
-        from campaign.signals import campaign_full, invitations_made, snapshot_stored
+        from campaign.signals import (
+            campaign_full,
+            decisions_set_aside,
+            invitations_made,
+            snapshot_stored,
+        )
         from notifications import events
 
         snapshot_stored.connect(events.on_snapshot_stored, dispatch_uid="notifications.news")
@@ -18,3 +23,4 @@ class NotificationsConfig(AppConfig):
         invitations_made.connect(
             events.on_invitations_made, dispatch_uid="notifications.invitations"
         )
+        decisions_set_aside.connect(events.on_set_aside, dispatch_uid="notifications.set_aside")

@@ -24,7 +24,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign import services
+from campaign.asks import WORDS
 from campaign.models import Campaign, Snapshot
+from campaign.rules.decisions import ANSWERS
 from campaign.words import absolute, chapter_words, joined, kingdom_names, shown, when
 from notifications import outbox
 from notifications.discord import discord_time
@@ -94,6 +96,35 @@ def on_campaign_full(*, campaign: Campaign, **_: Any) -> None:
             outbox.write(campaign, news)
     except Exception:
         logger.exception("The news that %s is full could not be written.", campaign)
+
+
+def on_set_aside(*, campaign: Campaign, snapshot: Snapshot, set_aside: list[Any], **_: Any) -> None:
+    """At a deadline the rules refused part of a kingdom's draft, which took its default
+    instead: its player is told what, and why, with the campaign's page."""
+    page = absolute(reverse("campaign:campaign", args=[campaign.slug]))
+    rulers = {m.kingdom: m for m in campaign.memberships.exclude(kingdom="").select_related("user")}
+    letters = []
+    for aside in set_aside:
+        ruler = rulers.get(aside.kingdom)
+        if ruler is None:
+            continue
+        asks = [words.ask for kind, words in WORDS.items() if ANSWERS.get(kind) == aside.kind]
+        step = f" to {asks[0]}" if asks else ""
+        body = (
+            f"At the deadline{step}, part of what {ruler.kingdom_name} had decided no longer "
+            f"stood: {aside.why}\n\nIt was set aside and took the deadline's default "
+            "instead, so that the campaign could go on. The campaign page shows where it "
+            "stands now."
+        )
+        subject = subject_line(campaign.name, "A decision of yours was set aside at the deadline")
+        letters.append(Letter(ruler.user, subject, body, page))
+    key = f"set-aside:{campaign.pk}:{snapshot.number}"
+    news = News(key, Kind.STEP, letters, "", page, "Decisions set aside at the deadline")
+    try:
+        with transaction.atomic():
+            outbox.write(campaign, news)
+    except Exception:
+        logger.exception("The news of decisions set aside in %s could not be written.", campaign)
 
 
 def on_invitations_made(

@@ -31,8 +31,8 @@ from campaign.services.common import (
     latest_snapshot,
     record_audit,
 )
-from campaign.services.inputs import everyone_ready, gather_inputs
-from campaign.signals import snapshot_stored
+from campaign.services.inputs import SetAside, everyone_ready, gather_inputs, set_aside
+from campaign.signals import decisions_set_aside, snapshot_stored
 
 logger = logging.getLogger(__name__)
 ADVANCE_TASK = "campaign.tasks.advance_campaign"  # registered by CampaignConfig.ready
@@ -143,13 +143,14 @@ def _advance_locked(
         return None
     open_submissions = Submission.objects.filter(campaign=campaign, consumed_by=None)
     used = list(open_submissions if defaults else open_submissions.filter(ready=True))
-    inputs = gather_inputs(latest, used)
-    advanced = advance_from(latest.data, inputs, deadline=defaults)
+    inputs, advanced, aside = _advanced(latest.data, used, deadline=defaults)
     snapshot = store_snapshot(
         campaign=campaign, number=latest.number + 1, data=advanced, decisions=inputs,
         reason=Snapshot.Reason.ADVANCE, defaults=defaults, created_by=actor,
     )  # fmt: skip
     Submission.objects.filter(pk__in=[s.pk for s in used]).update(consumed_by=snapshot)
+    if aside:
+        _tell_set_aside(campaign, snapshot, aside)
     if advanced["clock"]["season"] == "ended":
         campaign.status = Campaign.Status.ENDED
         campaign.deadline = None
@@ -164,6 +165,36 @@ def _advance_locked(
             details={"snapshot": snapshot.number, "defaults": defaults},
         )
     return snapshot
+
+
+def _advanced(
+    data: Json, used: list[Submission], *, deadline: bool
+) -> tuple[Json, Json, list[SetAside]]:
+    """The inputs gathered and the engine's answer. At a deadline, an entry of the drafts
+    that the engine refuses (an admin's correction made it illegal, say) is set aside and
+    the engine asked again: its unit or kingdom takes the deadline default (O3, W4-W7)
+    rather than the whole campaign stopping. Each try leaves one entry out, so it ends."""
+    taken, aside = list(used), list[SetAside]()
+    while True:
+        inputs = gather_inputs(data, taken)
+        try:
+            return inputs, advance_from(data, inputs, deadline=deadline), aside
+        except RuleError as error:
+            smaller = set_aside(data, taken, error) if deadline else None
+            if smaller is None:
+                raise
+            taken, left_out = smaller
+            aside.append(left_out)
+
+
+def _tell_set_aside(campaign: Campaign, snapshot: Snapshot, aside: list[SetAside]) -> None:
+    """Recorded for the admins, and announced so that each kingdom's player is told."""
+    details = {
+        "snapshot": snapshot.number,
+        "set_aside": [{"kingdom": a.kingdom, "kind": a.kind, "why": a.why} for a in aside],
+    }
+    record_audit(campaign, None, AuditEntry.Action.SET_ASIDE, details=details)
+    decisions_set_aside.send(sender=Snapshot, campaign=campaign, snapshot=snapshot, set_aside=aside)
 
 
 def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:

@@ -2,7 +2,9 @@
 whether every kingdom the campaign waits for is ready."""
 
 import copy
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from campaign.models import (
@@ -54,7 +56,7 @@ def check_decisions_with_engine(data: Json, decisions: Iterable[Submission]) -> 
     """Run the engine on the state with these decisions (a kingdom's, all of them) added:
     refused, in the game's words, if together they no longer stand (the state was
     corrected since they were given, say)."""
-    _judged(data, gather_inputs_of(data, decisions))
+    _judged(data, gather_inputs(data, decisions))
 
 
 def _judged(data: Json, inputs: Json) -> None:
@@ -85,11 +87,7 @@ def everyone_ready_at(campaign: Campaign, data: Json) -> bool:
     return any(kind == "battles" for _, kind in ready)
 
 
-def gather_inputs(snapshot: Snapshot, submissions: Iterable[Submission]) -> Json:
-    return gather_inputs_of(snapshot.data, submissions)
-
-
-def gather_inputs_of(data: Json, submissions: Iterable[Submission]) -> Json:
+def gather_inputs(data: Json, submissions: Iterable[Submission]) -> Json:
     """The file's `inputs` with these decisions added."""
     inputs: Json = copy.deepcopy(data.get("inputs", {}))
     for submission in submissions:
@@ -98,3 +96,50 @@ def gather_inputs_of(data: Json, submissions: Iterable[Submission]) -> Json:
             inputs, submission.kind, submission.kingdom, submission.payload, append=cycle
         )
     return inputs
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A kingdom's decision (one entry of it, or all of it) that the engine refused at a
+    deadline: left out, so its unit or kingdom takes the deadline default instead."""
+
+    kingdom: str
+    kind: str
+    why: str
+
+
+# Where the engine places a refusal among the decisions: "inputs.orders.red[2]",
+# "inputs.retreats.red-1", "inputs.capitals.red".
+INPUT_FIELD = re.compile(r"^inputs\.(?P<kind>\w+)\.(?P<key>[\w-]+)(?:\[(?P<index>\d+)\])?")
+
+
+def set_aside(
+    data: Json, submissions: list[Submission], error: RuleError
+) -> tuple[list[Submission], SetAside] | None:
+    """The decisions without the entry the engine's `error` names, if it is one of theirs:
+    a kingdom's list loses that entry, a unit's order its unit, any other decision goes
+    whole. None if the error names nothing of theirs (the campaign then pauses)."""
+    found = INPUT_FIELD.match(error.field or "")
+    if found is None:
+        return None
+    kind, key, index = found["kind"], found["key"], found["index"]
+    for i, submission in enumerate(submissions):
+        payload = submission.payload
+        kept: Any
+        if submission.kind != kind:
+            continue
+        if kind in BY_UNIT and isinstance(payload, dict) and key in payload:
+            kept = {unit: where for unit, where in payload.items() if unit != key}
+        elif submission.kingdom != key:
+            continue
+        elif index is not None and isinstance(payload, list) and not cycle_orders(data, kind):
+            if int(index) >= len(payload):
+                return None
+            kept = [entry for n, entry in enumerate(payload) if n != int(index)]
+        else:
+            kept = None
+        left = copy.copy(submission)
+        left.payload = kept
+        rest = [*submissions[:i], *([left] if kept else []), *submissions[i + 1 :]]
+        return rest, SetAside(submission.kingdom, kind, named(error.message, data))
+    return None

@@ -15,6 +15,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
 from campaign.rules.orders import order_choices
 from campaign.services import ServiceError
+from notifications.models import Notification
 from tests.campaign.helpers import (
     at_step,
     hand_off_a_battle,
@@ -607,3 +608,43 @@ def test_ready_is_refused_when_a_correction_has_made_the_draft_illegal(cast):
     assert error.message.startswith("Your decisions no longer stand as they are: ")
     assert error.message.endswith("Change them, then press Ready again.")
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).exists()
+
+
+def test_at_the_deadline_a_draft_a_correction_made_illegal_takes_its_default(people):
+    """Issue 26, point 2: the deadline's advance paused the whole campaign on one stale
+    draft. Now the order the engine refuses is set aside (its unit takes the default,
+    ruling O3), the campaign moves on, the admins' log says so and the player is told."""
+    cast = people  # each with an e-mail address
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_step("orders"))
+    data = newest(campaign).data
+    red = kingdom_of(campaign, cast["alice"])
+    army = next(a for a in data["armies"] if a["kingdom"] == red)
+    to = order_choices(parse_campaign(data), army["id"]).moves[0]
+    move = {"unit": army["id"], "order": "move", "to": list(to)}
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="orders", payload=[move])
+    near = {tuple(army["hex"]), *neighbours(tuple(army["hex"])), *neighbours(to)}
+    far = next(
+        t["hex"]
+        for t in data["map"]["tiles"]
+        if tuple(t["hex"]) not in near and t.get("terrain") not in ("sea", "lake", "mountain")
+    )
+    corrected = services.correct_army(
+        campaign=campaign, actor=cast["gm"], reason="misplaced", army=army["id"], hex=far
+    )
+
+    after = services.campaign_advance(
+        campaign_id=campaign.pk, snapshot_number=corrected.number, defaults=True
+    )
+
+    assert after is not None
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.RUNNING
+    assert after.decisions.get("orders", {}).get(red) in (None, [])  # the move set aside
+    (entry,) = AuditEntry.objects.filter(campaign=campaign, action="set-aside")
+    (aside,) = entry.details["set_aside"]
+    assert (aside["kingdom"], aside["kind"]) == (red, "orders")
+    assert aside["why"]
+    told = Notification.objects.get(user=cast["alice"], subject__contains="set aside")
+    assert "took the deadline's default instead" in told.body
+    assert not Submission.objects.filter(campaign=campaign, consumed_by=None).exists()
