@@ -13,23 +13,39 @@ announces, so what a listener writes commits with the change or not at all.
   receiver returns the addresses it has taken on to send, so that the admin is told only
   what is true.
 
-- `decisions_set_aside`: at a deadline, the engine refused part of what kingdoms had
-  drafted (an admin's correction made it illegal, say), and that part took the deadline
-  default instead of stopping the campaign. Arguments: `campaign`, `snapshot` (the one the
-  advance stored) and `set_aside` (`services.inputs.SetAside`: kingdom, kind, why).
+- `decisions_refused`: an admin's correction or undo made part of what kingdoms had drafted
+  illegal (`cause` "correction" or "undo": each player may still change it), or at a
+  deadline the engine refused it and that part took the deadline default instead of
+  stopping the campaign (`cause` "deadline"). Arguments: `campaign`, `snapshot` (the one
+  stored), `refused` (a list of `Refused`: kingdom, kind, why, unit) and `cause`.
 
 `quietly()` tells the listeners to keep their rows but tell nobody: see its docstring."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from django.dispatch import Signal
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A kingdom's decision (one entry of it, or all of it) that the engine refuses on the
+    state as it stands, given before an admin's correction or undo changed that state: its
+    page says so and its player is told; at a deadline it is set aside, and its unit (or
+    kingdom) takes the deadline default instead."""
+
+    kingdom: str
+    kind: str
+    why: str
+    unit: str | None = None  # the unit whose order it is, when it is one unit's
+
 
 snapshot_stored = Signal()
 campaign_full = Signal()
 invitations_made = Signal()
-decisions_set_aside = Signal()
+decisions_refused = Signal()
 
 _quiet: ContextVar[bool] = ContextVar("campaign_quiet", default=False)
 

@@ -12,7 +12,7 @@ class NotificationsConfig(AppConfig):
         import notifications.tasks  # noqa: F401  registers the tasks the outbox queues by name
         from campaign.signals import (
             campaign_full,
-            decisions_set_aside,
+            decisions_refused,
             invitations_made,
             snapshot_stored,
         )
@@ -23,4 +23,4 @@ class NotificationsConfig(AppConfig):
         invitations_made.connect(
             events.on_invitations_made, dispatch_uid="notifications.invitations"
         )
-        decisions_set_aside.connect(events.on_set_aside, dispatch_uid="notifications.set_aside")
+        decisions_refused.connect(events.on_refused, dispatch_uid="notifications.refused")

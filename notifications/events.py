@@ -98,33 +98,59 @@ def on_campaign_full(*, campaign: Campaign, **_: Any) -> None:
         logger.exception("The news that %s is full could not be written.", campaign)
 
 
-def on_set_aside(*, campaign: Campaign, snapshot: Snapshot, set_aside: list[Any], **_: Any) -> None:
-    """At a deadline the rules refused part of a kingdom's draft, which took its default
-    instead: its player is told what, and why, with the campaign's page."""
-    page = absolute(reverse("campaign:campaign", args=[campaign.slug]))
+def on_refused(
+    *, campaign: Campaign, snapshot: Snapshot, refused: list[Any], cause: str, **_: Any
+) -> None:
+    """Part of a kingdom's draft no longer stands: an admin's correction or undo (`cause`)
+    made it illegal, and its player may change it before the deadline; or at the deadline
+    the rules refused it and it took its default. Its player is told what, and why, with
+    the page where it is given."""
     rulers = {m.kingdom: m for m in campaign.memberships.exclude(kingdom="").select_related("user")}
     letters = []
-    for aside in set_aside:
-        ruler = rulers.get(aside.kingdom)
+    for each in refused:
+        ruler = rulers.get(each.kingdom)
         if ruler is None:
             continue
-        asks = [words.ask for kind, words in WORDS.items() if ANSWERS.get(kind) == aside.kind]
-        step = f" to {asks[0]}" if asks else ""
-        body = (
-            f"At the deadline{step}, part of what {ruler.kingdom_name} had decided no longer "
-            f"stood: {aside.why}\n\nIt was set aside and took the deadline's default "
-            "instead, so that the campaign could go on. The campaign page shows where it "
-            "stands now."
-        )
-        subject = subject_line(campaign.name, "A decision of yours was set aside at the deadline")
-        letters.append(Letter(ruler.user, subject, body, page))
-    key = f"set-aside:{campaign.pk}:{snapshot.number}"
-    news = News(key, Kind.STEP, letters, "", page, "Decisions set aside at the deadline")
+        words = next((w for kind, w in WORDS.items() if ANSWERS.get(kind) == each.kind), None)
+        page = absolute(reverse(words.page if words else "campaign:campaign", args=[campaign.slug]))
+        what = f"the order for {each.unit}" if each.unit else f"{ruler.kingdom_name}'s decision"
+        if cause == "deadline":
+            step = f" to {words.ask}" if words else ""
+            subject = "A decision of yours was set aside at the deadline"
+            body = (
+                f"At the deadline{step}, {what} no longer stood: {each.why}\n\nIt was set "
+                "aside and took the deadline's default instead, so that the campaign could go "
+                "on. The campaign page shows where it stands now."
+            )
+        else:
+            subject = f"Since the admin's {cause}, a decision of yours no longer stands"
+            body = (
+                f"Since the admin's {cause}, {what} no longer stands: "
+                f"{each.why}\n\nChange it before the deadline; left as it is, it takes the "
+                "deadline's default."
+            )
+        letters.append(Letter(ruler.user, subject_line(campaign.name, subject), body, page))
+    if not letters:
+        return
+    key = f"refused:{campaign.pk}:{snapshot.number}"
+    about = (
+        "Decisions set aside at the deadline"
+        if cause == "deadline"
+        else "Decisions no longer stand"
+    )
+    news = News(
+        key,
+        Kind.STEP,
+        letters,
+        "",
+        absolute(reverse("campaign:campaign", args=[campaign.slug])),
+        about,
+    )
     try:
         with transaction.atomic():
             outbox.write(campaign, news)
     except Exception:
-        logger.exception("The news of decisions set aside in %s could not be written.", campaign)
+        logger.exception("The news of decisions refused in %s could not be written.", campaign)
 
 
 def on_invitations_made(

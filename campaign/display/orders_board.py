@@ -22,6 +22,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex, hex_label
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.orders import OrderChoices, order_choices, unordered
+from campaign.signals import Refused
 from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
@@ -90,6 +91,7 @@ class Board:
     given: list[tuple[str, str]]  # cycle mode: (kingdom name, order) given this month
     map_svg: str
     draft: str = ""  # the digest of the kingdom's open decisions this board shows
+    stale: Refused | None = None  # what of the draft an admin's correction made illegal
     moved_on: str = ""  # the board moved on by itself from the one drawn: what ended
 
     @property
@@ -154,6 +156,7 @@ def orders_board(
     draft: Submission | None,
     ready: set[str],
     digest: str,
+    stale: Refused | None = None,
     selected: str | None = None,
     error: str | None = None,
     next_after: str | None = None,
@@ -161,7 +164,8 @@ def orders_board(
     """The board of the kingdom's player (`membership`) at `snapshot`, among the campaign's
     `players`, without its map (the waiting board's status shows none): `draft`, the
     kingdom's open orders; `ready`, the kingdoms with every open decision marked ready;
-    `digest`, that of the kingdom's open decisions. `selected`: the unit chosen;
+    `digest`, that of the kingdom's open decisions; `stale`, what of them no longer stands
+    (`services.stale_draft`). `selected`: the unit chosen;
     `next_after`: the unit just ordered, and the unit still without an order that comes
     next is chosen, so a player taps through their units (none in the order cycle)."""
     data, me = snapshot.data, membership.kingdom
@@ -199,6 +203,7 @@ def orders_board(
         given=_given_in_cycle(data, names) if cycle and summer_orders else [],
         map_svg="",
         draft=digest,
+        stale=stale,
     )
 
 

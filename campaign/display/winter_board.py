@@ -21,6 +21,7 @@ from campaign.rules import decisions
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
+from campaign.signals import Refused
 from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
@@ -56,6 +57,7 @@ class Board:
     ready: bool
     names: dict[str, str]
     digest: str = ""  # of the kingdom's open decisions, for Ready (services.check_draft)
+    stale: Refused | None = None  # what of them an admin's correction made illegal
 
     @property
     def kingdom(self) -> str:
@@ -83,9 +85,11 @@ def winter_board(
     *,
     own: Sequence[Submission],
     digest: str,
+    stale: Refused | None = None,
 ) -> Board:
     """The board of the kingdom's player (`membership`) at `snapshot`, among the campaign's
-    `players`: `own`, the kingdom's open decisions; `digest`, theirs."""
+    `players`: `own`, the kingdom's open decisions; `digest`, theirs; `stale`, what of them no longer
+    stands (`services.stale_draft`)."""
     data, me = snapshot.data, membership.kingdom
     kind = _asked_kind(data, me)
     given = next((s for s in own if s.kind == kind), None) if kind else None
@@ -98,6 +102,7 @@ def winter_board(
         ready=given is not None and given.ready,
         names=kingdom_names(snapshot.data, players),
         digest=digest,
+        stale=stale,
     )
 
 

@@ -57,12 +57,15 @@ from campaign.services.common import (
     require_admin,
 )
 from campaign.services.inputs import (
+    Refused,
     check_with_engine,
     cycle_orders,
+    drafts_no_longer_standing,
     everyone_ready,
     everyone_ready_at,
     gather_inputs,
     merge_inputs,
+    stale_draft,
 )
 from campaign.services.members import (
     COLOUR,
@@ -107,6 +110,7 @@ __all__ = [
     "MIN_KINGDOMS",
     "PLAYER_BATTLE_ENTRIES",
     "SETTLING",
+    "Refused",
     "ServiceError",
     "advance_from",
     "advance_when_ready",
@@ -145,6 +149,7 @@ __all__ = [
     "cycle_orders",
     "deadline_of",
     "draft_digest",
+    "drafts_no_longer_standing",
     "everyone_ready",
     "everyone_ready_at",
     "gather_inputs",
@@ -168,6 +173,7 @@ __all__ = [
     "ready_kingdoms",
     "record_audit",
     "require_admin",
+    "stale_draft",
     "step_hours",
     "store_snapshot",
     "submission_save",

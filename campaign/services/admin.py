@@ -32,6 +32,8 @@ from campaign.services.common import (
     locked_for_admin,
     record_audit,
 )
+from campaign.services.inputs import Refused, drafts_no_longer_standing, refused_details
+from campaign.signals import decisions_refused
 
 
 @transaction.atomic
@@ -118,13 +120,9 @@ def campaign_undo(
         campaign.status = Campaign.Status.RUNNING
     open_deadline(campaign, previous.data)
     campaign.save()
-    record_audit(
-        campaign,
-        actor,
-        AuditEntry.Action.UNDONE,
-        reason,
-        {"undid": latest.number, "back_to": previous.number, "snapshot": snapshot.number},
-    )
+    refused = _drafts_that_no_longer_stand(campaign, snapshot, "undo")
+    details = {"undid": latest.number, "back_to": previous.number, "snapshot": snapshot.number}
+    record_audit(campaign, actor, AuditEntry.Action.UNDONE, reason, details | refused)
     return snapshot
 
 
@@ -149,15 +147,29 @@ def campaign_correct(
         reason=Snapshot.Reason.CORRECTION,
         created_by=actor,
     )
-    record_audit(
-        campaign,
-        actor,
-        AuditEntry.Action.CORRECTED,
-        reason,
-        {"what": what, "snapshot": snapshot.number},
-    )
+    refused = _drafts_that_no_longer_stand(campaign, snapshot, "correction")
+    details = {"what": what, "snapshot": snapshot.number}
+    record_audit(campaign, actor, AuditEntry.Action.CORRECTED, reason, details | refused)
     advance_when_ready(campaign, snapshot)  # the decisions already ready still stand
     return snapshot
+
+
+def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot, cause: str) -> Json:
+    """After a correction or undo (`cause`, which stored `snapshot`), the kingdoms' open decisions the engine now
+    refuses: each such kingdom's decisions are no longer ready (its player decides again,
+    rather than the next advance stopping on them), and its player is told. For the audit
+    log, what no longer stands."""
+    refused: list[Refused] = drafts_no_longer_standing(campaign, snapshot.data)
+    if not refused:
+        return {}
+    kingdoms = [r.kingdom for r in refused]
+    Submission.objects.filter(campaign=campaign, kingdom__in=kingdoms, consumed_by=None).update(
+        ready=False
+    )
+    decisions_refused.send(
+        sender=Snapshot, campaign=campaign, snapshot=snapshot, refused=refused, cause=cause
+    )
+    return {"no_longer_stand": [refused_details(r) for r in refused]}
 
 
 @transaction.atomic

@@ -31,8 +31,14 @@ from campaign.services.common import (
     latest_snapshot,
     record_audit,
 )
-from campaign.services.inputs import SetAside, everyone_ready, gather_inputs, set_aside
-from campaign.signals import decisions_set_aside, snapshot_stored
+from campaign.services.inputs import (
+    Refused,
+    everyone_ready,
+    gather_inputs,
+    refused_details,
+    set_aside,
+)
+from campaign.signals import decisions_refused, snapshot_stored
 
 logger = logging.getLogger(__name__)
 ADVANCE_TASK = "campaign.tasks.advance_campaign"  # registered by CampaignConfig.ready
@@ -169,12 +175,12 @@ def _advance_locked(
 
 def _advanced(
     data: Json, used: list[Submission], *, deadline: bool
-) -> tuple[Json, Json, list[SetAside]]:
+) -> tuple[Json, Json, list[Refused]]:
     """The inputs gathered and the engine's answer. At a deadline, an entry of the drafts
     that the engine refuses (an admin's correction made it illegal, say) is set aside and
     the engine asked again: its unit or kingdom takes the deadline default (O3, W4-W7)
     rather than the whole campaign stopping. Each try leaves one entry out, so it ends."""
-    taken, aside = list(used), list[SetAside]()
+    taken, aside = list(used), list[Refused]()
     while True:
         inputs = gather_inputs(data, taken)
         try:
@@ -187,14 +193,13 @@ def _advanced(
             aside.append(left_out)
 
 
-def _tell_set_aside(campaign: Campaign, snapshot: Snapshot, aside: list[SetAside]) -> None:
+def _tell_set_aside(campaign: Campaign, snapshot: Snapshot, aside: list[Refused]) -> None:
     """Recorded for the admins, and announced so that each kingdom's player is told."""
-    details = {
-        "snapshot": snapshot.number,
-        "set_aside": [{"kingdom": a.kingdom, "kind": a.kind, "why": a.why} for a in aside],
-    }
+    details = {"snapshot": snapshot.number, "set_aside": [refused_details(a) for a in aside]}
     record_audit(campaign, None, AuditEntry.Action.SET_ASIDE, details=details)
-    decisions_set_aside.send(sender=Snapshot, campaign=campaign, snapshot=snapshot, set_aside=aside)
+    decisions_refused.send(
+        sender=Snapshot, campaign=campaign, snapshot=snapshot, refused=aside, cause="deadline"
+    )
 
 
 def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:

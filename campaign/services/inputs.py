@@ -4,7 +4,6 @@ whether every kingdom the campaign waits for is ready."""
 import copy
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from campaign.models import (
@@ -21,6 +20,7 @@ from campaign.services.common import (
     ServiceError,
     named,
 )
+from campaign.signals import Refused as Refused
 
 
 def merge_inputs(
@@ -98,48 +98,97 @@ def gather_inputs(data: Json, submissions: Iterable[Submission]) -> Json:
     return inputs
 
 
-@dataclass(frozen=True)
-class SetAside:
-    """A kingdom's decision (one entry of it, or all of it) that the engine refused at a
-    deadline: left out, so its unit or kingdom takes the deadline default instead."""
-
-    kingdom: str
-    kind: str
-    why: str
-
-
 # Where the engine places a refusal among the decisions: "inputs.orders.red[2]",
 # "inputs.retreats.red-1", "inputs.capitals.red".
 INPUT_FIELD = re.compile(r"^inputs\.(?P<kind>\w+)\.(?P<key>[\w-]+)(?:\[(?P<index>\d+)\])?")
 
 
+def refused_details(refused: Refused) -> Json:
+    """As the audit log keeps it."""
+    return {
+        "kingdom": refused.kingdom,
+        "kind": refused.kind,
+        "unit": refused.unit,
+        "why": refused.why,
+    }
+
+
+def drafts_no_longer_standing(campaign: Campaign, data: Json) -> list[Refused]:
+    """For each kingdom with open decisions, what of them the engine refuses on `data`."""
+    drafts: dict[str, list[Submission]] = {}
+    for submission in Submission.objects.filter(campaign=campaign, consumed_by=None):
+        if submission.kingdom:
+            drafts.setdefault(submission.kingdom, []).append(submission)
+    found = (no_longer_standing(data, decisions) for decisions in drafts.values())
+    return [refused for refused in found if refused is not None]
+
+
+def stale_draft(data: Json, number: int, decisions: Iterable[Submission]) -> Refused | None:
+    """`no_longer_standing` for a kingdom's open decisions at the newest snapshot (`number`,
+    its file `data`), when any of them was given before it (a correction or an undo came
+    since): those given on it were checked by the engine as they were given."""
+    given = list(decisions)
+    if not any(decision.snapshot < number for decision in given):
+        return None
+    return no_longer_standing(data, given)
+
+
+def no_longer_standing(data: Json, decisions: Iterable[Submission]) -> Refused | None:
+    """What of a kingdom's open `decisions` the engine refuses on `data`, the newest state
+    (None: they all stand)."""
+    given = list(decisions)
+    try:
+        advance({**data, "inputs": gather_inputs(data, given)})
+    except RuleError as error:
+        found = _refused_entry(data, given, error)
+        if found is not None:
+            return found[2]
+        kingdom = given[0].kingdom if given else ""
+        return Refused(kingdom, given[0].kind if given else "", named(error.message, data))
+    return None
+
+
 def set_aside(
     data: Json, submissions: list[Submission], error: RuleError
-) -> tuple[list[Submission], SetAside] | None:
+) -> tuple[list[Submission], Refused] | None:
     """The decisions without the entry the engine's `error` names, if it is one of theirs:
     a kingdom's list loses that entry, a unit's order its unit, any other decision goes
     whole. None if the error names nothing of theirs (the campaign then pauses)."""
+    found = _refused_entry(data, submissions, error)
+    if found is None:
+        return None
+    i, kept, refused = found
+    left = copy.copy(submissions[i])
+    left.payload = kept
+    return [*submissions[:i], *([left] if kept else []), *submissions[i + 1 :]], refused
+
+
+def _refused_entry(
+    data: Json, submissions: list[Submission], error: RuleError
+) -> tuple[int, Any, Refused] | None:
+    """Which of the `submissions` the engine's `error` names (its index), what of it is
+    left without the refused entry (None: nothing), and the refusal; None if it names
+    nothing of theirs."""
     found = INPUT_FIELD.match(error.field or "")
     if found is None:
         return None
     kind, key, index = found["kind"], found["key"], found["index"]
+    why = named(error.message, data)
     for i, submission in enumerate(submissions):
         payload = submission.payload
-        kept: Any
         if submission.kind != kind:
             continue
         if kind in BY_UNIT and isinstance(payload, dict) and key in payload:
-            kept = {unit: where for unit, where in payload.items() if unit != key}
-        elif submission.kingdom != key:
+            others = {unit: where for unit, where in payload.items() if unit != key}
+            return i, others, Refused(submission.kingdom, kind, why, unit=key)
+        if submission.kingdom != key:
             continue
-        elif index is not None and isinstance(payload, list) and not cycle_orders(data, kind):
+        if index is not None and isinstance(payload, list) and not cycle_orders(data, kind):
             if int(index) >= len(payload):
                 return None
-            kept = [entry for n, entry in enumerate(payload) if n != int(index)]
-        else:
-            kept = None
-        left = copy.copy(submission)
-        left.payload = kept
-        rest = [*submissions[:i], *([left] if kept else []), *submissions[i + 1 :]]
-        return rest, SetAside(submission.kingdom, kind, named(error.message, data))
+            entry = payload[int(index)]
+            unit = entry.get("unit") if isinstance(entry, dict) else None
+            rest = [e for n, e in enumerate(payload) if n != int(index)]
+            return i, rest, Refused(submission.kingdom, kind, why, unit=unit)
+        return i, None, Refused(submission.kingdom, kind, why)
     return None

@@ -25,7 +25,7 @@ from campaign.display import report, story
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import capital_of, legend_items, looks_of
 from campaign.forms import MAX_SNAPSHOT
-from campaign.models import Campaign, Membership, Snapshot
+from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
@@ -106,6 +106,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "players": players,
         "legend": legend_items(),
         "home": _home(data, membership),
+        "stale": _stale_draft(snapshot, membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.
     fragment = request.htmx and not request.htmx.history_restore_request
@@ -119,6 +120,18 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 previous=_previous_month(campaign),
             )
     return page_or_fragment(request, "campaign/campaign.html", context, fragment="map-section")
+
+
+def _stale_draft(
+    snapshot: Snapshot | None, membership: Membership | None
+) -> services.Refused | None:
+    """What of the viewer's kingdom's draft an admin's correction made illegal, if any."""
+    if snapshot is None or membership is None or not membership.kingdom:
+        return None
+    own = Submission.objects.filter(
+        campaign_id=membership.campaign_id, kingdom=membership.kingdom, consumed_by=None
+    )
+    return services.stale_draft(snapshot.data, snapshot.number, own)
 
 
 def _home(data: dict[str, Any] | None, membership: Membership | None) -> str:

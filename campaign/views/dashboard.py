@@ -177,11 +177,13 @@ def _undo(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     snapshot = services.campaign_undo(
         campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
     )
-    return f"Undone: back to {chapter_words(snapshot.data['clock'])}, step {snapshot.data['clock']['step']}."
+    clock = snapshot.data["clock"]
+    undone = f"Undone: back to {chapter_words(clock)}, step {clock['step']}."
+    return undone + _drafts_that_no_longer_stand(campaign, snapshot)
 
 
 def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.correct_tile(
+    snapshot = services.correct_tile(
         campaign=campaign,
         actor=actor,
         reason=form["reason"],
@@ -189,11 +191,13 @@ def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         owner=form["owner"] or None,
         settlement=form["settlement"] or None,
     )
-    return f"The tile at {form['hex']} is corrected."
+    return f"The tile at {form['hex']} is corrected." + _drafts_that_no_longer_stand(
+        campaign, snapshot
+    )
 
 
 def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.correct_army(
+    snapshot = services.correct_army(
         campaign=campaign,
         actor=actor,
         reason=form["reason"],
@@ -201,11 +205,12 @@ def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         hex=None if form["remove"] else form["hex"],
         upright=form["upright"],
     )
-    return f"The army {form['army']} is {'removed' if form['remove'] else 'corrected'}."
+    done = "removed" if form["remove"] else "corrected"
+    return f"The army {form['army']} is {done}." + _drafts_that_no_longer_stand(campaign, snapshot)
 
 
 def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.correct_resources(
+    snapshot = services.correct_resources(
         campaign=campaign,
         actor=actor,
         reason=form["reason"],
@@ -213,7 +218,19 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         gold=form["gold"],
         food=form["food"],
     )
-    return "The treasury is corrected."
+    return "The treasury is corrected." + _drafts_that_no_longer_stand(campaign, snapshot)
+
+
+def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot) -> str:
+    """After a correction or an undo: whose drafts it made illegal, in words (their players
+    are told by the services, and must decide again)."""
+    names = kingdom_names(snapshot.data)
+    return "".join(
+        f" {names.get(r.kingdom, r.kingdom)}'s "
+        f"{f'order for {r.unit}' if r.unit else 'decision'} no longer stands ({r.why}): "
+        "its player is told, and must decide again."
+        for r in services.drafts_no_longer_standing(campaign, snapshot.data)
+    )
 
 
 def _invite(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:

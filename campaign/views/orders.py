@@ -72,13 +72,15 @@ def _read_board(
     snapshot = newest_or_404(campaign)
     # One read of the open decisions: the kingdom's draft, and who is ready.
     decisions = list(Submission.objects.filter(campaign=campaign, consumed_by=None))
+    own = [d for d in decisions if d.kingdom == me]
     board = orders_board(
         membership,
         snapshot,
         players,
         draft=next((d for d in decisions if d.kingdom == me and d.kind == "orders"), None),
         ready=services.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom),
-        digest=services.draft_digest(d for d in decisions if d.kingdom == me),
+        digest=services.draft_digest(own),
+        stale=services.stale_draft(snapshot.data, snapshot.number, own),
         selected=selected,
         error=error,
         next_after=next_after,

@@ -38,7 +38,10 @@ def _board(membership: Membership) -> tuple[Board, list[Membership]]:
         Submission.objects.filter(campaign=campaign, kingdom=membership.kingdom, consumed_by=None)
     )
     players = list(campaign.memberships.exclude(kingdom=""))
-    board = winter_board(membership, snapshot, players, own=own, digest=services.draft_digest(own))
+    board = winter_board(
+        membership, snapshot, players, own=own, digest=services.draft_digest(own),
+        stale=services.stale_draft(snapshot.data, snapshot.number, own),
+    )  # fmt: skip
     return board, players
 
 

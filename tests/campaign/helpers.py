@@ -16,6 +16,7 @@ from accounts.models import User
 from campaign import services
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign
+from campaign.rules.hexmap import neighbours
 from campaign.signals import quietly
 
 PASSWORD = "a-long-test-password"
@@ -202,3 +203,14 @@ def seen_with(campaign: Campaign, form: dict[str, Any]) -> dict[str, Any]:
     page was drawn at (the newest one)."""
     newest = campaign.snapshots.order_by("-number").first()
     return {"seen": newest.number if newest else 0, **form}
+
+
+def land_far_from(data: dict[str, Any], *hexes: tuple[int, int]) -> list[int]:
+    """A land tile that is none of `hexes` and next to none of them: an army put there by a
+    correction can carry out no order drafted for it at any of them."""
+    near = {*hexes, *(n for h in hexes for n in neighbours(h))}
+    return next(
+        t["hex"]
+        for t in data["map"]["tiles"]
+        if tuple(t["hex"]) not in near and t.get("terrain") not in ("sea", "lake", "mountain")
+    )

@@ -4,6 +4,7 @@ then), and how decisions become snapshots."""
 import copy
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -12,7 +13,6 @@ from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules.fileformat import parse_campaign
-from campaign.rules.hexmap import neighbours
 from campaign.rules.orders import order_choices
 from campaign.services import ServiceError
 from notifications.models import Notification
@@ -20,6 +20,7 @@ from tests.campaign.helpers import (
     at_step,
     hand_off_a_battle,
     kingdom_of,
+    land_far_from,
     new_campaign,
     play_until,
     set_up_by_the_deadlines,
@@ -582,25 +583,33 @@ def test_an_engine_message_names_kingdoms_and_leaves_unit_ids_alone():
     assert said == "red-elves-1 of Red Elves may not go; Rot tithes to Red Elves."
 
 
+def a_draft_made_illegal(
+    campaign: Campaign, cast: dict[str, Any], *, ready: bool = False
+) -> tuple[str, str, Snapshot]:
+    """At the summer's orders, alice drafts a move of her army (and marks it ready, with
+    `ready`); then the admin moves the army far away, so the drafted move no longer stands.
+    Her kingdom, the army's id, and the correction's snapshot."""
+    play_until(campaign, cast, at_step("orders"))
+    data = newest(campaign).data
+    red = kingdom_of(campaign, cast["alice"])
+    army = next(a for a in data["armies"] if a["kingdom"] == red)
+    to = order_choices(parse_campaign(data), army["id"]).moves[0]
+    move = {"unit": army["id"], "order": "move", "to": list(to)}
+    services.submission_save(campaign=campaign, user=cast["alice"], kind="orders", payload=[move])
+    if ready:
+        services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    far = land_far_from(data, tuple(army["hex"]), to)
+    corrected = services.correct_army(
+        campaign=campaign, actor=cast["gm"], reason="misplaced", army=army["id"], hex=far
+    )
+    return red, army["id"], corrected
+
+
 def test_ready_is_refused_when_a_correction_has_made_the_draft_illegal(cast):
     """Issue 26, point 2: the admin moved alice's army; her draft still moved it from the
     old tile, and Ready was accepted (the deadline's advance then paused the campaign)."""
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
-    data = newest(campaign).data
-    army = next(a for a in data["armies"] if a["kingdom"] == kingdom_of(campaign, cast["alice"]))
-    to = order_choices(parse_campaign(data), army["id"]).moves[0]
-    move = {"unit": army["id"], "order": "move", "to": list(to)}
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="orders", payload=[move])
-    near = {tuple(army["hex"]), *neighbours(tuple(army["hex"])), *neighbours(to)}
-    far = next(
-        t["hex"]
-        for t in data["map"]["tiles"]
-        if tuple(t["hex"]) not in near and t.get("terrain") not in ("sea", "lake", "mountain")
-    )
-    services.correct_army(
-        campaign=campaign, actor=cast["gm"], reason="misplaced", army=army["id"], hex=far
-    )
+    a_draft_made_illegal(campaign, cast)
     error = refused(
         lambda: services.submission_set_ready(campaign=campaign, user=cast["alice"]),
         "draft-illegal",
@@ -610,28 +619,47 @@ def test_ready_is_refused_when_a_correction_has_made_the_draft_illegal(cast):
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None, ready=True).exists()
 
 
+def test_a_correction_that_makes_a_ready_draft_illegal_tells_its_player_and_unreadies_it(people):
+    """Issue 26, point 2: a correction tells the players whose drafts it made illegal, and
+    says which order no longer stands; the draft is no longer ready, so the next advance
+    does not stop on it, and the admins' log keeps what no longer stands."""
+    cast = people
+    campaign = new_campaign(cast)
+    red, army, corrected = a_draft_made_illegal(campaign, cast, ready=True)
+
+    draft = Submission.objects.get(campaign=campaign, kingdom=red, consumed_by=None)
+    assert not draft.ready
+    (told,) = Notification.objects.filter(user=cast["alice"], subject__contains="no longer stands")
+    assert f"the order for {army} no longer stands" in told.body
+    assert "Change it before the deadline" in told.body
+    assert not Notification.objects.filter(user=cast["bob"], subject__contains="no longer")
+    entry = AuditEntry.objects.get(campaign=campaign, action="corrected")
+    (gone,) = entry.details["no_longer_stand"]
+    assert (gone["kingdom"], gone["kind"], gone["unit"]) == (red, "orders", army)
+    stale = services.stale_draft(corrected.data, corrected.number, [draft])
+    assert stale is not None
+    assert (stale.unit, stale.why) == (army, gone["why"])
+
+
+def test_a_correction_that_breaks_no_draft_tells_nobody(people):
+    cast = people
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_step("orders"))
+    red = kingdom_of(campaign, cast["alice"])
+    services.correct_resources(
+        campaign=campaign, actor=cast["gm"], reason="miscounted", kingdom=red, gold=9, food=9
+    )
+    assert not Notification.objects.filter(subject__contains="no longer stands").exists()
+    assert "no_longer_stand" not in AuditEntry.objects.get(action="corrected").details
+
+
 def test_at_the_deadline_a_draft_a_correction_made_illegal_takes_its_default(people):
     """Issue 26, point 2: the deadline's advance paused the whole campaign on one stale
     draft. Now the order the engine refuses is set aside (its unit takes the default,
     ruling O3), the campaign moves on, the admins' log says so and the player is told."""
     cast = people  # each with an e-mail address
     campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
-    data = newest(campaign).data
-    red = kingdom_of(campaign, cast["alice"])
-    army = next(a for a in data["armies"] if a["kingdom"] == red)
-    to = order_choices(parse_campaign(data), army["id"]).moves[0]
-    move = {"unit": army["id"], "order": "move", "to": list(to)}
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="orders", payload=[move])
-    near = {tuple(army["hex"]), *neighbours(tuple(army["hex"])), *neighbours(to)}
-    far = next(
-        t["hex"]
-        for t in data["map"]["tiles"]
-        if tuple(t["hex"]) not in near and t.get("terrain") not in ("sea", "lake", "mountain")
-    )
-    corrected = services.correct_army(
-        campaign=campaign, actor=cast["gm"], reason="misplaced", army=army["id"], hex=far
-    )
+    red, army, corrected = a_draft_made_illegal(campaign, cast)
 
     after = services.campaign_advance(
         campaign_id=campaign.pk, snapshot_number=corrected.number, defaults=True
@@ -643,8 +671,21 @@ def test_at_the_deadline_a_draft_a_correction_made_illegal_takes_its_default(peo
     assert after.decisions.get("orders", {}).get(red) in (None, [])  # the move set aside
     (entry,) = AuditEntry.objects.filter(campaign=campaign, action="set-aside")
     (aside,) = entry.details["set_aside"]
-    assert (aside["kingdom"], aside["kind"]) == (red, "orders")
+    assert (aside["kingdom"], aside["kind"], aside["unit"]) == (red, "orders", army)
     assert aside["why"]
     told = Notification.objects.get(user=cast["alice"], subject__contains="set aside")
+    assert f"the order for {army} no longer stood" in told.body
     assert "took the deadline's default instead" in told.body
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None).exists()
+
+    # Undone, the advance's decisions are open again, the set-aside move among them: on the
+    # corrected state it still does not stand, and alice is told again.
+    services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="too hasty")
+    undo = AuditEntry.objects.get(campaign=campaign, action="undone")
+    assert [g["unit"] for g in undo.details["no_longer_stand"]] == [army]
+    assert (
+        Notification.objects.filter(
+            user=cast["alice"], subject__contains="no longer stands"
+        ).count()
+        == 2
+    )  # the correction's letter, and the undo's
