@@ -172,6 +172,40 @@ class Membership(models.Model):
         return f"{self.user} in {self.campaign}" + (f" as {self.kingdom}" if self.kingdom else "")
 
 
+class KingdomOffer(models.Model):
+    """An admin's offer of a kingdom, under way, to a person by username: the kingdom
+    changes hands only when they accept it (issue 26). An offer to a username nobody has
+    is kept and shown like any other, so that the dashboard never tells which usernames
+    exist; nobody can accept it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for an answer"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+        WITHDRAWN = "withdrawn", "withdrawn"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="offers")
+    kingdom = models.SlugField(max_length=20)
+    username = models.CharField(max_length=150, help_text="As the admin typed it.")
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="kingdom_offers", help_text="None: nobody has that username.",
+    )  # fmt: skip
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom} of {self.campaign} offered to {self.username}"
+
+
 class CampaignMap(models.Model):
     """A map as snapshots use it, stored once however many snapshots (or campaigns) use it,
     under the SHA-256 of its canonical JSON (`storage.map_digest`)."""
@@ -439,6 +473,8 @@ class AuditEntry(models.Model):
         ADMIN_ADDED = "admin-added", "made an admin"
         STEPPED_DOWN = "stepped-down", "stepped down as admin"
         HANDED_OVER = "handed-over", "handed a kingdom over"
+        OFFERED = "offered", "offered a kingdom"
+        OFFER_DECLINED = "offer-declined", "declined a kingdom offered"
         DISCORD_SET = "discord-set", "set the Discord webhook"
         DISCORD_REMOVED = "discord-removed", "removed the Discord webhook"
 

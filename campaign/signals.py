@@ -19,6 +19,9 @@ announces, so what a listener writes commits with the change or not at all.
   stopping the campaign (`cause` "deadline"). Arguments: `campaign`, `snapshot` (the one
   stored), `refused` (a list of `Refused`: kingdom, kind, why, unit) and `cause`.
 
+- `kingdom_offered`: an admin offers a kingdom under way to a person with an account.
+  Arguments: `campaign` and `offer` (a `KingdomOffer`, with `to_user`).
+
 `quietly()` tells the listeners to keep their rows but tell nobody: see its docstring."""
 
 from collections.abc import Iterator
@@ -46,6 +49,7 @@ snapshot_stored = Signal()
 campaign_full = Signal()
 invitations_made = Signal()
 decisions_refused = Signal()
+kingdom_offered = Signal()
 
 _quiet: ContextVar[bool] = ContextVar("campaign_quiet", default=False)
 

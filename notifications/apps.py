@@ -14,6 +14,7 @@ class NotificationsConfig(AppConfig):
             campaign_full,
             decisions_refused,
             invitations_made,
+            kingdom_offered,
             snapshot_stored,
         )
         from notifications import events
@@ -23,4 +24,5 @@ class NotificationsConfig(AppConfig):
         invitations_made.connect(
             events.on_invitations_made, dispatch_uid="notifications.invitations"
         )
+        kingdom_offered.connect(events.on_kingdom_offered, dispatch_uid="notifications.offered")
         decisions_refused.connect(events.on_refused, dispatch_uid="notifications.refused")

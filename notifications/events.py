@@ -153,6 +153,33 @@ def on_refused(
         logger.exception("The news of decisions refused in %s could not be written.", campaign)
 
 
+def on_kingdom_offered(*, campaign: Campaign, offer: Any, **_: Any) -> None:
+    """An admin offers a kingdom under way to a person: they are told who offers it and why,
+    and that it is theirs only if they accept it, on their home page."""
+    home = absolute(reverse("campaign:home"))
+    ruler = campaign.memberships.filter(kingdom=offer.kingdom).first()
+    name = (
+        ruler.kingdom_name
+        if ruler
+        else kingdom_names(services.latest_snapshot(campaign).data).get(
+            offer.kingdom, offer.kingdom
+        )
+    )
+    admin = shown(offer.offered_by) if offer.offered_by else "Its admin"
+    body = (
+        f"{admin} offers you the kingdom of {name} in {campaign.name}, a campaign under way, "
+        f"saying: {offer.reason}\n\nIt becomes yours only if you accept it: accept or decline "
+        "it on your home page."
+    )
+    subject = subject_line(campaign.name, f"You are offered the kingdom of {name}")
+    news = News(f"offer:{offer.pk}", Kind.STEP, [Letter(offer.to_user, subject, body, home)])
+    try:
+        with transaction.atomic():
+            outbox.write(campaign, news)
+    except Exception:
+        logger.exception("The offer of a kingdom in %s could not be written.", campaign)
+
+
 def on_invitations_made(
     *,
     campaign: Campaign,

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from battles.models import Battle
-from campaign.models import Campaign
+from campaign.models import Campaign, KingdomOffer
 from tests.battles.conftest import hand_off, make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
 
@@ -77,6 +77,12 @@ def _battle(c: Campaign, b: Battle) -> int:
     return b.number
 
 
+def _offer(c: Campaign, b: Battle) -> list[Any]:
+    """A kingdom offered to nobody among the visitors: none may answer it."""
+    offer = KingdomOffer.objects.create(campaign=c, kingdom="x", username="dave", reason="x")
+    return [offer.pk, "accept"]
+
+
 def _newest(c: Campaign, b: Battle) -> int:
     return c.snapshots.order_by("-number").values_list("number", flat=True)[0]
 
@@ -114,6 +120,8 @@ MATRIX: dict[str, Door] = {
     "campaign:new_preview": Door(SIGNED_IN, NOT_OFFERED, _none),
     "campaign:map_thumbnail": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, lambda c, b: ["borderlands"]),
     "campaign:join_with_code": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
+    # Only the person a kingdom is offered to answers (tests/campaign/views/test_dashboard_people.py).
+    "campaign:offer_answer": Door(NOT_OFFERED, NOBODY, _offer),
     "campaign:join": Door(SIGNED_IN, SIGNED_IN, lambda c, b: [c.join_code]),
     "campaign:campaign": Door(MEMBERS, NOT_OFFERED),
     "campaign:report": Door(MEMBERS, NOT_OFFERED, _slug_and(_newest)),

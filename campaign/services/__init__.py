@@ -79,6 +79,10 @@ from campaign.services.members import (
     campaign_remove_player,
     campaign_step_down,
     join_refusal,
+    name_of_kingdom,
+    offer_accept,
+    offer_decline,
+    offers_to,
 )
 from campaign.services.setup import (
     HEXES_PER_KINGDOM,
@@ -163,7 +167,11 @@ __all__ = [
     "made_from",
     "marked_ready",
     "merge_inputs",
+    "name_of_kingdom",
     "named",
+    "offer_accept",
+    "offer_decline",
+    "offers_to",
     "on_a_deadline_day",
     "one_at_a_time",
     "open_deadline",

@@ -18,6 +18,7 @@ from campaign.models import (
     KINGDOM_NAME_LENGTH,
     AuditEntry,
     Campaign,
+    KingdomOffer,
     Membership,
     new_join_code,
 )
@@ -28,7 +29,7 @@ from campaign.services.common import (
     plain,
     record_audit,
 )
-from campaign.signals import campaign_full, invitations_made
+from campaign.signals import campaign_full, invitations_made, kingdom_offered
 from campaign.words import kingdom_names
 
 
@@ -96,7 +97,7 @@ def campaign_join(
         raise ServiceError(
             refusals[0].message, code=refusals[0].code, field=refusals[0].field, also=refusals[1:]
         )
-    name = _kingdom_name(kingdom_name)
+    name = kingdom_name_of(kingdom_name)
     base = slugify(name)[:12].strip("-") or "kingdom"
     kingdom, n = base, 1
     while players.filter(kingdom=kingdom).exists():
@@ -117,7 +118,7 @@ def campaign_join(
     return membership
 
 
-def _kingdom_name(name: str) -> str:
+def kingdom_name_of(name: str) -> str:
     return plain(
         name, max_length=KINGDOM_NAME_LENGTH, what="Your kingdom's name", field="kingdom_name"
     )
@@ -129,7 +130,7 @@ def _kingdom_refusals(
     """What is wrong with a new kingdom's name, colour (#rrggbb) and heraldry, all at once."""
     refusals = []
     try:
-        name = _kingdom_name(name)
+        name = kingdom_name_of(name)
     except ServiceError as not_plain:
         refusals.append(not_plain)
     else:
@@ -305,60 +306,141 @@ def campaign_step_down(*, campaign: Campaign, actor: User) -> None:
 @transaction.atomic
 def campaign_hand_over(
     *, campaign: Campaign, actor: User, kingdom: str, username: str, reason: str
-) -> Membership:
-    """After the start, a kingdom changes hands: `username` (a member without a kingdom,
-    or any user) rules it from now on, with its drafts and battles; its old player no
-    longer does (and leaves the campaign, unless they are an admin)."""
+) -> KingdomOffer:
+    """After the start, an admin offers a kingdom to `username` (a member without a
+    kingdom, or any user): it changes hands when they accept (`offer_accept`), at once
+    when the admin offers it to themself. An earlier open offer of the kingdom is
+    withdrawn. Whether anyone has the username is never told: an offer to nobody waits
+    like any other, and nobody can accept it."""
     campaign = locked_for_admin(campaign, actor)
+    _check_under_way(campaign)
+    if not reason.strip():
+        raise ServiceError("Say why the kingdom changes hands.", code="no-reason", field="reason")
+    ruled = campaign.memberships.filter(kingdom=kingdom).exists()
+    if not ruled and kingdom not in kingdom_names(latest_snapshot(campaign).data):
+        raise ServiceError(
+            f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"
+        )
+    username = username.strip()
+    _check_may_rule(campaign, kingdom, username)
+    campaign.offers.filter(kingdom=kingdom, status=KingdomOffer.Status.OPEN).update(
+        status=KingdomOffer.Status.WITHDRAWN, answered_at=timezone.now()
+    )
+    offer = KingdomOffer.objects.create(
+        campaign=campaign, kingdom=kingdom, username=username, offered_by=actor, reason=reason,
+        to_user=User.objects.filter(username=username, is_active=True).first(),
+    )  # fmt: skip
+    details = {"kingdom": name_of_kingdom(campaign, kingdom), "to": username}
+    record_audit(campaign, actor, AuditEntry.Action.OFFERED, reason, details)
+    if offer.to_user == actor:  # they ask for it: accepted as it is asked
+        _change_hands(campaign, offer)
+    elif offer.to_user is not None:
+        kingdom_offered.send(sender=KingdomOffer, campaign=campaign, offer=offer)
+    return offer
+
+
+def _check_under_way(campaign: Campaign) -> None:
     if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
         raise ServiceError(
             "Kingdoms are handed over in a campaign under way; before the start, remove the "
             "player and let someone else join.",
             code="not-running",
         )
-    if not reason.strip():
-        raise ServiceError("Say why the kingdom changes hands.", code="no-reason", field="reason")
-    old = campaign.memberships.filter(kingdom=kingdom).select_related("user").first()
-    known = kingdom_names(latest_snapshot(campaign).data)
-    if old is None and kingdom not in known:
-        raise ServiceError(
-            f"There is no kingdom {kingdom}.", code="unknown-kingdom", field="kingdom"
-        )
-    user = User.objects.filter(username=username.strip(), is_active=True).first()
-    if user is None:
-        raise ServiceError(
-            f"There is no user called {username.strip()}.", code="unknown-user", field="username"
-        )
-    new = campaign.memberships.filter(user=user).first()
-    if old is not None and old.user == user:
+
+
+def _check_may_rule(campaign: Campaign, kingdom: str, username: str) -> None:
+    """Refused if `username` rules this kingdom, or another, in the campaign: its admins
+    see who plays, so this tells them nothing new."""
+    member = campaign.memberships.filter(user__username=username).exclude(kingdom="").first()
+    if member is None:
+        return
+    if member.kingdom == kingdom:
         raise ServiceError(
             f"{username} rules that kingdom already.", code="same-player", field="username"
         )
-    if new is not None and new.kingdom:
-        raise ServiceError(
-            f"{username} rules {new.kingdom_name} in this campaign already.",
-            code="already-plays", field="username",
-        )  # fmt: skip
+    raise ServiceError(
+        f"{username} rules {member.kingdom_name} in this campaign already.",
+        code="already-plays", field="username",
+    )  # fmt: skip
+
+
+def name_of_kingdom(campaign: Campaign, kingdom: str) -> str:
+    """The kingdom's name: its player's, else the campaign file's."""
+    ruler = campaign.memberships.filter(kingdom=kingdom).first()
+    if ruler is not None:
+        return ruler.kingdom_name
+    return kingdom_names(latest_snapshot(campaign).data).get(kingdom, kingdom)
+
+
+def offers_to(user: User) -> list[tuple[KingdomOffer, str]]:
+    """The open offers made to `user` in campaigns under way, each with its kingdom's name."""
+    offers = KingdomOffer.objects.filter(
+        to_user=user,
+        status=KingdomOffer.Status.OPEN,
+        campaign__status__in=(Campaign.Status.RUNNING, Campaign.Status.PAUSED),
+    ).select_related("campaign", "offered_by")
+    return [(offer, name_of_kingdom(offer.campaign, offer.kingdom)) for offer in offers]
+
+
+def open_offer(offer_id: int, user: User) -> KingdomOffer:
+    """The open offer `offer_id` made to `user`; refused as unknown for anyone else."""
+    offer = (
+        KingdomOffer.objects.select_for_update()
+        .filter(pk=offer_id, to_user=user, to_user__is_active=True)
+        .first()
+    )
+    if offer is None:
+        raise ServiceError("There is no such offer.", code="not-yours")
+    if offer.status != KingdomOffer.Status.OPEN:
+        raise ServiceError(f"This offer is {offer.get_status_display()} already.", code="answered")
+    return offer
+
+
+@transaction.atomic
+def offer_accept(*, offer_id: int, user: User) -> Membership:
+    """`user` accepts the kingdom offered to them: they rule it from now on, with its drafts
+    and battles; its old player no longer does (and leaves the campaign, unless an admin)."""
+    offer = open_offer(offer_id, user)
+    campaign = Campaign.objects.select_for_update().get(pk=offer.campaign_id)
+    _check_under_way(campaign)
+    _check_may_rule(campaign, offer.kingdom, user.get_username())
+    return _change_hands(campaign, offer)
+
+
+@transaction.atomic
+def offer_decline(*, offer_id: int, user: User) -> KingdomOffer:
+    """`user` declines the kingdom offered to them; its admins see so in the log."""
+    offer = open_offer(offer_id, user)
+    offer.status, offer.answered_at = KingdomOffer.Status.DECLINED, timezone.now()
+    offer.save()
+    details = {"kingdom": name_of_kingdom(offer.campaign, offer.kingdom)}
+    record_audit(offer.campaign, user, AuditEntry.Action.OFFER_DECLINED, details=details)
+    return offer
+
+
+def _change_hands(campaign: Campaign, offer: KingdomOffer) -> Membership:
+    """The accepted `offer`'s kingdom changes hands."""
+    user, kingdom = offer.to_user, offer.kingdom
+    assert user is not None
+    old = campaign.memberships.filter(kingdom=kingdom).select_related("user").first()
     if old is not None:
         look = {"kingdom_name": old.kingdom_name, "colour": old.colour, "heraldry": old.heraldry}
     else:  # its player's account is gone: its name from the campaign file, a free letter
         signs = set(campaign.memberships.values_list("heraldry", flat=True))
-        look = {
-            "kingdom_name": known[kingdom],
-            "colour": "",
-            "heraldry": _free_heraldry(known[kingdom], signs),
-        }
+        name = name_of_kingdom(campaign, kingdom)
+        look = {"kingdom_name": name, "colour": "", "heraldry": _free_heraldry(name, signs)}
     if old is not None and old.is_admin:
         _clear_kingdom(old)
     elif old is not None:
         old.delete()
-    if new is None:
-        new = Membership(campaign=campaign, user=user)
+    new = campaign.memberships.filter(user=user).first() or Membership(campaign=campaign, user=user)
     new.kingdom = kingdom
     for field, value in look.items():
         setattr(new, field, value)
     new.save()
+    offer.status, offer.answered_at = KingdomOffer.Status.ACCEPTED, timezone.now()
+    offer.save()
     details = {"kingdom": look["kingdom_name"], "from": old.user.get_username() if old else None,
                "to": user.get_username()}  # fmt: skip
-    record_audit(campaign, actor, AuditEntry.Action.HANDED_OVER, reason, details)
+    record_audit(campaign, offer.offered_by, AuditEntry.Action.HANDED_OVER, offer.reason, details)
     return new

@@ -3,16 +3,18 @@ and the player's own kingdom."""
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from accounts.models import User
 from campaign import services
 from campaign.access import (
     membership_for,
@@ -21,6 +23,7 @@ from campaign.access import (
     reader_for,
     signed_in_unless_public,
 )
+from campaign.actions import refused
 from campaign.display import report, story
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import capital_of, legend_items, looks_of
@@ -79,7 +82,39 @@ def home(request: HttpRequest) -> HttpResponse:
     archived = request.GET.get("archived") == "1"
     signed_in = request.user.is_authenticated
     campaigns = my_campaigns(request.user, archived=archived) if signed_in else []
-    return render(request, "campaign/home.html", {"campaigns": campaigns, "archived": archived})
+    offers = services.offers_to(cast(User, request.user)) if signed_in and not archived else []
+    context = {"campaigns": campaigns, "archived": archived, "offers": offers}
+    return render(request, "campaign/home.html", context)
+
+
+@login_required
+@require_POST
+def offer_answer(request: HttpRequest, offer: int, answer: str) -> HttpResponse:
+    """The person a kingdom is offered to accepts it (and rules it from now on) or declines
+    it; an offer made to anyone else is not found."""
+    answered = {"accept": _accepted, "decline": _declined}.get(answer)
+    if answered is None:
+        raise Http404
+    try:
+        return answered(request, offer, cast(User, request.user))
+    except services.ServiceError as error:
+        if error.code == "not-yours":
+            raise Http404 from None
+        refused(request, error.message)
+        return redirect("campaign:home")
+
+
+def _accepted(request: HttpRequest, offer: int, user: User) -> HttpResponse:
+    membership = services.offer_accept(offer_id=offer, user=user)
+    messages.success(request, f"You rule {membership.kingdom_name} from now on.")
+    return redirect("campaign:campaign", membership.campaign.slug)
+
+
+def _declined(request: HttpRequest, offer: int, user: User) -> HttpResponse:
+    declined = services.offer_decline(offer_id=offer, user=user)
+    name = services.name_of_kingdom(declined.campaign, declined.kingdom)
+    messages.success(request, f"You declined {name} in {declined.campaign.name}.")
+    return redirect("campaign:home")
 
 
 @signed_in_unless_public
@@ -339,6 +374,7 @@ def moved_on(request: HttpRequest, slug: str) -> HttpResponse:
 
 urlpatterns: list[URLPattern] = [
     path("", home, name="home"),
+    path("offers/<int:offer>/<slug:answer>/", offer_answer, name="offer_answer"),
     path("c/<slug:slug>/moved-on/", moved_on, name="moved_on"),
     path("c/<slug:slug>/", campaign_page, name="campaign"),
     path("c/<slug:slug>/kingdom/", kingdom_page, name="kingdom"),

@@ -44,7 +44,7 @@ from campaign.forms import (
     correction_choices,
     people_of,
 )
-from campaign.models import Campaign, Membership, Snapshot, Submission
+from campaign.models import Campaign, KingdomOffer, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.views.deadlines import after_the_advance, at_the_deadline
 from campaign.words import chapter_words, kingdom_names, when
@@ -120,6 +120,10 @@ def _render(
         "invitation": invitation_link(request, campaign),
         "at_deadline": at_the_deadline(campaign, data, ready, names, zone) if data else "",
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
+        "offers": [
+            (offer, names.get(offer.kingdom, offer.kingdom))
+            for offer in campaign.offers.filter(status=KingdomOffer.Status.OPEN)
+        ],
     }
     return page_or_fragment(request, TEMPLATE, context, fragment="board", status=status)
 
@@ -275,14 +279,22 @@ def _step_down(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _hand_over(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    membership = services.campaign_hand_over(
+    """An offer, unless the admin takes the kingdom themself: the words are the same whether
+    or not anyone has the username typed, so that the page tells nobody which exist."""
+    offer = services.campaign_hand_over(
         campaign=campaign,
         actor=actor,
         kingdom=form["kingdom"],
         username=form["to"],
         reason=form["reason"],
     )
-    return f"{membership.kingdom_name} is ruled by {membership.user.get_username()} from now on."
+    name = services.name_of_kingdom(campaign, offer.kingdom)
+    if offer.status == KingdomOffer.Status.ACCEPTED:
+        return f"You rule {name} from now on."
+    return (
+        f"{name} is offered to {offer.username}: if they have an account here, the offer waits "
+        "on their home page and they are told by e-mail. It changes hands when they accept it."
+    )
 
 
 def _archive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:

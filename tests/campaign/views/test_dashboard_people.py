@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign import services
-from campaign.models import AuditEntry, Campaign, Membership
+from campaign.models import AuditEntry, Campaign, KingdomOffer, Membership
 from notifications import outbox
 from notifications.models import Notification
 from tests.campaign.helpers import (
@@ -436,15 +436,47 @@ def test_nobody_is_removed_after_the_start(client, cast, running):
 # --- handing a kingdom over after the start -------------------------------------------------------
 
 
-def test_the_admin_hands_a_kingdom_to_another_user(client, cast, running):
+def offer_url(offer: KingdomOffer, answer: str) -> str:
+    return reverse("campaign:offer_answer", args=[offer.pk, answer])
+
+
+def offered(campaign: Campaign, username: str, kingdom: str = "red-elves") -> KingdomOffer:
+    return services.campaign_hand_over(
+        campaign=campaign, actor=User.objects.get(username="gm"), kingdom=kingdom,
+        username=username, reason="alice moved away",
+    )  # fmt: skip
+
+
+def test_a_kingdom_changes_hands_only_when_the_person_offered_it_accepts(client, people, running):
+    """Issue 26, point 7: a hand-over is an offer; the receiver is told on their home page
+    and by e-mail, and the kingdom is theirs only once they accept."""
+    cast = people
     services.submission_save(campaign=running, user=cast["alice"], kind="races", payload="Elves")
+    before = who_plays(running)[:4]
     signed_in(client, cast["gm"])
     response = client.post(
         action_url(running, "hand-over"),
         {"kingdom": "red-elves", "member": "", "username": "eve", "reason": "alice moved away"},
         follow=True,
     )
-    assert "Red Elves is ruled by eve from now on." in messages_of(response)
+    assert messages_of(response) == [
+        "Red Elves is offered to eve: if they have an account here, the offer waits on their "
+        "home page and they are told by e-mail. It changes hands when they accept it."
+    ]
+    assert "Red Elves to eve" in response.text  # waiting for an answer, on the dashboard
+    assert who_plays(running)[:4] == before  # alice still rules it
+    (letter,) = Notification.objects.filter(user=cast["eve"])
+    assert letter.subject == "[Autumn League] You are offered the kingdom of Red Elves"
+    assert "It becomes yours only if you accept it" in letter.body
+    assert letter.link.endswith(reverse("campaign:home"))
+
+    signed_in(client, cast["eve"])
+    home = client.get(reverse("campaign:home")).text
+    assert "Offered to you" in home
+    assert "offers you the kingdom of <strong>Red Elves</strong> in Autumn League" in home
+    offer = KingdomOffer.objects.get(campaign=running)
+    response = client.post(offer_url(offer, "accept"), follow=True)
+    assert "You rule Red Elves from now on." in messages_of(response)
     eve = Membership.objects.get(campaign=running, user=cast["eve"])
     assert (eve.kingdom, eve.kingdom_name, eve.colour, eve.heraldry, eve.is_admin) == (
         "red-elves",
@@ -457,11 +489,10 @@ def test_the_admin_hands_a_kingdom_to_another_user(client, cast, running):
     entry = AuditEntry.objects.get(action="handed-over")
     assert (entry.actor, entry.reason) == (cast["gm"], "alice moved away")
     assert entry.details == {"kingdom": "Red Elves", "from": "alice", "to": "eve"}
-    assert "handed a kingdom over; to: eve; from: alice; kingdom: Red Elves" in response.text
+    assert "Offered to you" not in client.get(reverse("campaign:home")).text
     # eve rules it: its pages, its draft, its decisions; alice sees none of it.
     kingdom_url = reverse("campaign:kingdom", args=[running.slug])
     setup_url = reverse("campaign:setup", args=[running.slug])
-    signed_in(client, cast["eve"])
     assert client.get(kingdom_url).status_code == 200
     assert "Elves" in client.get(setup_url).text
     services.submission_set_ready(campaign=running, user=cast["eve"])
@@ -472,13 +503,81 @@ def test_the_admin_hands_a_kingdom_to_another_user(client, cast, running):
         services.submission_save(campaign=running, user=cast["alice"], kind="races", payload="Orcs")
 
 
-def test_a_kingdom_goes_to_a_member_without_one_who_stays_admin(client, cast, running):
+def test_an_offer_to_a_username_nobody_has_reads_like_any_other(client, cast, running):
+    """Issue 26, point 7: "There is no user called …" told an admin which usernames exist."""
+    signed_in(client, cast["gm"])
+    said = {}
+    for username in ("eve", "nobody"):
+        response = client.post(
+            action_url(running, "hand-over"),
+            {"kingdom": "red-elves", "username": username, "reason": "x"},
+            follow=True,
+        )
+        (said[username],) = messages_of(response)
+        assert f"Red Elves to {username}" in response.text
+    assert said["nobody"] == said["eve"].replace("eve", "nobody")
+    offer = KingdomOffer.objects.get(username="nobody")
+    assert offer.to_user is None
+    assert KingdomOffer.objects.get(username="eve").status == "withdrawn"  # the newer stands
+
+
+def test_only_the_person_offered_a_kingdom_may_answer(client, cast, running):
+    offer = offered(running, "eve")
+    before = who_plays(running)
+    for visitor in ("gm", "alice", "bob"):
+        signed_in(client, cast[visitor])
+        assert "Offered to you" not in client.get(reverse("campaign:home")).text
+        for answer in ("accept", "decline"):
+            assert client.post(offer_url(offer, answer)).status_code == 404
+    client.logout()
+    response = client.post(offer_url(offer, "accept"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:sign_in"))
+    signed_in(client, cast["eve"])
+    assert client.post(offer_url(offer, "seize")).status_code == 404
+    assert client.get(offer_url(offer, "accept")).status_code == 405
+    assert who_plays(running) == before
+    assert KingdomOffer.objects.get(pk=offer.pk).status == "open"
+
+
+def test_the_person_offered_a_kingdom_may_decline_it(client, cast, running):
+    offer = offered(running, "eve")
+    before = who_plays(running)[:4]
+    signed_in(client, cast["eve"])
+    response = client.post(offer_url(offer, "decline"), follow=True)
+    assert "You declined Red Elves in Autumn League." in messages_of(response)
+    assert who_plays(running)[:4] == before
+    assert AuditEntry.objects.filter(action="offer-declined", actor=cast["eve"]).exists()
+    response = client.post(offer_url(offer, "accept"), follow=True)
+    assert "Nothing was changed. This offer is declined already." in messages_of(response)
+    assert who_plays(running)[:4] == before
+    page = signed_in(client, cast["gm"]).get(dashboard_url(running)).text
+    assert "declined a kingdom offered" in page
+    assert "Red Elves to eve" not in page
+
+
+def test_an_offer_accepted_while_ruling_another_kingdom_is_refused(client, cast, running):
+    offer = offered(running, "eve")
+    other = offered(running, "eve", kingdom="blue-dwarfs")
+    services.offer_accept(offer_id=other.pk, user=cast["eve"])
+    signed_in(client, cast["eve"])
+    response = client.post(offer_url(offer, "accept"), follow=True)
+    assert "Nothing was changed. eve rules Blue Dwarfs in this campaign already." in (
+        messages_of(response)
+    )
+    assert Membership.objects.get(campaign=running, kingdom="red-elves").user == cast["alice"]
+
+
+def test_a_kingdom_goes_at_once_to_the_admin_who_takes_it_and_who_stays_admin(
+    client, cast, running
+):
     signed_in(client, cast["gm"])
     response = client.post(
         action_url(running, "hand-over"),
         {"kingdom": "blue-dwarfs", "member": "gm", "username": "", "reason": "bob left"},
+        follow=True,
     )
-    assert response.status_code == 302
+    assert "You rule Blue Dwarfs from now on." in messages_of(response)
     gm = Membership.objects.get(campaign=running, user=cast["gm"])
     assert (gm.kingdom, gm.is_admin) == ("blue-dwarfs", True)
     assert client.get(reverse("campaign:kingdom", args=[running.slug])).status_code == 200
@@ -487,9 +586,7 @@ def test_a_kingdom_goes_to_a_member_without_one_who_stays_admin(client, cast, ru
 
 def test_a_kingdom_of_an_admin_who_played_leaves_them_admin(cast, running):
     services.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
-    services.campaign_hand_over(
-        campaign=running, actor=cast["gm"], kingdom="red-elves", username="eve", reason="busy"
-    )
+    services.offer_accept(offer_id=offered(running, "eve").pk, user=cast["eve"])
     alice = Membership.objects.get(campaign=running, user=cast["alice"])
     assert (alice.kingdom, alice.is_admin) == ("", True)
 
@@ -513,12 +610,12 @@ def test_a_bad_hand_over_is_a_form_error(client, cast, running, post, error):
     assert response.status_code == 400
     assert error in response.text
     assert who_plays(running) == before
+    assert not KingdomOffer.objects.exists()
 
 
 @pytest.mark.parametrize(
     ("username", "message"),
     [
-        ("nobody", "There is no user called nobody."),
         ("bob", "bob rules Blue Dwarfs in this campaign already."),
         ("alice", "alice rules that kingdom already."),
     ],
@@ -532,15 +629,13 @@ def test_a_hand_over_the_service_refuses_changes_nothing(client, cast, running, 
     )
     assert f"Nothing was changed. {message}" in messages_of(response)
     assert who_plays(running) == before
+    assert not KingdomOffer.objects.exists()
 
 
 def test_no_hand_over_before_the_start(client, cast, open_campaign):
     before = who_plays(open_campaign)
     with pytest.raises(services.ServiceError) as refused:
-        services.campaign_hand_over(
-            campaign=open_campaign, actor=cast["gm"], kingdom="red-elves", username="eve",
-            reason="x",
-        )  # fmt: skip
+        offered(open_campaign, "eve")
     assert refused.value.code == "not-running"
     page = signed_in(client, cast["gm"]).get(dashboard_url(open_campaign)).text
     assert "Hand a kingdom over" not in page
@@ -608,20 +703,18 @@ def test_the_people_are_listed_with_their_kingdoms_and_roles(client, cast, runni
 
 def test_a_kingdom_whose_player_s_account_is_gone_is_handed_over(cast, running):
     cast["bob"].delete()
-    services.campaign_hand_over(
-        campaign=running, actor=cast["gm"], kingdom="blue-dwarfs", username="eve", reason="gone"
-    )
+    services.offer_accept(offer_id=offered(running, "eve", "blue-dwarfs").pk, user=cast["eve"])
     eve = Membership.objects.get(campaign=running, user=cast["eve"])
     assert (eve.kingdom, eve.kingdom_name, eve.heraldry) == ("blue-dwarfs", "Blue Dwarfs", "B")
     assert AuditEntry.objects.get(action="handed-over").details["from"] is None
 
 
 def test_a_kingdom_is_not_handed_to_a_closed_account(cast, running):
+    """An offer to a closed account is made like one to nobody, and cannot be accepted."""
     User.objects.filter(pk=cast["eve"].pk).update(is_active=False)
-    before = who_plays(running)
+    offer = offered(running, "eve")
+    assert offer.to_user is None
     with pytest.raises(services.ServiceError) as refused:
-        services.campaign_hand_over(
-            campaign=running, actor=cast["gm"], kingdom="red-elves", username="eve", reason="x"
-        )
-    assert refused.value.code == "unknown-user"
-    assert who_plays(running) == before
+        services.offer_accept(offer_id=offer.pk, user=cast["eve"])
+    assert refused.value.code == "not-yours"
+    assert Membership.objects.get(campaign=running, kingdom="red-elves").user == cast["alice"]
