@@ -14,6 +14,7 @@ import pytest
 from django.apps import apps
 from django.core import serializers
 from django.core.management import call_command
+from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.test import override_settings
 from playwright.sync_api import Browser, Page
@@ -113,11 +114,16 @@ def demo(demo_rows: str, settings: Settings, transactional_db: None) -> Iterator
     server's thread sees them: they are committed; the database is emptied after the test)."""
     settings.PASSWORD_HASHERS = FAST_HASHERS
     with transaction.atomic(), connection.constraint_checks_disabled():
-        tables = set()
+        models = set()
         for row in serializers.deserialize("json", demo_rows):
             row.save()
-            tables.add(row.object._meta.db_table)
-        connection.check_constraints(table_names=sorted(tables))
+            models.add(type(row.object))
+        connection.check_constraints(table_names=sorted(m._meta.db_table for m in models))
+        # The rows keep their ids: the next id of each table comes after them, as after
+        # loaddata (PostgreSQL's sequences; SQLite needs nothing).
+        with connection.cursor() as cursor:
+            for statement in connection.ops.sequence_reset_sql(no_style(), list(models)):
+                cursor.execute(statement)
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = False
