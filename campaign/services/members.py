@@ -97,7 +97,7 @@ def campaign_join(
         raise ServiceError(
             refusals[0].message, code=refusals[0].code, field=refusals[0].field, also=refusals[1:]
         )
-    name = kingdom_name_of(kingdom_name)
+    name = _kingdom_name(kingdom_name)
     base = slugify(name)[:12].strip("-") or "kingdom"
     kingdom, n = base, 1
     while players.filter(kingdom=kingdom).exists():
@@ -118,7 +118,7 @@ def campaign_join(
     return membership
 
 
-def kingdom_name_of(name: str) -> str:
+def _kingdom_name(name: str) -> str:
     return plain(
         name, max_length=KINGDOM_NAME_LENGTH, what="Your kingdom's name", field="kingdom_name"
     )
@@ -130,7 +130,7 @@ def _kingdom_refusals(
     """What is wrong with a new kingdom's name, colour (#rrggbb) and heraldry, all at once."""
     refusals = []
     try:
-        name = kingdom_name_of(name)
+        name = _kingdom_name(name)
     except ServiceError as not_plain:
         refusals.append(not_plain)
     else:
@@ -382,26 +382,26 @@ def offers_to(user: User) -> list[tuple[KingdomOffer, str]]:
     return [(offer, name_of_kingdom(offer.campaign, offer.kingdom)) for offer in offers]
 
 
-def open_offer(offer_id: int, user: User) -> KingdomOffer:
-    """The open offer `offer_id` made to `user`; refused as unknown for anyone else."""
-    offer = (
-        KingdomOffer.objects.select_for_update()
-        .filter(pk=offer_id, to_user=user, to_user__is_active=True)
-        .first()
-    )
-    if offer is None:
+def _open_offer(offer_id: int, user: User) -> tuple[Campaign, KingdomOffer]:
+    """The open offer `offer_id` made to `user`, read under its campaign's lock (taken
+    first, as an admin's new offer takes it), and the campaign; refused as unknown for
+    anyone else."""
+    mine = KingdomOffer.objects.filter(pk=offer_id, to_user=user, to_user__is_active=True)
+    campaign_id = mine.values_list("campaign_id", flat=True).first()
+    if campaign_id is None:
         raise ServiceError("There is no such offer.", code="not-yours")
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    offer = mine.get()
     if offer.status != KingdomOffer.Status.OPEN:
         raise ServiceError(f"This offer is {offer.get_status_display()} already.", code="answered")
-    return offer
+    return campaign, offer
 
 
 @transaction.atomic
 def offer_accept(*, offer_id: int, user: User) -> Membership:
     """`user` accepts the kingdom offered to them: they rule it from now on, with its drafts
     and battles; its old player no longer does (and leaves the campaign, unless an admin)."""
-    offer = open_offer(offer_id, user)
-    campaign = Campaign.objects.select_for_update().get(pk=offer.campaign_id)
+    campaign, offer = _open_offer(offer_id, user)
     _check_under_way(campaign)
     _check_may_rule(campaign, offer.kingdom, user.get_username())
     return _change_hands(campaign, offer)
@@ -410,11 +410,11 @@ def offer_accept(*, offer_id: int, user: User) -> Membership:
 @transaction.atomic
 def offer_decline(*, offer_id: int, user: User) -> KingdomOffer:
     """`user` declines the kingdom offered to them; its admins see so in the log."""
-    offer = open_offer(offer_id, user)
+    campaign, offer = _open_offer(offer_id, user)
     offer.status, offer.answered_at = KingdomOffer.Status.DECLINED, timezone.now()
     offer.save()
-    details = {"kingdom": name_of_kingdom(offer.campaign, offer.kingdom)}
-    record_audit(offer.campaign, user, AuditEntry.Action.OFFER_DECLINED, details=details)
+    details = {"kingdom": name_of_kingdom(campaign, offer.kingdom)}
+    record_audit(campaign, user, AuditEntry.Action.OFFER_DECLINED, details=details)
     return offer
 
 
