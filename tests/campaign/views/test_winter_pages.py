@@ -272,6 +272,15 @@ def test_w6_a_kingdom_short_of_food_chooses_which_armies_go_hungry(client, cast)
     assert "blue-dwarfs-1 is not an army of Red Elves" in refused
     assert draft(campaign, "red-elves", "feed") == {"disband": ["red-elves-1"]}
 
+    # Issue 26, point 2: the admin removes the army alice chose to go hungry; her page
+    # says that what she decided no longer stands.
+    services.correct_army(
+        campaign=campaign, actor=cast["gm"], reason="it never came", army="red-elves-1", hex=None
+    )
+    page = html.unescape(client.get(url(campaign)).text)
+    assert "Part of what you decided no longer stands since the admin changed the state:" in page
+    assert "Change it, then press Ready" in page
+
 
 def test_the_report_of_a_winter_says_where_every_kingdom_stands(client, cast):
     campaign = new_campaign(cast)
