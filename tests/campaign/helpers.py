@@ -16,7 +16,9 @@ from accounts.models import User
 from campaign import services
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign
+from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
+from campaign.rules.orders import order_choices
 from campaign.signals import quietly
 
 PASSWORD = "a-long-test-password"
@@ -205,12 +207,20 @@ def seen_with(campaign: Campaign, form: dict[str, Any]) -> dict[str, Any]:
     return {"seen": newest.number if newest else 0, **form}
 
 
-def land_far_from(data: dict[str, Any], *hexes: tuple[int, int]) -> list[int]:
-    """A land tile that is none of `hexes` and next to none of them: an army put there by a
-    correction can carry out no order drafted for it at any of them."""
-    near = {*hexes, *(n for h in hexes for n in neighbours(h))}
-    return next(
+def a_move_drafted(campaign: Campaign, user: User) -> tuple[str, list[int]]:
+    """At the summer's orders, the user's kingdom drafts a move of its first army. The
+    army's id, and a land tile that is neither where it stands, nor where it moves, nor
+    next to either: an army put there by a correction can carry out no such move."""
+    data = services.latest_snapshot(campaign).data
+    mine = services.kingdom_of(campaign, user)
+    army = next(a for a in data["armies"] if a["kingdom"] == mine)
+    to = order_choices(parse_campaign(data), army["id"]).moves[0]
+    move = {"unit": army["id"], "order": "move", "to": list(to)}
+    services.submission_save(campaign=campaign, user=user, kind="orders", payload=[move])
+    near = {tuple(army["hex"]), to, *neighbours(tuple(army["hex"])), *neighbours(to)}
+    far = next(
         t["hex"]
         for t in data["map"]["tiles"]
         if tuple(t["hex"]) not in near and t.get("terrain") not in ("sea", "lake", "mountain")
     )
+    return army["id"], far

@@ -12,13 +12,10 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Membership
-from campaign.rules.fileformat import parse_campaign
-from campaign.rules.orders import order_choices
-from tests.campaign.helpers import at_step, land_far_from, make_cast, play_until
+from tests.campaign.helpers import a_move_drafted, at_step, make_cast, play_until
 from tests.e2e.conftest import sign_in
-from tests.e2e.test_no_traps import KINGDOMS, four_kingdoms, newest
+from tests.e2e.test_no_traps import KINGDOMS, four_kingdoms
 from tests.notifications.notifying import with_addresses
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,23 +33,17 @@ def test_a_correction_that_breaks_an_order_is_said_on_the_orders_page(
 ):
     campaign = four_kingdoms(cast)
     play_until(campaign, cast, at_step("orders"))
-    data = newest(campaign)
-    me = services.kingdom_of(campaign, cast["alice"])
-    army = next(a for a in data["armies"] if a["kingdom"] == me)
-    to = order_choices(parse_campaign(data), army["id"]).moves[0]
-    move = {"unit": army["id"], "order": "move", "to": list(to)}
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="orders", payload=[move])
+    army, far = a_move_drafted(campaign, cast["alice"])
 
     # the gm moves alice's army far away on the dashboard, and is told what that did
     gm = sign_in(browser, live_server, "gm")
     gm.goto(f"{live_server.url}/c/{campaign.slug}/dashboard/#corrections")
-    far = land_far_from(data, tuple(army["hex"]), to)
-    gm.locator("#army-army").select_option(army["id"])
+    gm.locator("#army-army").select_option(army)
     gm.locator("#army-hex").fill(f"{far[0]}, {far[1]}")
     gm.locator("#army-reason").fill("It stood on the wrong tile")
     gm.get_by_role("button", name="Correct the army").click()
     expect(gm.locator("ul.messages")).to_contain_text(
-        f"Aldermark's order for {army['id']} no longer stands"
+        f"Aldermark's order for {army} no longer stands"
     )
     screenshot(gm, "correction-told-to-the-admin")
 
@@ -60,10 +51,10 @@ def test_a_correction_that_breaks_an_order_is_said_on_the_orders_page(
     alice = sign_in(browser, live_server, "alice")
     alice.goto(f"{live_server.url}/c/{campaign.slug}/orders/")
     stale = alice.locator(".no-longer-stands")
-    expect(stale).to_contain_text(f"Your order for {army['id']} no longer stands")
+    expect(stale).to_contain_text(f"Your order for {army} no longer stands")
     expect(alice.locator(".no-longer")).to_have_text("no longer stands")
     screenshot(alice, "correction-order-no-longer-stands")
-    alice.locator(".unit-name", has_text=army["id"]).first.click()
+    alice.locator(".unit-name", has_text=army).first.click()
     alice.get_by_role("button", name=re.compile("^Defend")).click()
     expect(stale).to_have_count(0)
     alice.get_by_role("button", name="Ready", exact=True).click()

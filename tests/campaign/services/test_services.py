@@ -12,15 +12,13 @@ from django.utils import timezone
 from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
-from campaign.rules.fileformat import parse_campaign
-from campaign.rules.orders import order_choices
 from campaign.services import ServiceError
 from notifications.models import Notification
 from tests.campaign.helpers import (
+    a_move_drafted,
     at_step,
     hand_off_a_battle,
     kingdom_of,
-    land_far_from,
     new_campaign,
     play_until,
     set_up_by_the_deadlines,
@@ -590,19 +588,13 @@ def a_draft_made_illegal(
     `ready`); then the admin moves the army far away, so the drafted move no longer stands.
     Her kingdom, the army's id, and the correction's snapshot."""
     play_until(campaign, cast, at_step("orders"))
-    data = newest(campaign).data
-    red = kingdom_of(campaign, cast["alice"])
-    army = next(a for a in data["armies"] if a["kingdom"] == red)
-    to = order_choices(parse_campaign(data), army["id"]).moves[0]
-    move = {"unit": army["id"], "order": "move", "to": list(to)}
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="orders", payload=[move])
+    army, far = a_move_drafted(campaign, cast["alice"])
     if ready:
         services.submission_set_ready(campaign=campaign, user=cast["alice"])
-    far = land_far_from(data, tuple(army["hex"]), to)
     corrected = services.correct_army(
-        campaign=campaign, actor=cast["gm"], reason="misplaced", army=army["id"], hex=far
+        campaign=campaign, actor=cast["gm"], reason="misplaced", army=army, hex=far
     )
-    return red, army["id"], corrected
+    return kingdom_of(campaign, cast["alice"]), army, corrected
 
 
 def test_ready_is_refused_when_a_correction_has_made_the_draft_illegal(cast):

@@ -18,16 +18,14 @@ from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.errors import RuleError
-from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import map_from_json
-from campaign.rules.orders import order_choices
 from tests.campaign.helpers import (
+    a_move_drafted,
     action_url,
     at_step,
     dashboard_url,
     hand_off_a_battle,
     kingdom_of,
-    land_far_from,
     new_campaign,
     play_until,
     set_up_by_the_deadlines,
@@ -383,30 +381,24 @@ def test_a_correction_that_breaks_a_draft_says_so_to_the_admin_and_on_the_player
     and that player's orders page and campaign page say which order no longer stands."""
     data = newest(at_orders).data
     red = kingdom_of(at_orders, cast["alice"])
-    army = next(a for a in data["armies"] if a["kingdom"] == red)
-    to = order_choices(parse_campaign(data), army["id"]).moves[0]
-    move = {"unit": army["id"], "order": "move", "to": list(to)}
-    services.submission_save(campaign=at_orders, user=cast["alice"], kind="orders", payload=[move])
-    far = land_far_from(data, tuple(army["hex"]), to)
+    army, far = a_move_drafted(at_orders, cast["alice"])
 
     response = signed_in(client, cast["gm"]).post(
         action_url(at_orders, "army"),
-        {"army": army["id"], "hex": f"[{far[0]}, {far[1]}]", "reason": "misplaced"},
+        {"army": army, "hex": f"[{far[0]}, {far[1]}]", "reason": "misplaced"},
     )
 
     told = html.unescape(client.get(response["Location"]).text)
-    assert f"The army {army['id']} is corrected." in told
+    assert f"The army {army} is corrected." in told
     names = {k["id"]: k["name"] for k in data["kingdoms"]}
-    assert f"{names[red]}'s order for {army['id']} no longer stands (" in told
+    assert f"{names[red]}'s order for {army} no longer stands (" in told
     assert "its player is told, and must decide again." in told
     alice = signed_in(Client(), cast["alice"])
     orders = html.unescape(alice.get(reverse("campaign:orders", args=[at_orders.slug])).text)
-    assert (
-        f"Your order for {army['id']} no longer stands since the admin changed the state:" in orders
-    )
+    assert f"Your order for {army} no longer stands since the admin changed the state:" in orders
     assert '<strong class="no-longer">no longer stands</strong>' in orders
     page = html.unescape(alice.get(reverse("campaign:campaign", args=[at_orders.slug])).text)
-    assert f"Your order for {army['id']} no longer stands" in page
+    assert f"Your order for {army} no longer stands" in page
     bob = signed_in(Client(), cast["bob"])
     assert (
         "no longer stands" not in bob.get(reverse("campaign:campaign", args=[at_orders.slug])).text
