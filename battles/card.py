@@ -59,6 +59,7 @@ class SideView:
     points: int
     strategy_cards: int
     defending: bool
+    limits: Json | None = None  # option army_limits (OA2): points on Monsters, War Engines
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,32 @@ def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> lis
             points=side["points"],
             strategy_cards=side["strategy_cards"],
             defending=side["defending"],
+            limits=side.get("limits"),
         )
         for side in battle.sides
     ]
+
+
+# Option sieges (OA15): what each kind of works sets up.
+WORKS = {
+    "stone": "2 stone towers, 2 stone walls, a gate in one wall, and 2 objective markers on "
+    "sections (1 victory point each)",
+    "wood": "1 wooden tower, 2 wooden walls, a gate, and 1 objective marker on a section",
+}
+
+
+def siege_words(battle: Battle, names: dict[str, str]) -> str:
+    """The siege of a battle, if it is one (option sieges, OA14 and OA15): who is besieged
+    and the works they set up; "" for none."""
+    siege = battle.details.get("siege")
+    if not siege:
+        return ""
+    besieged = names.get(siege["side"], siege["side"])
+    where = "fortress" if siege["works"] == "stone" else "capital"
+    return (
+        f"{besieged} is besieged in its {where}: instead of the defender's benefit it sets "
+        f"up, wholly in its own half before the first unit deploys, {WORKS[siege['works']]}."
+    )
 
 
 def game_size(battle: Battle) -> int:
@@ -118,7 +142,10 @@ def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
     if strategies:
         steps.append("Draw Battlefields strategy cards: " + "; ".join(strategies) + ".")
     steps.append("Roll off: the winner picks a long table edge.")
-    if defending and battle.defender_benefit:
+    siege = siege_words(battle, names)
+    if siege:
+        steps.append(f"Before the first unit is deployed: {siege}")
+    elif defending and battle.defender_benefit:
         steps.append(
             f"Before the first unit is deployed, {', '.join(defending)} (defending) adjusts "
             "the table: see the defender's benefit."

@@ -185,6 +185,7 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "game_size": card.game_size(battle),
         "margin": card.margin(battle),
         "steps": card.setup_steps(battle, cast.names),
+        "siege": card.siege_words(battle, cast.names),
         "outcomes": card.outcomes(snapshot.data, battle, cast.names),
         "map_svg": snapshot_map(snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)]),
         "play_times": list(battle.play_times.all()),

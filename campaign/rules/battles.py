@@ -4,10 +4,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from campaign.rules import combat
+from campaign.rules.army_limits import limits
 from campaign.rules.combat import Side, natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, Terrain
 from campaign.rules.orders import take_control
+from campaign.rules.sieges import siege_of
 from campaign.rules.state import (
     Army,
     Battle,
@@ -276,6 +278,21 @@ def _side(campaign: Campaign, hex_: Hex, kingdom_id: str) -> BattleSide:
     )
 
 
+def _sides(
+    campaign: Campaign, hex_: Hex, attacker: str, defender: str
+) -> tuple[BattleSide, BattleSide]:
+    """Both sides of a battle. With option `common_deck` (OA13) a side draws a strategy card
+    per upright army of the other side, besides those it has learned (B6)."""
+    sides = (_side(campaign, hex_, attacker), _side(campaign, hex_, defender))
+    if not campaign.options.on("common_deck"):
+        return sides
+    first, second = sides
+    return (
+        replace(first, strategy_cards=len(second.armies) + first.strategy_cards),
+        replace(second, strategy_cards=len(first.armies) + second.strategy_cards),
+    )
+
+
 def _record(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
     """Add the battle to the campaign's list, in place of the one that awaited its result
     in this tile, if any, so the list stays in picking order. The event holds the dice
@@ -309,7 +326,7 @@ def _new_battle(campaign: Campaign, hex_: Hex, kind: str, picker: str, opponent:
         kind=kind,
         attacker=picker,
         defender=opponent,
-        sides=(_side(campaign, hex_, picker), _side(campaign, hex_, opponent)),
+        sides=_sides(campaign, hex_, picker, opponent),
     )
 
 
@@ -444,7 +461,33 @@ def _stated(campaign: Campaign, battle: Battle) -> Battle:
     settlement = campaign.settlement(battle.hex)
     defended = any(side.defending for side in battle.sides)
     benefit = combat.defender_benefit(settlement and str(settlement)) if defended else None
-    return replace(battle, board=combat.board_size(largest), defender_benefit=benefit)
+    stated = replace(battle, board=combat.board_size(largest), defender_benefit=benefit)
+    return _with_options(campaign, stated)
+
+
+def _with_options(campaign: Campaign, battle: Battle) -> Battle:
+    """What optional rules add to a pitched battle handed to the tabletop: each side's
+    limits (option `army_limits`, OA2), and the siege (option `sieges`, OA14), whose works
+    replace the defended tile's benefit (OA15)."""
+    if campaign.options.on("army_limits"):
+        first, second = (
+            replace(side, limits=limits([campaign.armies[a] for a in side.armies]))
+            for side in battle.sides
+        )
+        battle = replace(battle, sides=(first, second))
+    if campaign.options.on("sieges"):
+        siege = siege_of(campaign, battle)
+        battle = replace(battle, siege=siege)
+        if siege is not None:
+            battle = replace(battle, defender_benefit=None)
+    return battle
+
+
+def _as_simple(battle: Battle) -> Battle:
+    """A battle the admin settles as a simple battle: no longer a siege, and no lists to
+    limit (B7's +1 counts the walls)."""
+    first, second = (replace(side, limits=None) for side in battle.sides)
+    return replace(battle, kind="simple", siege=None, sides=(first, second))
 
 
 def _simple(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
@@ -457,8 +500,7 @@ def _simple(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
     )
     winner = _winner_of(battle, fought.winner)
     battle = replace(
-        battle,
-        kind="simple",
+        _as_simple(battle),
         status=RESOLVED,
         result="draw" if winner is None else "win",
         winner=winner,
@@ -630,10 +672,7 @@ def _restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
     for battle in _this_month(campaign):
         if battle.status != AWAITING:
             continue
-        sides = (
-            _side(campaign, battle.hex, battle.attacker),
-            _side(campaign, battle.hex, battle.defender),
-        )
+        sides = _sides(campaign, battle.hex, battle.attacker, battle.defender)
         if [(s.armies, s.ships) for s in sides] == [(s.armies, s.ships) for s in battle.sides]:
             continue
         if battle.kind == "pitched" and not all(side.armies for side in sides):

@@ -104,9 +104,50 @@ OPTIONS: tuple[OptionRow, ...] = (
         "Another seed, another map, and other dice (ruling D1).",
         default=0,
     ),
+    OptionRow(
+        "army_limits",
+        "Army limits by terrain",
+        "Monsters and War Engines only from armies raised among mountains, marsh or forest, "
+        "and no Kings of War magical artefacts (options OA1 to OA3).",
+        default=False,
+        switch=True,
+    ),
+    OptionRow(
+        "common_deck",
+        "One Battlefield deck",
+        "Both players of a tabletop battle share one Battlefield deck, and each side's "
+        "strategy cards are the enemy's armies plus its own lost pitched battles (options "
+        "OA12 and OA13).",
+        default=False,
+        switch=True,
+    ),
+    OptionRow(
+        "sieges",
+        "Siege assaults",
+        "A fortress or capital defended by its own kingdom's army is assaulted over towers "
+        "and walls at the tabletop (options OA14 and OA15).",
+        default=False,
+        switch=True,
+    ),
 )
 OPTION_ROWS: Mapping[str, OptionRow] = MappingProxyType({row.name: row for row in OPTIONS})
 DEFAULTS: Mapping[str, OptionValue] = MappingProxyType({row.name: row.default for row in OPTIONS})
+
+
+# The state fields each optional rule adds to the campaign file, by where they stand: a
+# file holding a field of a rule that is off is refused, naming the field (OG1).
+OPTION_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
+    {
+        "armies[]": (("army_limits", "licence"),),
+        "battles[]": (("sieges", "siege"),),
+        "battles[].sides[]": (("army_limits", "limits"),),
+    }
+)
+
+
+def switched_on(options: Mapping[str, object]) -> list[OptionRow]:
+    """The optional rules a campaign's `options` turn on, in the table's order."""
+    return [row for row in OPTIONS if row.switch and options.get(row.name) is True]
 
 
 def orders_in_cycle(options: Mapping[str, object]) -> bool:

@@ -92,6 +92,20 @@ class Settlement(StrEnum):
     FORTRESS = "fortress"
 
 
+class Licence(StrEnum):
+    """What an army's lists may field beyond the usual (option `army_limits`, OA1)."""
+
+    MONSTERS = "monsters"
+    WAR_ENGINES = "war_engines"
+
+
+class Works(StrEnum):
+    """The siege works a side sets up (option `sieges`, OA15)."""
+
+    STONE = "stone"  # a fortress: 2 stone towers, 2 stone walls, a gate, 2 objectives
+    WOOD = "wood"  # a capital: 1 wooden tower, 2 wooden walls, a gate, 1 objective
+
+
 class OrderKind(StrEnum):
     MOVE = "move"
     DEFEND = "defend"
@@ -165,6 +179,7 @@ class Army:
     # Set when the army must leave the tile after a lost or drawn battle (B10) and its
     # player has not yet said where to.
     retreat: str | None = None
+    licence: tuple[Licence, ...] = ()  # option army_limits (OA1), fixed when raised
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +290,18 @@ class BattleSide:
     points: int
     strategy_cards: int
     defending: bool
+    # Option army_limits (OA2): points a side may spend on Monsters and on War Engines; on
+    # the sides of pitched battles handed to the tabletop only.
+    limits: Mapping[Licence, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Siege:
+    """Option sieges (OA14, OA15): the side whose fortress or capital is assaulted, and its
+    works."""
+
+    side: str
+    works: Works
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +318,7 @@ class Battle:
     scenario: str | None = None
     defender_benefit: str | None = None
     last_stand: str | None = None
+    siege: Siege | None = None  # option sieges, on pitched battles handed to the tabletop
     status: BattleStatus = BattleStatus.RESOLVED
     result: str | None = None
     winner: str | None = None

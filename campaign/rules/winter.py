@@ -4,6 +4,7 @@ recruiting (W5), feeding (W6) and deployment (W7); after the last year, the end.
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from campaign.rules.army_limits import licence
 from campaign.rules.combat import natural_key
 from campaign.rules.dice import Dice
 from campaign.rules.errors import RuleError
@@ -439,7 +440,11 @@ def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) ->
     if purchase.kind is PurchaseKind.ARMY:
         kingdom = replace(kingdom, armies_raised=kingdom.armies_raised + 1)
         army = Army(
-            f"{kingdom_id}-{kingdom.armies_raised}", kingdom_id, purchase.hex, ally=purchase.ally
+            f"{kingdom_id}-{kingdom.armies_raised}",
+            kingdom_id,
+            purchase.hex,
+            ally=purchase.ally,
+            licence=licence(campaign, kingdom_id, purchase.hex),  # option OA1
         )
         turn.record(
             "recruited",

@@ -30,6 +30,7 @@ from campaign.display.mapsvg import capital_of, legend_items, looks_of
 from campaign.forms import MAX_SNAPSHOT
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules.options import switched_on
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
 from campaign.views.story import banners_of
@@ -141,6 +142,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "players": players,
         "legend": legend_items(),
         "home": _home(data, membership),
+        "optional_rules": switched_on(campaign.options),
         "stale": _stale_draft(snapshot, membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.

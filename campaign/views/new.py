@@ -15,7 +15,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.validators import RegexValidator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -181,7 +182,9 @@ class MapForm(forms.Form):
 def _option_field(row: OptionRow) -> forms.Field:
     """The form's field for one campaign option, from its row of the options table."""
     if row.switch:
-        return forms.BooleanField(label=row.label, help_text=row.words, required=False)
+        rules = f"{reverse('campaign:rules')}#option-{row.name}"
+        words = format_html('{} <a href="{}">Its rules</a>.', row.words, rules)
+        return forms.BooleanField(label=row.label, help_text=words, required=False)
     if row.choices:
         return forms.ChoiceField(
             label=row.label,

@@ -31,7 +31,7 @@ from markdown.treeprocessors import Treeprocessor  # type: ignore[import-untyped
 from campaign.rules.options import OPTIONS
 
 DOCS = Path(settings.BASE_DIR) / "docs"
-RULING_ID = re.compile(r"([A-Z]\d+)\b")
+RULING_ID = re.compile(r"([A-Z]{1,2}\d+)\b")  # O2; OA14, a campaign option's rule
 
 
 def ruling_anchor(ruling_id: str) -> str:
@@ -64,7 +64,7 @@ class Rulings(Extension):  # type: ignore[misc]
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.treeprocessors.register(RulingAnchors(md), "ruling_anchors", 7)
         md.inlinePatterns.register(
-            RulingLinks(r"\b[Rr]uling ([A-Z]\d+)\b", md), "ruling_links", 175
+            RulingLinks(r"\b(?:[Rr]uling|[Oo]ption) ([A-Z]{1,2}\d+)\b", md), "ruling_links", 175
         )
 
 
@@ -87,6 +87,7 @@ class RulesText:
 class RulesPage:
     summary: RulesText
     app_rulings: RulesText
+    option_rules: dict[str, SafeString]  # by option name: its rules, for the switches
 
 
 def _headings(tokens: list[dict[str, Any]]) -> tuple[Heading, ...]:
@@ -121,16 +122,28 @@ def _sections_of(text: str) -> str:
 def rules_page() -> RulesPage:
     summary = (DOCS / "rules-summary.md").read_text(encoding="utf-8")
     app_rulings = _sections_of((DOCS / "app-rulings.md").read_text(encoding="utf-8"))
+    options = (DOCS / "campaign-options.md").read_text(encoding="utf-8")
     return RulesPage(
         summary=render_rules_text(summary),
         # Its `##` sections sit under the page's own h2 for the app's rulings.
         app_rulings=render_rules_text(app_rulings, id_prefix="app-", base_level=2),
+        option_rules={
+            name: render_rules_text(text).html for name, text in _by_option(options).items()
+        },
     )
+
+
+def _by_option(text: str) -> dict[str, str]:
+    """docs/campaign-options.md's `## name` sections, by option name."""
+    parts = re.split(r"^## (\w+)\s*$", text, flags=re.MULTILINE)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
 
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "campaign/rules.html", {"page": rules_page(), "options": OPTIONS})
+    page = rules_page()
+    options = [(row, page.option_rules.get(row.name)) for row in OPTIONS]
+    return render(request, "campaign/rules.html", {"page": page, "options": options})
 
 
 urlpatterns: list[URLPattern] = [path("rules/", rules, name="rules")]

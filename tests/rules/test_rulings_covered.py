@@ -21,3 +21,19 @@ def test_every_ruling_is_named_by_a_test():
     named = {m.upper() for m in re.findall(r"def test_([a-z]\d+)_", source)}
     expected = {f"{letter}{n}" for letter, count in RULINGS.items() for n in range(1, count + 1)}
     assert sorted(expected - named) == []
+
+
+# The rules of campaign-options.md the engine plays so far (issue 27 adds the rest of part
+# A, `wizards`, OA4 to OA11, and the general rules they need).
+OPTION_RULES = {"OG1", "OA1", "OA2", "OA3", "OA12", "OA13", "OA14", "OA15"}
+
+
+def test_every_option_rule_the_engine_plays_is_named_by_a_test():
+    """A test named `test_oa14_oa15_...` names both rules."""
+    source = "\n".join(p.read_text() for p in Path(__file__).parent.rglob("test_*.py"))
+    named = {
+        rule.upper()
+        for prefix in re.findall(r"def test_((?:o[gawb]\d+_)+)", source)
+        for rule in prefix.strip("_").split("_")
+    }
+    assert sorted(OPTION_RULES - named) == []

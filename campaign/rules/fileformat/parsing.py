@@ -8,7 +8,7 @@ from typing import Any
 from campaign.rules.fileformat.reading import FORMAT, TOP_LEVEL, Json, optional_field
 from campaign.rules.fileformat.validating import validate_state
 from campaign.rules.hexmap import Hex, cached_map_from_json
-from campaign.rules.options import OPTION_ROWS, OptionRow
+from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS, OptionRow
 from campaign.rules.state import (
     STEPS,
     Army,
@@ -22,6 +22,7 @@ from campaign.rules.state import (
     Inputs,
     JsonObject,
     Kingdom,
+    Licence,
     Options,
     Order,
     OrderKind,
@@ -32,8 +33,10 @@ from campaign.rules.state import (
     Settlement,
     SettlementPlan,
     Ship,
+    Siege,
     Step,
     Tithe,
+    Works,
 )
 
 
@@ -47,9 +50,10 @@ def parse_campaign(data: object) -> Campaign:
     hexmap = cached_map_from_json(top["map"].value, "map")
     kingdoms = tuple(_kingdom(item) for item in top["kingdoms"].as_list())
     known = {kingdom.id for kingdom in kingdoms}
+    options = _options(top["options"]) if "options" in top else Options()
     campaign = Campaign(
         name=optional_field(top, "name", Json.as_str, ""),
-        options=_options(top["options"]) if "options" in top else Options(),
+        options=options,
         map=hexmap,
         clock=_clock(top["clock"]),
         player_order=tuple(item.as_str() for item in top["player_order"].as_list())
@@ -57,13 +61,13 @@ def parse_campaign(data: object) -> Campaign:
         else (),
         kingdoms=kingdoms,
         tiles=_tiles(top["tiles"]) if "tiles" in top else {},
-        armies=_by_id(top["armies"], _army) if "armies" in top else {},
+        armies=_by_id(top["armies"], lambda item: _army(item, options)) if "armies" in top else {},
         ships=_by_id(top["ships"], _ship) if "ships" in top else {},
         inputs=_inputs(top["inputs"], known) if "inputs" in top else Inputs(),
         dice=_dice(top["dice"]) if "dice" in top and not top["dice"].is_null() else None,
         dice_rolled=optional_field(top, "dice_rolled", lambda j: j.as_int(minimum=0), 0),
         battle_turn=top["battle_turn"].optional(Json.as_str) if "battle_turn" in top else None,
-        battles=tuple(_battle(item) for item in top["battles"].as_list())
+        battles=tuple(_battle(item, options) for item in top["battles"].as_list())
         if "battles" in top
         else (),
         events=_events(top["events"]) if "events" in top else (),
@@ -219,11 +223,30 @@ def _by_id[U: (Army, Ship)](json: Json, read: Callable[[Json], U]) -> dict[str, 
     return units
 
 
-def _army(json: Json) -> Army:
-    fields = json.as_object(
+def _fields(
+    json: Json, where: str, options: Options, required: Collection[str], optional: Collection[str]
+) -> dict[str, Json]:
+    """`json.as_object`, with the fields the optional rules that are on add `where` (an
+    entry of OPTION_FIELDS); a field of a rule that is off is refused by name (OG1)."""
+    added = []
+    for option, key in OPTION_FIELDS.get(where, ()):
+        if options.on(option):
+            added.append(key)
+        elif isinstance(json.value, dict) and key in json.value:
+            json.child(key).refuse(
+                "option-off",
+                f"{key!r} belongs to the option {option}, which is off in this campaign "
+                "(rule OG1).",
+            )
+    return json.as_object(required=required, optional=(*optional, *added))
+
+
+def _army(json: Json, options: Options) -> Army:
+    fields = _fields(
+        json, "armies[]", options,
         required=("id", "kingdom", "hex"),
         optional=("upright", "ally", "defending", "moved", "retreat"),
-    )
+    )  # fmt: skip
     return Army(
         id=fields["id"].as_str(),
         kingdom=fields["kingdom"].as_str(),
@@ -233,7 +256,15 @@ def _army(json: Json) -> Army:
         defending=optional_field(fields, "defending", Json.as_bool, False),
         moved=optional_field(fields, "moved", lambda j: j.optional(_move), None),
         retreat=optional_field(fields, "retreat", lambda j: j.optional(_retreat_kind), None),
+        licence=optional_field(fields, "licence", _licence, ()),
     )
+
+
+def _licence(json: Json) -> tuple[Licence, ...]:
+    """An army's licence (OA1): each of "monsters" and "war_engines" at most once, in
+    that order."""
+    given = {item.choice(Licence) for item in json.as_list()}
+    return tuple(kind for kind in Licence if kind in given)
 
 
 def _ship(json: Json) -> Ship:
@@ -282,8 +313,9 @@ def _event(json: Json) -> JsonObject:
     return json.value
 
 
-def _battle(json: Json) -> Battle:
-    fields = json.as_object(
+def _battle(json: Json, options: Options) -> Battle:
+    fields = _fields(
+        json, "battles[]", options,
         required=("year", "month", "hex", "kind", "attacker", "defender", "sides", "status"),
         optional=(
             "board",
@@ -296,8 +328,8 @@ def _battle(json: Json) -> Battle:
             "dice",
             "extra",
         ),
-    )
-    sides = tuple(_battle_side(item) for item in fields["sides"].as_list())
+    )  # fmt: skip
+    sides = tuple(_battle_side(item, options) for item in fields["sides"].as_list())
     if len(sides) != 2:
         fields["sides"].refuse("wrong-type", "A battle has exactly two sides.")
     status = fields["status"].as_str()
@@ -317,6 +349,7 @@ def _battle(json: Json) -> Battle:
         scenario=optional_field(fields, "scenario", optional_str, None),
         defender_benefit=optional_field(fields, "defender_benefit", optional_str, None),
         last_stand=optional_field(fields, "last_stand", optional_str, None),
+        siege=optional_field(fields, "siege", lambda j: j.optional(_siege), None),
         status=BattleStatus(status),
         result=optional_field(fields, "result", optional_str, None),
         winner=optional_field(fields, "winner", optional_str, None),
@@ -325,11 +358,17 @@ def _battle(json: Json) -> Battle:
     )
 
 
-def _battle_side(json: Json) -> BattleSide:
-    fields = json.as_object(
+def _siege(json: Json) -> Siege:
+    fields = json.as_object(required=("side", "works"))
+    return Siege(side=fields["side"].as_str(), works=fields["works"].choice(Works))
+
+
+def _battle_side(json: Json, options: Options) -> BattleSide:
+    fields = _fields(
+        json, "battles[].sides[]", options,
         required=("kingdom", "armies", "ships"),
         optional=("points", "strategy_cards", "defending"),
-    )
+    )  # fmt: skip
     return BattleSide(
         kingdom=fields["kingdom"].as_str(),
         armies=tuple(item.as_str() for item in fields["armies"].as_list()),
@@ -337,7 +376,14 @@ def _battle_side(json: Json) -> BattleSide:
         points=optional_field(fields, "points", lambda j: j.as_int(minimum=0), 0),
         strategy_cards=optional_field(fields, "strategy_cards", lambda j: j.as_int(minimum=0), 0),
         defending=optional_field(fields, "defending", Json.as_bool, False),
+        limits=optional_field(fields, "limits", lambda j: j.optional(_limits), None),
     )
+
+
+def _limits(json: Json) -> Mapping[Licence, int]:
+    """A side's limits (OA2): points on Monsters and on War Engines."""
+    fields = json.as_object(required=tuple(Licence))
+    return {kind: fields[kind].as_int(minimum=0) for kind in Licence}
 
 
 def _inputs(json: Json, known: Collection[str]) -> Inputs:

@@ -2,19 +2,11 @@
 names the field ("armies[2].hex") and carries a stable code."""
 
 from collections.abc import Callable, Collection, Mapping
+from enum import StrEnum
 from typing import NoReturn
 
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
-from campaign.rules.state import (
-    BattlesMode,
-    OrderKind,
-    OrdersMode,
-    PurchaseKind,
-    Season,
-    Settlement,
-    Step,
-)
 
 FORMAT = 1
 
@@ -131,9 +123,7 @@ class Json:
     def optional[T](self, read: Callable[["Json"], T]) -> T | None:
         return None if self.value is None else read(self)
 
-    def choice[E: (Season, Step, OrdersMode, BattlesMode, Settlement, OrderKind, PurchaseKind)](
-        self, enum: type[E]
-    ) -> E:
+    def choice[E: StrEnum](self, enum: type[E]) -> E:
         text = self.as_str()
         try:
             return enum(text)

@@ -60,7 +60,9 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
             {"hex": _hex(h.hex), "owner": h.owner, "settlement": _str(h.settlement)}
             for h in sorted(campaign.tiles.values(), key=lambda h: h.hex)
         ],
-        "armies": [_dump_army(army) for army in sort_units(campaign.armies.values())],
+        "armies": [
+            _dump_army(army, campaign.options) for army in sort_units(campaign.armies.values())
+        ],
         "ships": [_dump_ship(ship) for ship in sort_units(campaign.ships.values())],
         "inputs": _dump_inputs(campaign.inputs),
     }
@@ -70,7 +72,7 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
     if campaign.battle_turn is not None:
         data["battle_turn"] = campaign.battle_turn
     data["pending"] = [_dump_pending(p) for p in campaign.pending]
-    data["battles"] = [dump_battle(battle) for battle in campaign.battles]
+    data["battles"] = [dump_battle(battle, campaign.options) for battle in campaign.battles]
     data["events"] = [dict(event) for event in campaign.events]
     data["scores"] = scores
     return data
@@ -100,7 +102,7 @@ def _dump_kingdom(kingdom: Kingdom) -> dict[str, object]:
     }
 
 
-def _dump_army(army: Army) -> dict[str, object]:
+def _dump_army(army: Army, options: Options) -> dict[str, object]:
     data: dict[str, object] = {
         "id": army.id,
         "kingdom": army.kingdom,
@@ -114,6 +116,8 @@ def _dump_army(army: Army) -> dict[str, object]:
         data["moved"] = [_hex(army.moved[0]), _hex(army.moved[1])]
     if army.retreat is not None:
         data["retreat"] = army.retreat
+    if options.on("army_limits"):
+        data["licence"] = [str(kind) for kind in army.licence]
     return data
 
 
@@ -211,7 +215,7 @@ def _dump_pending(pending: Pending) -> dict[str, object]:
     return {"kind": pending.kind, "kingdom": pending.kingdom, **pending.detail}
 
 
-def dump_battle(battle: Battle) -> dict[str, object]:
+def dump_battle(battle: Battle, options: Options) -> dict[str, object]:
     data: dict[str, object] = {
         "year": battle.year,
         "month": battle.month,
@@ -227,6 +231,7 @@ def dump_battle(battle: Battle) -> dict[str, object]:
                 "points": s.points,
                 "strategy_cards": s.strategy_cards,
                 "defending": s.defending,
+                **({"limits": {str(k): p for k, p in s.limits.items()}} if s.limits else {}),
             }
             for s in battle.sides
         ],
@@ -240,6 +245,9 @@ def dump_battle(battle: Battle) -> dict[str, object]:
         "winner": battle.winner,
         "dice": list(battle.dice),
     }
+    if options.on("sieges") and battle.kind == "pitched" and battle.scenario is not None:
+        siege = battle.siege
+        data["siege"] = {"side": siege.side, "works": str(siege.works)} if siege else None
     if battle.extra:
         data["extra"] = dict(battle.extra)
     return data

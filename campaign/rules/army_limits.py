@@ -1,0 +1,48 @@
+"""Option `army_limits` (campaign-options.md, OA1 to OA3): monsters and war engines by the
+terrain an army was raised in.
+
+An army's licence is fixed when it is raised (OA1); a tabletop pitched battle's card prints
+what each side may spend on Monsters and on War Engines (OA2). The engine checks no lists:
+the players do, by the card."""
+
+from collections.abc import Mapping
+
+from campaign.rules.hexmap import Hex, Terrain
+from campaign.rules.state import Army, Campaign, Licence
+
+POINTS_PER_ARMY = 500  # OA2: per upright army of the side holding that licence
+
+
+def licence(campaign: Campaign, kingdom_id: str, at: Hex) -> tuple[Licence, ...]:
+    """The licence of an army `kingdom_id` raises at `at` (its fortress; the starting army
+    is judged at the capital), OA1: `monsters` if the tile is mountains, or is next to a
+    mountains tile the kingdom controls or to any marsh; `war_engines` if the tile is forest
+    or is next to a forest tile the kingdom controls. Nothing while the option is off."""
+    if not campaign.options.on("army_limits"):
+        return ()
+    hexmap = campaign.map
+
+    def terrain(h: Hex) -> Terrain:
+        return hexmap.tiles[h].terrain
+
+    around = hexmap.neighbours(at)
+    controlled = [h for h in around if campaign.owner(h) == kingdom_id]
+    monsters = (
+        terrain(at) is Terrain.MOUNTAINS
+        or any(terrain(h) is Terrain.MOUNTAINS for h in controlled)
+        or any(terrain(h) is Terrain.MARSH for h in around)
+    )
+    war_engines = terrain(at) is Terrain.FOREST or any(
+        terrain(h) is Terrain.FOREST for h in controlled
+    )
+    given = {Licence.MONSTERS: monsters, Licence.WAR_ENGINES: war_engines}
+    return tuple(kind for kind in Licence if given[kind])
+
+
+def limits(armies: list[Army]) -> Mapping[Licence, int]:
+    """What a side of upright `armies` may spend on each kind (OA2): 500 points per army
+    licensed for it."""
+    return {
+        kind: POINTS_PER_ARMY * sum(1 for army in armies if kind in army.licence)
+        for kind in Licence
+    }

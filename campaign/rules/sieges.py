@@ -1,0 +1,27 @@
+"""Option `sieges` (campaign-options.md, OA14 and OA15): a pitched battle handed to the
+tabletop at a defended fortress or capital is a siege assault, and its card gives the
+defender's works in place of the defended tile's benefit (B6)."""
+
+from campaign.rules.state import Battle, Campaign, Settlement, Siege, Works
+
+
+def siege_of(campaign: Campaign, battle: Battle) -> Siege | None:
+    """OA14: the siege at a battle's tile, if a side's kingdom controls it, it holds that
+    kingdom's fortress (stone works) or capital (wooden works; a plain city is no siege),
+    and one of that kingdom's armies there Defends this month (a Last Stand's included)."""
+    for side in battle.sides:
+        kingdom_id = side.kingdom
+        if campaign.owner(battle.hex) != kingdom_id:
+            continue
+        defends = any(
+            army.defending
+            for army in campaign.armies.values()
+            if army.hex == battle.hex and army.kingdom == kingdom_id
+        )
+        if not defends:
+            continue
+        if campaign.settlement(battle.hex) is Settlement.FORTRESS:
+            return Siege(kingdom_id, Works.STONE)
+        if campaign.kingdom(kingdom_id).capital == battle.hex:
+            return Siege(kingdom_id, Works.WOOD)
+    return None

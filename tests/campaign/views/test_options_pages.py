@@ -1,0 +1,124 @@
+"""The campaign options of part A in the app (issue 27): offered on the new-campaign page,
+each with its rules linked; the rules page holds their rules; the campaign page lists those
+a campaign has on; a battle card prints each side's limits (OA2) and a siege's works
+(OA14, OA15), the same for both players."""
+
+import copy
+import html
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from battles.models import Battle
+from campaign import services
+from campaign.models import Campaign
+from campaign.rules.options import OPTION_ROWS
+from tests.campaign.helpers import new_campaign, play_from, signed_in
+from tests.campaign.views.test_new_campaign import NEW, choices
+
+pytestmark = pytest.mark.django_db
+
+PART_A = ("army_limits", "common_deck", "sieges")
+
+
+def test_the_new_campaign_page_offers_each_option_with_a_link_to_its_rules(client, cast):
+    page = signed_in(client, cast["gm"]).get(NEW).text
+    for name in PART_A:
+        row = OPTION_ROWS[name]
+        assert f'name="{name}"' in page
+        assert html.escape(row.words) in page
+        assert f'<a href="/rules/#option-{name}">Its rules</a>' in page
+
+
+def test_a_campaign_is_created_with_the_options_ticked_and_lists_them(client, cast):
+    signed_in(client, cast["gm"])
+    response = client.post(NEW, choices(army_limits="on", sieges="on"))
+    assert response.status_code == 302
+    campaign = Campaign.objects.get()
+    assert campaign.options["army_limits"] is True
+    assert campaign.options["sieges"] is True
+    assert campaign.options["common_deck"] is False
+    page = client.get(reverse("campaign:campaign", args=[campaign.slug])).text
+    assert (
+        'Optional rules: <a href="/rules/#option-army_limits">Army limits by terrain</a>, '
+        '<a href="/rules/#option-sieges">Siege assaults</a>.'
+    ) in page
+
+
+def test_a_campaign_without_options_lists_none(client, cast):
+    campaign = new_campaign(cast)
+    page = signed_in(client, cast["alice"]).get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert "Optional rules:" not in page.text
+
+
+def test_the_rules_page_holds_each_options_rules_with_their_anchors(client):
+    page = client.get(reverse("campaign:rules")).text
+    for name in PART_A:
+        assert f'id="option-{name}"' in page
+    for rule in ("OA1 Licence.", "OA2 Lists.", "OA13 Strategy cards.", "OA15 The works."):
+        rule_id = rule.split()[0].lower()
+        assert f'<li id="ruling-{rule_id}"><strong>{rule}</strong>' in page
+
+
+def siege_at_the_tabletop(
+    campaign: Campaign, cast: dict[str, Any], *, licensed: bool = True
+) -> Battle:
+    """Blue Dwarfs' army Defends its fortress, Red Elves' army has moved in: the battle is
+    handed to the tabletop. With `licensed`, red's army is licensed for monsters, blue's
+    for war engines."""
+    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    plains: list[int] = next(
+        t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
+    )
+    army = {"upright": True, "ally": None, "hex": plains}
+    data.update(
+        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
+        player_order=["red-elves", "blue-dwarfs"],
+        tiles=[{"hex": plains, "owner": "blue-dwarfs", "settlement": "fortress"}],
+        armies=[
+            {"id": "red-elves-1", "kingdom": "red-elves", **army},
+            {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", "defending": True, **army},
+        ],
+        pending=[],
+    )
+    if licensed:
+        for each, licence in zip(data["armies"], (["monsters"], ["war_engines"]), strict=True):
+            each["licence"] = licence
+    play_from(campaign, cast["gm"], data, "set up a siege")
+    return Battle.objects.get(campaign=campaign)
+
+
+def test_a_siege_card_prints_the_works_and_each_sides_limits_to_both_players(cast):
+    campaign = new_campaign(cast, options={name: True for name in PART_A})
+    battle = siege_at_the_tabletop(campaign, cast)
+    url = reverse("battles:card", args=[campaign.slug, battle.number])
+    pages = [
+        html.unescape(signed_in(Client(), cast[name]).get(url).text) for name in ("alice", "bob")
+    ]
+    for page in pages:
+        assert "Siege assault" in page
+        assert (
+            "Blue Dwarfs is besieged in its fortress: instead of the defender's benefit it sets "
+            "up, wholly in its own half before the first unit deploys, 2 stone towers, 2 stone "
+            "walls, a gate in one wall, and 2 objective markers on sections"
+        ) in page
+        assert "Defender's benefit" not in page
+        assert (
+            "Its list: Monsters up to 500 points, War Engines up to 0 points, and no Kings of "
+            "War magical artefacts"
+        ) in page
+        assert "Monsters up to 0 points, War Engines up to 500 points" in page
+        assert "Strategy cards: 1" in page  # OA13: one army on the other side, no losses
+
+
+def test_the_same_battle_without_the_options_has_the_defenders_benefit_and_no_limits(cast):
+    campaign = new_campaign(cast)
+    battle = siege_at_the_tabletop(campaign, cast, licensed=False)
+    url = reverse("battles:card", args=[campaign.slug, battle.number])
+    page = html.unescape(signed_in(Client(), cast["alice"]).get(url).text)
+    assert "Defender's benefit" in page
+    assert "Siege assault" not in page
+    assert "Its list:" not in page
+    assert "Strategy cards: 0" in page

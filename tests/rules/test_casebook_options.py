@@ -1,0 +1,392 @@
+"""The rules casebook for the campaign options of part A that the engine plays so far
+(campaign-options.md): switching (OG1), `army_limits` (OA1 to OA3), `common_deck` (OA12,
+OA13) and `sieges` (OA14, OA15). Each test is one case, named after its rule, with the
+document's worked examples among them; its docstring states the position and what must
+happen. Positions are those of the battles and winter casebooks."""
+
+from typing import Any
+
+import pytest
+
+from campaign.rules.combat import DEFENDER_BENEFITS
+from campaign.rules.engine import advance
+from tests.rules.casebook import adjudicate as run
+from tests.rules.casebook import (
+    army,
+    make_map,
+    refusal,
+    tile,
+    unit,
+)
+from tests.rules.test_casebook_battles import (
+    HOMES,
+    OUTNUMBERED_AND_CUT_OFF,
+    ROLL_OFF,
+    at_battles,
+    report,
+    side,
+    the_battle,
+)
+from tests.rules.test_casebook_setup import after_step_d, at_setup
+from tests.rules.test_casebook_winter import building, buy, recruit
+
+type Json = dict[str, Any]
+type Hex = tuple[int, int]
+
+LIMITS = {"army_limits": True}
+DECK = {"common_deck": True}
+SIEGES = {"sieges": True}
+
+
+def licence(data: Json, army_id: str) -> list[str]:
+    found = unit(data, army_id)
+    assert found is not None, f"{army_id} is gone"
+    return list(found["licence"])
+
+
+# === OG1 Switching =============================================================================
+
+
+def test_og1_an_option_absent_is_off_and_the_file_says_only_those_on():
+    """A file without `army_limits` plays without it: a new army has no licence field, and
+    the options written back name no optional rule. With it on, the option is written back
+    as true."""
+    off = run(building(buy(red=[recruit((1, -1))]), tiles=[tile((1, -1), "red", "fortress")],
+                       gold=1, food=2))  # fmt: skip
+    assert "licence" not in unit(off, "red-1")  # type: ignore[operator]
+    assert "army_limits" not in off["options"]
+    on = run(
+        building(
+            buy(red=[recruit((1, -1))]),
+            tiles=[tile((1, -1), "red", "fortress")],
+            gold=1,
+            food=2,
+            options=LIMITS,
+        )
+    )
+    assert on["options"]["army_limits"] is True
+    assert licence(on, "red-1") == []
+
+
+@pytest.mark.parametrize(
+    ("where", "field"),
+    [
+        ("army", "armies[0].licence"),
+        ("side", "battles[0].sides[0].limits"),
+        ("siege", "battles[0].siege"),
+    ],
+)
+def test_og1_a_state_field_of_an_option_that_is_off_is_refused_by_name(where, field):
+    """A file holding an option's field while the option is off is refused, naming the
+    field and the option."""
+    data = at_battles(tiles=HOMES, armies=[army("red-1", (-1, 0))], dice=[])
+    sides: list[Json] = [
+        {"kingdom": "red", "armies": [], "ships": []},
+        {"kingdom": "blue", "armies": [], "ships": []},
+    ]
+    battle: Json = {
+        "year": 1, "month": 1, "hex": [0, 0], "kind": "simple", "attacker": "red",
+        "defender": "blue", "status": "resolved", "sides": sides,
+    }  # fmt: skip
+    if where == "army":
+        data["armies"][0]["licence"] = ["monsters"]
+    elif where == "side":
+        sides[0]["limits"] = {"monsters": 500, "war_engines": 0}
+        data["battles"] = [battle]
+    else:
+        battle["siege"] = None
+        data["battles"] = [battle]
+    refused = refusal(data)
+    assert (refused.code, refused.field) == ("option-off", field)
+    assert "which is off in this campaign" in refused.message
+
+
+def test_og1_an_option_is_true_or_false():
+    refused = refusal(at_battles(tiles=HOMES, options={"sieges": "yes"}, dice=[]))
+    assert refused.field == "options.sieges"
+
+
+# === army_limits: OA1 to OA3 ===================================================================
+
+
+def test_oa1_example_1_mountains_and_forest_beside_the_fortress_license_both():
+    """Red raises an army at its fortress [2, 0] (plains); [3, 0] beside it is forest and
+    [2, 1] mountains, both red's. The new army is licensed for monsters and war engines."""
+    data = building(
+        buy(red=[recruit((2, 0))]),
+        tiles=[tile((2, 0), "red", "fortress"), tile((3, 0), "red"), tile((2, 1), "red")],
+        gold=1,
+        food=2,
+        options=LIMITS,
+        map=make_map(terrain={(3, 0): "forest", (2, 1): "mountains"}),
+    )
+    after = run(data)
+    assert licence(after, "red-1") == ["monsters", "war_engines"]
+
+
+def test_oa1_example_2_another_kingdoms_mountains_license_nothing_and_the_licence_stays():
+    """Red raises an army at its fortress [0, 1] (plains); its neighbour [1, 1] is mountains
+    but blue's; no marsh, no forest: no licence. Red later takes [1, 1]: the licence, fixed
+    at raising, is still empty."""
+    data = building(
+        buy(red=[recruit((0, 1))]),
+        tiles=[tile((0, 1), "red", "fortress"), tile((1, 1), "blue")],
+        gold=1,
+        food=2,
+        options=LIMITS,
+        map=make_map(terrain={(1, 1): "mountains"}),
+    )
+    after = run(data)
+    assert licence(after, "red-1") == []
+    taken = {**after, "tiles": [*after["tiles"][:-1], tile((1, 1), "red")]}
+    assert licence(advance(taken), "red-1") == []
+
+
+@pytest.mark.parametrize(
+    ("terrain", "owner", "expected"),
+    [
+        ({(2, 0): "mountains"}, "red", ["monsters"]),  # the fortress among mountains
+        ({(2, 0): "forest"}, "red", ["war_engines"]),  # the fortress in a forest
+        ({(3, 0): "marsh"}, "blue", ["monsters"]),  # any marsh beside it, whoever's
+        ({(3, 0): "forest"}, "blue", []),  # another kingdom's forest
+    ],
+)
+def test_oa1_the_fortress_tile_and_its_neighbours_decide_the_licence(terrain, owner, expected):
+    """Red raises an army at its fortress [2, 0]; its neighbour [3, 0] is `owner`'s."""
+    data = building(
+        buy(red=[recruit((2, 0))]),
+        tiles=[tile((2, 0), "red", "fortress"), tile((3, 0), owner)],
+        gold=1,
+        food=2,
+        options=LIMITS,
+        map=make_map(terrain=terrain),
+    )
+    assert licence(run(data), "red-1") == expected
+
+
+def test_oa1_an_allied_army_is_licensed_alike():
+    """Red, with three armies, raises an allied army at its fortress [2, 0], beside its
+    forest [3, 0]: licensed for war engines like any other."""
+    data = building(
+        buy(red=[recruit((2, 0), ally="Dwarfs")]),
+        tiles=[tile((2, 0), "red", "fortress"), tile((3, 0), "red")],
+        armies=[army(f"red-{n}", (0, 0), licence=[]) for n in (1, 2, 3)],
+        armies_raised=3,
+        gold=1,
+        food=5,
+        options=LIMITS,
+        map=make_map(terrain={(3, 0): "forest"}),
+    )
+    after = run(data)
+    assert unit(after, "red-4")["ally"] == "Dwarfs"  # type: ignore[index]
+    assert licence(after, "red-4") == ["war_engines"]
+
+
+def test_oa1_the_starting_army_is_judged_at_the_capital():
+    """At setup step E, red places its army in its village [2, 1]; red's capital [2, 0]
+    stands beside its forest [3, -1] (the fortress tile of its plan) and blue's capital
+    [-2, 0] beside nothing but plains. Red's army is licensed for war engines as if raised
+    at the capital; blue's has no licence."""
+    data = at_setup(
+        "armies",
+        inputs={"starting_armies": {"blue": [-1, 0], "red": [2, 1]}},
+        options=LIMITS,
+        map=make_map(4, start=[(-2, 0), (2, 0)], terrain={(3, -1): "forest"}),
+        **after_step_d(),
+    )
+    after = run(data)
+    assert licence(after, "red-1") == ["war_engines"]
+    assert licence(after, "blue-1") == []
+
+
+def test_oa2_example_3_the_card_prints_each_sides_limits():
+    """Red fights at [0, 0] with red-1, licensed for monsters, and red-2, unlicensed;
+    blue with blue-1, licensed for both, and blue-2, for war engines. The tabletop card:
+    red may spend 500 points on Monsters and none on War Engines; blue 500 and 1,000."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[
+            army("red-1", (0, 0), licence=["monsters"]),
+            army("red-2", (0, 0), licence=[]),
+            army("blue-1", (0, 0), licence=["monsters", "war_engines"]),
+            army("blue-2", (0, 0), licence=["war_engines"]),
+        ],
+        options=LIMITS,
+        dice=[4, 4],
+    )
+    battle = the_battle(run(data))
+    assert side(battle, "red")["limits"] == {"monsters": 500, "war_engines": 0}
+    assert side(battle, "blue")["limits"] == {"monsters": 500, "war_engines": 1000}
+
+
+def test_oa2_only_a_battle_handed_to_the_tabletop_carries_limits():
+    """In a campaign of simple battles the same clash is rolled: its sides carry no
+    limits."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0), licence=["monsters"]), army("blue-1", (0, 0), licence=[])],
+        options={**LIMITS, "battles": "simple"},
+        dice=[4, 4, *ROLL_OFF],
+    )
+    battle = the_battle(run(data))
+    assert all("limits" not in s for s in battle["sides"])
+
+
+# === common_deck: OA12, OA13 ===================================================================
+
+
+def test_oa13_example_1_a_last_stand_draws_the_enemys_armies_and_its_own_losses():
+    """Red has two armies at [0, 0], blue one, cut off, which makes its Last Stand; blue has
+    lost 2 pitched battles before, red none. Blue draws 2 + 2 = 4 strategy cards, red 1."""
+    data = at_battles(
+        inputs={"battles": [{"hex": [0, 0], "last_stand": "blue"}]},
+        kingdom_fields={"blue": {"pitched_losses": 2}},
+        options=DECK,
+        dice=[4, 4],
+        **OUTNUMBERED_AND_CUT_OFF,
+    )
+    battle = the_battle(run(data))
+    assert side(battle, "blue")["strategy_cards"] == 2 + 2
+    assert side(battle, "red")["strategy_cards"] == 1
+
+
+def test_oa13_example_2_two_armies_each():
+    """Red, 2 armies and 1 pitched loss, meets blue, 2 armies and none, at blue's [0, 0]:
+    red draws 2 + 1 = 3 strategy cards, blue 2."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army(f"{k}-{n}", (0, 0)) for k in ("red", "blue") for n in (1, 2)],
+        kingdom_fields={"red": {"pitched_losses": 1}},
+        options=DECK,
+        dice=[4, 4],
+    )
+    battle = the_battle(run(data))
+    assert side(battle, "red")["strategy_cards"] == 3
+    assert side(battle, "blue")["strategy_cards"] == 2
+
+
+def test_oa13_without_the_option_a_side_draws_only_what_it_learned():
+    """The same battle without `common_deck`: red 1 (its loss), blue 0 (B6)."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army(f"{k}-{n}", (0, 0)) for k in ("red", "blue") for n in (1, 2)],
+        kingdom_fields={"red": {"pitched_losses": 1}},
+        dice=[4, 4],
+    )
+    battle = the_battle(run(data))
+    assert [side(battle, k)["strategy_cards"] for k in ("red", "blue")] == [1, 0]
+
+
+# === sieges: OA14, OA15 ========================================================================
+
+
+def assault(settlement: str, *, defending: bool = True, capital: bool = False) -> Json:
+    """Blue's army at blue's [1, 1] (with `settlement`), Defending unless told otherwise;
+    red-1 has moved in. Blue's capital is [1, 1] with `capital`."""
+    blue: Json = army("blue-1", (1, 1), defending=True) if defending else army("blue-1", (1, 1))
+    if not defending:
+        blue["moved"] = [[1, 0], [1, 1]]
+    return at_battles(
+        tiles=[tile((1, 1), "blue", settlement), *HOMES],
+        armies=[army("red-1", (1, 1), moved=[[0, 1], [1, 1]]), blue],
+        capitals={"blue": (1, 1)} if capital else None,
+        options=SIEGES,
+        dice=[4, 4],
+    )
+
+
+def test_oa14_oa15_example_1_a_defended_fortress_is_a_siege_with_stone_works():
+    """blue-1 Defends blue's fortress [1, 1]; red-1 moves in. The tabletop battle is a siege
+    of blue's with stone works, and blue gets no B6 fortress benefit."""
+    battle = the_battle(run(assault("fortress")))
+    assert battle["siege"] == {"side": "blue", "works": "stone"}
+    assert battle["defender_benefit"] is None
+
+
+def test_oa14_example_2_an_army_that_moved_in_makes_no_siege():
+    """blue-1 moved into its fortress this month (Move, not Defend): an ordinary pitched
+    battle, no siege and no benefit."""
+    battle = the_battle(run(assault("fortress", defending=False)))
+    assert battle["siege"] is None
+    assert battle["defender_benefit"] is None
+
+
+def test_oa15_example_3_a_defended_capital_is_a_siege_with_wooden_works():
+    battle = the_battle(run(assault("city", capital=True)))
+    assert battle["siege"] == {"side": "blue", "works": "wood"}
+    assert battle["defender_benefit"] is None
+
+
+def test_oa14_a_plain_city_is_no_siege_and_keeps_its_benefit():
+    """blue-1 Defends a city of blue's that is not its capital: no siege; the city's B6
+    benefit stands."""
+    battle = the_battle(run(assault("city")))
+    assert battle["siege"] is None
+    assert battle["defender_benefit"] == DEFENDER_BENEFITS["city"]
+
+
+def test_oa14_a_fortress_the_defender_does_not_control_is_no_siege():
+    """blue-1 Defends a fortress tile that red controls: no siege (only the controlling
+    kingdom's fortress is assaulted)."""
+    data = assault("fortress")
+    data["tiles"][0] = tile((1, 1), "red", "fortress")
+    battle = the_battle(run(data))
+    assert battle["siege"] is None
+
+
+def test_oa14_a_siege_the_admin_settles_as_a_simple_battle_stops_being_one():
+    """The siege at blue's fortress cannot be scheduled; the admin resolves it as a simple
+    land battle: its kind is simple and it is no longer a siege."""
+    handed_off = run(assault("fortress"))
+    after = report(handed_off, {"hex": [1, 1], "resolve": "simple"}, dice=[4, 3, *ROLL_OFF])
+    battle = the_battle(after)
+    assert battle["kind"] == "simple"
+    assert "siege" not in battle
+
+
+def test_oa14_the_sieges_option_writes_a_null_siege_on_an_ordinary_tabletop_battle():
+    """With `sieges` on, every pitched battle handed to the tabletop says whether it is a
+    siege; a battle in the open says null."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        options=SIEGES,
+        dice=[4, 4],
+    )
+    assert the_battle(run(data))["siege"] is None
+
+
+def test_army_limits_common_deck_and_sieges_together_on_one_card():
+    """army_limits, common_deck and sieges together on a siege at blue's fortress: the card
+    carries the limits, the strategy cards of OA13 and the stone works."""
+    data = assault("fortress")
+    data["options"] |= {**LIMITS, **DECK}
+    for each in data["armies"]:
+        each["licence"] = []
+    battle = the_battle(run(data))
+    assert battle["siege"] == {"side": "blue", "works": "stone"}
+    assert [s["strategy_cards"] for s in battle["sides"]] == [1, 1]
+    assert side(battle, "red")["limits"] == {"monsters": 0, "war_engines": 0}
+
+
+def test_oa3_licences_are_public_and_worth_no_might():
+    """Two positions alike but for red's licences: the kingdoms' might is the same."""
+    plain = run(building(buy(), gold=0, food=2, options=LIMITS,
+                         armies=[army("red-1", (0, 0), licence=[])]))  # fmt: skip
+    licensed = run(building(buy(), gold=0, food=2, options=LIMITS,
+                            armies=[army("red-1", (0, 0), licence=["monsters"])]))  # fmt: skip
+    assert licensed["scores"] == plain["scores"]
+    assert licence(licensed, "red-1") == ["monsters"]
+
+
+def test_oa12_the_condition_is_the_tiles_roll_not_a_draw():
+    """With `common_deck` the battle's condition is still B6's roll on the tile's
+    battlefield type (Lowland plains, die 6: Scouting Failure), and the scenario its die."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        options=DECK,
+        dice=[6, 4],
+    )
+    battle = the_battle(run(data))
+    assert (battle["condition"], battle["scenario"]) == ("Scouting Failure", "Pillage!")
