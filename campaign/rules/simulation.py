@@ -9,7 +9,7 @@ same arguments give the same campaign, byte for byte.
 
 import random
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from campaign.rules import engine
@@ -37,9 +37,16 @@ def default_size(kingdoms: int) -> int:
 
 
 def new_campaign(
-    kingdoms: int, seed: int, hexmap: HexMap, *, battles: str = "tabletop", orders: str = "sealed"
+    kingdoms: int,
+    seed: int,
+    hexmap: HexMap,
+    *,
+    battles: str = "tabletop",
+    orders: str = "sealed",
+    switches: Sequence[str] = (),
 ) -> JsonDict:
-    """A campaign file at the start of setup. Raises ValueError for a bad argument."""
+    """A campaign file at the start of setup, with the optional rules named in `switches`
+    on. Raises ValueError for a bad argument."""
     if not MIN_KINGDOMS <= kingdoms <= MAX_KINGDOMS:
         raise ValueError(
             f"A campaign has {MIN_KINGDOMS} to {MAX_KINGDOMS} kingdoms, not {kingdoms}."
@@ -51,7 +58,12 @@ def new_campaign(
     return {
         "format": 1,
         "name": f"Simulation: {kingdoms} kingdoms, seed {seed}",
-        "options": {"orders": orders, "battles": battles, "seed": seed},
+        "options": {
+            "orders": orders,
+            "battles": battles,
+            "seed": seed,
+            **dict.fromkeys(switches, True),
+        },
         "map": map_to_json(hexmap),
         "clock": {"year": 1, "season": "setup", "month": 0, "step": "races"},
         "kingdoms": [
@@ -88,10 +100,12 @@ def play_campaign(
     battles: str = "tabletop",
     orders: str = "sealed",
     *,
+    switches: Sequence[str] = (),
     advance: Advance = engine.advance,
 ) -> JsonDict:
-    """The final campaign file of a whole campaign played by bots. `advance` is the
-    engine's entry point, or a stand-in that calls it (the bench times the calls)."""
-    data = new_campaign(kingdoms, seed, hexmap, battles=battles, orders=orders)
+    """The final campaign file of a whole campaign played by bots, with the optional rules
+    `switches` on. `advance` is the engine's entry point, or a stand-in that calls it (the
+    bench times the calls)."""
+    data = new_campaign(kingdoms, seed, hexmap, battles=battles, orders=orders, switches=switches)
     files = campaign_files(data, random.Random(seed), hexmap, advance=advance)
     return deque(files, maxlen=1)[0]

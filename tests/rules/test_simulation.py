@@ -21,6 +21,7 @@ from campaign.rules.bots import ANSWERS
 from campaign.rules.engine import advance
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.mapgen import generate_map
+from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import campaign_files, new_campaign, play_campaign
 
 type Json = dict[str, Any]
@@ -89,6 +90,39 @@ def the_end_is_sound(final: Json) -> None:
 def test_an_8_kingdom_campaign_plays_to_the_end(seed):
     final, _, _ = played(seed)
     the_end_is_sound(final)
+
+
+EVERY_OPTION = tuple(row.name for row in OPTIONS if row.switch)
+
+
+@cache
+def played_with_every_option(seed: int) -> Json:
+    return play_campaign(8, seed, generate_map(8, seed, 150), switches=EVERY_OPTION)
+
+
+def test_the_seeds_with_every_option_on_reach_a_siege_and_licensed_lists():
+    battles = [
+        b
+        for seed in SEEDS
+        for b in played_with_every_option(seed)["battles"]
+        if b["kind"] == "pitched" and b["scenario"]
+    ]
+    assert any(b["siege"] for b in battles)
+    assert any(any(s["limits"].values()) for b in battles for s in b["sides"])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_8_kingdom_campaign_with_every_option_on_plays_to_the_end(seed):
+    """Issue 27: the bots play a whole campaign with every optional rule on, on tabletop
+    battles: it ends soundly, every army has its licence (OA1), and the battles handed to
+    the tabletop carry each side's limits (OA2) and say whether they are sieges (OA14)."""
+    final = played_with_every_option(seed)
+    the_end_is_sound(final)
+    assert all(name in final["options"] for name in EVERY_OPTION)
+    assert all("licence" in army for army in final["armies"])
+    handed_off = [b for b in final["battles"] if b["kind"] == "pitched" and b["scenario"]]
+    assert handed_off, "no battle went to the tabletop"
+    assert all("siege" in b and all("limits" in s for s in b["sides"]) for b in handed_off)
 
 
 def test_the_seeds_together_reach_every_kind_of_decision_and_every_type_of_event():

@@ -29,6 +29,7 @@ from campaign.rules.engine import advance
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import HexMap
 from campaign.rules.mapgen import generate_map
+from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import campaign_files, new_campaign, play_campaign
 from campaign.rules.winter import purchase_choices
 
@@ -37,6 +38,7 @@ MONTH = (3, 4)  # the month timed, mid-campaign: year 3, month 4
 MONTH_RUNS = 9
 # Targets of the issue (on a 2-core machine).
 CAMPAIGN_ENGINE_TARGET_S = 0.4  # the engine's time in a whole 8-kingdom campaign, 1,000 hexes
+OPTIONS_CAMPAIGN_TARGET_S = 0.5  # issue 27: the whole campaign, every optional rule on
 MONTH_TARGET_MS = 5.0
 # A cost growing linearly has a growth exponent of 1; what a run's noise may add.
 LINEAR_EXPONENT = 1.15
@@ -104,6 +106,11 @@ def bench(plan: Plan) -> Iterator[str]:
             yield f"bench: map_{label} {len(hexmap.tiles)} hexes"
     kingdoms, size = plan.reference
     hexmap = generate_map(kingdoms, SEED, size)
+    every = tuple(row.name for row in OPTIONS if row.switch)
+    optioned = time_campaign(kingdoms, hexmap, plan.runs, switches=every)
+    figures[f"campaign_{name(kingdoms, size)}_all_options"] = optioned.total
+    yield f"bench: campaign_{name(kingdoms, size)}_all_options {optioned.total:.3f} s"
+    yield f"bench: options_on {','.join(every)}"
     figures[f"month_{name(kingdoms, size)}"] = month = time_month(kingdoms, hexmap)
     yield f"bench: month_{name(kingdoms, size)} {month:.2f} ms"
     yield f"bench: peak_memory_{name(kingdoms, size)} {peak_memory(kingdoms, hexmap):.1f} MB"
@@ -121,6 +128,9 @@ def targets(figures: dict[str, float], by_hexes: float, by_kingdoms: float) -> I
     campaign = figures.get("campaign_8k_1000hex_engine")
     if campaign is not None:
         yield _target("campaign_8k_1000hex_engine_under_400ms", campaign < CAMPAIGN_ENGINE_TARGET_S)
+    optioned = figures.get("campaign_8k_1000hex_all_options")
+    if optioned is not None:
+        yield _target("campaign_8k_all_options_under_500ms", optioned < OPTIONS_CAMPAIGN_TARGET_S)
     month = figures.get("month_8k_1000hex")
     if month is not None:
         yield _target("month_8k_1000hex_under_5ms", month < MONTH_TARGET_MS)
@@ -132,9 +142,12 @@ def _target(label: str, met: bool) -> str:
     return f"bench: target_{label} {'met' if met else 'not met'}"
 
 
-def time_campaign(kingdoms: int, hexmap: HexMap, runs: int) -> Timing:
-    """The median of `runs` plays of the same campaign: all of it, and its engine calls."""
-    timings = [_play_timed(kingdoms, hexmap) for _ in range(runs)]
+def time_campaign(
+    kingdoms: int, hexmap: HexMap, runs: int, *, switches: tuple[str, ...] = ()
+) -> Timing:
+    """The median of `runs` plays of the same campaign (with the optional rules `switches`
+    on): all of it, and its engine calls."""
+    timings = [_play_timed(kingdoms, hexmap, switches) for _ in range(runs)]
     return Timing(
         total=statistics.median(t.total for t in timings),
         engine=statistics.median(t.engine for t in timings),
@@ -142,7 +155,7 @@ def time_campaign(kingdoms: int, hexmap: HexMap, runs: int) -> Timing:
     )
 
 
-def _play_timed(kingdoms: int, hexmap: HexMap) -> Timing:
+def _play_timed(kingdoms: int, hexmap: HexMap, switches: tuple[str, ...]) -> Timing:
     spent = [0.0]
     calls = [0]
 
@@ -155,7 +168,7 @@ def _play_timed(kingdoms: int, hexmap: HexMap) -> Timing:
             calls[0] += 1
 
     start = time.perf_counter()
-    play_campaign(kingdoms, SEED, hexmap, advance=timed_advance)
+    play_campaign(kingdoms, SEED, hexmap, switches=switches, advance=timed_advance)
     return Timing(total=time.perf_counter() - start, engine=spent[0], calls=calls[0])
 
 
