@@ -90,3 +90,12 @@ def joined(words: Sequence[str]) -> str:
 def shown(user: "User") -> str:
     """How a person is named to others: the display name they chose, else the username."""
     return user.display_name or user.get_username()
+
+
+LICENCES = {"monsters": "Monsters", "war_engines": "War Engines"}
+
+
+def licence_words(licence: list[str] | None) -> str:
+    """An army's licence (option army_limits, OA1) as players say it: "Monsters, War
+    Engines", or "none"."""
+    return ", ".join(LICENCES.get(kind, kind) for kind in licence or ()) or "none"

@@ -34,7 +34,7 @@ from campaign.rules.options import switched_on
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
 from campaign.views.story import banners_of
-from campaign.words import chapter_words, kingdom_names
+from campaign.words import chapter_words, kingdom_names, licence_words
 
 
 @dataclass(frozen=True)
@@ -338,8 +338,11 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
             "membership": membership,
             "kingdom": kingdom,
             "armies": [
-                dict(a, aboard=a["id"] in carried) for a in data["armies"] if a["kingdom"] == me
+                dict(a, aboard=a["id"] in carried, licence_words=licence_words(a.get("licence")))
+                for a in data["armies"]
+                if a["kingdom"] == me
             ],
+            "licensing": bool(data["options"].get("army_limits")),
             "ships": [s for s in data["ships"] if s["kingdom"] == me],
             "settlements": [t for t in data["tiles"] if t["owner"] == me and t["settlement"]],
             "tiles": sum(1 for t in data["tiles"] if t["owner"] == me),

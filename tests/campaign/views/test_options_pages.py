@@ -122,3 +122,16 @@ def test_the_same_battle_without_the_options_has_the_defenders_benefit_and_no_li
     assert "Siege assault" not in page
     assert "Its list:" not in page
     assert "Strategy cards: 0" in page
+
+
+def test_the_kingdom_page_shows_each_armys_licence_to_its_player(cast):
+    campaign = new_campaign(cast, options={"army_limits": True})
+    siege_at_the_tabletop(campaign, cast)
+    url = reverse("campaign:kingdom", args=[campaign.slug])
+    page = html.unescape(signed_in(Client(), cast["alice"]).get(url).text)
+    assert "option OA1" in page
+    assert "<td>red-elves-1</td>" in page
+    assert "<td>Monsters</td>" in page
+    without = new_campaign(cast, "Winter League")
+    page = signed_in(Client(), cast["alice"]).get(reverse("campaign:kingdom", args=[without.slug]))
+    assert "Licence" not in page.text
