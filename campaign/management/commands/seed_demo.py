@@ -33,7 +33,7 @@ from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json
-from campaign.rules.options import orders_in_cycle
+from campaign.rules.options import OPTIONS, orders_in_cycle
 from campaign.rules.state import BattleStatus
 from campaign.signals import quietly
 from config.celery import app as celery_app
@@ -247,11 +247,41 @@ def ended_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     raise CommandError(f"The short campaign did not end in {MAX_STEPS} snapshots.")
 
 
+def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
+    """`demo-options`: a campaign with the optional rules of part A the app plays (army
+    limits, one Battlefield deck, siege assaults), played by bots, alice's army steered on
+    bob's capital, until their siege waits for its tabletop result."""
+    switches = {name: True for name in OPTIONS_IN_DEMO}
+    campaign = started(users, "Demo options", **switches)
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rivals = tuple(services.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
+    rng = random.Random(SEED)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        data = services.latest_snapshot(campaign).data
+        siege = next((b for b in awaiting(data) if b.get("siege")), None)
+        if siege is not None:
+            campaign.refresh_from_db()
+            return campaign, battle_news(campaign, siege).replace(
+                "A pitched battle", "A siege assault", 1
+            )
+        play_bot_step(
+            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
+            siege=(rivals[0], rivals[1]),
+        )  # fmt: skip
+    raise CommandError(f"alice's army did not besiege bob's capital in {MAX_STEPS} snapshots.")
+
+
+# The optional rules `demo-options` has on: every one the engine plays (campaign.rules.options).
+OPTIONS_IN_DEMO = tuple(row.name for row in OPTIONS if row.switch)
+
+
 DEMOS = {
     SLUG: demo_campaign,
     "demo-battle": battle_campaign,
     "demo-winter": winter_campaign,
     "demo-ended": ended_campaign,
+    "demo-options": options_campaign,
 }
 
 
@@ -306,18 +336,22 @@ def play_bot_step(
     hexmap: HexMap | None = None,
     march: bool = False,
     between: tuple[str, ...] = (),
+    siege: tuple[str, str] | None = None,
 ) -> Snapshot:
     """Answer with bots whatever the newest snapshot waits for, the way people would: each
     kingdom's player saves its decisions and marks them ready; tabletop results and the
     admin's simple battles come from the admin. Then advance, and return the newest
     snapshot. With `march`, two armies are steered to meet (see `march_armies`), of the
-    kingdoms `between` if given."""
+    kingdoms `between` if given; with `siege` (attacker, defender), towards a siege of the
+    defender's capital (see `besiege`)."""
     snapshot = services.latest_snapshot(campaign)
     data = snapshot.data
     hexmap = hexmap or map_from_json(data["map"])
     decided: Json = bots.decide(data, rng, hexmap)["inputs"]
     if march and data["clock"]["step"] == "orders":
         march_armies(data, decided, hexmap, between)
+    if siege is not None and data["clock"]["step"] == "orders":
+        besiege(data, decided, hexmap, *siege)
     for kingdom, kind, payload in bot_answers(data, decided):
         services.submission_save(
             campaign=campaign, user=players[kingdom], kind=kind, payload=payload
@@ -398,6 +432,48 @@ def march_armies(data: Json, inputs: Json, hexmap: HexMap, between: tuple[str, .
                 given[i] = {"unit": hunter_id, "order": "move", "to": list(step)}
             elif order["unit"] == quarry_id:
                 given[i] = {"unit": quarry_id, "order": "defend"}
+
+
+def besiege(data: Json, inputs: Json, hexmap: HexMap, attacker: str, defender: str) -> None:
+    """Steer the bots' orders towards a siege (option sieges, OA14): the defender's army
+    nearest its capital goes home and Defends it; the attacker's nearest marches on it,
+    and waits next to it until the defender's army is home, so that it assaults a defended
+    capital rather than taking an empty one."""
+    capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == defender)
+    if capital is None:
+        return
+    home = (capital[0], capital[1])
+    orders = inputs.get("orders", {})
+    guard = _nearest(data, orders.get(defender, []), hexmap, home)
+    guarded = guard is not None and guard[1] == 0
+    hunter = _nearest(data, orders.get(attacker, []), hexmap, home)
+    for kingdom_id, found in ((defender, guard), (attacker, hunter)):
+        if found is None:
+            continue
+        army, distance, step = found
+        if distance == 0 or (kingdom_id == attacker and distance == 1 and not guarded):
+            order: Json = {"unit": army, "order": "defend"}
+        else:
+            order = {"unit": army, "order": "move", "to": list(step)}
+        orders[kingdom_id] = [order if o["unit"] == army else o for o in orders[kingdom_id]]
+
+
+def _nearest(
+    data: Json, given: list[Json], hexmap: HexMap, target: Hex
+) -> tuple[str, int, Hex] | None:
+    """Of the upright armies the orders `given` name, the one fewest steps from `target`:
+    its id, the steps, and its first step there; None if none can march there."""
+    upright = {a["id"]: a for a in data.get("armies", []) if a["upright"]}
+    best: tuple[int, str, Hex] | None = None
+    for order in given:
+        army = upright.get(order["unit"])
+        if army is None:
+            continue
+        here = (army["hex"][0], army["hex"][1])
+        route = (0, here) if here == target else _first_steps(hexmap, here).get(target)
+        if route is not None and (best is None or (route[0], army["id"]) < best[:2]):
+            best = (route[0], army["id"], route[1])
+    return None if best is None else (best[1], best[0], best[2])
 
 
 def _first_steps(hexmap: HexMap, start: Hex) -> dict[Hex, tuple[int, Hex]]:

@@ -18,6 +18,7 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Membership, Snapshot
+from campaign.rules.options import OPTIONS
 from notifications.models import Notification
 
 # Each test's own savepoint sits inside the module's transaction, in which the demo is made.
@@ -183,6 +184,26 @@ def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(demo, cli
     assert "is short of food" in demo.out
     client.force_login(User.objects.get(username="alice"))
     assert "Tithes" in client.get(reverse("campaign:winter", args=[campaign.slug])).text
+
+
+def test_demo_options_waits_for_alices_siege_of_bobs_capital_with_its_card(demo, client):
+    """Issue 27: the optional rules of part A the app plays are on; alice's army assaults
+    bob's defended capital, and the card says so to both, with each side's limits."""
+    campaign = Campaign.objects.get(slug="demo-options")
+    data = services.latest_snapshot(campaign).data
+    assert all(data["options"].get(row.name) for row in OPTIONS if row.switch)
+    players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
+    (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
+    assert {battle["attacker"], battle["defender"]} == {players["alice"], players["bob"]}
+    assert battle["siege"] == {"side": players["bob"], "works": "wood"}
+    assert all("licence" in army for army in data["armies"])
+    assert "A siege assault at" in demo.out
+    card = reverse("battles:card", args=[campaign.slug, data["battles"].index(battle) + 1])
+    for name in ("alice", "bob"):
+        client.force_login(User.objects.get(username=name))
+        page = client.get(card).text
+        assert "is besieged in its capital" in page
+        assert "Its list: Monsters up to" in page
 
 
 def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(demo, client):

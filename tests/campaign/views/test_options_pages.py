@@ -133,5 +133,5 @@ def test_the_kingdom_page_shows_each_armys_licence_to_its_player(cast):
     assert "<td>red-elves-1</td>" in page
     assert "<td>Monsters</td>" in page
     without = new_campaign(cast, "Winter League")
-    page = signed_in(Client(), cast["alice"]).get(reverse("campaign:kingdom", args=[without.slug]))
-    assert "Licence" not in page.text
+    plain = signed_in(Client(), cast["alice"]).get(reverse("campaign:kingdom", args=[without.slug]))
+    assert "Licence" not in plain.text
