@@ -92,6 +92,7 @@ def _read_state(data: Mapping[str, Any], hexmap: HexMap) -> Campaign:
         tiles={_hex(t["hex"]): _holding(t) for t in data.get("tiles") or ()},
         armies={a["id"]: _army(a) for a in data.get("armies") or ()},
         ships={s["id"]: _ship(s) for s in data.get("ships") or ()},
+        towers=frozenset(_hex(t) for t in data.get("towers") or ()),
     )
 
 
@@ -204,7 +205,7 @@ def _army_step(campaign: Campaign, army: Army, rng: random.Random) -> Hex | None
     """A tile next to the army, picked at random but leaning towards enemies and the
     unexplored; an army deep inside its own lands heads for the nearest border."""
     hexmap = campaign.map
-    steps = [h for h in hexmap.neighbours(army.hex) if hexmap.army_may_move(army.hex, h)]
+    steps = [h for h in hexmap.neighbours(army.hex) if _may_march(campaign, army.hex, h)]
     if not steps:
         return None
     wants = [_want(campaign, army.kingdom, h) for h in steps]
@@ -213,6 +214,12 @@ def _army_step(campaign: Campaign, army: Army, rng: random.Random) -> Hex | None
         if towards is not None and rng.random() < 0.8:
             return towards
     return rng.choices(steps, wants)[0]
+
+
+def _may_march(campaign: Campaign, here: Hex, there: Hex) -> bool:
+    """An army may move from `here` to `there`: the map allows it, and no Wizard's tower
+    stands there (option OA5)."""
+    return campaign.map.army_may_move(here, there) and there not in campaign.towers
 
 
 def _want(campaign: Campaign, kingdom_id: str, hex_: Hex) -> int:
@@ -233,7 +240,7 @@ def _towards_border(campaign: Campaign, army: Army) -> Hex | None:
     while frontier and len(first_step) < SEARCH_LIMIT:
         here = frontier.popleft()
         for there in hexmap.neighbours(here):
-            if there in first_step or not hexmap.army_may_move(here, there):
+            if there in first_step or not _may_march(campaign, here, there):
                 continue
             first_step[there] = first_step[here] or there
             if campaign.owner(there) != army.kingdom:
@@ -251,7 +258,11 @@ def _ship_order(campaign: Campaign, ship: Ship, ashore: set[str], rng: random.Ra
     if not ship.upright:
         return order
     hexmap = campaign.map
-    moves = [h for h in hexmap.neighbours(ship.hex) if hexmap.ship_may_move(ship.hex, h)]
+    moves = [
+        h
+        for h in hexmap.neighbours(ship.hex)
+        if hexmap.ship_may_move(ship.hex, h) and h not in campaign.towers
+    ]
     choices = ["stay"]
     if moves:
         choices += ["move"] * 3

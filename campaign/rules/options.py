@@ -30,6 +30,9 @@ class OptionRow:
     choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     enum: type[StrEnum] | None = None  # the engine's type of a choice
     switch: bool = False
+    # Offered to a group creating a campaign: an optional rule whose pages are not all
+    # built yet is played by the engine (and its casebook) but not offered.
+    offered: bool = True
 
     def refusal(self, value: object) -> str | None:
         """What is wrong with `value` for this option, in words; None if it stands."""
@@ -113,6 +116,15 @@ OPTIONS: tuple[OptionRow, ...] = (
         switch=True,
     ),
     OptionRow(
+        "wizards",
+        "Wizard's towers",
+        "Towers rise where an exploration rolls doubles twice; heroes quest at them for "
+        "magical artefacts (options OA4 to OA11).",
+        default=False,
+        switch=True,
+        offered=False,  # issue 27: quests, artefacts and their pages come next
+    ),
+    OptionRow(
         "common_deck",
         "One Battlefield deck",
         "Both players of a tabletop battle share one Battlefield deck, and each side's "
@@ -131,13 +143,18 @@ OPTIONS: tuple[OptionRow, ...] = (
     ),
 )
 OPTION_ROWS: Mapping[str, OptionRow] = MappingProxyType({row.name: row for row in OPTIONS})
-DEFAULTS: Mapping[str, OptionValue] = MappingProxyType({row.name: row.default for row in OPTIONS})
+# What a file without the option means: an optional rule absent is off (OG1), so the
+# campaign's options name only those turned on.
+DEFAULTS: Mapping[str, OptionValue] = MappingProxyType(
+    {row.name: row.default for row in OPTIONS if not row.switch}
+)
 
 
 # The state fields each optional rule adds to the campaign file, by where they stand: a
 # file holding a field of a rule that is off is refused, naming the field (OG1).
 OPTION_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
     {
+        "": (("wizards", "towers"),),
         "armies[]": (("army_limits", "licence"),),
         "battles[]": (("sieges", "siege"),),
         "battles[].sides[]": (("army_limits", "limits"),),
@@ -148,6 +165,11 @@ OPTION_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
 def switched_on(options: Mapping[str, object]) -> list[OptionRow]:
     """The optional rules a campaign's `options` turn on, in the table's order."""
     return [row for row in OPTIONS if row.switch and options.get(row.name) is True]
+
+
+def offered() -> list[OptionRow]:
+    """The options a group chooses among when it creates a campaign."""
+    return [row for row in OPTIONS if row.offered]
 
 
 def orders_in_cycle(options: Mapping[str, object]) -> bool:

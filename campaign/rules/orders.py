@@ -361,6 +361,13 @@ def _check_move(campaign: Campaign, unit: Unit, to: Hex, where: str) -> None:
             f"{unit.id} can only move to a tile next to {list(unit.hex)}.",
             unit.id,
         )
+    if to in campaign.towers:
+        raise RuleError(
+            "move-into-tower",
+            where,
+            f"{unit.id} can't enter {list(to)}: nobody enters a Wizard's tower (option OA5).",
+            unit.id,
+        )
     if isinstance(unit, Ship):
         if not hexmap.ship_may_enter(to):
             raise RuleError(
@@ -496,8 +503,18 @@ def enemies_in(campaign: Campaign, hex_: Hex, kingdom_id: str) -> list[Unit]:
 
 def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     """Rulings O4, O5: the unit enters; an unexplored tile is explored (2D6), a controlled
-    one is taken if no enemy army or ship is in it at this moment."""
+    one is taken if no enemy army or ship is in it at this moment. With option wizards a
+    tower that rose earlier this month stops the unit where it is, and one may rise where it
+    explores (OA4, OA5)."""
     start = unit.hex
+    if to in campaign.towers:
+        turn.record("tower-blocked", unit=unit.id, kingdom=unit.kingdom, hex=list(to))
+        return campaign
+    unexplored = to not in campaign.tiles and campaign.map.tiles[to].terrain is not Terrain.OCEAN
+    dice = [turn.roll(), turn.roll()] if unexplored else []
+    if dice and _tower_rises(campaign, dice, turn):
+        turn.record("tower-raised", unit=unit.id, kingdom=unit.kingdom, hex=list(to), dice=dice)
+        return replace(campaign, towers=campaign.towers | {to})
     if isinstance(unit, Army):
         campaign = campaign.with_army(replace(unit, hex=to, moved=(start, to)))
     else:
@@ -507,16 +524,28 @@ def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     turn.record("moved", unit=unit.id, kingdom=unit.kingdom, **{"from": list(start)}, to=list(to))
     if campaign.map.tiles[to].terrain is Terrain.OCEAN:
         return campaign  # ruling M4: open water is never explored or controlled
-    if to not in campaign.tiles:
-        return _explore(campaign, unit.kingdom, to, turn)
+    if unexplored:
+        return _explore(campaign, unit.kingdom, to, dice, turn)
     if enemies_in(campaign, to, unit.kingdom):
         return campaign
     return take_control(campaign, to, unit.kingdom, turn)
 
 
-def _explore(campaign: Campaign, kingdom_id: str, hex_: Hex, turn: Turn) -> Campaign:
-    dice = [turn.roll(), turn.roll()]
-    settlement = EXPLORATION[sum(dice)]
+def _tower_rises(campaign: Campaign, dice: list[int], turn: Turn) -> bool:
+    """Option wizards (OA4): exploration dice that match are followed by two more (kept
+    in `dice`); if those match too, a Wizard's tower rises instead of the first result."""
+    if not campaign.options.on("wizards") or dice[0] != dice[1]:
+        return False
+    dice += [turn.roll(), turn.roll()]
+    return dice[2] == dice[3]
+
+
+def _explore(
+    campaign: Campaign, kingdom_id: str, hex_: Hex, dice: list[int], turn: Turn
+) -> Campaign:
+    """Ruling O5: the tile's result on the exploration table (its first two `dice`); with
+    option wizards, two more dice that did not match are recorded with them (OA4)."""
+    settlement = EXPLORATION[dice[0] + dice[1]]
     turn.record(
         "explored",
         kingdom=kingdom_id,

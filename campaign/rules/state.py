@@ -352,6 +352,7 @@ class Campaign:
     battles: tuple[Battle, ...] = ()
     events: tuple[JsonObject, ...] = ()
     extra: JsonObject = field(default_factory=dict)
+    towers: frozenset[Hex] = frozenset()  # option wizards (OA5): never explored or entered
 
     def kingdom(self, kingdom_id: str) -> Kingdom:
         for kingdom in self.kingdoms:

@@ -63,7 +63,7 @@ def _checked_options(options: Json | None) -> Json:
         refusal = row.refusal(value)
         if refusal is not None:
             raise ServiceError(refusal, code="bad-option", field=key)
-    return merged
+    return {key: value for key, value in merged.items() if value is not False}  # OG1
 
 
 def _checked_deadlines(deadlines: dict[str, int] | None) -> dict[str, int]:

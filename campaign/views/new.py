@@ -28,7 +28,7 @@ from campaign.models import KINGDOM_NAME_LENGTH, WEEKDAYS, Campaign, default_dea
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MIN_SIZE
-from campaign.rules.options import OPTION_ROWS, OPTIONS, OptionRow
+from campaign.rules.options import OPTION_ROWS, OptionRow, offered
 from campaign.services import ServiceError
 from config.ratelimit import too_many_posts, too_often
 
@@ -242,13 +242,13 @@ class NewCampaignForm(MapForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for row in OPTIONS:
+        for row in offered():
             self.fields.setdefault(row.name, _option_field(row))
 
     @property
     def option_fields(self) -> list[forms.BoundField]:
         """The options as "How it is played" asks them (the seed is asked with the map)."""
-        return [self[row.name] for row in OPTIONS if row.name != "seed"]
+        return [self[row.name] for row in offered() if row.name != "seed"]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -331,7 +331,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             kingdoms=choice["kingdoms"],
             map_name=choice["map_name"],
             size=choice["size"],
-            options={row.name: choice[row.name] for row in OPTIONS},
+            options={row.name: choice[row.name] for row in offered()},
             deadlines={
                 kind: choice[f"{kind}_hours"]
                 for kind in DEADLINE_KINDS

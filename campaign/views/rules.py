@@ -28,7 +28,7 @@ from markdown.extensions import Extension  # type: ignore[import-untyped]
 from markdown.inlinepatterns import InlineProcessor  # type: ignore[import-untyped]
 from markdown.treeprocessors import Treeprocessor  # type: ignore[import-untyped]
 
-from campaign.rules.options import OPTIONS
+from campaign.rules.options import offered
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 RULING_ID = re.compile(r"([A-Z]{1,2}\d+)\b")  # O2; OA14, a campaign option's rule
@@ -142,7 +142,7 @@ def _by_option(text: str) -> dict[str, str]:
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
     page = rules_page()
-    options = [(row, page.option_rules.get(row.name)) for row in OPTIONS]
+    options = [(row, page.option_rules.get(row.name)) for row in offered()]
     return render(request, "campaign/rules.html", {"page": page, "options": options})
 
 

@@ -13,9 +13,14 @@ from campaign.rules.engine import advance
 from tests.rules.casebook import adjudicate as run
 from tests.rules.casebook import (
     army,
+    events,
     make_map,
+    move,
+    order,
+    position,
     refusal,
     tile,
+    tile_at,
     unit,
 )
 from tests.rules.test_casebook_battles import (
@@ -28,6 +33,7 @@ from tests.rules.test_casebook_battles import (
     the_battle,
 )
 from tests.rules.test_casebook_setup import after_step_d, at_setup
+from tests.rules.test_casebook_summer import at, orders
 from tests.rules.test_casebook_winter import building, buy, recruit
 
 type Json = dict[str, Any]
@@ -390,3 +396,118 @@ def test_oa12_the_condition_is_the_tiles_roll_not_a_draw():
     )
     battle = the_battle(run(data))
     assert (battle["condition"], battle["scenario"]) == ("Scouting Failure", "Pillage!")
+
+
+# === wizards: OA4, OA5 (towers) ================================================================
+
+WIZARDS = {"wizards": True}
+
+
+def exploring(dice: list[int], **extra: Any) -> Json:
+    """Red's army at [2, 0], red's, moves into the unexplored [3, 0]; blue stands far off.
+    The month ends with the reform's roll-off (one army each, R3)."""
+    return position(
+        tiles=[tile((2, 0), "red"), tile((-3, 0), "blue")],
+        armies=[army("red-1", (2, 0)), army("blue-1", (-3, 0))],
+        inputs=orders(red=[move("red-1", (3, 0))], blue=[order("blue-1", "defend")]),
+        options=WIZARDS,
+        dice=[*dice, *ROLL_OFF],
+        **extra,
+    )
+
+
+def test_oa4_oa5_example_1_doubles_twice_raise_a_tower_and_the_army_stays():
+    """Dice 4, 4, then 2, 2: [3, 0] becomes a Wizard's tower, never explored; red-1 stays
+    in [2, 0], upright, as if it had not moved."""
+    after = run(exploring([4, 4, 2, 2]))
+    assert after["towers"] == [[3, 0]]
+    assert tile_at(after, (3, 0)) is None
+    assert at(after, "red-1") == [2, 0]
+    assert unit(after, "red-1")["upright"] is True  # type: ignore[index]
+    (raised,) = events(after, "tower-raised")
+    assert (raised["unit"], raised["hex"], raised["dice"]) == ("red-1", [3, 0], [4, 4, 2, 2])
+    assert events(after, "explored") == []
+    assert after["dice"] == []
+
+
+def test_oa4_example_1_doubles_then_no_doubles_the_first_result_stands():
+    """Dice 4, 4, then 1, 3: the first result stands, a village (8) of red's; all four dice
+    are recorded with the exploration."""
+    after = run(exploring([4, 4, 1, 3]))
+    assert after["towers"] == []
+    assert tile_at(after, (3, 0)) == tile((3, 0), "red", "village")
+    assert at(after, "red-1") == [3, 0]
+    (explored,) = events(after, "explored")
+    assert explored["dice"] == [4, 4, 1, 3]
+
+
+def test_oa4_no_doubles_no_more_dice():
+    """Dice 2, 5: an empty tile; no more dice are rolled."""
+    after = run(exploring([2, 5]))
+    assert tile_at(after, (3, 0)) == tile((3, 0), "red")
+    assert after["dice"] == []
+
+
+def test_oa4_without_the_option_doubles_roll_no_more():
+    data = exploring([4, 4])
+    data["options"].pop("wizards")
+    after = run(data)
+    assert tile_at(after, (3, 0)) == tile((3, 0), "red", "village")
+    assert "towers" not in after
+
+
+def test_oa5_a_tower_on_forest_lays_nobody_down():
+    """[3, 0] is forest; it becomes a tower: red-1 never entered it, so it does not lie down
+    at the reform (R1)."""
+    after = run(exploring([6, 6, 3, 3], map=make_map(terrain={(3, 0): "forest"})))
+    assert after["towers"] == [[3, 0]]
+    assert unit(after, "red-1")["upright"] is True  # type: ignore[index]
+
+
+def test_oa5_a_move_into_a_tower_is_refused_when_given():
+    data = exploring([], towers=[[3, 0]])
+    refused = refusal(data)
+    assert refused.code == "move-into-tower"
+    assert "nobody enters a Wizard's tower" in refused.message
+
+
+def test_oa5_a_tower_risen_earlier_in_the_month_stops_a_later_move():
+    """Red's red-1 raises a tower at [3, 0]; blue's blue-1, at [4, 0], ordered before the
+    tower rose to move there, resolves later and stays where it is."""
+    data = position(
+        tiles=[tile((2, 0), "red"), tile((4, 0), "blue")],
+        armies=[army("red-1", (2, 0)), army("blue-1", (4, 0))],
+        inputs=orders(red=[move("red-1", (3, 0))], blue=[move("blue-1", (3, 0))]),
+        options=WIZARDS,
+        map=make_map(4),
+        dice=[5, 5, 1, 1, *ROLL_OFF],
+    )
+    after = run(data)
+    assert after["towers"] == [[3, 0]]
+    assert at(after, "blue-1") == [4, 0]
+    (blocked,) = events(after, "tower-blocked")
+    assert (blocked["unit"], blocked["hex"]) == ("blue-1", [3, 0])
+
+
+def test_oa5_the_order_choices_never_offer_a_tower():
+    from campaign.rules.fileformat import parse_campaign
+    from campaign.rules.orders import order_choices
+
+    state = parse_campaign(exploring([], towers=[[3, 0]]))
+    assert (3, 0) not in order_choices(state, "red-1").moves
+    assert (1, 0) in order_choices(state, "red-1").moves
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (lambda d: d["tiles"].append(tile((3, 0), "red")), "tower-explored"),
+        (lambda d: d["armies"].append(army("red-2", (3, 0))), "unit-in-tower"),
+        (lambda d: d["options"].pop("wizards"), "option-off"),
+    ],
+)
+def test_oa5_a_file_with_a_tower_where_none_can_be_is_refused(change, code):
+    data = exploring([], towers=[[3, 0]])
+    data["inputs"] = {}
+    change(data)
+    assert refusal(data).code == code

@@ -111,7 +111,6 @@ def bench(plan: Plan) -> Iterator[str]:
     figures[f"campaign_{name(kingdoms, size)}_all_options_engine"] = optioned.engine
     yield f"bench: campaign_{name(kingdoms, size)}_all_options {optioned.total:.3f} s"
     yield f"bench: campaign_{name(kingdoms, size)}_all_options_engine {optioned.engine:.3f} s"
-    yield f"bench: options_on {','.join(every)}"
     figures[f"month_{name(kingdoms, size)}"] = month = time_month(kingdoms, hexmap)
     yield f"bench: month_{name(kingdoms, size)} {month:.2f} ms"
     yield f"bench: peak_memory_{name(kingdoms, size)} {peak_memory(kingdoms, hexmap):.1f} MB"

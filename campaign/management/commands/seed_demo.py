@@ -33,7 +33,7 @@ from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json
-from campaign.rules.options import OPTIONS, orders_in_cycle
+from campaign.rules.options import offered, orders_in_cycle
 from campaign.rules.state import BattleStatus
 from campaign.signals import quietly
 from config.celery import app as celery_app
@@ -272,8 +272,8 @@ def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     raise CommandError(f"alice's army did not besiege bob's capital in {MAX_STEPS} snapshots.")
 
 
-# The optional rules `demo-options` has on: every one the engine plays (campaign.rules.options).
-OPTIONS_IN_DEMO = tuple(row.name for row in OPTIONS if row.switch)
+# The optional rules `demo-options` has on: every one offered to groups (campaign.rules.options).
+OPTIONS_IN_DEMO = tuple(row.name for row in offered() if row.switch)
 
 
 DEMOS = {

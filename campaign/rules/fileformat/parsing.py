@@ -42,15 +42,18 @@ from campaign.rules.state import (
 
 def parse_campaign(data: object) -> Campaign:
     """The campaign in a parsed JSON document, or a RuleError naming what is wrong."""
-    top = Json(data, "").as_object(
-        required=("format", "map", "clock", "kingdoms"), optional=TOP_LEVEL
+    document = Json(data, "")
+    if not isinstance(data, dict):
+        document.refuse("wrong-type", "The file must be a JSON object.")
+    options = _options(document.child("options")) if "options" in data else Options()
+    top = _fields(
+        document, "", options, required=("format", "map", "clock", "kingdoms"), optional=TOP_LEVEL
     )
     if top["format"].as_int() != FORMAT:
         top["format"].refuse("unknown-format", f"This engine reads campaign file format {FORMAT}.")
     hexmap = cached_map_from_json(top["map"].value, "map")
     kingdoms = tuple(_kingdom(item) for item in top["kingdoms"].as_list())
     known = {kingdom.id for kingdom in kingdoms}
-    options = _options(top["options"]) if "options" in top else Options()
     campaign = Campaign(
         name=optional_field(top, "name", Json.as_str, ""),
         options=options,
@@ -71,6 +74,9 @@ def parse_campaign(data: object) -> Campaign:
         if "battles" in top
         else (),
         events=_events(top["events"]) if "events" in top else (),
+        towers=frozenset(item.as_hex() for item in top["towers"].as_list())
+        if "towers" in top
+        else frozenset(),
     )
     validate_state(campaign)
     counted = tuple(

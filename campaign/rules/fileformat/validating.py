@@ -19,8 +19,33 @@ def validate_state(campaign: Campaign) -> None:
     kingdoms, two capitals, more than six armies (the first problem found)."""
     _validate_kingdoms(campaign)
     _validate_tiles(campaign)
+    _validate_towers(campaign)
     _validate_units(campaign)
     _validate_battles(campaign)
+
+
+def _validate_towers(campaign: Campaign) -> None:
+    """Option wizards (OA5): a tower stands on the map's land, is never explored (never in
+    `tiles`) and no unit stands in it."""
+    occupied = {unit.hex for unit in campaign.units()}
+    for index, tower in enumerate(sorted(campaign.towers)):
+        where = f"towers[{index}]"
+        tile = campaign.map.tiles.get(tower)
+        if tile is None or tile.terrain == "ocean":
+            raise RuleError("off-map", where, f"A tower stands on land: {list(tower)} is not.")
+        if tower in campaign.tiles:
+            raise RuleError(
+                "tower-explored",
+                where,
+                f"{list(tower)} is a Wizard's tower: it is never explored (option OA5).",
+            )
+        if tower in occupied:
+            raise RuleError(
+                "unit-in-tower",
+                where,
+                f"A unit stands in the Wizard's tower {list(tower)}: none ever enters one "
+                "(option OA5).",
+            )
 
 
 def _validate_kingdoms(campaign: Campaign) -> None:

@@ -74,6 +74,8 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
     data["pending"] = [_dump_pending(p) for p in campaign.pending]
     data["battles"] = [dump_battle(battle, campaign.options) for battle in campaign.battles]
     data["events"] = [dict(event) for event in campaign.events]
+    if campaign.options.on("wizards"):
+        data["towers"] = [_hex(tower) for tower in sorted(campaign.towers)]
     data["scores"] = scores
     return data
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services
 from campaign.models import Campaign, Membership, Snapshot
-from campaign.rules.options import OPTIONS
+from campaign.rules.options import offered
 from notifications.models import Notification
 
 # Each test's own savepoint sits inside the module's transaction, in which the demo is made.
@@ -191,7 +191,7 @@ def test_demo_options_waits_for_alices_siege_of_bobs_capital_with_its_card(demo,
     bob's defended capital, and the card says so to both, with each side's limits."""
     campaign = Campaign.objects.get(slug="demo-options")
     data = services.latest_snapshot(campaign).data
-    assert all(data["options"].get(row.name) for row in OPTIONS if row.switch)
+    assert all(data["options"].get(row.name) for row in offered() if row.switch)
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
     (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
     assert {battle["attacker"], battle["defender"]} == {players["alice"], players["bob"]}

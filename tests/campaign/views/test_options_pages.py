@@ -39,7 +39,7 @@ def test_a_campaign_is_created_with_the_options_ticked_and_lists_them(client, ca
     campaign = Campaign.objects.get()
     assert campaign.options["army_limits"] is True
     assert campaign.options["sieges"] is True
-    assert campaign.options["common_deck"] is False
+    assert "common_deck" not in campaign.options  # an optional rule off is absent (OG1)
     page = client.get(reverse("campaign:campaign", args=[campaign.slug])).text
     assert (
         'Optional rules: <a href="/rules/#option-army_limits">Army limits by terrain</a>, '
