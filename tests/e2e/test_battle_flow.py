@@ -38,11 +38,12 @@ def my_battles(page: Page) -> Locator:
 
 
 def open_battle(page: Page, against: str) -> None:
-    """From the home page, the card of the battle against `against` under My battles."""
+    """From the home page, the card of the battle against `against` under My battles, in
+    this campaign (another demo has a battle between the same kingdoms)."""
     link = my_battles(page).get_by_role(
         "link", name=re.compile(rf"^Battle at \[-?\d+, -?\d+\] against {against}$")
     )
-    link.click()
+    link.and_(page.locator(f'[href^="/c/{SLUG}/"]')).click()
     page.get_by_role("heading", level=1, name=re.compile(r"^Battle at ")).wait_for()
 
 
