@@ -154,7 +154,7 @@ DEFAULTS: Mapping[str, OptionValue] = MappingProxyType(
 # file holding a field of a rule that is off is refused, naming the field (OG1).
 OPTION_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
     {
-        "": (("wizards", "towers"),),
+        "": (("wizards", "towers"), ("wizards", "artefacts")),
         "armies[]": (("army_limits", "licence"),),
         "battles[]": (("sieges", "siege"),),
         "battles[].sides[]": (("army_limits", "limits"),),

@@ -296,6 +296,24 @@ class BattleSide:
 
 
 @dataclass(frozen=True, slots=True)
+class Holder:
+    """Who holds an artefact (option wizards, OA8): a kingdom, on one of its armies, or
+    at its capital (`army` None)."""
+
+    kingdom: str
+    army: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Artefact:
+    """A magical artefact of the campaign's pool (OA8): free (`holder` None) or held."""
+
+    name: str
+    points: int
+    holder: Holder | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Siege:
     """Option sieges (OA14, OA15): the side whose fortress or capital is assaulted, and its
     works."""
@@ -353,6 +371,7 @@ class Campaign:
     events: tuple[JsonObject, ...] = ()
     extra: JsonObject = field(default_factory=dict)
     towers: frozenset[Hex] = frozenset()  # option wizards (OA5): never explored or entered
+    artefacts: tuple[Artefact, ...] = ()  # option wizards (OA8): the pool, in its order
 
     def kingdom(self, kingdom_id: str) -> Kingdom:
         for kingdom in self.kingdoms:

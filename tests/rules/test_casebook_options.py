@@ -511,3 +511,76 @@ def test_oa5_a_file_with_a_tower_where_none_can_be_is_refused(change, code):
     data["inputs"] = {}
     change(data)
     assert refusal(data).code == code
+
+
+# === wizards: OA8 (the pool) ===================================================================
+
+
+def test_oa8_with_the_option_on_and_no_pool_listed_the_forty_are_free():
+    """A file with `wizards` on and no `artefacts` has Kings of War's forty magical
+    artefacts, all free, in the rulebook's order, and writes them out."""
+    after = run(exploring([2, 5]))
+    assert len(after["artefacts"]) == 40
+    assert after["artefacts"][0] == {"name": "Blade of Slashing", "points": 5, "holder": None}
+    assert after["artefacts"][-1]["name"] == "Crystal Pendant of Retribution"
+    assert all(a["holder"] is None for a in after["artefacts"])
+
+
+def test_oa8_a_pool_listed_is_kept_an_empty_one_is_a_campaign_without_artefacts():
+    pool = [
+        {"name": "A", "points": 25, "holder": None},
+        {"name": "B", "points": 30, "holder": {"kingdom": "red", "army": None}},
+    ]
+    assert run(exploring([2, 5], artefacts=pool))["artefacts"] == pool
+    assert run(exploring([2, 5], artefacts=[]))["artefacts"] == []
+
+
+@pytest.mark.parametrize(
+    ("artefacts", "code", "field"),
+    [
+        ([{"name": "A", "points": 25}, {"name": "A", "points": 30}], "duplicate-artefact",
+         "artefacts[1].name"),
+        ([{"name": "A", "points": 55}], "out-of-range", "artefacts[0].points"),
+        ([{"name": "A", "points": 25, "holder": {"kingdom": "green"}}], "unknown-kingdom",
+         "artefacts[0].holder.kingdom"),
+        ([{"name": "A", "points": 25, "holder": {"kingdom": "red", "army": "blue-1"}}],
+         "unknown-unit", "artefacts[0].holder.army"),
+    ],
+)  # fmt: skip
+def test_oa8_a_pool_the_rules_cannot_make_is_refused_by_field(artefacts, code, field):
+    refused = refusal(exploring([2, 5], artefacts=artefacts))
+    assert (refused.code, refused.field) == (code, field)
+
+
+def test_oa8_the_pool_of_an_option_that_is_off_is_refused():
+    data = exploring([2, 5], artefacts=[])
+    data["options"].pop("wizards")
+    assert refusal(data).code == "option-off"
+
+
+def test_oa10_an_army_disbanded_leaves_its_artefact_at_the_capital_or_to_the_pool():
+    """At the winter's purchases red disbands red-2, which carries the artefact A: A goes to
+    red's capital. Were red without a capital, A would go back to the pool."""
+    pool = [{"name": "A", "points": 25, "holder": {"kingdom": "red", "army": "red-2"}}]
+    data = building(
+        buy(red=[{"disband": "red-2"}]),
+        armies=[army("red-1", (0, 0)), army("red-2", (0, 0))],
+        food=2,
+        options=WIZARDS,
+        artefacts=pool,
+    )
+    after = run(data)
+    assert after["artefacts"] == [
+        {"name": "A", "points": 25, "holder": {"kingdom": "red", "army": None}}
+    ]
+    (returned,) = events(after, "artefact-returned")
+    assert (returned["army"], returned["to"]) == ("red-2", "capital")
+    homeless = building(
+        buy(red=[{"disband": "red-2"}]),
+        armies=[army("red-1", (0, 0)), army("red-2", (0, 0))],
+        food=2,
+        options=WIZARDS,
+        artefacts=pool,
+        capitals={"blue": (-3, 3)},
+    )
+    assert run(homeless)["artefacts"][0]["holder"] is None

@@ -5,6 +5,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
+from campaign.rules.artefacts import HIGHEST, LOWEST, kings_of_war_pool
 from campaign.rules.fileformat.reading import FORMAT, TOP_LEVEL, Json, optional_field
 from campaign.rules.fileformat.validating import validate_state
 from campaign.rules.hexmap import Hex, cached_map_from_json
@@ -12,12 +13,14 @@ from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS, OptionRow
 from campaign.rules.state import (
     STEPS,
     Army,
+    Artefact,
     Battle,
     BattleInput,
     BattleSide,
     BattleStatus,
     Campaign,
     Clock,
+    Holder,
     Holding,
     Inputs,
     JsonObject,
@@ -77,6 +80,7 @@ def parse_campaign(data: object) -> Campaign:
         towers=frozenset(item.as_hex() for item in top["towers"].as_list())
         if "towers" in top
         else frozenset(),
+        artefacts=_artefacts(top, options),
     )
     validate_state(campaign)
     counted = tuple(
@@ -362,6 +366,29 @@ def _battle(json: Json, options: Options) -> Battle:
         dice=optional_field(fields, "dice", _dice, ()),
         extra=optional_field(fields, "extra", _event, {}),
     )
+
+
+def _artefacts(top: Mapping[str, Json], options: Options) -> tuple[Artefact, ...]:
+    """The pool (OA8): as the file lists it; with the option on and none listed, Kings of
+    War's forty, all free."""
+    if "artefacts" not in top:
+        return kings_of_war_pool() if options.on("wizards") else ()
+    return tuple(_artefact(item) for item in top["artefacts"].as_list())
+
+
+def _artefact(json: Json) -> Artefact:
+    fields = json.as_object(required=("name", "points"), optional=("holder",))
+    return Artefact(
+        name=fields["name"].as_str(),
+        points=fields["points"].as_int(LOWEST, HIGHEST),
+        holder=optional_field(fields, "holder", lambda j: j.optional(_holder), None),
+    )
+
+
+def _holder(json: Json) -> Holder:
+    fields = json.as_object(required=("kingdom",), optional=("army",))
+    army = optional_field(fields, "army", lambda j: j.optional(Json.as_str), None)
+    return Holder(kingdom=fields["kingdom"].as_str(), army=army)
 
 
 def _siege(json: Json) -> Siege:

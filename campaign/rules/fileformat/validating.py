@@ -21,7 +21,40 @@ def validate_state(campaign: Campaign) -> None:
     _validate_tiles(campaign)
     _validate_towers(campaign)
     _validate_units(campaign)
+    _validate_artefacts(campaign)
     _validate_battles(campaign)
+
+
+def _validate_artefacts(campaign: Campaign) -> None:
+    """Option wizards (OA8): each artefact once; a holder is a kingdom, and the army it
+    names is one of that kingdom's."""
+    names: set[str] = set()
+    known = {kingdom.id for kingdom in campaign.kingdoms}
+    for index, artefact in enumerate(campaign.artefacts):
+        where = f"artefacts[{index}]"
+        if artefact.name in names:
+            raise RuleError(
+                "duplicate-artefact",
+                f"{where}.name",
+                f"The artefact {artefact.name!r} is listed twice: each exists once (option OA8).",
+            )
+        names.add(artefact.name)
+        holder = artefact.holder
+        if holder is None:
+            continue
+        if holder.kingdom not in known:
+            raise RuleError(
+                "unknown-kingdom",
+                f"{where}.holder.kingdom",
+                f"There is no kingdom {holder.kingdom!r}.",
+            )
+        army = campaign.armies.get(holder.army or "")
+        if holder.army is not None and (army is None or army.kingdom != holder.kingdom):
+            raise RuleError(
+                "unknown-unit",
+                f"{where}.holder.army",
+                f"{holder.kingdom} has no army {holder.army!r} to hold {artefact.name}.",
+            )
 
 
 def _validate_towers(campaign: Campaign) -> None:

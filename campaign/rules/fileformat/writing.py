@@ -9,6 +9,7 @@ from campaign.rules.hexmap import Hex, map_to_json
 from campaign.rules.options import OPTIONS
 from campaign.rules.state import (
     Army,
+    Artefact,
     Battle,
     BattleInput,
     Campaign,
@@ -76,6 +77,7 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
     data["events"] = [dict(event) for event in campaign.events]
     if campaign.options.on("wizards"):
         data["towers"] = [_hex(tower) for tower in sorted(campaign.towers)]
+        data["artefacts"] = [_dump_artefact(artefact) for artefact in campaign.artefacts]
     data["scores"] = scores
     return data
 
@@ -215,6 +217,15 @@ def _dump_battle_input(entry: BattleInput) -> dict[str, object]:
 
 def _dump_pending(pending: Pending) -> dict[str, object]:
     return {"kind": pending.kind, "kingdom": pending.kingdom, **pending.detail}
+
+
+def _dump_artefact(artefact: Artefact) -> dict[str, object]:
+    holder = artefact.holder
+    return {
+        "name": artefact.name,
+        "points": artefact.points,
+        "holder": None if holder is None else {"kingdom": holder.kingdom, "army": holder.army},
+    }
 
 
 def dump_battle(battle: Battle, options: Options) -> dict[str, object]:
