@@ -3,9 +3,11 @@ artefacts. Each exists once; it is free, or held by a kingdom, on one of its arm
 its capital. The pool is filled from Kings of War's list (kings-of-war.md, in that table's
 order: points, then name) unless the campaign's file names its own."""
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from campaign.rules.state import Artefact, Campaign, Holder
+from campaign.rules.picks import random_pick
+from campaign.rules.state import Artefact, Campaign, Holder, Purchase
 from campaign.rules.turn import Turn
 
 LOWEST, HIGHEST = 5, 50  # an artefact's points (OA8)
@@ -81,3 +83,49 @@ def left_behind(campaign: Campaign, turn: Turn) -> Campaign:
             )
         pool.append(artefact)
     return replace(campaign, artefacts=tuple(pool))
+
+
+# OA7: the quest's result (a die plus a hundredth of the hero's points) and, from 4 on,
+# the band of points of the artefact it finds.
+BANDS: tuple[tuple[int, int], ...] = ((5, 15), (20, 30), (35, 50))
+QUEST_RESULTS = {1: "lost", 2: "hurt", 3: "nothing"}
+
+
+def quest(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) -> Campaign:
+    """OA7: one die + the hero's points // 100. 1 the hero is lost, 2 hurt, 3 nothing
+    found; 4 an artefact of 5-15 points, 5 of 20-30, 6 or more of 35-50: a random pick
+    (OG2, in pool order) among the free ones of that band, else of each lower band, then of
+    each higher; it goes to the kingdom's capital, or with none to its first army."""
+    die = turn.roll()
+    score = die + (purchase.points or 0) // 100
+    found = _found(campaign, score, turn.roll) if score >= 4 else None
+    turn.record(
+        "quest",
+        kingdom=kingdom_id,
+        hero=purchase.hero,
+        points=purchase.points,
+        tower=list(purchase.hex or ()),
+        die=die,
+        result=score,
+        outcome=QUEST_RESULTS.get(score, "artefact" if found else "nothing left"),
+        artefact=found.name if found else None,
+    )
+    if found is None:
+        return campaign
+    kingdom = campaign.kingdom(kingdom_id)
+    first = next(a.id for a in campaign.armies.values() if a.kingdom == kingdom_id)
+    holder = Holder(kingdom_id, None if kingdom.capital is not None else first)
+    pool = tuple(replace(a, holder=holder) if a is found else a for a in campaign.artefacts)
+    return replace(campaign, artefacts=pool)
+
+
+def _found(campaign: Campaign, score: int, roll: Callable[[], int]) -> Artefact | None:
+    """The settled band search of OA7, then the pick."""
+    rolled = min(score, 6) - 4  # the index of the band rolled
+    order = [*range(rolled, -1, -1), *range(rolled + 1, len(BANDS))]
+    for band in order:
+        low, high = BANDS[band]
+        free = [a for a in campaign.artefacts if a.holder is None and low <= a.points <= high]
+        if free:
+            return random_pick(free, roll)
+    return None

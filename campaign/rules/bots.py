@@ -355,7 +355,25 @@ def _purchases(desk: Desk, pending: Pending) -> None:
     wishes = _wishes(desk.campaign, kingdom, desk.rng)
     desk.rng.shuffle(wishes)
     affordable = _within_means(desk.campaign, kingdom, wishes)
-    desk.inputs.setdefault("purchases", {})[kingdom.id] = affordable
+    quests = _quests(desk.campaign, kingdom, desk.rng)
+    desk.inputs.setdefault("purchases", {})[kingdom.id] = affordable + quests
+
+
+def _quests(campaign: Campaign, kingdom: Kingdom, rng: random.Random) -> list[JsonDict]:
+    """Option wizards (OA6): a hero to each Wizard's tower next to the kingdom's tiles,
+    while it has an army; each hero a name of his own and his points."""
+    if not any(a.kingdom == kingdom.id for a in campaign.armies.values()):
+        return []
+    towers = [
+        tower
+        for tower in sorted(campaign.towers)
+        if any(campaign.owner(h) == kingdom.id for h in campaign.map.neighbours(tower))
+    ]
+    return [
+        {"quest": list(tower), "hero": f"Hero {n} of {kingdom.name}",
+         "points": rng.choice((0, 100, 200, 300))}
+        for n, tower in enumerate(towers, 1)
+    ]  # fmt: skip
 
 
 def _wishes(campaign: Campaign, kingdom: Kingdom, rng: random.Random) -> list[JsonDict]:

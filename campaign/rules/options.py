@@ -156,6 +156,7 @@ OPTION_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
     {
         "": (("wizards", "towers"), ("wizards", "artefacts")),
         "armies[]": (("army_limits", "licence"),),
+        "inputs.purchases[]": (("wizards", "quest"), ("wizards", "hero"), ("wizards", "points")),
         "battles[]": (("sieges", "siege"),),
         "battles[].sides[]": (("army_limits", "limits"),),
     }

@@ -246,6 +246,7 @@ class PurchaseKind(StrEnum):
     SHIP = "ship"
     ARMY = "army"
     DISBAND = "disband"
+    QUEST = "quest"  # option wizards (OA6): a hero sent to a Wizard's tower
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +254,11 @@ class Purchase:
     """One purchase of a winter (ruling W5): a build, a recruit, or a disband."""
 
     kind: PurchaseKind
-    hex: Hex | None = None
+    hex: Hex | None = None  # a quest's: its tower
     ally: str | None = None
     army: str | None = None
+    hero: str | None = None  # a quest's hero (OA6), and his points
+    points: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

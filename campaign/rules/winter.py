@@ -4,6 +4,7 @@ recruiting (W5), feeding (W6) and deployment (W7); after the last year, the end.
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from campaign.rules import artefacts
 from campaign.rules.army_limits import licence
 from campaign.rules.combat import natural_key
 from campaign.rules.dice import Dice
@@ -317,17 +318,16 @@ def build(campaign: Campaign, turn: Turn) -> Campaign:
     purchases = _decisions(campaign, turn, PendingKind.PURCHASES, campaign.inputs.purchases)
     if purchases is None:
         return campaign
-    recruited_at: set[Hex] = set()
+    made: list[tuple[str, Purchase]] = []  # this winter's purchases so far
     for kingdom_id, purchase in _round_robin(campaign.player_order, purchases):
-        problem = _why_not(campaign, kingdom_id, purchase, recruited_at)
+        problem = _why_not(campaign, kingdom_id, purchase, made)
         if problem is not None:
             turn.record(
                 "purchase-skipped", kingdom=kingdom_id, purchase=_describe(purchase), reason=problem
             )
             continue
         campaign = _buy(campaign, kingdom_id, purchase, turn)
-        if purchase.kind is PurchaseKind.ARMY and purchase.hex is not None:
-            recruited_at.add(purchase.hex)
+        made.append((kingdom_id, purchase))
     return replace(campaign, inputs=replace(campaign.inputs, purchases={})).at(Step.FEED)
 
 
@@ -339,6 +339,8 @@ def _describe(purchase: Purchase) -> dict[str, object]:
         described["army"] = purchase.army
     if purchase.ally is not None:
         described["ally"] = purchase.ally
+    if purchase.hero is not None:
+        described |= {"hero": purchase.hero, "points": purchase.points}
     return described
 
 
@@ -354,10 +356,13 @@ BUILDS: dict[PurchaseKind, tuple[Settlement | None, int, int]] = {
 
 
 def _why_not(
-    campaign: Campaign, kingdom_id: str, purchase: Purchase, recruited_at: set[Hex]
+    campaign: Campaign, kingdom_id: str, purchase: Purchase, made: list[tuple[str, Purchase]]
 ) -> str | None:
-    """None if the purchase can be made now, else the reason it can't, in a sentence."""
+    """None if the purchase can be made now (`made`: this winter's so far), else the reason
+    it can't, in a sentence."""
     kingdom = campaign.kingdom(kingdom_id)
+    if purchase.kind is PurchaseKind.QUEST:
+        return _quest_check(campaign, kingdom_id, purchase, made)
     if purchase.kind is PurchaseKind.DISBAND:
         army = campaign.armies.get(purchase.army or "")
         return (
@@ -381,11 +386,32 @@ def _why_not(
     if kingdom.gold < gold or kingdom.food < food:
         return f"It costs {gold} gold and {food} food; {kingdom_id} has {kingdom.gold} gold and {kingdom.food} food."
     check = _SPECIAL_CHECKS.get(purchase.kind)
-    return check(campaign, kingdom, purchase, recruited_at) if check else None
+    return check(campaign, kingdom, purchase, made) if check else None
+
+
+def _quest_check(
+    campaign: Campaign, kingdom_id: str, purchase: Purchase, made: list[tuple[str, Purchase]]
+) -> str | None:
+    """Option wizards (OA6): a quest is free; it needs a tile of the kingdom's next to the
+    tower, an army, and neither that tower nor that hero used by the kingdom this winter."""
+    tower = purchase.hex
+    assert tower is not None
+    if not any(campaign.owner(h) == kingdom_id for h in campaign.map.neighbours(tower)):
+        return f"{kingdom_id} controls no tile next to the Wizard's tower at {list(tower)}."
+    if not _armies_of(campaign, kingdom_id):
+        return f"{kingdom_id} has no army to send on a quest."
+    for who, earlier in made:
+        if who != kingdom_id or earlier.kind is not PurchaseKind.QUEST:
+            continue
+        if earlier.hex == tower:
+            return f"{kingdom_id} has sent a quest to the tower at {list(tower)} this winter."
+        if earlier.hero == purchase.hero:
+            return f"{purchase.hero} has gone on a quest this winter already."
+    return None
 
 
 def _capital_check(
-    campaign: Campaign, kingdom: Kingdom, purchase: Purchase, recruited_at: set[Hex]
+    campaign: Campaign, kingdom: Kingdom, purchase: Purchase, made: list[tuple[str, Purchase]]
 ) -> str | None:
     if kingdom.capital is not None:
         return f"{kingdom.id} already has a capital; only a kingdom without one names a new one."
@@ -393,7 +419,7 @@ def _capital_check(
 
 
 def _ship_check(
-    campaign: Campaign, kingdom: Kingdom, purchase: Purchase, recruited_at: set[Hex]
+    campaign: Campaign, kingdom: Kingdom, purchase: Purchase, made: list[tuple[str, Purchase]]
 ) -> str | None:
     assert purchase.hex is not None
     if purchase.hex not in _ports(campaign, kingdom.id):
@@ -404,11 +430,11 @@ def _ship_check(
 
 
 def _army_check(
-    campaign: Campaign, kingdom: Kingdom, purchase: Purchase, recruited_at: set[Hex]
+    campaign: Campaign, kingdom: Kingdom, purchase: Purchase, made: list[tuple[str, Purchase]]
 ) -> str | None:
     assert purchase.hex is not None
     armies = _armies_of(campaign, kingdom.id)
-    if purchase.hex in recruited_at:
+    if any(p.kind is PurchaseKind.ARMY and p.hex == purchase.hex for _, p in made):
         return f"The fortress at {list(purchase.hex)} has already raised an army this winter."
     if len(armies) >= MAX_ARMIES:
         return f"{kingdom.id} already has {MAX_ARMIES} armies: disband one to make room."
@@ -421,7 +447,7 @@ def _army_check(
 
 
 _SPECIAL_CHECKS: dict[
-    PurchaseKind, Callable[[Campaign, Kingdom, Purchase, set[Hex]], str | None]
+    PurchaseKind, Callable[[Campaign, Kingdom, Purchase, list[tuple[str, Purchase]]], str | None]
 ] = {
     PurchaseKind.CAPITAL: _capital_check,
     PurchaseKind.SHIP: _ship_check,
@@ -434,6 +460,8 @@ def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) ->
     if purchase.kind is PurchaseKind.DISBAND:
         turn.record("disbanded", kingdom=kingdom_id, army=purchase.army)
         return campaign.without_unit(purchase.army or "")
+    if purchase.kind is PurchaseKind.QUEST:
+        return artefacts.quest(campaign, kingdom_id, purchase, turn)
     assert purchase.hex is not None
     _, gold, food = BUILDS[purchase.kind]
     kingdom = replace(kingdom, gold=kingdom.gold - gold, food=kingdom.food - food)
@@ -696,12 +724,12 @@ def purchase_choices(
     empty tile, a city or fortress on a village, a new capital or a ship at a city, an
     army and the allied army at a fortress) and disbanding each of its armies."""
     turn = Turn(defaults=True, dice=Dice(0, 0, ()), clock=campaign.clock)
-    recruited_at: set[Hex] = set()
+    made: list[tuple[str, Purchase]] = []
     for purchase in planned:
-        if _why_not(campaign, kingdom_id, purchase, recruited_at) is None:
-            campaign = _buy(campaign, kingdom_id, purchase, turn)
-            if purchase.kind is PurchaseKind.ARMY and purchase.hex is not None:
-                recruited_at.add(purchase.hex)
+        if _why_not(campaign, kingdom_id, purchase, made) is None:
+            if purchase.kind is not PurchaseKind.QUEST:  # a quest's dice are the step's own
+                campaign = _buy(campaign, kingdom_id, purchase, turn)
+            made.append((kingdom_id, purchase))
     candidates: list[Purchase] = []
     for hex_ in _own(campaign, kingdom_id):
         settlement = campaign.settlement(hex_)
@@ -714,8 +742,7 @@ def purchase_choices(
         Purchase(PurchaseKind.DISBAND, army=a.id) for a in _armies_of(campaign, kingdom_id)
     ]
     return [
-        PurchaseChoice(p, _why_not(campaign, kingdom_id, p, recruited_at), *_price(p))
-        for p in candidates
+        PurchaseChoice(p, _why_not(campaign, kingdom_id, p, made), *_price(p)) for p in candidates
     ]
 
 

@@ -14,6 +14,7 @@ from tests.rules.casebook import adjudicate as run
 from tests.rules.casebook import (
     army,
     events,
+    kingdom,
     make_map,
     move,
     order,
@@ -584,3 +585,155 @@ def test_oa10_an_army_disbanded_leaves_its_artefact_at_the_capital_or_to_the_poo
         capitals={"blue": (-3, 3)},
     )
     assert run(homeless)["artefacts"][0]["holder"] is None
+
+
+# === OG2 random picks ==========================================================================
+
+
+@pytest.mark.parametrize(
+    ("n", "dice", "picked"),
+    [
+        (1, [], 1),  # one candidate: no dice
+        (3, [5, 2], 2),  # the document's example: 5 is past 3, rolled again; 2: the second
+        (10, [3, 2], 9),  # two dice: 1 + 2 + 6 = the ninth
+        (10, [6, 6, 1, 1], 1),  # 36 is past 10: both again
+    ],
+)
+def test_og2_a_random_pick_among_n_candidates(n, dice, picked):
+    from campaign.rules.picks import random_pick
+
+    rolls = iter(dice)
+    assert random_pick(list(range(1, n + 1)), lambda: next(rolls)) == picked
+    assert next(rolls, None) is None  # every die scripted was used, and no more
+
+
+# === wizards: OA6, OA7 (quests) ================================================================
+
+QUEST_POOL = [
+    {"name": "Small", "points": 10, "holder": None},
+    {"name": "A", "points": 25, "holder": None},
+    {"name": "B", "points": 30, "holder": None},
+    {"name": "C", "points": 20, "holder": None},
+    {"name": "Held", "points": 40, "holder": {"kingdom": "blue", "army": None}},
+]
+
+
+def questing(
+    *purchases: Json, pool: list[Json] | None = None, dice: list[int], **extra: Any
+) -> Json:
+    """At the build step of year 1, red controls [2, 0] beside the Wizard's tower at
+    [3, 0] and has an army at its capital [0, 0]."""
+    return building(
+        buy(red=list(purchases)),
+        tiles=[tile((2, 0), "red")],
+        armies=[army("red-1", (0, 0))],
+        food=1,
+        options=WIZARDS,
+        towers=[[3, 0]],
+        artefacts=QUEST_POOL if pool is None else pool,
+        dice=dice,
+        **extra,
+    )
+
+
+def quest(hero: str = "Ser Brand", points: int = 160, tower: Hex = (3, 0)) -> Json:
+    return {"quest": list(tower), "hero": hero, "points": points}
+
+
+def holder(data: Json, name: str) -> Json | None:
+    found: Json | None = next(a for a in data["artefacts"] if a["name"] == name)["holder"]
+    return found
+
+
+def test_oa6_oa7_example_2_a_quest_wins_an_artefact_of_its_band_at_the_capital():
+    """Ser Brand (160 points) quests at the tower: die 4 + 1 = 5, the band 20-30; free there
+    in pool order A (25), B (30), C (20); pick dice 5 (past 3: again), 2: B, held at red's
+    capital. The quest is free and public."""
+    after = run(questing(quest(), dice=[4, 5, 2], gold=1))
+    assert holder(after, "B") == {"kingdom": "red", "army": None}
+    assert [holder(after, n) for n in ("A", "C", "Small")] == [None, None, None]
+    (told,) = events(after, "quest")
+    assert (told["hero"], told["points"], told["die"], told["result"], told["artefact"]) == (
+        "Ser Brand", 160, 4, 5, "B",
+    )  # fmt: skip
+    assert kingdom(after, "red")["gold"] == 1  # free
+
+
+@pytest.mark.parametrize(("die", "outcome"), [(1, "lost"), (2, "hurt"), (3, "nothing")])
+def test_oa7_a_low_roll_finds_no_artefact(die, outcome):
+    """A hero of 0 points: the die alone decides; 1 to 3 find nothing and roll no more."""
+    after = run(questing(quest(points=0), dice=[die]))
+    (told,) = events(after, "quest")
+    assert (told["outcome"], told["artefact"]) == (outcome, None)
+    assert all(a["holder"] is None for a in after["artefacts"] if a["name"] != "Held")
+
+
+def test_oa7_with_its_band_held_the_search_goes_lower_then_higher():
+    """Die 6 with 0 points: the band 35-50, whose only artefact is held; the lower band
+    20-30 has A, B and C: pick die 1, the first of them (A)."""
+    after = run(questing(quest(points=0), dice=[6, 1]))
+    assert holder(after, "A") == {"kingdom": "red", "army": None}
+
+
+def test_oa7_with_every_lower_band_held_the_search_goes_higher():
+    """Die 4 (5-15 points) with only a 25-point artefact free: found in the next band up."""
+    pool = [{"name": "Small", "points": 10, "holder": {"kingdom": "blue", "army": None}},
+            {"name": "A", "points": 25, "holder": None}]  # fmt: skip
+    after = run(questing(quest(points=0), pool=pool, dice=[4]))
+    assert holder(after, "A") == {"kingdom": "red", "army": None}
+
+
+def test_oa7_a_kingdom_without_a_capital_keeps_its_find_on_its_first_army():
+    after = run(questing(quest(points=0), dice=[5, 1], capitals={"blue": (-3, 3)}))
+    assert holder(after, "A") == {"kingdom": "red", "army": "red-1"}
+
+
+@pytest.mark.parametrize(
+    ("purchases", "tiles", "armies", "reason"),
+    [
+        ([quest()], [], None, "controls no tile next to the Wizard's tower"),
+        ([quest()], None, [], "has no army to send on a quest"),
+        ([quest(), quest(hero="Ser Other")], None, None, "has sent a quest to the tower"),
+    ],
+)
+def test_oa6_a_quest_not_allowed_at_its_moment_is_skipped(purchases, tiles, armies, reason):
+    """Red's quests are skipped, with the reason, when it borders no tower tile, has no
+    army, or sends a second quest to the same tower."""
+    data = questing(*purchases, dice=[1, 1])
+    if tiles is not None:
+        data["tiles"] = [t for t in data["tiles"] if t["hex"] != [2, 0]]
+    if armies is not None:
+        data["armies"] = [a for a in data["armies"] if a["kingdom"] != "red"]
+        data["kingdoms"][0]["food"] = 0
+    after = run(data)
+    assert any(reason in e["reason"] for e in events(after, "purchase-skipped"))
+
+
+def test_oa6_a_hero_goes_on_one_quest_a_winter():
+    """Red sends Ser Brand to two towers: the second is skipped."""
+    data = questing(quest(), quest(tower=(2, 1)), dice=[1])
+    data["towers"].append([2, 1])
+    after = run(data)
+    (skipped,) = events(after, "purchase-skipped")
+    assert "Ser Brand has gone on a quest this winter already" in skipped["reason"]
+
+
+@pytest.mark.parametrize(
+    ("purchase", "code", "field"),
+    [
+        (quest(points=1001), "out-of-range", "inputs.purchases.red[0].points"),
+        ({"quest": [3, 0], "points": 100}, "missing-field", "inputs.purchases.red[0].hero"),
+        (quest(tower=(1, 1)), "unknown-tower", "inputs.purchases.red[0].quest"),
+    ],
+)
+def test_oa6_a_malformed_quest_refuses_the_file(purchase, code, field):
+    refused = refusal(questing(purchase, dice=[]))
+    assert (refused.code, refused.field) == (code, field)
+
+
+def test_oa6_a_quest_without_the_option_is_refused():
+    data = questing(quest(), dice=[])
+    data["options"].pop("wizards")
+    data.pop("towers")
+    data.pop("artefacts")
+    assert refusal(data).code == "option-off"

@@ -69,7 +69,7 @@ def parse_campaign(data: object) -> Campaign:
         tiles=_tiles(top["tiles"]) if "tiles" in top else {},
         armies=_by_id(top["armies"], lambda item: _army(item, options)) if "armies" in top else {},
         ships=_by_id(top["ships"], _ship) if "ships" in top else {},
-        inputs=_inputs(top["inputs"], known) if "inputs" in top else Inputs(),
+        inputs=_inputs(top["inputs"], known, options) if "inputs" in top else Inputs(),
         dice=_dice(top["dice"]) if "dice" in top and not top["dice"].is_null() else None,
         dice_rolled=optional_field(top, "dice_rolled", lambda j: j.as_int(minimum=0), 0),
         battle_turn=top["battle_turn"].optional(Json.as_str) if "battle_turn" in top else None,
@@ -419,7 +419,7 @@ def _limits(json: Json) -> Mapping[Licence, int]:
     return {kind: fields[kind].as_int(minimum=0) for kind in Licence}
 
 
-def _inputs(json: Json, known: Collection[str]) -> Inputs:
+def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
     fields = json.as_object(
         optional=(
             "races",
@@ -466,7 +466,9 @@ def _inputs(json: Json, known: Collection[str]) -> Inputs:
         if "retreats" in fields
         else {},
         tithes=per_kingdom("tithes", lambda j: tuple(_tithe(item) for item in j.as_list())),
-        purchases=per_kingdom("purchases", lambda j: tuple(_purchase(i) for i in j.as_list())),
+        purchases=per_kingdom(
+            "purchases", lambda j: tuple(_purchase(i, options) for i in j.as_list())
+        ),
         feed=per_kingdom("feed", _feed),
         deploy=per_kingdom("deploy", lambda j: tuple(_placement(i) for i in j.as_list())),
     )
@@ -481,11 +483,16 @@ def _tithe(json: Json) -> Tithe:
     )
 
 
-def _purchase(json: Json) -> Purchase:
-    fields = json.as_object(optional=("build", "recruit", "disband", "hex", "ally"))
-    actions = [key for key in ("build", "recruit", "disband") if key in fields]
+def _purchase(json: Json, options: Options) -> Purchase:
+    fields = _fields(
+        json, "inputs.purchases[]", options,
+        required=(), optional=("build", "recruit", "disband", "hex", "ally"),
+    )  # fmt: skip
+    actions = [key for key in ("build", "recruit", "disband", "quest") if key in fields]
     if len(actions) != 1:
         json.refuse("bad-purchase", "Each purchase is one of: build, recruit or disband.")
+    if "quest" in fields:
+        return _quest(json, fields)
     if "disband" in fields:
         if "hex" in fields or "ally" in fields:
             json.refuse("bad-purchase", "A disband names only the army.")
@@ -506,6 +513,25 @@ def _purchase(json: Json) -> Purchase:
         kind,
         hex=fields["hex"].as_hex(),
         ally=optional_field(fields, "ally", lambda j: j.optional(Json.as_str), None),
+    )
+
+
+def _quest(json: Json, fields: dict[str, Json]) -> Purchase:
+    """Option wizards (OA6): `{"quest": tower, "hero": name, "points": p}`; a malformed one
+    refuses the file (settled points of part A)."""
+    if "hex" in fields or "ally" in fields:
+        json.refuse("bad-purchase", "A quest names its tower, its hero and his points only.")
+    for key in ("hero", "points"):
+        if key not in fields:
+            json.child(key).refuse("missing-field", f"A quest needs {key!r}.")
+    hero = fields["hero"].as_str().strip()
+    if not hero:
+        fields["hero"].refuse("bad-purchase", "A quest's hero has a name.")
+    return Purchase(
+        PurchaseKind.QUEST,
+        hex=fields["quest"].as_hex(),
+        hero=hero,
+        points=fields["points"].as_int(0, 1000),
     )
 
 

@@ -9,6 +9,7 @@ from campaign.rules.hexmap import Hex
 from campaign.rules.state import (
     MAX_ARMIES,
     Campaign,
+    PurchaseKind,
     Settlement,
     Ship,
 )
@@ -22,6 +23,7 @@ def validate_state(campaign: Campaign) -> None:
     _validate_towers(campaign)
     _validate_units(campaign)
     _validate_artefacts(campaign)
+    _validate_quests(campaign)
     _validate_battles(campaign)
 
 
@@ -55,6 +57,18 @@ def _validate_artefacts(campaign: Campaign) -> None:
                 f"{where}.holder.army",
                 f"{holder.kingdom} has no army {holder.army!r} to hold {artefact.name}.",
             )
+
+
+def _validate_quests(campaign: Campaign) -> None:
+    """Option wizards (OA6): a quest goes to one of the map's Wizard's towers."""
+    for kingdom_id, purchases in campaign.inputs.purchases.items():
+        for index, purchase in enumerate(purchases):
+            if purchase.kind is PurchaseKind.QUEST and purchase.hex not in campaign.towers:
+                raise RuleError(
+                    "unknown-tower",
+                    f"inputs.purchases.{kingdom_id}[{index}].quest",
+                    f"No Wizard's tower stands at {list(purchase.hex or ())} (option OA6).",
+                )
 
 
 def _validate_towers(campaign: Campaign) -> None:

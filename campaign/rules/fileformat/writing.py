@@ -198,6 +198,8 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
 def dump_purchase(purchase: Purchase) -> dict[str, object]:
     if purchase.kind is PurchaseKind.DISBAND:
         return {"disband": purchase.army}
+    if purchase.kind is PurchaseKind.QUEST:
+        return {"quest": _hex(purchase.hex), "hero": purchase.hero, "points": purchase.points}
     if purchase.kind is PurchaseKind.ARMY:
         data: dict[str, object] = {"recruit": "army", "hex": _hex(purchase.hex)}
         if purchase.ally is not None:
