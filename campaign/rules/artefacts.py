@@ -3,11 +3,12 @@ artefacts. Each exists once; it is free, or held by a kingdom, on one of its arm
 its capital. The pool is filled from Kings of War's list (kings-of-war.md, in that table's
 order: points, then name) unless the campaign's file names its own."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from campaign.rules.errors import RuleError
 from campaign.rules.picks import random_pick
-from campaign.rules.state import Artefact, Campaign, Holder, Purchase
+from campaign.rules.state import Allocation, Artefact, Campaign, Holder, Placement, Purchase
 from campaign.rules.turn import Turn
 
 LOWEST, HIGHEST = 5, 50  # an artefact's points (OA8)
@@ -129,3 +130,64 @@ def _found(campaign: Campaign, score: int, roll: Callable[[], int]) -> Artefact 
         if free:
             return random_pick(free, roll)
     return None
+
+
+def check_allocations(
+    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement | Allocation]
+) -> None:
+    """OA9, judged as soon as given: each artefact entry of a kingdom's deploy list names,
+    once, an artefact the kingdom holds, and one of its own armies or its capital."""
+    held = {a.name for a in campaign.artefacts if a.holder and a.holder.kingdom == kingdom_id}
+    seen: set[str] = set()
+    for index, entry in enumerate(plan):
+        if not isinstance(entry, Allocation):
+            continue
+        where = f"inputs.deploy.{kingdom_id}[{index}]"
+        if entry.artefact not in held or entry.artefact in seen:
+            raise RuleError(
+                "artefact-not-yours",
+                f"{where}.artefact",
+                f"{kingdom_id} holds no artefact {entry.artefact!r} to place (option OA9).",
+            )
+        seen.add(entry.artefact)
+        army = campaign.armies.get(entry.army or "")
+        if entry.army is not None and (army is None or army.kingdom != kingdom_id):
+            raise RuleError(
+                "artefact-not-your-army",
+                f"{where}.army",
+                f"{entry.army} is not an army of {kingdom_id}: an artefact goes on one of its "
+                "own armies or at its capital (option OA9).",
+            )
+
+
+def allocate(
+    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement | Allocation]
+) -> Campaign:
+    """OA9 at deployment: each artefact the kingdom holds goes where its list says (an army,
+    or its capital); one it does not list stays on the same army if that still exists, else
+    goes to its first army, with no army to its capital, with no capital back to the pool.
+    Secret: nothing of it is told in the events."""
+    listed = {e.artefact: e.army for e in plan if isinstance(e, Allocation)}
+    armies = [a.id for a in campaign.armies.values() if a.kingdom == kingdom_id]
+    capital = campaign.kingdom(kingdom_id).capital
+
+    def placed(holder: Holder) -> Holder | None:
+        if holder.army in armies:
+            return holder
+        if armies:
+            return Holder(kingdom_id, armies[0])
+        return Holder(kingdom_id) if capital is not None else None
+
+    pool = []
+    for artefact in campaign.artefacts:
+        holder = artefact.holder
+        if holder is not None and holder.kingdom == kingdom_id:
+            if artefact.name in listed:
+                wanted = listed[artefact.name]
+                at_capital = wanted is None and capital is not None
+                holder = Holder(kingdom_id) if at_capital else placed(Holder(kingdom_id, wanted))
+            else:
+                holder = placed(holder)
+            artefact = replace(artefact, holder=holder)
+        pool.append(artefact)
+    return replace(campaign, artefacts=tuple(pool))

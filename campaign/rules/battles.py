@@ -475,6 +475,11 @@ def _with_options(campaign: Campaign, battle: Battle) -> Battle:
             for side in battle.sides
         )
         battle = replace(battle, sides=(first, second))
+    if campaign.options.on("wizards"):
+        first, second = (
+            replace(side, artefacts=_artefacts_on(campaign, side.armies)) for side in battle.sides
+        )
+        battle = replace(battle, sides=(first, second))
     if campaign.options.on("sieges"):
         siege = siege_of(campaign, battle)
         battle = replace(battle, siege=siege)
@@ -483,10 +488,18 @@ def _with_options(campaign: Campaign, battle: Battle) -> Battle:
     return battle
 
 
+def _artefacts_on(campaign: Campaign, armies: Sequence[str]) -> tuple[str, ...]:
+    """The artefacts on these armies (option wizards, OA9): the card shows them to both
+    sides, and from then on they are public in the file's battles."""
+    return tuple(
+        a.name for a in campaign.artefacts if a.holder is not None and a.holder.army in armies
+    )
+
+
 def _as_simple(battle: Battle) -> Battle:
     """A battle the admin settles as a simple battle: no longer a siege, and no lists to
     limit (B7's +1 counts the walls)."""
-    first, second = (replace(side, limits=None) for side in battle.sides)
+    first, second = (replace(side, limits=None, artefacts=None) for side in battle.sides)
     return replace(battle, kind="simple", siege=None, sides=(first, second))
 
 

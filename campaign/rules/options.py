@@ -158,7 +158,8 @@ OPTION_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "armies[]": (("army_limits", "licence"),),
         "inputs.purchases[]": (("wizards", "quest"), ("wizards", "hero"), ("wizards", "points")),
         "battles[]": (("sieges", "siege"),),
-        "battles[].sides[]": (("army_limits", "limits"),),
+        "battles[].sides[]": (("army_limits", "limits"), ("wizards", "artefacts")),
+        "inputs.deploy[]": (("wizards", "artefact"),),
     }
 )
 

@@ -270,6 +270,15 @@ class Placement:
 
 
 @dataclass(frozen=True, slots=True)
+class Allocation:
+    """Option wizards (OA9): an entry of a kingdom's deploy list placing an artefact it
+    holds on one of its armies, or at its capital (`army` None). Secret to its kingdom."""
+
+    artefact: str
+    army: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Inputs:
     races: Mapping[str, str] = field(default_factory=dict)
     capitals: Mapping[str, Hex] = field(default_factory=dict)
@@ -282,7 +291,7 @@ class Inputs:
     tithes: Mapping[str, tuple[Tithe, ...]] = field(default_factory=dict)
     purchases: Mapping[str, tuple[Purchase, ...]] = field(default_factory=dict)
     feed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    deploy: Mapping[str, tuple[Placement, ...]] = field(default_factory=dict)
+    deploy: Mapping[str, tuple[Placement | Allocation, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +305,8 @@ class BattleSide:
     # Option army_limits (OA2): points a side may spend on Monsters and on War Engines; on
     # the sides of pitched battles handed to the tabletop only.
     limits: Mapping[Licence, int] | None = None
+    # Option wizards (OA9): the artefacts on the side's armies, shown on the card.
+    artefacts: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

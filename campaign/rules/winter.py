@@ -14,6 +14,7 @@ from campaign.rules.orders import army_count
 from campaign.rules.players import order_by_count
 from campaign.rules.state import (
     MAX_ARMIES,
+    Allocation,
     Army,
     Campaign,
     Holding,
@@ -566,7 +567,8 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     capital stay there. Then the player order is set by armies, and a new year begins."""
     for kingdom_id, plan in campaign.inputs.deploy.items():  # judged as soon as given
         _placed(campaign, kingdom_id, plan)
-    plans: dict[str, tuple[Placement, ...]] = {}
+        artefacts.check_allocations(campaign, kingdom_id, plan)
+    plans: dict[str, tuple[Placement | Allocation, ...]] = {}
     for kingdom in _standing(campaign):
         staging = _staging(campaign, kingdom.id)
         given = campaign.inputs.deploy.get(kingdom.id)
@@ -582,6 +584,8 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     turn.record("player-order", order=order, armies=counts)
     for kingdom_id in order:
         campaign = _deploy_kingdom(campaign, kingdom_id, plans[kingdom_id], turn)
+    for kingdom_id in order:  # option wizards (OA9), once every army stands where it will
+        campaign = artefacts.allocate(campaign, kingdom_id, plans[kingdom_id])
     campaign = replace(
         campaign, player_order=tuple(order), inputs=replace(campaign.inputs, deploy={})
     )
@@ -639,7 +643,7 @@ def _default_order(
 
 
 def _placed(
-    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement]
+    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement | Allocation]
 ) -> tuple[dict[str, Hex], dict[Hex, int]]:
     """Where the plan puts each army, and the room left at each settlement: refused if it
     places an army that is not waiting, or twice, or where there is no room (W7)."""
@@ -647,6 +651,8 @@ def _placed(
     room = _room(campaign, kingdom_id, _reach(campaign, kingdom_id, home(campaign, kingdom_id)))
     placed: dict[str, Hex] = {}
     for index, placement in enumerate(plan):
+        if not isinstance(placement, Placement):
+            continue  # an artefact's entry (option wizards, OA9)
         where = f"inputs.deploy.{kingdom_id}[{index}]"
         if placement.army not in staged or placement.army in placed:
             raise RuleError(
@@ -675,7 +681,7 @@ def _placed(
 
 
 def _deploy_kingdom(
-    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement], turn: Turn
+    campaign: Campaign, kingdom_id: str, plan: Sequence[Placement | Allocation], turn: Turn
 ) -> Campaign:
     staging = _staging(campaign, kingdom_id)
     base = home(campaign, kingdom_id)
@@ -764,7 +770,7 @@ class DeployChoices:
 
 
 def deploy_choices(
-    campaign: Campaign, kingdom_id: str, planned: Sequence[Placement]
+    campaign: Campaign, kingdom_id: str, planned: Sequence[Placement | Allocation]
 ) -> DeployChoices:
     """What is left to place after the planned placements, and where; refused as the
     deploy step refuses a plan."""

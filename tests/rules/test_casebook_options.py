@@ -35,7 +35,7 @@ from tests.rules.test_casebook_battles import (
 )
 from tests.rules.test_casebook_setup import after_step_d, at_setup
 from tests.rules.test_casebook_summer import at, orders
-from tests.rules.test_casebook_winter import building, buy, recruit
+from tests.rules.test_casebook_winter import building, buy, deploying, recruit
 
 type Json = dict[str, Any]
 type Hex = tuple[int, int]
@@ -737,3 +737,88 @@ def test_oa6_a_quest_without_the_option_is_refused():
     data.pop("towers")
     data.pop("artefacts")
     assert refusal(data).code == "option-off"
+
+
+# === wizards: OA9 (placing artefacts, secretly) ================================================
+
+
+def held(name: str, kingdom_id: str = "red", army_id: str | None = None, points: int = 25) -> Json:
+    return {"name": name, "points": points, "holder": {"kingdom": kingdom_id, "army": army_id}}
+
+
+def deploying_artefacts(pool: list[Json], entries: list[Json], **extra: Any) -> Json:
+    """Red's two armies wait at its capital [0, 0] at the deploy step; red's list places
+    them there, with `entries` for its artefacts."""
+    placements = [{"army": "red-1", "hex": [0, 0]}, {"army": "red-2", "hex": [0, 0]}]
+    return deploying(
+        [army("red-1", (0, 0)), army("red-2", (0, 0))],
+        inputs={"deploy": {"red": [*placements, *entries]}},
+        options=WIZARDS,
+        artefacts=pool,
+        dice=[],
+        **extra,
+    )
+
+
+def test_oa9_a_kingdom_places_its_artefacts_on_its_armies_or_at_its_capital():
+    pool = [held("A"), held("B", army_id="red-1")]
+    entries = [{"artefact": "A", "army": "red-2"}, {"artefact": "B", "army": None}]
+    after = run(deploying_artefacts(pool, entries))
+    assert [a["holder"] for a in after["artefacts"]] == [
+        {"kingdom": "red", "army": "red-2"},
+        {"kingdom": "red", "army": None},
+    ]
+
+
+def test_oa9_defaults_same_army_else_the_first_army():
+    """Not listed: A stays on red-2, which still exists; B, at the capital, goes to the
+    first army, red-1."""
+    pool = [held("A", army_id="red-2"), held("B")]
+    after = run(deploying_artefacts(pool, []))
+    assert [a["holder"]["army"] for a in after["artefacts"]] == ["red-2", "red-1"]
+
+
+def test_oa9_without_an_army_at_the_capital_without_a_capital_to_the_pool():
+    """Blue, with no army, keeps C at its capital; with no capital either, C returns to
+    the pool."""
+    pool = [held("C", kingdom_id="blue")]
+    after = run(deploying_artefacts(pool, []))
+    assert after["artefacts"][0]["holder"] == {"kingdom": "blue", "army": None}
+    homeless = run(deploying_artefacts(pool, [], capitals={"red": (0, 0)}))
+    assert homeless["artefacts"][0]["holder"] is None
+
+
+@pytest.mark.parametrize(
+    ("entry", "code", "field"),
+    [
+        ({"artefact": "Z", "army": "red-1"}, "artefact-not-yours", "artefact"),
+        ({"artefact": "C", "army": "red-1"}, "artefact-not-yours", "artefact"),  # blue's
+        ({"artefact": "A", "army": "blue-1"}, "artefact-not-your-army", "army"),
+    ],
+)
+def test_oa9_a_placement_the_rules_refuse_is_refused_naming_it(entry, code, field):
+    data = deploying_artefacts([held("A"), held("C", kingdom_id="blue")], [entry])
+    data["armies"].append(army("blue-1", (-3, 3)))
+    refused = refusal(data)
+    assert (refused.code, refused.field) == (code, f"inputs.deploy.red[2].{field}")
+
+
+def test_oa9_where_an_artefact_is_placed_is_told_in_no_event():
+    pool = [held("Secret Ring")]
+    after = run(deploying_artefacts(pool, [{"artefact": "Secret Ring", "army": "red-2"}]))
+    assert "Secret Ring" not in str(after["events"])
+
+
+def test_oa9_the_tabletop_card_shows_both_sides_the_artefacts_in_the_battle():
+    """Red-1 carries A, blue-1 carries B, C waits at red's capital: the handed-off battle's
+    sides list A and B."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        options=WIZARDS,
+        artefacts=[held("A", army_id="red-1"), held("B", "blue", "blue-1"), held("C")],
+        dice=[4, 4],
+    )
+    battle = the_battle(run(data))
+    assert side(battle, "red")["artefacts"] == ["A"]
+    assert side(battle, "blue")["artefacts"] == ["B"]

@@ -12,6 +12,7 @@ from campaign.rules.hexmap import Hex, cached_map_from_json
 from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS, OptionRow
 from campaign.rules.state import (
     STEPS,
+    Allocation,
     Army,
     Artefact,
     Battle,
@@ -410,6 +411,9 @@ def _battle_side(json: Json, options: Options) -> BattleSide:
         strategy_cards=optional_field(fields, "strategy_cards", lambda j: j.as_int(minimum=0), 0),
         defending=optional_field(fields, "defending", Json.as_bool, False),
         limits=optional_field(fields, "limits", lambda j: j.optional(_limits), None),
+        artefacts=optional_field(
+            fields, "artefacts", lambda j: tuple(i.as_str() for i in j.as_list()), None
+        ),
     )
 
 
@@ -470,7 +474,7 @@ def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
             "purchases", lambda j: tuple(_purchase(i, options) for i in j.as_list())
         ),
         feed=per_kingdom("feed", _feed),
-        deploy=per_kingdom("deploy", lambda j: tuple(_placement(i) for i in j.as_list())),
+        deploy=per_kingdom("deploy", lambda j: tuple(_placement(i, options) for i in j.as_list())),
     )
 
 
@@ -542,8 +546,16 @@ def _feed(json: Json) -> tuple[str, ...]:
     )
 
 
-def _placement(json: Json) -> Placement:
-    fields = json.as_object(required=("army", "hex"))
+def _placement(json: Json, options: Options) -> Placement | Allocation:
+    """An army's place (W7), or with option wizards an artefact's (OA9)."""
+    fields = _fields(json, "inputs.deploy[]", options, required=("army",), optional=("hex",))
+    if "artefact" in fields:
+        if "hex" in fields:
+            json.refuse("bad-deploy", "An artefact's entry names the artefact and its army.")
+        army = fields["army"].optional(Json.as_str)
+        return Allocation(artefact=fields["artefact"].as_str(), army=army)
+    if "hex" not in fields:
+        json.child("hex").refuse("missing-field", "'hex' is missing.")
     return Placement(army=fields["army"].as_str(), hex=fields["hex"].as_hex())
 
 

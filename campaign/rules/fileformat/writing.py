@@ -8,6 +8,7 @@ from campaign.rules.fileformat.reading import FORMAT
 from campaign.rules.hexmap import Hex, map_to_json
 from campaign.rules.options import OPTIONS
 from campaign.rules.state import (
+    Allocation,
     Army,
     Artefact,
     Battle,
@@ -18,6 +19,7 @@ from campaign.rules.state import (
     Options,
     Order,
     Pending,
+    Placement,
     Purchase,
     PurchaseKind,
     Ship,
@@ -189,10 +191,16 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
         data["feed"] = {k: {"disband": list(ids)} for k, ids in inputs.feed.items()}
     if inputs.deploy:
         data["deploy"] = {
-            k: [{"army": p.army, "hex": _hex(p.hex)} for p in placements]
+            k: [_dump_deploy_entry(p) for p in placements]
             for k, placements in inputs.deploy.items()
         }
     return data
+
+
+def _dump_deploy_entry(entry: Placement | Allocation) -> dict[str, object]:
+    if isinstance(entry, Allocation):
+        return {"artefact": entry.artefact, "army": entry.army}
+    return {"army": entry.army, "hex": _hex(entry.hex)}
 
 
 def dump_purchase(purchase: Purchase) -> dict[str, object]:
@@ -247,6 +255,7 @@ def dump_battle(battle: Battle, options: Options) -> dict[str, object]:
                 "strategy_cards": s.strategy_cards,
                 "defending": s.defending,
                 **({"limits": {str(k): p for k, p in s.limits.items()}} if s.limits else {}),
+                **({"artefacts": list(s.artefacts)} if s.artefacts is not None else {}),
             }
             for s in battle.sides
         ],
