@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from campaign.rules.errors import RuleError
+from campaign.rules.hexmap import Hex
 from campaign.rules.picks import random_pick
 from campaign.rules.state import Allocation, Artefact, Campaign, Holder, Placement, Purchase
 from campaign.rules.turn import Turn
@@ -191,3 +192,68 @@ def allocate(
             artefact = replace(artefact, holder=holder)
         pool.append(artefact)
     return replace(campaign, artefacts=tuple(pool))
+
+
+def taken(
+    campaign: Campaign,
+    armies: Sequence[str],
+    winner: str | None,
+    hex_: Hex,
+    turn: Turn,
+    *,
+    names: Sequence[str] | None = None,
+) -> Campaign:
+    """OA10: the artefacts on `armies` (those named, with `names`) go to the battle's
+    `winner`: to its first army in `hex_`, else its capital, else the pool; with no winner,
+    to the pool. The winner's own are not taken. Public: each is told."""
+    moving = [
+        a
+        for a in campaign.artefacts
+        if a.holder is not None
+        and a.holder.army in armies
+        and a.holder.kingdom != winner
+        and (names is None or a.name in names)
+    ]
+    if not moving:
+        return campaign
+    to = _new_home(campaign, winner, hex_) if winner is not None else None
+    for artefact in moving:
+        assert artefact.holder is not None
+        turn.record(
+            "artefact-taken",
+            artefact=artefact.name,
+            **{"from": artefact.holder.kingdom},
+            to=winner if to is not None else None,
+            hex=list(hex_),
+        )
+    names_moving = {a.name for a in moving}
+    pool = tuple(replace(a, holder=to) if a.name in names_moving else a for a in campaign.artefacts)
+    return replace(campaign, artefacts=pool)
+
+
+def capital_fallen(
+    campaign: Campaign, loser: str, taker: str | None, hex_: Hex, turn: Turn
+) -> Campaign:
+    """OA10: what a capital held (its kingdom's artefacts at the capital) goes, when another
+    kingdom takes it, to the taker's first army there, else the taker's capital, else the
+    pool; a capital razed (`taker` None) sends them to the pool."""
+    at_capital = [a.name for a in campaign.artefacts if a.holder == Holder(loser)]
+    if not at_capital:
+        return campaign
+    to = _new_home(campaign, taker, hex_) if taker is not None else None
+    for name in at_capital:
+        turn.record("artefact-taken", artefact=name, **{"from": loser}, to=taker, hex=list(hex_))
+    pool = tuple(replace(a, holder=to) if a.name in at_capital else a for a in campaign.artefacts)
+    return replace(campaign, artefacts=pool)
+
+
+def _new_home(campaign: Campaign, kingdom_id: str, hex_: Hex) -> Holder | None:
+    """Where a taken artefact goes: the kingdom's first army in the tile, else its capital,
+    else nowhere (the pool)."""
+    army = next(
+        (a.id for a in campaign.armies.values() if a.kingdom == kingdom_id and a.hex == hex_),
+        None,
+    )
+    if army is not None:
+        return Holder(kingdom_id, army)
+    return Holder(kingdom_id) if campaign.kingdom(kingdom_id).capital is not None else None

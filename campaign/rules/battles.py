@@ -3,7 +3,7 @@
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from campaign.rules import combat
+from campaign.rules import artefacts, combat
 from campaign.rules.army_limits import limits
 from campaign.rules.combat import Side, natural_key
 from campaign.rules.errors import RuleError
@@ -335,7 +335,7 @@ def _slaughter(campaign: Campaign, hex_: Hex, picker: str, victim: str, turn: Tu
     battle = _new_battle(campaign, hex_, "slaughter", picker, victim)
     units = [u for u in campaign.units_in(hex_) if u.kingdom == victim]
     removed = max(units, key=lambda u: natural_key(u.id))
-    campaign = _destroy(campaign, removed, turn, "slaughtered")
+    campaign = _destroy(campaign, removed, turn, "slaughtered", picker)
     battle = replace(battle, result="win", winner=picker, extra={"removed": removed.id})
     campaign = _record(campaign, battle, turn)
     return _apply_outcome(campaign, hex_, Outcome((picker, victim), picker), turn)
@@ -527,7 +527,30 @@ def _simple(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
         },
     )
     campaign = _record(campaign, battle, turn)
+    campaign = _taken_in_a_simple_battle(campaign, battle, attacker, defender, fought, turn)
     return _apply_pitched_result(campaign, battle, turn, tabletop=False)
+
+
+def _taken_in_a_simple_battle(
+    campaign: Campaign,
+    battle: Battle,
+    attacker: BattleSide,
+    defender: BattleSide,
+    fought: combat.SimpleBattle,
+    turn: Turn,
+) -> Campaign:
+    """Option wizards (OA10): every die goes to one army, the first of the lowest Defence
+    on the other side; the winner takes the artefacts on the loser's army so hit."""
+    if battle.winner is None:
+        return campaign
+    won_by_attacker = battle.winner == attacker.kingdom
+    loser = defender if won_by_attacker else attacker
+    hits = fought.picker_hits if won_by_attacker else fought.opponent_hits
+    if not hits:
+        return campaign
+    defences = _defences(campaign, battle.hex, loser)
+    hit = loser.armies[defences.index(min(defences))]
+    return artefacts.taken(campaign, [hit], battle.winner, battle.hex, turn)
 
 
 def _defences(campaign: Campaign, hex_: Hex, side: BattleSide) -> list[int]:
@@ -570,10 +593,10 @@ def _naval(campaign: Campaign, hex_: Hex, picker: str, opponent: str, turn: Turn
     tile = campaign.map.tiles[hex_]
     river = tile.river or tile.terrain is Terrain.LAKE
     fought = combat.naval_battle(fleets[0], fleets[1], river=river, roll=turn.roll)
+    winner = _winner_of(battle, fought.winner)
     for naval_round in fought.rounds:
         for ship_id in (*naval_round.picker_sunk, *naval_round.opponent_sunk):
-            campaign = _destroy(campaign, campaign.ships[ship_id], turn, "sunk")
-    winner = _winner_of(battle, fought.winner)
+            campaign = _destroy(campaign, campaign.ships[ship_id], turn, "sunk", winner)
     battle = replace(
         battle,
         result="draw" if winner is None else "win",
@@ -665,6 +688,21 @@ def _apply_reported(campaign: Campaign, battle: Battle, entry: BattleInput, turn
         return _simple(campaign, battle, turn)
     battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
     campaign = _record(campaign, battle, turn)
+    if entry.captured and battle.winner is not None:  # option wizards (OA10)
+        beaten = [s for s in battle.sides if s.kingdom != battle.winner]
+        armies = [a for side in beaten for a in side.armies]
+        on_the_card = {name for side in beaten for name in side.artefacts or ()}
+        strays = [name for name in entry.captured if name not in on_the_card]
+        if strays:
+            raise RuleError(
+                "capture-not-in-battle",
+                f"inputs.battles[{entry.position}].captured",
+                f"{', '.join(strays)} was not on the beaten side's armies in the battle at "
+                f"{list(battle.hex)}: only what its card lists can be captured (option OA10).",
+            )
+        campaign = artefacts.taken(
+            campaign, armies, battle.winner, battle.hex, turn, names=entry.captured
+        )
     return _apply_pitched_result(campaign, battle, turn, tabletop=True)
 
 
@@ -1064,7 +1102,8 @@ def _settle_retreats(campaign: Campaign, turn: Turn) -> Campaign:
                 unit.id,
             )
         if not options:
-            campaign = _destroy(campaign, unit, turn, "no retreat")
+            winner = _victor_at(campaign, unit.hex, unit.kingdom)
+            campaign = _destroy(campaign, unit, turn, "no retreat", winner)
             continue
         if (
             choice is None
@@ -1093,12 +1132,20 @@ def _retreat(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     return campaign
 
 
-def _destroy(campaign: Campaign, unit: Unit, turn: Turn, why: str) -> Campaign:
-    """A unit is removed; an army aboard a sunk or destroyed ship goes down with it."""
+def _destroy(campaign: Campaign, unit: Unit, turn: Turn, why: str, winner: str | None) -> Campaign:
+    """A unit is removed in a battle that `winner` won (None: nobody); an army aboard a
+    sunk or destroyed ship goes down with it. The winner takes the artefacts on the other
+    side's lost armies; with no winner they return to the pool (option wizards, OA10)."""
     lost = [unit.id]
     if isinstance(unit, Ship) and unit.carrying:
         lost.append(unit.carrying)
     turn.record("destroyed", units=lost, hex=list(unit.hex), why=why)
     for unit_id in lost:
         campaign = campaign.without_unit(unit_id)
-    return campaign
+    return artefacts.taken(campaign, lost, winner, unit.hex, turn)
+
+
+def _victor_at(campaign: Campaign, hex_: Hex, loser: str) -> str | None:
+    """The winner of this month's battle at the tile that `loser` lost, if it lost one."""
+    won = [b.winner for b in _this_month(campaign) if b.hex == hex_ and b.status == RESOLVED]
+    return next((w for w in reversed(won) if w is not None and w != loser), None)

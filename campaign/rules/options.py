@@ -160,6 +160,7 @@ OPTION_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "battles[]": (("sieges", "siege"),),
         "battles[].sides[]": (("army_limits", "limits"), ("wizards", "artefacts")),
         "inputs.deploy[]": (("wizards", "artefact"),),
+        "inputs.battles[]": (("wizards", "captured"),),
     }
 )
 

@@ -4,6 +4,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
+from campaign.rules import artefacts
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, Terrain
@@ -564,14 +565,19 @@ def take_control(campaign: Campaign, hex_: Hex, kingdom_id: str, turn: Turn) -> 
         return campaign
     turn.record("tile-taken", kingdom=kingdom_id, hex=list(hex_), **{"from": holding.owner})
     campaign = campaign.with_holding(replace(holding, owner=kingdom_id))
-    return _lose_capital_at(campaign, hex_, turn, "taken")
+    return _lose_capital_at(campaign, hex_, turn, "taken", taker=kingdom_id)
 
 
-def _lose_capital_at(campaign: Campaign, hex_: Hex, turn: Turn, how: str) -> Campaign:
+def _lose_capital_at(
+    campaign: Campaign, hex_: Hex, turn: Turn, how: str, taker: str | None = None
+) -> Campaign:
+    """Ruling O7: the capital at `hex_`, taken (by `taker`) or razed, is no longer its
+    kingdom's; with option wizards what it held goes to the taker, or to the pool (OA10)."""
     for kingdom in campaign.kingdoms:
         if kingdom.capital == hex_:
             turn.record("capital-lost", kingdom=kingdom.id, hex=list(hex_), how=how)
-            return campaign.with_kingdom(replace(kingdom, capital=None))
+            campaign = campaign.with_kingdom(replace(kingdom, capital=None))
+            return artefacts.capital_fallen(campaign, kingdom.id, taker, hex_, turn)
     return campaign
 
 
@@ -589,4 +595,4 @@ def _raze(campaign: Campaign, unit: Unit, turn: Turn) -> Campaign:
         return campaign
     turn.record("razed", unit=unit.id, hex=list(unit.hex), settlement=str(holding.settlement))
     campaign = campaign.with_holding(replace(holding, settlement=None))
-    return _lose_capital_at(campaign, unit.hex, turn, "razed")
+    return _lose_capital_at(campaign, unit.hex, turn, "razed")  # its artefacts: to the pool

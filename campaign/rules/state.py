@@ -226,6 +226,7 @@ class BattleInput:
     result: str | None = None
     winner: str | None = None
     resolve: str | None = None
+    captured: tuple[str, ...] = ()  # option wizards (OA10): artefacts the winner took
     position: int = field(default=0, compare=False)
 
 

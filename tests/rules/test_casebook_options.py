@@ -10,6 +10,7 @@ import pytest
 
 from campaign.rules.combat import DEFENDER_BENEFITS
 from campaign.rules.engine import advance
+from campaign.rules.errors import RuleError
 from tests.rules.casebook import adjudicate as run
 from tests.rules.casebook import (
     army,
@@ -762,7 +763,7 @@ def deploying_artefacts(pool: list[Json], entries: list[Json], **extra: Any) -> 
 
 def test_oa9_a_kingdom_places_its_artefacts_on_its_armies_or_at_its_capital():
     pool = [held("A"), held("B", army_id="red-1")]
-    entries = [{"artefact": "A", "army": "red-2"}, {"artefact": "B", "army": None}]
+    entries: list[Json] = [{"artefact": "A", "army": "red-2"}, {"artefact": "B", "army": None}]
     after = run(deploying_artefacts(pool, entries))
     assert [a["holder"] for a in after["artefacts"]] == [
         {"kingdom": "red", "army": "red-2"},
@@ -822,3 +823,138 @@ def test_oa9_the_tabletop_card_shows_both_sides_the_artefacts_in_the_battle():
     battle = the_battle(run(data))
     assert side(battle, "red")["artefacts"] == ["A"]
     assert side(battle, "blue")["artefacts"] == ["B"]
+
+
+# === wizards: OA10 (captures) ==================================================================
+
+
+def holders(data: Json) -> dict[str, Json | None]:
+    return {a["name"]: a["holder"] for a in data["artefacts"]}
+
+
+def test_oa10_example_3_a_simple_battle_takes_what_was_on_the_army_hit():
+    """Simple battles. Blue-1 Defends (Defence 5), blue-2 does not (4) and carries X; Y is
+    at blue's capital. Red's dice 6 and 6 go to blue-2 and hit; blue's 3 and 3 miss. Red
+    wins: X goes to red-1, red's first army there; Y stays at blue's capital."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), tile((-1, 0), "red"), tile((1, 0), "blue", "city")],
+        armies=[
+            army("red-1", (0, 0)),
+            army("red-2", (0, 0)),
+            army("blue-1", (0, 0), defending=True),
+            army("blue-2", (0, 0)),
+        ],
+        capitals={"blue": (1, 0)},
+        options={"battles": "simple", **WIZARDS},
+        artefacts=[held("X", "blue", "blue-2"), held("Y", "blue")],
+        dice=[6, 6, 3, 3, *ROLL_OFF],
+    )
+    after = run(data)
+    assert the_battle(after)["winner"] == "red"
+    assert holders(after) == {
+        "X": {"kingdom": "red", "army": "red-1"},
+        "Y": {"kingdom": "blue", "army": None},
+    }
+    (taken,) = events(after, "artefact-taken")
+    assert (taken["artefact"], taken["from"], taken["to"]) == ("X", "blue", "red")
+
+
+def tabletop_win(captured: list[str]) -> Json:
+    """The battle at [0, 0], blue's, handed off with B on blue-1 and C on red-1; red's win
+    is reported with what it `captured`."""
+    handed_off = run(
+        at_battles(
+            tiles=[tile((0, 0), "blue"), *HOMES],
+            armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+            options=WIZARDS,
+            artefacts=[held("B", "blue", "blue-1"), held("C", "red", "red-1")],
+            dice=[4, 4],
+        )
+    )
+    return report(
+        handed_off, {"hex": [0, 0], "result": "win", "winner": "red", "captured": captured},
+        dice=[*ROLL_OFF],
+    )  # fmt: skip
+
+
+def test_oa10_a_tabletop_win_takes_what_the_result_names():
+    after = tabletop_win(["B"])
+    assert holders(after)["B"] == {"kingdom": "red", "army": "red-1"}
+    assert holders(after)["C"] == {"kingdom": "red", "army": "red-1"}
+
+
+def test_oa10_a_tabletop_win_takes_nothing_it_does_not_name():
+    after = tabletop_win([])
+    assert holders(after)["B"] == {"kingdom": "blue", "army": "blue-1"}
+
+
+@pytest.mark.parametrize("name", ["C", "Nowhere"])
+def test_oa10_a_capture_of_what_was_not_on_the_beaten_side_is_refused(name):
+    with pytest.raises(RuleError) as refused:
+        tabletop_win([name])
+    assert refused.value.code == "capture-not-in-battle"
+
+
+def test_oa10_the_winner_of_a_slaughter_takes_what_the_slaughtered_army_carried():
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-10", (0, 0), upright=False)],
+        options=WIZARDS,
+        artefacts=[held("S", "blue", "blue-10")],
+        dice=[*ROLL_OFF],
+    )
+    after = run(data)
+    assert holders(after)["S"] == {"kingdom": "red", "army": "red-1"}
+
+
+def test_oa10_an_army_lost_for_want_of_a_retreat_after_a_concession_gives_its_artefacts():
+    """Blue, cut off with nowhere to retreat, concedes: its army is lost, and red, the
+    winner, takes what it carried (all a concession gives)."""
+    data = at_battles(
+        inputs={"battles": [{"hex": [0, 0], "concede": "blue"}]},
+        options=WIZARDS,
+        artefacts=[held("K", "blue", "blue-1")],
+        dice=[*ROLL_OFF],
+        **OUTNUMBERED_AND_CUT_OFF,
+    )
+    after = run(data)
+    assert unit(after, "blue-1") is None
+    assert holders(after)["K"] == {"kingdom": "red", "army": "red-1"}
+
+
+def test_oa10_a_capital_taken_gives_what_it_held_to_the_taker_and_a_razed_one_to_the_pool():
+    """Red walks into blue's empty capital [2, 0], where blue keeps T: red takes the tile,
+    and T goes to red-1 there."""
+    data = position(
+        tiles=[tile((1, 0), "red"), tile((2, 0), "blue", "city"), tile((2, -1), "blue")],
+        capitals={"blue": (2, 0)},
+        armies=[army("red-1", (1, 0)), army("blue-1", (2, -1))],
+        inputs=orders(red=[move("red-1", (2, 0))], blue=[order("blue-1", "defend")]),
+        options=WIZARDS,
+        artefacts=[held("T", "blue")],
+        dice=[*ROLL_OFF],
+    )
+    after = run(data)
+    assert holders(after)["T"] == {"kingdom": "red", "army": "red-1"}
+
+
+def test_oa10_a_capital_razed_sends_what_it_held_to_the_pool():
+    """Red's army stands in blue's capital [2, 0], where no blue unit is, and razes it (O6):
+    T, which blue kept there, returns to the pool."""
+    data = position(
+        tiles=[tile((1, 0), "red"), tile((2, 0), "blue", "city"), tile((2, -1), "blue")],
+        armies=[army("red-1", (2, 0)), army("blue-1", (2, -1))],
+        inputs=orders(red=[order("red-1", "raze")], blue=[order("blue-1", "defend")]),
+        options=WIZARDS,
+        artefacts=[held("T", "blue")],
+        capitals={"blue": (2, 0)},
+        dice=[*ROLL_OFF],
+    )
+    after = run(data)
+    assert kingdom(after, "blue")["capital"] is None
+    assert holders(after)["T"] is None
+
+
+def test_oa9_an_artefacts_entry_names_no_tile():
+    data = deploying_artefacts([held("A")], [{"artefact": "A", "army": "red-1", "hex": [0, 0]}])
+    assert refusal(data).code == "bad-deploy"

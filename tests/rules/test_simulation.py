@@ -46,7 +46,6 @@ NOT_IN_SIMULATIONS = {
     "raze-failed": "(as razed)",
     "raze-nothing-left": "(as razed)",
     "tower-blocked": "a tower rising in a tile another unit moves into the same month: rare",
-    "artefact-returned": "no artefact is held by an army yet: quests and placement come next",
 }
 
 

@@ -461,7 +461,7 @@ def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
             "battle_choices", lambda j: tuple(i.as_hex() for i in j.as_list())
         ),
         battles=tuple(
-            _battle_input(item, known, position)
+            _battle_input(item, known, position, options)
             for position, item in enumerate(fields["battles"].as_list())
         )
         if "battles" in fields
@@ -587,11 +587,14 @@ def _order(json: Json) -> Order:
     )
 
 
-def _battle_input(json: Json, known: Collection[str], position: int) -> BattleInput:
-    fields = json.as_object(
+def _battle_input(
+    json: Json, known: Collection[str], position: int, options: Options
+) -> BattleInput:
+    fields = _fields(
+        json, "inputs.battles[]", options,
         required=("hex",),
         optional=("concede", "last_stand", "naval", "result", "winner", "resolve"),
-    )
+    )  # fmt: skip
     actions = [k for k in ("concede", "last_stand", "naval", "result", "resolve") if k in fields]
     if len(actions) != 1:
         json.refuse(
@@ -628,5 +631,18 @@ def _battle_input(json: Json, known: Collection[str], position: int) -> BattleIn
         result=result,
         winner=winner,
         resolve=resolve,
+        captured=_captured(fields, winner),
         position=position,
     )
+
+
+def _captured(fields: Mapping[str, Json], winner: str | None) -> tuple[str, ...]:
+    """A tabletop win's `captured` (option wizards, OA10): names, each once."""
+    if "captured" not in fields:
+        return ()
+    if winner is None:
+        fields["captured"].refuse("unknown-field", "Only a win captures artefacts.")
+    names = tuple(item.as_str() for item in fields["captured"].as_list())
+    if len(set(names)) != len(names):
+        fields["captured"].refuse("bad-battle-input", "Each artefact is captured once.")
+    return names

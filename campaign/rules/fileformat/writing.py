@@ -222,6 +222,8 @@ def _dump_battle_input(entry: BattleInput) -> dict[str, object]:
         value = getattr(entry, key)
         if value is not None:
             data[key] = value
+    if entry.captured:
+        data["captured"] = list(entry.captured)
     return data
 
 
