@@ -130,10 +130,18 @@ def signed_in(client: Client, user: User) -> Client:
     return client
 
 
-def hand_off_a_battle(campaign: Campaign, cast: dict[str, User]) -> list[int]:
+def hand_off_a_battle(
+    campaign: Campaign,
+    cast: dict[str, User],
+    *,
+    held: tuple[str, str | None] = ("red-elves", None),
+    blue: dict[str, Any] | None = None,
+    red: dict[str, Any] | None = None,
+) -> list[int]:
     """The gm corrects the newest snapshot so that both kingdoms' armies meet on a plains
-    tile at the battles step, and the engine hands the battle off to the tabletop. Returns
-    the battle's hex."""
+    tile at the battles step, and the engine hands the battle off to the tabletop. The tile
+    is `held` (owner, settlement); `red` and `blue` add fields to each army (a Defend
+    order, a licence). Returns the battle's hex."""
     data = copy.deepcopy(services.latest_snapshot(campaign).data)
     plains: list[int] = next(
         t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
@@ -142,10 +150,10 @@ def hand_off_a_battle(campaign: Campaign, cast: dict[str, User]) -> list[int]:
     data.update(
         clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
         player_order=["red-elves", "blue-dwarfs"],
-        tiles=[{"hex": plains, "owner": "red-elves", "settlement": None}],
+        tiles=[{"hex": plains, "owner": held[0], "settlement": held[1]}],
         armies=[
-            {"id": "red-elves-1", "kingdom": "red-elves", **army},
-            {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", **army},
+            {"id": "red-elves-1", "kingdom": "red-elves", **army, **(red or {})},
+            {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", **army, **(blue or {})},
         ],
         pending=[],
     )

@@ -3,7 +3,6 @@ each with its rules linked; the rules page holds their rules; the campaign page 
 a campaign has on; a battle card prints each side's limits (OA2) and a siege's works
 (OA14, OA15), the same for both players."""
 
-import copy
 import html
 from typing import Any
 
@@ -12,10 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign import services
 from campaign.models import Campaign
 from campaign.rules.options import OPTION_ROWS
-from tests.campaign.helpers import new_campaign, play_from, signed_in
+from tests.campaign.helpers import hand_off_a_battle, new_campaign, signed_in
 from tests.campaign.views.test_new_campaign import NEW, choices
 
 pytestmark = pytest.mark.django_db
@@ -68,25 +66,9 @@ def siege_at_the_tabletop(
     """Blue Dwarfs' army Defends its fortress, Red Elves' army has moved in: the battle is
     handed to the tabletop. With `licensed`, red's army is licensed for monsters, blue's
     for war engines."""
-    data = copy.deepcopy(services.latest_snapshot(campaign).data)
-    plains: list[int] = next(
-        t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
-    )
-    army = {"upright": True, "ally": None, "hex": plains}
-    data.update(
-        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
-        player_order=["red-elves", "blue-dwarfs"],
-        tiles=[{"hex": plains, "owner": "blue-dwarfs", "settlement": "fortress"}],
-        armies=[
-            {"id": "red-elves-1", "kingdom": "red-elves", **army},
-            {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", "defending": True, **army},
-        ],
-        pending=[],
-    )
-    if licensed:
-        for each, licence in zip(data["armies"], (["monsters"], ["war_engines"]), strict=True):
-            each["licence"] = licence
-    play_from(campaign, cast["gm"], data, "set up a siege")
+    red: dict[str, Any] = {"licence": ["monsters"]} if licensed else {}
+    blue: dict[str, Any] = {"defending": True, **({"licence": ["war_engines"]} if licensed else {})}
+    hand_off_a_battle(campaign, cast, held=("blue-dwarfs", "fortress"), red=red, blue=blue)
     return Battle.objects.get(campaign=campaign)
 
 
