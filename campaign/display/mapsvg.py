@@ -68,6 +68,8 @@ _WATER_EDGE = "#1b4f9c"
 _SHORE = "#eadba6"
 _CONTESTED = "#d62020"
 _UNEXPLORED = "#4d4d4d"
+_TOWER = "#5b2c83"
+_TOWER_LIGHT = "#ffd84a"
 _CROWN = "#f2c230"
 _OUTLINE = "#222222"
 _NEUTRAL = "#9a9a9a"
@@ -629,6 +631,7 @@ class _Scene:
     looks: Mapping[str, _Look]
     water_edges: Mapping[Hex, Sequence[Hex]]
     rivers: Mapping[Hex, Sequence[Hex]]
+    towers: frozenset[Hex] = frozenset()  # option wizards (OA5)
 
 
 def _scene(data: Mapping[str, Any], kingdoms: Mapping[str, KingdomLook]) -> _Scene:
@@ -652,6 +655,7 @@ def _scene(data: Mapping[str, Any], kingdoms: Mapping[str, KingdomLook]) -> _Sce
         looks=looks,
         water_edges=_water_edges(game_map.get("water_edges") or [], terrain),
         rivers=_river_links(terrain),
+        towers=frozenset(h for h in map(_hex, data.get("towers") or []) if h is not None),
     )
 
 
@@ -884,6 +888,8 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: _Scene) -> None:
         classes.append("unexplored")
     if len(contesting) > 1:
         classes.append("contested")
+    if h in scene.towers:
+        classes.append("tower")
     group = element(layer, "g", {"class": " ".join(classes), "data-hex": f"{h[0]},{h[1]}"})
     group.set("id", f"hex-{h[0]}_{h[1]}")
     title_element(group, _hex_words(h, scene))
@@ -942,6 +948,8 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: _Scene) -> None:
     if settlement or capital:
         settled_by = scene.looks.get(owner or capital_of or "")
         _draw_settlement(group, x, y - 10, settlement, settled_by, capital=capital)
+    if h in scene.towers:
+        _draw_tower(group, x, y)
     if len(contesting) > 1:
         element(
             group,
@@ -970,7 +978,9 @@ def _hex_words(h: Hex, scene: _Scene) -> str:
     if scene.water_edges.get(h):
         words.append("water edge to " + ", ".join(hex_label(n) for n in scene.water_edges[h]))
     owner = _text(holding.get("owner")) if holding else ""
-    if holding is not None:
+    if h in scene.towers:
+        words.append(TOWER_WORDS)
+    elif holding is not None:
         words.append(scene.looks[owner].name if owner in scene.looks else "explored, no owner")
     elif kind != "ocean":
         words.append("unexplored")
@@ -990,6 +1000,29 @@ def _hex_words(h: Hex, scene: _Scene) -> str:
     if ships:
         words.append(("ship " if len(ships) == 1 else "ships ") + _unit_list(ships))
     return " · ".join(words)
+
+
+TOWER_WORDS = (
+    "a Wizard's tower: nobody enters it; a kingdom with a tile next to it may send a hero "
+    "on a quest each winter (options OA5, OA6)"
+)
+
+
+def _draw_tower(parent: ET.Element, x: float, y: float) -> None:
+    """A Wizard's tower (option wizards, OA5): a crenellated tower with a lit window."""
+    outline = [
+        (-5, 11), (-5, -6), (-8, -6), (-8, -12), (-5, -12), (-5, -9), (-2, -9), (-2, -12),
+        (2, -12), (2, -9), (5, -9), (5, -12), (8, -12), (8, -6), (5, -6), (5, 11),
+    ]  # fmt: skip
+    points = " ".join(f"{coordinate(x + dx)},{coordinate(y + dy)}" for dx, dy in outline)
+    tower = element(parent, "g", {"class": "tower"})
+    element(
+        tower,
+        "polygon",
+        {"points": points, "fill": _TOWER, "stroke": _OUTLINE, "stroke-width": "1.2"},
+    )
+    orb = {"cx": coordinate(x), "cy": coordinate(y - 1), "r": "2.6", "fill": _TOWER_LIGHT}
+    element(tower, "circle", orb)
 
 
 def _in_token_order(units: Sequence[_Unit], looks: Mapping[str, _Look]) -> list[_Unit]:

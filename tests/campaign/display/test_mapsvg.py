@@ -488,3 +488,17 @@ def test_a_1000_hex_map_renders_quickly():
     groups = [g for g in root.iter(f"{SVG}g") if "hex" in classes(g)]
     assert len(groups) == len(hexmap.tiles) >= 1000
     assert elapsed < 1.0
+
+
+def test_a_wizards_tower_is_drawn_and_explained_on_its_hex():
+    """Option wizards (OA5): the tower's hex carries the class "tower", a tower symbol,
+    and a title that says nobody enters it and who may quest there; other hexes none."""
+    data = position(options={"wizards": True}, towers=[[1, 0]], map=make_map(2))
+    root = draw(data)
+    tower = hex_group(root, 1, 0)
+    assert "tower" in classes(tower)
+    assert len(children(tower, "tower")) == 1
+    title = tower.find("svg:title", NS)
+    assert title is not None
+    assert "a Wizard's tower: nobody enters it" in (title.text or "")
+    assert "tower" not in classes(hex_group(root, 0, 0))
