@@ -368,15 +368,70 @@ def _moved(d: _Describer, e: Event) -> Line:
 
 
 def _explored(d: _Describer, e: Event) -> Line:
-    first, second = e["dice"]
+    first, second, *again = e["dice"]  # with option wizards, doubles roll two more (OA4)
     found = f"a {e['settlement']}" if e.get("settlement") else "no settlement"
     decided = f"{d.k(e['kingdom'])} exploring {_hex(e['hex'])}: {first} + {second} = "
     decided += f"{first + second}, {found}"
-    return Line(
+    text = (
         f"{d.k(e['kingdom'])} explored {_hex(e['hex'])}: rolled {first} + {second} = "
-        f"{first + second} and found {found}.",
-        (Roll(first, decided), Roll(second, decided)),
+        f"{first + second} and found {found}"
     )
+    rolls = [Roll(first, decided), Roll(second, decided)]
+    if again:
+        no_tower = f"{d.k(e['kingdom'])} exploring {_hex(e['hex'])}: no second doubles, no tower"
+        text += f" (doubles, then {again[0]} and {again[1]}: no Wizard's tower)"
+        rolls += [Roll(die, no_tower) for die in again]
+    return Line(f"{text}.", tuple(rolls))
+
+
+def _tower_raised(d: _Describer, e: Event) -> Line:
+    """Option wizards (OA4, OA5)."""
+    dice = e["dice"]
+    decided = f"{d.k(e['kingdom'])} exploring {_hex(e['hex'])}: doubles twice, a Wizard's tower"
+    return Line(
+        f"{d.k(e['kingdom'])} explored {_hex(e['hex'])}: rolled {dice[0]} and {dice[1]}, then "
+        f"{dice[2]} and {dice[3]}: doubles twice, and a Wizard's tower rose there; "
+        f"{d.unit(e['unit'])} stayed where it was.",
+        tuple(Roll(die, decided) for die in dice),
+    )
+
+
+QUEST_OUTCOMES = {
+    "lost": "the hero is lost",
+    "hurt": "the hero is hurt",
+    "nothing": "nothing was found",
+    "nothing left": "every artefact of the campaign is held: nothing was found",
+}
+
+
+def _quest(d: _Describer, e: Event) -> Line:
+    """Option wizards (OA6, OA7): the die, the hero's points, and what was found."""
+    bonus = _int(e.get("points")) // 100
+    outcome = QUEST_OUTCOMES.get(e["outcome"]) or f"{e['artefact']} was found"
+    who = f"{d.k(e['kingdom'])}'s {e['hero']} ({e['points']} points)"
+    die, *picks = e["dice"]
+    decided = f"{who} at the tower at {_hex(e['tower'])}: {e['result']}, {outcome}"
+    picked = f"{who}: the pick among the free artefacts, {e['artefact']}"
+    return Line(
+        f"{who} went on a quest to the Wizard's tower at {_hex(e['tower'])}: rolled "
+        f"{die} + {bonus} = {e['result']}: {outcome}.",
+        (Roll(die, decided), *(Roll(pick, picked) for pick in picks)),
+    )
+
+
+def _artefact_taken(d: _Describer, e: Event) -> Line:
+    """Option wizards (OA10)."""
+    if e.get("to"):
+        return Line(
+            f"{d.k(e['to'])} took {e['artefact']} from {d.k(e['from'])} at {_hex(e['hex'])}."
+        )
+    return Line(
+        f"{e['artefact']}, lost by {d.k(e['from'])} at {_hex(e['hex'])}, returned to the pool."
+    )
+
+
+def _artefact_returned(d: _Describer, e: Event) -> Line:
+    return Line(f"{e['artefact']}, held by {d.k(e['kingdom'])}, returned to the pool.")
 
 
 def _tile_taken(d: _Describer, e: Event) -> Line:
@@ -638,6 +693,11 @@ _DESCRIPTIONS: dict[str, Callable[[_Describer, Event], Line]] = {
     "army-placed": _army_placed,
     "moved": _moved,
     "explored": _explored,
+    "tower-raised": _tower_raised,
+    "tower-blocked": _unit_at("{unit} found a Wizard's tower at {hex} and stayed where it was."),
+    "quest": _quest,
+    "artefact-taken": _artefact_taken,
+    "artefact-returned": _artefact_returned,
     "tile-taken": _tile_taken,
     "capital-lost": _capital_lost,
     "raze-nothing-left": _unit_at("{unit} found nothing left to raze at {hex}."),

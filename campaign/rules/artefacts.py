@@ -67,7 +67,8 @@ def kings_of_war_pool() -> tuple[Artefact, ...]:
 def left_behind(campaign: Campaign, turn: Turn) -> Campaign:
     """OA10: an army removed other than by a battle's capture (recalled, starved, disbanded)
     leaves its artefacts at its kingdom's capital, or, with none, to the pool. Checked after
-    every step of the engine, so no artefact is ever held by an army that is gone."""
+    every step of the engine, so no artefact is ever held by an army that is gone. Which
+    army held what is secret (OA9): only an artefact's return to the pool is told."""
     if not any(a.holder and a.holder.army for a in campaign.artefacts):
         return campaign
     pool = []
@@ -76,13 +77,8 @@ def left_behind(campaign: Campaign, turn: Turn) -> Campaign:
         if holder is not None and holder.army is not None and holder.army not in campaign.armies:
             kept = campaign.kingdom(holder.kingdom).capital is not None
             artefact = replace(artefact, holder=Holder(holder.kingdom) if kept else None)
-            turn.record(
-                "artefact-returned",
-                artefact=artefact.name,
-                kingdom=holder.kingdom,
-                army=holder.army,
-                to="capital" if kept else "pool",
-            )
+            if not kept:
+                turn.record("artefact-returned", artefact=artefact.name, kingdom=holder.kingdom)
         pool.append(artefact)
     return replace(campaign, artefacts=tuple(pool))
 
@@ -100,17 +96,23 @@ def quest(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) -
     each higher; it goes to the kingdom's capital, or with none to its first army."""
     die = turn.roll()
     score = die + (purchase.points or 0) // 100
-    found = _found(campaign, score, turn.roll) if score >= 4 else None
+    picks: list[int] = []
+
+    def roll() -> int:
+        picks.append(turn.roll())
+        return picks[-1]
+
+    found = _found(campaign, score, roll) if score >= 4 else None
     turn.record(
         "quest",
         kingdom=kingdom_id,
         hero=purchase.hero,
         points=purchase.points,
         tower=list(purchase.hex or ()),
-        die=die,
         result=score,
         outcome=QUEST_RESULTS.get(score, "artefact" if found else "nothing left"),
         artefact=found.name if found else None,
+        dice=[die, *picks],  # the quest's die, then those of the pick (OG2)
     )
     if found is None:
         return campaign

@@ -13,6 +13,7 @@ from campaign import services
 from campaign.display import report
 from campaign.maps import load_builtin_map
 from campaign.models import Campaign
+from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import play_campaign
 from tests.campaign.helpers import new_campaign, play_until, signed_in
 
@@ -21,8 +22,10 @@ from tests.campaign.helpers import new_campaign, play_until, signed_in
 
 @cache
 def played(battles: str) -> dict[str, Any]:
-    """A whole campaign of four kingdoms played by bots."""
-    return play_campaign(4, 1, load_builtin_map("borderlands"), battles=battles)
+    """A whole campaign of four kingdoms played by bots; with tabletop battles, every
+    optional rule on (towers, quests, captures, sieges)."""
+    switches = tuple(row.name for row in OPTIONS if row.switch) if battles == "tabletop" else ()
+    return play_campaign(4, 1, load_builtin_map("borderlands"), battles=battles, switches=switches)
 
 
 def chapters(data: dict[str, Any]) -> list[report.Chapter]:
