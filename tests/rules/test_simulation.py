@@ -46,6 +46,7 @@ NOT_IN_SIMULATIONS = {
     "raze-failed": "(as razed)",
     "raze-nothing-left": "(as razed)",
     "tower-blocked": "a tower rising in a tile another unit moves into the same month: rare",
+    "artefact-returned": "an army holding an artefact removed while its kingdom has no capital",
 }
 
 
