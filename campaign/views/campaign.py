@@ -343,6 +343,10 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
                 if a["kingdom"] == me
             ],
             "licensing": bool(data["options"].get("army_limits")),
+            "wizards": bool(data["options"].get("wizards")),
+            "artefacts": [
+                a for a in data.get("artefacts", []) if (a["holder"] or {}).get("kingdom") == me
+            ],
             "ships": [s for s in data["ships"] if s["kingdom"] == me],
             "settlements": [t for t in data["tiles"] if t["owner"] == me and t["settlement"]],
             "tiles": sum(1 for t in data["tiles"] if t["owner"] == me),

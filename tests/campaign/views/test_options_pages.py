@@ -3,6 +3,7 @@ each with its rules linked; the rules page holds their rules; the campaign page 
 a campaign has on; a battle card prints each side's limits (OA2) and a siege's works
 (OA14, OA15), the same for both players."""
 
+import copy
 import html
 from typing import Any
 
@@ -11,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
+from campaign import services
 from campaign.models import Campaign
 from campaign.rules.options import OPTION_ROWS
 from tests.campaign.helpers import hand_off_a_battle, new_campaign, signed_in
@@ -117,3 +119,24 @@ def test_the_kingdom_page_shows_each_armys_licence_to_its_player(cast):
     without = new_campaign(cast, "Winter League")
     plain = signed_in(Client(), cast["alice"]).get(reverse("campaign:kingdom", args=[without.slug]))
     assert "Licence" not in plain.text
+
+
+def test_the_kingdom_page_shows_where_its_artefacts_are_to_its_player_alone(cast):
+    """Option wizards (OA9): alice's page lists her artefacts and where each is; bob's
+    lists his, never hers; the campaign page shows nobody where they are."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    data["artefacts"] = [
+        {"name": "Ring of Secrets", "points": 25, "holder": {"kingdom": "red-elves", "army": None}},
+        {"name": "Bobs Boots", "points": 30, "holder": {"kingdom": "blue-dwarfs", "army": None}},
+    ]
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="artefacts", data=data, what="test"
+    )
+    url = reverse("campaign:kingdom", args=[campaign.slug])
+    alice = html.unescape(signed_in(Client(), cast["alice"]).get(url).text)
+    assert "Ring of Secrets (25 points): at the capital" in alice
+    assert "Bobs Boots" not in alice
+    bob = html.unescape(signed_in(Client(), cast["bob"]).get(url).text)
+    assert "Bobs Boots (30 points): at the capital" in bob
+    assert "Ring of Secrets" not in bob
