@@ -60,6 +60,7 @@ class SideView:
     strategy_cards: int
     defending: bool
     limits: Json | None = None  # option army_limits (OA2): points on Monsters, War Engines
+    artefacts: list[str] | None = None  # option wizards (OA9): on its armies, shown to both
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> lis
             strategy_cards=side["strategy_cards"],
             defending=side["defending"],
             limits=side.get("limits"),
+            artefacts=side.get("artefacts"),
         )
         for side in battle.sides
     ]

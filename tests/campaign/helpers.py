@@ -137,11 +137,13 @@ def hand_off_a_battle(
     held: tuple[str, str | None] = ("red-elves", None),
     blue: dict[str, Any] | None = None,
     red: dict[str, Any] | None = None,
+    **state: Any,
 ) -> list[int]:
     """The gm corrects the newest snapshot so that both kingdoms' armies meet on a plains
     tile at the battles step, and the engine hands the battle off to the tabletop. The tile
     is `held` (owner, settlement); `red` and `blue` add fields to each army (a Defend
-    order, a licence). Returns the battle's hex."""
+    order, a licence); `state` replaces more of the file (its artefacts, say). Returns the
+    battle's hex."""
     data = copy.deepcopy(services.latest_snapshot(campaign).data)
     plains: list[int] = next(
         t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
@@ -156,6 +158,7 @@ def hand_off_a_battle(
             {"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs", **army, **(blue or {})},
         ],
         pending=[],
+        **state,
     )
     snapshot = play_from(campaign, cast["gm"], data, "set up a battle")
     assert snapshot is not None

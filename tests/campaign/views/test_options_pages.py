@@ -140,3 +140,21 @@ def test_the_kingdom_page_shows_where_its_artefacts_are_to_its_player_alone(cast
     bob = html.unescape(signed_in(Client(), cast["bob"]).get(url).text)
     assert "Bobs Boots (30 points): at the capital" in bob
     assert "Ring of Secrets" not in bob
+
+
+def test_the_card_shows_both_players_the_artefacts_on_the_armies_that_fight(cast):
+    """Option wizards (OA9): a battle's card shows each side the artefacts on the other's
+    armies in it; one kept at a capital is not shown."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    artefacts = [
+        {"name": "Red Blade", "points": 25, "holder": {"kingdom": "red-elves", "army": "red-elves-1"}},
+        {"name": "Home Ring", "points": 20, "holder": {"kingdom": "red-elves", "army": None}},
+    ]  # fmt: skip
+    hand_off_a_battle(campaign, cast, artefacts=artefacts)
+    battle = Battle.objects.get(campaign=campaign)
+    url = reverse("battles:card", args=[campaign.slug, battle.number])
+    for name in ("alice", "bob"):
+        page = html.unescape(signed_in(Client(), cast[name]).get(url).text)
+        assert "Magical artefacts on its armies: Red Blade (" in page
+        assert "Magical artefacts on its armies: none (" in page  # blue's side
+        assert "Home Ring" not in page
