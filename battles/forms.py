@@ -13,13 +13,24 @@ Choices = list[tuple[str, str]]
 
 class BattleForm(forms.Form):
     """Every battle form may be made with the battle's two kingdoms, `(id, name)`, the
-    attacker's (the side that picked the battle) first; those that name a side use them."""
+    attacker's (the side that picked the battle) first, and the magical artefacts its card
+    lists (option wizards); those that name a side or an artefact use them."""
 
-    def __init__(self, *args: Any, kingdoms: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        kingdoms: Sequence[tuple[str, str]] = (),
+        artefacts: Sequence[str] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.setup_kingdoms(list(kingdoms))
+        self.setup_artefacts(list(artefacts))
 
     def setup_kingdoms(self, kingdoms: Choices) -> None:
+        pass
+
+    def setup_artefacts(self, artefacts: list[str]) -> None:
         pass
 
 
@@ -67,6 +78,17 @@ class ReportForm(SeenForm):
     defender_list = forms.CharField(
         required=False, max_length=10000, widget=forms.Textarea(attrs={"rows": 3})
     )
+    captured = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Magical artefacts the winner took (those on the beaten side's routed units)",
+    )
+
+    def setup_artefacts(self, artefacts: list[str]) -> None:
+        if artefacts:
+            self.fields["captured"].choices = [(name, name) for name in artefacts]  # type: ignore[attr-defined]
+        else:
+            del self.fields["captured"]
 
     def setup_kingdoms(self, kingdoms: Choices) -> None:
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]

@@ -108,6 +108,9 @@ class ResultReport(models.Model):
     note = models.TextField(blank=True)
     attacker_list = models.TextField(blank=True)
     defender_list = models.TextField(blank=True)
+    # Option wizards (OA10): the artefacts on the beaten side's routed units, which the
+    # winner takes.
+    captured: models.JSONField[list[str]] = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
     dispute_reason = models.TextField(blank=True)
     answered_by = models.ForeignKey(

@@ -6,6 +6,7 @@ campaign's services (`battle_entry_save`, `submission_save`), which check it wit
 engine and queue the advance. A refusal is a `ServiceError` and changes nothing. A report
 and a dispute write their notifications (`notifications.events`) in their transaction."""
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -55,10 +56,12 @@ def _asked(campaign: Campaign, kingdom: str, kind: str) -> list[Json]:
     return [p for p in pending if p["kingdom"] == kingdom and p["kind"] == kind]
 
 
-def _entry(battle: Battle, result: str, winner: str) -> Json:
+def _entry(battle: Battle, result: str, winner: str, captured: Sequence[str] = ()) -> Json:
     entry: Json = {"hex": battle.hex, "result": result}
     if result == "win":
         entry["winner"] = winner
+        if captured:  # option wizards (OA10): checked by the engine against the card
+            entry["captured"] = list(captured)
     return entry
 
 
@@ -84,13 +87,16 @@ def battle_report(
     result: str,
     winner: str = "",
     seen: int | None = None,
+    captured: Sequence[str] = (),
     **details: Any,
 ) -> ResultReport:
     """One side's report of the game: win (and who won) or draw, with the optional Kings of
-    War details (scores, turns, note, lists). The opponent confirms or disputes it."""
+    War details (scores, turns, note, lists) and, with option wizards, the artefacts the
+    winner took (OA10). The opponent confirms or disputes it."""
     battle = _locked_open(battle, seen)
     kingdom = side_of(battle, user)
     winner = winner if result == "win" else ""
+    captured = list(captured) if winner else []
     _check_result(battle, result, winner)
     if battle.reports.filter(kingdom=kingdom, status__in=ResultReport.OPEN).exists():
         raise ServiceError(
@@ -103,13 +109,14 @@ def battle_report(
             "report the result as you saw it.",
             code="answer-first",
         )
-    services.check_battle_entry(battle.campaign, _entry(battle, result, winner))
+    services.check_battle_entry(battle.campaign, _entry(battle, result, winner, captured))
     report = ResultReport.objects.create(
         battle=battle,
         kingdom=kingdom,
         reported_by=user,
         result=result,
         winner=winner,
+        captured=captured,
         **details,
     )
     events.result_reported(
@@ -149,7 +156,7 @@ def battle_confirm(*, report: ResultReport, user: User, seen: int | None = None)
     services.battle_entry_save(
         campaign=battle.campaign,
         actor=user,
-        entry=_entry(battle, report.result, report.winner),
+        entry=_entry(battle, report.result, report.winner, report.captured),
         seen=seen,
     )
     report.status, report.answered_by, report.answered_at = (

@@ -144,7 +144,9 @@ def _asked_of_player(
         reported = ResultReport.Status.REPORTED
         if not any(r.status == reported or (r.kingdom == mine and r.is_open) for r in reports):
             kingdoms = [(k, cast.name(k)) for k in battle.kingdoms]
-            found["report_form"] = ReportForm(initial={"seen": seen}, kingdoms=kingdoms)
+            found["report_form"] = ReportForm(
+                initial={"seen": seen}, kingdoms=kingdoms, artefacts=_on_the_card(battle)
+            )
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
     pending = [p for p in data.get("pending", []) if p["kingdom"] == mine]
     found["retreat_asked"] = [
@@ -200,11 +202,16 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "battles/card.html", context)
 
 
+def _on_the_card(battle: Battle) -> list[str]:
+    """The magical artefacts the card lists on the two sides' armies (option wizards)."""
+    return [name for side in battle.sides for name in side.get("artefacts") or ()]
+
+
 def _report(battle: Battle, user: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
     services.battle_report(
         battle=battle, user=user, result=result, winner=winner, seen=data["seen"],
-        **report_details(data),
+        captured=data.get("captured") or (), **report_details(data),
     )  # fmt: skip
     return "Your report is in: your opponent confirms or disputes it."
 
@@ -275,7 +282,8 @@ def battle_act(request: HttpRequest, slug: str, number: int, action: str) -> Htt
     if action not in PLAYER_ACTIONS or not isinstance(user, User):
         raise Http404("No such action.")
     form_class, act = PLAYER_ACTIONS[action]
-    form = form_class(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
+    kingdoms = [(k, k) for k in battle.kingdoms]
+    form = form_class(request.POST, kingdoms=kingdoms, artefacts=_on_the_card(battle))
     carry_out(request, form, lambda data: act(battle, user, data))
     return redirect("battles:card", slug=slug, number=number)
 

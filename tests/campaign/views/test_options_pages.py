@@ -158,3 +158,39 @@ def test_the_card_shows_both_players_the_artefacts_on_the_armies_that_fight(cast
         assert "Magical artefacts on its armies: Red Blade (" in page
         assert "Magical artefacts on its armies: none (" in page  # blue's side
         assert "Home Ring" not in page
+
+
+def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
+    cast, eager_celery, django_capture_on_commit_callbacks
+):
+    """Option wizards (OA10): alice reports her win and that she took Blue Boots from
+    bob's routed units; bob confirms; the artefact is now hers, on her army in the tile.
+    A report naming an artefact that was not on bob's side is refused, nothing saved."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    artefacts = [
+        {"name": "Blue Boots", "points": 30, "holder": {"kingdom": "blue-dwarfs", "army": "blue-dwarfs-1"}},
+        {"name": "Red Blade", "points": 25, "holder": {"kingdom": "red-elves", "army": "red-elves-1"}},
+    ]  # fmt: skip
+    hand_off_a_battle(campaign, cast, artefacts=artefacts)
+    battle = Battle.objects.get(campaign=campaign)
+    card = reverse("battles:card", args=[campaign.slug, battle.number])
+    act = reverse("battles:act", args=[campaign.slug, battle.number, "report"])
+    seen = services.latest_snapshot(campaign).number
+    alice = signed_in(Client(), cast["alice"])
+    page = alice.get(card).text
+    assert 'name="captured" value="Blue Boots"' in page
+    post = {"seen": seen, "outcome": "red-elves", "captured": ["Red Blade"]}
+    refused = html.unescape(alice.post(act, post, follow=True).text)
+    assert "Nothing was changed." in refused
+    assert "Red Blade was not on the beaten side's armies" in refused
+    assert not battle.reports.exists()
+    alice.post(act, {**post, "captured": ["Blue Boots"]})
+    (report,) = battle.reports.all()
+    assert report.captured == ["Blue Boots"]
+    bob = signed_in(Client(), cast["bob"])
+    assert "Magical artefacts taken: Blue Boots" in html.unescape(bob.get(card).text)
+    confirm = reverse("battles:act", args=[campaign.slug, battle.number, "confirm"])
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.post(confirm, {"seen": seen, "report": report.pk})
+    holders = {a["name"]: a["holder"] for a in services.latest_snapshot(campaign).data["artefacts"]}
+    assert holders["Blue Boots"] == {"kingdom": "red-elves", "army": "red-elves-1"}
