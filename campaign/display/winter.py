@@ -22,6 +22,11 @@ def purchase_words(purchase: Json) -> str:
     """A purchase of the campaign file, as a player reads it."""
     if "disband" in purchase:
         return f"Disband {purchase['disband']}"
+    if "quest" in purchase:  # option wizards (OA6)
+        return (
+            f"Send {purchase['hero']} ({purchase['points']} points) on a quest to the Wizard's "
+            f"tower at {at(purchase['quest'])}"
+        )
     if "recruit" in purchase:
         ally = f" (allied: {purchase['ally']})" if purchase.get("ally") else ""
         return f"Raise an army{ally} at {at(purchase['hex'])}"

@@ -148,6 +148,7 @@ def _step_context(board: Board) -> Json:
         planned = state.inputs.purchases.get(me, ())
         return {
             "listed": [words.purchase_words(p) for p in board.draft],
+            "quest_towers": _quest_towers(data, me),
             "choices": [
                 Choice(
                     _with_place(data, me, dump_purchase(c.purchase)),
@@ -166,6 +167,16 @@ def _step_context(board: Board) -> Json:
         left = deploy_choices(state, me, state.inputs.deploy.get(me, ()))
         return {"to_place": left.armies, "room": left.room}
     return {}
+
+
+def _quest_towers(data: Json, kingdom: str) -> list[Hex]:
+    """Option wizards (OA6): the Wizard's towers next to a tile the kingdom controls, where
+    it may send a hero while it has an army."""
+    if not any(a["kingdom"] == kingdom for a in data["armies"]):
+        return []
+    own = {tuple(t["hex"]) for t in data["tiles"] if t["owner"] == kingdom}
+    towers = sorted((t[0], t[1]) for t in data.get("towers") or [])
+    return [t for t in towers if any(n in own for n in neighbours(t))]
 
 
 def _choice_words(purchase: Json) -> str:

@@ -62,6 +62,7 @@ def _page(request: HttpRequest, membership: Membership, *, status: int = 200) ->
 # --- changing the list --------------------------------------------------------------------
 
 MAX_PURCHASE = 500  # characters of a purchase's JSON; the page's are under a hundred
+MAX_HERO = 60  # characters of a quest's hero's name (option wizards, OA6)
 # Refusals of a post no page of the app sends (a forged or broken one): answered 400, the
 # page drawn again with the words. An engine's refusal of a real choice goes back to the
 # page with its message, like every other answer.
@@ -100,11 +101,31 @@ def _purchase(post: Any) -> Json:
         purchase = None
     if not isinstance(purchase, dict):
         raise services.ServiceError("Choose a purchase.", code="bad-purchase")
+    if "quest" in purchase:  # option wizards (OA6): the hero and his points, as typed
+        return {"quest": purchase["quest"], "hero": _hero(post), "points": _points(post)}
     if "recruit" in purchase and post.get("ally"):
         purchase["ally"] = str(post["ally"]).strip()[:40]
     elif "recruit" in purchase:
         purchase.pop("ally", None)
     return purchase
+
+
+def _hero(post: Any) -> str:
+    hero = " ".join(str(post.get("hero", "")).split())
+    if not hero or len(hero) > MAX_HERO:
+        raise services.ServiceError(
+            f"Name the hero you send, in at most {MAX_HERO} characters.", code="bad-purchase"
+        )
+    return hero
+
+
+def _points(post: Any) -> int:
+    text = str(post.get("points", ""))
+    if not text.isdigit() or len(text) > 4 or int(text) > 1000:
+        raise services.ServiceError(
+            "Give the hero's points as a whole number from 0 to 1000.", code="bad-purchase"
+        )
+    return int(text)
 
 
 def changed(kind: str, action: str, draft: Any, post: Any) -> Any:

@@ -5,6 +5,7 @@ a campaign has on; a battle card prints each side's limits (OA2) and a siege's w
 
 import copy
 import html
+import json
 from typing import Any
 
 import pytest
@@ -14,8 +15,16 @@ from django.urls import reverse
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign
+from campaign.rules.hexmap import neighbours
 from campaign.rules.options import OPTION_ROWS
-from tests.campaign.helpers import hand_off_a_battle, new_campaign, signed_in
+from tests.campaign.helpers import (
+    at_step,
+    hand_off_a_battle,
+    kingdom_of,
+    new_campaign,
+    play_until,
+    signed_in,
+)
 from tests.campaign.views.test_new_campaign import NEW, choices
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +203,44 @@ def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
         bob.post(confirm, {"seen": seen, "report": report.pk})
     holders = {a["name"]: a["holder"] for a in services.latest_snapshot(campaign).data["artefacts"]}
     assert holders["Blue Boots"] == {"kingdom": "red-elves", "army": "red-elves-1"}
+
+
+def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
+    """Option wizards (OA6): at the purchases, alice's page offers a quest to the tower
+    next to her tiles, with the die's table; her hero and points go to her list. A post
+    with no hero, or points that are no number from 0 to 1000, is refused with words."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    data = copy.deepcopy(play_until(campaign, cast, at_step("build")))
+    red = kingdom_of(campaign, cast["alice"])
+    own = {tuple(t["hex"]) for t in data["tiles"] if t["owner"] == red}
+    taken = own | {tuple(t["hex"]) for t in data["tiles"]}
+    tower = next(
+        t["hex"]
+        for t in data["map"]["tiles"]
+        if tuple(t["hex"]) not in taken
+        and t["terrain"] not in ("ocean", "lake", "marsh")
+        and any(n in own for n in neighbours(tuple(t["hex"])))
+        and not any(a["hex"] == t["hex"] for a in data["armies"])
+    )
+    data["towers"] = [tower]
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="a tower", data=data, what="test"
+    )
+    alice = signed_in(Client(), cast["alice"])
+    url = reverse("campaign:winter", args=[campaign.slug])
+    page = html.unescape(alice.get(url).text)
+    assert f"Hero sent to the tower at [{tower[0]}, {tower[1]}]" in page
+    assert "1 the hero is lost, 2 hurt, 3 nothing found" in page
+    add = reverse("campaign:winter_change", args=[campaign.slug, "purchases", "add"])
+    seen = services.latest_snapshot(campaign).number
+    purchase = json.dumps({"quest": tower})
+    for bad in ({"hero": "", "points": "100"}, {"hero": "Ser Brand", "points": "lots"},
+                {"hero": "Ser Brand", "points": "1001"}):  # fmt: skip
+        response = alice.post(add, {"seen": seen, "purchase": purchase, **bad})
+        assert response.status_code == 400
+    alice.post(add, {"seen": seen, "purchase": purchase, "hero": " Ser  Brand ", "points": "160"})
+    page = html.unescape(alice.get(url).text)
+    assert (
+        f"Send Ser Brand (160 points) on a quest to the Wizard's tower at [{tower[0]}, {tower[1]}]"
+        in page
+    )
