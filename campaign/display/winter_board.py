@@ -165,7 +165,19 @@ def _step_context(board: Board) -> Json:
     if kind == "deploy":
         state = parse_campaign({**data, "inputs": {"deploy": {me: board.draft}}})
         left = deploy_choices(state, me, state.inputs.deploy.get(me, ()))
-        return {"to_place": left.armies, "room": left.room}
+        placed = {e["artefact"] for e in board.draft if "artefact" in e}
+        held = [
+            a["name"]
+            for a in data.get("artefacts") or []
+            if (a["holder"] or {}).get("kingdom") == me and a["name"] not in placed
+        ]
+        return {
+            "to_place": left.armies,
+            "room": left.room,
+            "deployed": [_deploy_words(entry) for entry in board.draft],
+            "artefacts_to_place": held,  # option wizards (OA9): secret to the kingdom
+            "own_armies": [a["id"] for a in data["armies"] if a["kingdom"] == me],
+        }
     return {}
 
 
@@ -177,6 +189,14 @@ def _quest_towers(data: Json, kingdom: str) -> list[Hex]:
     own = {tuple(t["hex"]) for t in data["tiles"] if t["owner"] == kingdom}
     towers = sorted((t[0], t[1]) for t in data.get("towers") or [])
     return [t for t in towers if any(n in own for n in neighbours(t))]
+
+
+def _deploy_words(entry: Json) -> str:
+    """A line of the deploy list: an army's place, or an artefact's (option wizards)."""
+    if "artefact" in entry:
+        where = f"on army {entry['army']}" if entry.get("army") else "at the capital"
+        return f"{entry['artefact']} {where}"
+    return f"{entry['army']} to {words.at(entry['hex'])}"
 
 
 def _choice_words(purchase: Json) -> str:

@@ -152,6 +152,9 @@ def changed(kind: str, action: str, draft: Any, post: Any) -> Any:
         )
     elif action == "add" and kind == "purchases":
         listed.append(_purchase(post))
+    elif action == "add" and kind == "deploy" and post.get("artefact"):  # option wizards, OA9
+        army = str(post.get("army", "")) or None
+        listed.append({"artefact": str(post["artefact"]), "army": army})
     elif action == "add" and kind == "deploy":
         listed.append({"army": str(post.get("army", "")), "hex": _hex(post)})
     else:

@@ -244,3 +244,32 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
         f"Send Ser Brand (160 points) on a quest to the Wizard's tower at [{tower[0]}, {tower[1]}]"
         in page
     )
+
+
+def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_alone(cast):
+    """Option wizards (OA9): at the deployment alice places the artefact she holds on one
+    of her armies; her list says so; bob's page never names it, nor where it is."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    data = copy.deepcopy(play_until(campaign, cast, at_step("deploy")))
+    red = kingdom_of(campaign, cast["alice"])
+    army = next(a["id"] for a in data["armies"] if a["kingdom"] == red)
+    data["artefacts"] = [
+        {"name": "Ring of Secrets", "points": 25, "holder": {"kingdom": red, "army": None}}
+    ]
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="an artefact", data=data, what="test"
+    )
+    alice = signed_in(Client(), cast["alice"])
+    url = reverse("campaign:winter", args=[campaign.slug])
+    page = html.unescape(alice.get(url).text)
+    assert "Your magical artefacts" in page
+    add = reverse("campaign:winter_change", args=[campaign.slug, "deploy", "add"])
+    seen = services.latest_snapshot(campaign).number
+    alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
+    page = html.unescape(alice.get(url).text)
+    assert f"Ring of Secrets on army {army}" in page
+    for other in ("bob", "gm"):
+        client = signed_in(Client(), cast[other])
+        for where in ("campaign:winter", "campaign:campaign"):
+            response = client.get(reverse(where, args=[campaign.slug]))
+            assert "Ring of Secrets" not in response.text
