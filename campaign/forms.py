@@ -139,6 +139,30 @@ class ArmyForm(CampaignForm):
         return cleaned
 
 
+class ArtefactsForm(forms.Form):
+    """Option wizards (OA8): the campaign's magical artefacts, one a line: "name, points"."""
+
+    artefacts = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12}),
+        max_length=8000,
+        required=False,
+        label="The magical artefacts, one a line: name, points",
+    )
+    reason = reason_field(required=True)
+
+    def clean_artefacts(self) -> list[tuple[str, int]]:
+        pool: list[tuple[str, int]] = []
+        for number, line in enumerate(self.cleaned_data["artefacts"].splitlines(), 1):
+            if not line.strip():
+                continue
+            name, _, points = line.rpartition(",")
+            name = " ".join(name.split())
+            if not name or not points.strip().isdigit():
+                raise forms.ValidationError(f"Line {number}: write the name, a comma, the points.")
+            pool.append((name, int(points)))
+        return pool
+
+
 class ResourcesForm(CampaignForm):
     kingdom = forms.ChoiceField(label="Kingdom")
     gold = forms.IntegerField(min_value=0, max_value=999, label="Gold")

@@ -2,7 +2,7 @@
 state, each audited."""
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 from django.db import transaction
@@ -15,6 +15,7 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
+from campaign.rules.artefacts import HIGHEST, LOWEST
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.services.advancing import (
@@ -152,6 +153,35 @@ def campaign_correct(
     record_audit(campaign, actor, AuditEntry.Action.CORRECTED, reason, details | refused)
     advance_when_ready(campaign, snapshot)  # the decisions already ready still stand
     return snapshot
+
+
+def campaign_set_artefacts(
+    *, campaign: Campaign, actor: User, reason: str, pool: Sequence[tuple[str, int]]
+) -> Snapshot:
+    """Option wizards (OA8): before year 1 the admin edits the campaign's magical artefacts
+    (each name once, 5 to 50 points), all of them free; a correction, audited."""
+    campaign = locked_for_admin(campaign, actor)
+    data = copy.deepcopy(latest_snapshot(campaign).data)
+    if not data["options"].get("wizards"):
+        raise ServiceError("This campaign plays without magical artefacts.", code="no-wizards")
+    if data["clock"]["season"] != "setup":
+        raise ServiceError(
+            "The magical artefacts are edited before year 1 only (option OA8).",
+            code="artefacts-fixed",
+        )
+    names = [name for name, _ in pool]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ServiceError(f"Each artefact once: {', '.join(twice)} twice.", code="bad-artefacts")
+    wrong = [name for name, points in pool if not LOWEST <= points <= HIGHEST]
+    if wrong:
+        raise ServiceError(
+            f"An artefact is worth {LOWEST} to {HIGHEST} points: not {', '.join(wrong)}.",
+            code="bad-artefacts",
+        )
+    data["artefacts"] = [{"name": n, "points": p, "holder": None} for n, p in pool]
+    what = f"magical artefacts ({len(pool)})"
+    return campaign_correct(campaign=campaign, actor=actor, reason=reason, data=data, what=what)
 
 
 def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot, cause: str) -> Json:

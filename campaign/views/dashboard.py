@@ -29,6 +29,7 @@ from campaign.display.dashboard_board import (
 from campaign.forms import (
     AdminActionForm,
     ArmyForm,
+    ArtefactsForm,
     CampaignForm,
     ExtendForm,
     HandOverForm,
@@ -68,6 +69,7 @@ FORMS: dict[str, type[forms.Form]] = {
     "tile": TileForm,
     "army": ArmyForm,
     "resources": ResourcesForm,
+    "artefacts": ArtefactsForm,
     "invite": InviteForm,
     "new-code": StartForm,
     "remove": RemovePlayerForm,
@@ -111,6 +113,10 @@ def _render(
     context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now())
     page_forms = {action: _form(action, data, people_of(members)) for action in FORMS}
     page_forms["undo"].initial["seen"] = snapshot.number if snapshot else None
+    pool = (data or {}).get("artefacts") or []
+    page_forms["artefacts"].initial["artefacts"] = "\n".join(
+        f"{a['name']}, {a['points']}" for a in pool
+    )
     if bound is not None and bound[0] in page_forms:
         page_forms[bound[0]] = bound[1]
     names = kingdom_names(data, context["players"])
@@ -120,6 +126,9 @@ def _render(
         "invitation": invitation_link(request, campaign),
         "at_deadline": at_the_deadline(campaign, data, ready, names, zone) if data else "",
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
+        "wizards": bool(data and data["options"].get("wizards")),
+        "pool_editable": bool(data and data["clock"]["season"] == "setup"),
+        "pool_held": sum(1 for a in pool if a.get("holder")),
         "offers": [
             (offer, names.get(offer.kingdom, offer.kingdom))
             for offer in campaign.offers.filter(status=KingdomOffer.Status.OPEN)
@@ -225,6 +234,14 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return "The treasury is corrected." + _drafts_that_no_longer_stand(campaign, snapshot)
 
 
+def _artefacts(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    pool = form["artefacts"]
+    services.campaign_set_artefacts(
+        campaign=campaign, actor=actor, reason=form["reason"], pool=pool
+    )
+    return f"The campaign's magical artefacts are set: {len(pool)}, all free."
+
+
 def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot) -> str:
     """After a correction or an undo: whose drafts it made illegal, in words (their players
     are told by the services, and must decide again)."""
@@ -322,6 +339,7 @@ ACTIONS: dict[str, Action] = {
     "tile": _tile,
     "army": _army,
     "resources": _resources,
+    "artefacts": _artefacts,
     "invite": _invite,
     "new-code": _new_code,
     "remove": _remove,

@@ -273,3 +273,37 @@ def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_al
         for where in ("campaign:winter", "campaign:campaign"):
             response = client.get(reverse(where, args=[campaign.slug]))
             assert "Ring of Secrets" not in response.text
+
+
+def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
+    """Option wizards (OA8): during the setup the dashboard lists the forty, and the admin
+    may replace them (names once, 5 to 50 points; audited); refusals say why and change
+    nothing; from year 1 on the pool is fixed; only an admin may post it."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    gm = signed_in(Client(), cast["gm"])
+    page = gm.get(reverse("campaign:dashboard", args=[campaign.slug])).text
+    assert "Blade of Slashing, 5" in page
+    url = reverse("campaign:dashboard_action", args=[campaign.slug, "artefacts"])
+    before = services.latest_snapshot(campaign).number
+    for lines, why in (
+        ("Sword, 25\nSword, 30", "Each artefact once: Sword twice."),
+        ("Sword, 55", "An artefact is worth 5 to 50 points: not Sword."),
+        ("Sword", "Line 1: write the name, a comma, the points."),
+    ):
+        response = gm.post(url, {"artefacts": lines, "reason": "house list"}, follow=True)
+        assert why in html.unescape(response.text)
+    assert services.latest_snapshot(campaign).number == before
+    bob = signed_in(Client(), cast["bob"])
+    assert bob.post(url, {"artefacts": "Sword, 25", "reason": "x"}).status_code == 404
+    response = gm.post(
+        url, {"artefacts": "Sword, 25\nShield, 10", "reason": "house list"}, follow=True
+    )
+    assert "The campaign's magical artefacts are set: 2, all free." in html.unescape(response.text)
+    data = services.latest_snapshot(campaign).data
+    assert data["artefacts"] == [
+        {"name": "Sword", "points": 25, "holder": None},
+        {"name": "Shield", "points": 10, "holder": None},
+    ]
+    play_until(campaign, cast, at_step("orders"))
+    response = gm.post(url, {"artefacts": "Axe, 20", "reason": "late"}, follow=True)
+    assert "edited before year 1 only" in html.unescape(response.text)
