@@ -143,6 +143,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "legend": legend_items(),
         "home": _home(data, membership),
         "optional_rules": switched_on(campaign.options),
+        "artefacts_held": _artefacts_held(data),
         "stale": _stale_draft(snapshot, membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.
@@ -157,6 +158,17 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 previous=_previous_month(campaign),
             )
     return page_or_fragment(request, "campaign/campaign.html", context, fragment="map-section")
+
+
+def _artefacts_held(data: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """Option wizards (OA9): each magical artefact held, with the kingdom holding it (never
+    where: that is its kingdom's secret)."""
+    names = kingdom_names(data) if data else {}
+    return [
+        (a["name"], names.get(a["holder"]["kingdom"], a["holder"]["kingdom"]))
+        for a in (data or {}).get("artefacts") or []
+        if a.get("holder")
+    ]
 
 
 def _stale_draft(

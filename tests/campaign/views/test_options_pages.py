@@ -307,3 +307,37 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
     play_until(campaign, cast, at_step("orders"))
     response = gm.post(url, {"artefacts": "Axe, 20", "reason": "late"}, follow=True)
     assert "edited before year 1 only" in html.unescape(response.text)
+
+
+def test_where_an_artefact_is_never_shows_to_another_player_on_any_page(cast):
+    """Option wizards (OA9): everyone sees which kingdom holds an artefact (the campaign
+    page's list), only its kingdom sees which army carries it. Bob opens every page of the
+    campaign, whole and as htmx fragments: the name appears only in the public list."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    data = copy.deepcopy(play_until(campaign, cast, at_step("orders")))
+    red = kingdom_of(campaign, cast["alice"])
+    army = next(a["id"] for a in data["armies"] if a["kingdom"] == red)
+    data["artefacts"] = [
+        {"name": "Ring of Secrets", "points": 25, "holder": {"kingdom": red, "army": army}}
+    ]
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="an artefact", data=data, what="test"
+    )
+    newest = services.latest_snapshot(campaign).number
+    slug = campaign.slug
+    pages = [
+        reverse(name, args=[slug])
+        for name in ("campaign:campaign", "campaign:kingdom", "campaign:orders",
+                     "campaign:orders_status", "campaign:setup", "battles:list",
+                     "campaign:chronicle", "campaign:might")
+    ] + [reverse("campaign:report", args=[slug, newest]), reverse("campaign:campaign", args=[slug]) + f"?at={newest}"]  # fmt: skip
+    bob = signed_in(Client(), cast["bob"])
+    public = "<li>Ring of Secrets: Red Elves</li>"
+    for url in pages:
+        for headers in ({}, {"HX-Request": "true"}):
+            text = bob.get(url, headers=headers).text
+            assert text.count("Ring of Secrets") == text.count(public), url
+            assert f"on army {army}" not in text, url
+    assert public in bob.get(reverse("campaign:campaign", args=[slug])).text
+    alice = html.unescape(signed_in(Client(), cast["alice"]).get(pages[1]).text)
+    assert f"Ring of Secrets (25 points): on army {army}" in alice
