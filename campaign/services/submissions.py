@@ -15,6 +15,7 @@ from campaign.models import (
     Submission,
 )
 from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, LISTED
+from campaign.rules.hexmap import hex_label, neighbours
 from campaign.services.advancing import advance_when_ready
 from campaign.services.common import (
     Json,
@@ -43,12 +44,37 @@ def _check_own(data: Json, kind: str, kingdom: str, payload: Any) -> None:
                     "kingdom; results are reported on the battle's card.",
                     code="not-yours", field=kind,
                 )  # fmt: skip
+    if kind == "purchases" and isinstance(payload, list):
+        _check_quests(data, kingdom, payload)
     if kind in BY_UNIT:
         own = {u["id"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom}
         if not isinstance(payload, dict) or not set(payload) <= own:
             raise ServiceError(
                 "You may only move your own kingdom's units.", code="not-yours", field=kind
             )
+
+
+def _check_quests(data: Json, kingdom: str, purchases: list[Any]) -> None:
+    """Option wizards (OA6): a hero goes only to a Wizard's tower beside the kingdom's
+    lands. The engine would skip such a quest at the build step; the page refuses it now."""
+    own = {tuple(t["hex"]) for t in data["tiles"] if t["owner"] == kingdom}
+    for purchase in purchases:
+        tower = _quest_tower(purchase)
+        if tower is None:
+            continue  # not a quest, or one the engine refuses by its shape
+        if not any(n in own for n in neighbours(tower)):
+            raise ServiceError(
+                f"Your kingdom controls no tile next to {hex_label(tower)}: a "
+                "hero goes only to a Wizard's tower beside your lands (option OA6).",
+                code="quest-not-bordered", field="purchases",
+            )  # fmt: skip
+
+
+def _quest_tower(purchase: Any) -> tuple[int, int] | None:
+    tower = purchase.get("quest") if isinstance(purchase, dict) else None
+    if not isinstance(tower, list) or len(tower) != 2 or not all(type(c) is int for c in tower):
+        return None
+    return (tower[0], tower[1])
 
 
 @transaction.atomic

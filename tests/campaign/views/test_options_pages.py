@@ -238,6 +238,16 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
                 {"hero": "Ser Brand", "points": "1001"}):  # fmt: skip
         response = alice.post(add, {"seen": seen, "purchase": purchase, **bad})
         assert response.status_code == 400
+    far = next(
+        t["hex"]
+        for t in data["map"]["tiles"]
+        if not any(n in own for n in neighbours(tuple(t["hex"])))
+    )
+    refused = alice.post(
+        add, {"seen": seen, "purchase": json.dumps({"quest": far}), "hero": "X", "points": "0"},
+        follow=True,
+    )  # fmt: skip
+    assert "a hero goes only to a Wizard's tower beside your lands" in html.unescape(refused.text)
     alice.post(add, {"seen": seen, "purchase": purchase, "hero": " Ser  Brand ", "points": "160"})
     page = html.unescape(alice.get(url).text)
     assert (
@@ -248,7 +258,7 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
 
 def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_alone(cast):
     """Option wizards (OA9): at the deployment alice places the artefact she holds on one
-    of her armies; her list says so; bob's page never names it, nor where it is."""
+    of her armies; her list says so; bob's and the admin's pages never say where it is."""
     campaign = new_campaign(cast, options={"wizards": True})
     data = copy.deepcopy(play_until(campaign, cast, at_step("deploy")))
     red = kingdom_of(campaign, cast["alice"])
@@ -268,11 +278,14 @@ def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_al
     alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
     page = html.unescape(alice.get(url).text)
     assert f"Ring of Secrets on army {army}" in page
-    for other in ("bob", "gm"):
+    for other in ("bob", "gm"):  # which kingdom holds it is public, where it is not
         client = signed_in(Client(), cast[other])
         for where in ("campaign:winter", "campaign:campaign"):
-            response = client.get(reverse(where, args=[campaign.slug]))
-            assert "Ring of Secrets" not in response.text
+            text = client.get(reverse(where, args=[campaign.slug])).text
+            assert text.count("Ring of Secrets") == text.count(
+                "<li>Ring of Secrets: Red Elves</li>"
+            )
+            assert f"on army {army}" not in text
 
 
 def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
