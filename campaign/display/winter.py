@@ -98,7 +98,7 @@ class Forecast:
 
 FORECAST_EVENTS = {
     "tithe", "built", "recruited", "ship-built", "capital-named", "disbanded",
-    "purchase-skipped", "starved", "no-room", "deployed",
+    "purchase-skipped", "starved", "no-room", "deployed", "quest",
 }  # fmt: skip
 
 
@@ -112,7 +112,7 @@ def forecast(
         return Forecast([], (0, 0), 0, 0, 0, 0, refused=error.message)
     events = after["events"][len(data.get("events", [])) :]
     lines = [
-        event_line(e, names)
+        event_line(e, names, foreseen=True)
         for e in events
         if e["type"] in FORECAST_EVENTS and (e.get("kingdom") == kingdom or e.get("to") == kingdom)
     ]
@@ -130,9 +130,16 @@ def forecast(
     )
 
 
-def event_line(event: Json, names: Mapping[str, str]) -> str:
-    """A winter event of a kingdom's, as a forecast or a ledger tells it."""
+def event_line(event: Json, names: Mapping[str, str], *, foreseen: bool = False) -> str:
+    """A winter event of a kingdom's, as a forecast (`foreseen`) or a ledger tells it. A
+    forecast never tells a die that is still to be rolled: a quest's outcome is its die's."""
     kind = event["type"]
+    if kind == "quest":
+        went = f"{event['hero']} goes on a quest to the Wizard's tower at {at(event['tower'])}"
+        if foreseen:
+            return f"{went}: a die decides what he finds."
+        found = f"finds {event['artefact']}" if event.get("artefact") else event["outcome"]
+        return f"{went}: {event['result']}, {found}."
     if kind == "tithe":
         giver, to = (
             names.get(event["kingdom"], event["kingdom"]),
@@ -163,6 +170,8 @@ def _as_input(described: Json) -> Json:
     kind = described["kind"]
     if kind == "disband":
         return {"disband": described.get("army")}
+    if kind == "quest":
+        return {"quest": described["hex"], "hero": described["hero"], "points": described["points"]}
     if kind == "army":
         return {"recruit": "army", "hex": described["hex"], "ally": described.get("ally")}
     return {"build": kind, "hex": described["hex"]}

@@ -15,6 +15,7 @@ from django.urls import reverse
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign
+from campaign.rules.artefacts import ARTEFACTS
 from campaign.rules.hexmap import neighbours
 from campaign.rules.options import OPTION_ROWS
 from tests.campaign.helpers import (
@@ -254,6 +255,10 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
         f"Send Ser Brand (160 points) on a quest to the Wizard's tower at [{tower[0]}, {tower[1]}]"
         in page
     )
+    # The forecast tells the quest, never its outcome: that is a die still to be rolled.
+    assert "Ser Brand goes on a quest to the Wizard's tower at" in page
+    assert "a die decides what he finds." in page
+    assert not any(name in page for name, _ in ARTEFACTS)
 
 
 def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_alone(cast):
