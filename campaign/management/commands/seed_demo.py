@@ -415,7 +415,7 @@ def march_armies(data: Json, inputs: Json, hexmap: HexMap, between: tuple[str, .
     ]
     best: tuple[int, str, str, Hex] | None = None
     for hunter in sorted(armies, key=lambda a: a["id"]):
-        steps = _first_steps(hexmap, (hunter["hex"][0], hunter["hex"][1]))
+        steps = _first_steps(hexmap, (hunter["hex"][0], hunter["hex"][1]), _towers(data))
         for quarry in armies:
             there = (quarry["hex"][0], quarry["hex"][1])
             if quarry["kingdom"] == hunter["kingdom"] or there not in steps:
@@ -470,21 +470,30 @@ def _nearest(
         if army is None:
             continue
         here = (army["hex"][0], army["hex"][1])
-        route = (0, here) if here == target else _first_steps(hexmap, here).get(target)
+        steps = _first_steps(hexmap, here, _towers(data))
+        route = (0, here) if here == target else steps.get(target)
         if route is not None and (best is None or (route[0], army["id"]) < best[:2]):
             best = (route[0], army["id"], route[1])
     return None if best is None else (best[1], best[0], best[2])
 
 
-def _first_steps(hexmap: HexMap, start: Hex) -> dict[Hex, tuple[int, Hex]]:
-    """Every tile an army can march to from `start`: how many steps, and the first one."""
+def _towers(data: Json) -> frozenset[Hex]:
+    """The Wizard's towers, which no army enters (option wizards, OA5)."""
+    return frozenset((t[0], t[1]) for t in data.get("towers") or [])
+
+
+def _first_steps(
+    hexmap: HexMap, start: Hex, towers: frozenset[Hex] = frozenset()
+) -> dict[Hex, tuple[int, Hex]]:
+    """Every tile an army can march to from `start`, round the `towers`: how many steps,
+    and the first one."""
     found: dict[Hex, tuple[int, Hex]] = {}
     frontier = deque([(start, 0, start)])
     seen = {start}
     while frontier:
         here, distance, first = frontier.popleft()
         for there in hexmap.neighbours(here):
-            if there in seen or not hexmap.army_may_move(here, there):
+            if there in seen or there in towers or not hexmap.army_may_move(here, there):
                 continue
             seen.add(there)
             step = there if here == start else first
