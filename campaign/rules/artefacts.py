@@ -216,21 +216,7 @@ def taken(
         and a.holder.kingdom != winner
         and (names is None or a.name in names)
     ]
-    if not moving:
-        return campaign
-    to = _new_home(campaign, winner, hex_) if winner is not None else None
-    for artefact in moving:
-        assert artefact.holder is not None
-        turn.record(
-            "artefact-taken",
-            artefact=artefact.name,
-            **{"from": artefact.holder.kingdom},
-            to=winner if to is not None else None,
-            hex=list(hex_),
-        )
-    names_moving = {a.name for a in moving}
-    pool = tuple(replace(a, holder=to) if a.name in names_moving else a for a in campaign.artefacts)
-    return replace(campaign, artefacts=pool)
+    return _handed_to(campaign, moving, winner, hex_, turn)
 
 
 def capital_fallen(
@@ -239,13 +225,29 @@ def capital_fallen(
     """OA10: what a capital held (its kingdom's artefacts at the capital) goes, when another
     kingdom takes it, to the taker's first army there, else the taker's capital, else the
     pool; a capital razed (`taker` None) sends them to the pool."""
-    at_capital = [a.name for a in campaign.artefacts if a.holder == Holder(loser)]
-    if not at_capital:
+    at_capital = [a for a in campaign.artefacts if a.holder == Holder(loser)]
+    return _handed_to(campaign, at_capital, taker, hex_, turn)
+
+
+def _handed_to(
+    campaign: Campaign, moving: Sequence[Artefact], taker: str | None, hex_: Hex, turn: Turn
+) -> Campaign:
+    """The `moving` artefacts go to `taker` (its first army in `hex_`, else its capital),
+    or to the pool; each move is told."""
+    if not moving:
         return campaign
     to = _new_home(campaign, taker, hex_) if taker is not None else None
-    for name in at_capital:
-        turn.record("artefact-taken", artefact=name, **{"from": loser}, to=taker, hex=list(hex_))
-    pool = tuple(replace(a, holder=to) if a.name in at_capital else a for a in campaign.artefacts)
+    for artefact in moving:
+        assert artefact.holder is not None
+        turn.record(
+            "artefact-taken",
+            artefact=artefact.name,
+            **{"from": artefact.holder.kingdom},
+            to=taker if to is not None else None,
+            hex=list(hex_),
+        )
+    names = {a.name for a in moving}
+    pool = tuple(replace(a, holder=to) if a.name in names else a for a in campaign.artefacts)
     return replace(campaign, artefacts=pool)
 
 

@@ -470,22 +470,24 @@ def _with_options(campaign: Campaign, battle: Battle) -> Battle:
     limits (option `army_limits`, OA2), and the siege (option `sieges`, OA14), whose works
     replace the defended tile's benefit (OA15)."""
     if campaign.options.on("army_limits"):
-        first, second = (
-            replace(side, limits=limits([campaign.armies[a] for a in side.armies]))
-            for side in battle.sides
+        battle = _each_side(
+            battle, lambda s: replace(s, limits=limits([campaign.armies[a] for a in s.armies]))
         )
-        battle = replace(battle, sides=(first, second))
     if campaign.options.on("wizards"):
-        first, second = (
-            replace(side, artefacts=_artefacts_on(campaign, side.armies)) for side in battle.sides
+        battle = _each_side(
+            battle, lambda s: replace(s, artefacts=_artefacts_on(campaign, s.armies))
         )
-        battle = replace(battle, sides=(first, second))
     if campaign.options.on("sieges"):
         siege = siege_of(campaign, battle)
         battle = replace(battle, siege=siege)
         if siege is not None:
             battle = replace(battle, defender_benefit=None)
     return battle
+
+
+def _each_side(battle: Battle, change: Callable[[BattleSide], BattleSide]) -> Battle:
+    first, second = battle.sides
+    return replace(battle, sides=(change(first), change(second)))
 
 
 def _artefacts_on(campaign: Campaign, armies: Sequence[str]) -> tuple[str, ...]:
@@ -499,8 +501,8 @@ def _artefacts_on(campaign: Campaign, armies: Sequence[str]) -> tuple[str, ...]:
 def _as_simple(battle: Battle) -> Battle:
     """A battle the admin settles as a simple battle: no longer a siege, and no lists to
     limit (B7's +1 counts the walls)."""
-    first, second = (replace(side, limits=None, artefacts=None) for side in battle.sides)
-    return replace(battle, kind="simple", siege=None, sides=(first, second))
+    bare = _each_side(battle, lambda s: replace(s, limits=None, artefacts=None))
+    return replace(bare, kind="simple", siege=None)
 
 
 def _simple(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
