@@ -131,18 +131,23 @@ def test_the_kingdom_page_shows_each_armys_licence_to_its_player(cast):
     assert "Licence" not in plain.text
 
 
+def holding(campaign: Campaign, cast: dict[str, Any], artefacts: list[Any]) -> None:
+    """The gm corrects the newest snapshot so that the campaign's pool is `artefacts`."""
+    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    data["artefacts"] = artefacts
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="artefacts", data=data, what="test"
+    )
+
+
 def test_the_kingdom_page_shows_where_its_artefacts_are_to_its_player_alone(cast):
     """Option wizards (OA9): alice's page lists her artefacts and where each is; bob's
     lists his, never hers; the campaign page shows nobody where they are."""
     campaign = new_campaign(cast, options={"wizards": True})
-    data = copy.deepcopy(services.latest_snapshot(campaign).data)
-    data["artefacts"] = [
+    holding(campaign, cast, [
         {"name": "Ring of Secrets", "points": 25, "holder": {"kingdom": "red-elves", "army": None}},
         {"name": "Bobs Boots", "points": 30, "holder": {"kingdom": "blue-dwarfs", "army": None}},
-    ]
-    services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="artefacts", data=data, what="test"
-    )
+    ])  # fmt: skip
     url = reverse("campaign:kingdom", args=[campaign.slug])
     alice = html.unescape(signed_in(Client(), cast["alice"]).get(url).text)
     assert "Ring of Secrets (25 points): at the capital" in alice
@@ -265,15 +270,11 @@ def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_al
     """Option wizards (OA9): at the deployment alice places the artefact she holds on one
     of her armies; her list says so; bob's and the admin's pages never say where it is."""
     campaign = new_campaign(cast, options={"wizards": True})
-    data = copy.deepcopy(play_until(campaign, cast, at_step("deploy")))
+    data = play_until(campaign, cast, at_step("deploy"))
     red = kingdom_of(campaign, cast["alice"])
     army = next(a["id"] for a in data["armies"] if a["kingdom"] == red)
-    data["artefacts"] = [
-        {"name": "Ring of Secrets", "points": 25, "holder": {"kingdom": red, "army": None}}
-    ]
-    services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="an artefact", data=data, what="test"
-    )
+    ring = {"kingdom": red, "army": None}
+    holding(campaign, cast, [{"name": "Ring of Secrets", "points": 25, "holder": ring}])
     alice = signed_in(Client(), cast["alice"])
     url = reverse("campaign:winter", args=[campaign.slug])
     page = html.unescape(alice.get(url).text)
@@ -332,15 +333,11 @@ def test_where_an_artefact_is_never_shows_to_another_player_on_any_page(cast):
     page's list), only its kingdom sees which army carries it. Bob opens every page of the
     campaign, whole and as htmx fragments: the name appears only in the public list."""
     campaign = new_campaign(cast, options={"wizards": True})
-    data = copy.deepcopy(play_until(campaign, cast, at_step("orders")))
+    data = play_until(campaign, cast, at_step("orders"))
     red = kingdom_of(campaign, cast["alice"])
     army = next(a["id"] for a in data["armies"] if a["kingdom"] == red)
-    data["artefacts"] = [
-        {"name": "Ring of Secrets", "points": 25, "holder": {"kingdom": red, "army": army}}
-    ]
-    services.campaign_correct(
-        campaign=campaign, actor=cast["gm"], reason="an artefact", data=data, what="test"
-    )
+    ring = {"kingdom": red, "army": army}
+    holding(campaign, cast, [{"name": "Ring of Secrets", "points": 25, "holder": ring}])
     newest = services.latest_snapshot(campaign).number
     slug = campaign.slug
     pages = [
