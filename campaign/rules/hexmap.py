@@ -152,6 +152,21 @@ def connected(start: Hex, owned: Set[Hex], hexmap: HexMap) -> frozenset[Hex]:
     return frozenset(reached)
 
 
+def steps(hexmap: HexMap, a: Hex, b: Hex, towers: Set[Hex] = frozenset()) -> int | None:
+    """Rule OG3 of campaign-options.md: the fewest moves from `a` to `b`, tile to adjacent
+    tile, through tiles armies may enter (ruling M3; explored or not), never across a water
+    edge nor into a Wizard's tower of `towers`. None if no way leads there."""
+    reached = {a: 0}
+    frontier = deque([a])
+    while frontier and b not in reached:
+        here = frontier.popleft()
+        for n in hexmap.neighbours(here):
+            if n not in reached and n not in towers and hexmap.army_may_move(here, n):
+                reached[n] = reached[here] + 1
+                frontier.append(n)
+    return reached.get(b)
+
+
 # --- Validation of a hand-made map --------------------------------------------------------
 
 

@@ -122,7 +122,6 @@ OPTIONS: tuple[OptionRow, ...] = (
         "magical artefacts (options OA4 to OA11).",
         default=False,
         switch=True,
-        offered=False,  # issue 27: quests, artefacts and their pages come next
     ),
     OptionRow(
         "common_deck",

@@ -247,20 +247,23 @@ def ended_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     raise CommandError(f"The short campaign did not end in {MAX_STEPS} snapshots.")
 
 
+OPTIONS_SEED = 5  # the dice of `demo-options`: a tower, a quest's artefact and the siege by year 5
+
+
 def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
-    """`demo-options`: a campaign with the optional rules of part A the app plays (army
-    limits, one Battlefield deck, siege assaults), played by bots, alice's army steered on
-    bob's capital, until their siege waits for its tabletop result."""
+    """`demo-options`: a campaign with every optional rule of part A on, played by bots,
+    alice's army steered on bob's capital, until a Wizard's tower stands, a quest has won
+    an artefact, and their siege waits for its tabletop result with artefacts on its card."""
     switches = {name: True for name in OPTIONS_IN_DEMO}
-    campaign = started(users, "Demo options", **switches)
+    campaign = started(users, "Demo options", seed=OPTIONS_SEED, **switches)
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rivals = tuple(services.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
-    rng = random.Random(SEED)
+    rng = random.Random(OPTIONS_SEED)
     hexmap = map_from_json(campaign.map)
     for _ in range(MAX_STEPS):
         data = services.latest_snapshot(campaign).data
         siege = next((b for b in awaiting(data) if b.get("siege")), None)
-        if siege is not None:
+        if siege is not None and wizardry_shown(data, siege):
             campaign.refresh_from_db()
             return campaign, battle_news(campaign, siege).replace(
                 "A pitched battle", "A siege assault", 1
@@ -269,7 +272,18 @@ def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
             campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
             siege=(rivals[0], rivals[1]),
         )  # fmt: skip
-    raise CommandError(f"alice's army did not besiege bob's capital in {MAX_STEPS} snapshots.")
+    raise CommandError(
+        f"No siege with artefacts between alice and bob, after a tower and a quest's "
+        f"artefact, in {MAX_STEPS} snapshots."
+    )
+
+
+def wizardry_shown(data: Json, siege: Json) -> bool:
+    """Whether a Wizard's tower stands, a quest has won an artefact, and `siege`'s card
+    shows artefacts (option wizards)."""
+    won = any(e["type"] == "quest" and e.get("artefact") for e in data.get("events", []))
+    carried = any(side.get("artefacts") for side in siege["sides"])
+    return bool(data.get("towers")) and won and carried
 
 
 # The optional rules `demo-options` has on: every one offered to groups (campaign.rules.options).
@@ -435,18 +449,19 @@ def march_armies(data: Json, inputs: Json, hexmap: HexMap, between: tuple[str, .
 
 
 def besiege(data: Json, inputs: Json, hexmap: HexMap, attacker: str, defender: str) -> None:
-    """Steer the bots' orders towards a siege (option sieges, OA14): the defender's army
-    nearest its capital goes home and Defends it; the attacker's nearest marches on it,
-    and waits next to it until the defender's army is home, so that it assaults a defended
-    capital rather than taking an empty one."""
+    """Steer the bots' orders towards a siege (option sieges, OA14): the defender's first
+    army goes home and Defends its capital; the attacker's first marches on it, and waits
+    next to it until the defender's army is home, so that it assaults a defended capital
+    rather than taking an empty one. First armies, because that is where a kingdom's
+    artefacts go unless it places them (OA9)."""
     capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == defender)
     if capital is None:
         return
     home = (capital[0], capital[1])
     orders = inputs.get("orders", {})
-    guard = _nearest(data, orders.get(defender, []), hexmap, home)
+    guard = _first_army(data, orders.get(defender, []), hexmap, home)
     guarded = guard is not None and guard[1] == 0
-    hunter = _nearest(data, orders.get(attacker, []), hexmap, home)
+    hunter = _first_army(data, orders.get(attacker, []), hexmap, home)
     for kingdom_id, found in ((defender, guard), (attacker, hunter)):
         if found is None:
             continue
@@ -458,23 +473,22 @@ def besiege(data: Json, inputs: Json, hexmap: HexMap, attacker: str, defender: s
         orders[kingdom_id] = [order if o["unit"] == army else o for o in orders[kingdom_id]]
 
 
-def _nearest(
+def _first_army(
     data: Json, given: list[Json], hexmap: HexMap, target: Hex
 ) -> tuple[str, int, Hex] | None:
-    """Of the upright armies the orders `given` name, the one fewest steps from `target`:
-    its id, the steps, and its first step there; None if none can march there."""
-    upright = {a["id"]: a for a in data.get("armies", []) if a["upright"]}
-    best: tuple[int, str, Hex] | None = None
-    for order in given:
-        army = upright.get(order["unit"])
-        if army is None:
+    """Of the upright armies the orders `given` name, the first in the file's order that
+    can march to `target`: its id, the steps, and its first step there; None if none can."""
+    ordered = {order["unit"] for order in given}
+    for army in data.get("armies", []):
+        if not army["upright"] or army["id"] not in ordered:
             continue
         here = (army["hex"][0], army["hex"][1])
-        steps = _first_steps(hexmap, here, _towers(data))
-        route = (0, here) if here == target else steps.get(target)
-        if route is not None and (best is None or (route[0], army["id"]) < best[:2]):
-            best = (route[0], army["id"], route[1])
-    return None if best is None else (best[1], best[0], best[2])
+        route = (
+            (0, here) if here == target else _first_steps(hexmap, here, _towers(data)).get(target)
+        )
+        if route is not None:
+            return army["id"], route[0], route[1]
+    return None
 
 
 def _towers(data: Json) -> frozenset[Hex]:

@@ -2,6 +2,7 @@
 services until a pitched battle has been fought at the tabletop and every kingdom is asked
 for its next orders."""
 
+import html
 from collections.abc import Iterator
 from dataclasses import dataclass
 from io import StringIO
@@ -187,13 +188,14 @@ def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(demo, cli
 
 
 def test_demo_options_waits_for_alices_siege_of_bobs_capital_with_its_card(demo, client):
-    """Issue 27: the optional rules of part A the app plays are on; alice's army assaults
-    bob's defended capital, and the card says so to both, with each side's limits."""
+    """Issue 27: every optional rule of part A is on; alice's army assaults bob's defended
+    capital, and the card says so to both, with each side's limits and the artefacts on
+    each side's armies."""
     campaign = Campaign.objects.get(slug="demo-options")
     data = services.latest_snapshot(campaign).data
     assert all(data["options"].get(row.name) for row in offered() if row.switch)
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
-    (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
+    (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result" and b["siege"]]
     assert {battle["attacker"], battle["defender"]} == {players["alice"], players["bob"]}
     assert battle["siege"] == {"side": players["bob"], "works": "wood"}
     assert all("licence" in army for army in data["armies"])
@@ -204,6 +206,27 @@ def test_demo_options_waits_for_alices_siege_of_bobs_capital_with_its_card(demo,
         page = client.get(card).text
         assert "is besieged in its capital" in page
         assert "Its list: Monsters up to" in page
+        carried = [name for side in battle["sides"] for name in side["artefacts"]]
+        assert carried
+        assert all(name in page for name in carried)
+
+
+def test_demo_options_has_a_wizards_tower_and_an_artefact_won_on_a_quest(demo, client):
+    """Issue 27, option wizards: a Wizard's tower stands on the map, and a quest won an
+    artefact, which the chronicle tells with its dice and the campaign page lists as held."""
+    campaign = Campaign.objects.get(slug="demo-options")
+    data = services.latest_snapshot(campaign).data
+    assert data["options"]["wizards"]
+    assert data["towers"]
+    (won, *_) = [e for e in data["events"] if e["type"] == "quest" and e["artefact"]]
+    client.force_login(User.objects.get(username="carol"))
+    page = html.unescape(client.get(reverse("campaign:campaign", args=[campaign.slug])).text)
+    assert "a Wizard's tower: nobody enters it" in page  # on the map, on its tile
+    assert "Magical artefacts held" in page
+    assert won["artefact"] in page
+    chronicle = html.unescape(client.get(reverse("campaign:chronicle", args=[campaign.slug])).text)
+    assert "went on a quest to the Wizard's tower at" in chronicle
+    assert f"{won['artefact']} was found" in chronicle
 
 
 def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(demo, client):
