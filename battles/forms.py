@@ -31,7 +31,13 @@ class BattleForm(forms.Form):
         pass
 
     def setup_artefacts(self, artefacts: list[str]) -> None:
-        pass
+        """A form's `captured` offers the artefacts on the card; with none, it has none."""
+        if "captured" not in self.fields:
+            return
+        if artefacts:
+            self.fields["captured"].choices = [(name, name) for name in artefacts]  # type: ignore[attr-defined]
+        else:
+            del self.fields["captured"]
 
 
 class SeenForm(BattleForm):
@@ -39,6 +45,15 @@ class SeenForm(BattleForm):
     step the campaign has moved on from is refused."""
 
     seen = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+def captured_field() -> forms.MultipleChoiceField:
+    """Option wizards (OA10): the artefacts on the card the winner took."""
+    return forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Magical artefacts the winner took (those on the beaten side's routed units)",
+    )
 
 
 def outcome_field() -> forms.ChoiceField:
@@ -78,17 +93,7 @@ class ReportForm(SeenForm):
     defender_list = forms.CharField(
         required=False, max_length=10000, widget=forms.Textarea(attrs={"rows": 3})
     )
-    captured = forms.MultipleChoiceField(
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        label="Magical artefacts the winner took (those on the beaten side's routed units)",
-    )
-
-    def setup_artefacts(self, artefacts: list[str]) -> None:
-        if artefacts:
-            self.fields["captured"].choices = [(name, name) for name in artefacts]  # type: ignore[attr-defined]
-        else:
-            del self.fields["captured"]
+    captured = captured_field()
 
     def setup_kingdoms(self, kingdoms: Choices) -> None:
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]
@@ -162,6 +167,7 @@ class RetreatForm(SeenForm):
 
 class DecideForm(BattleForm):
     outcome = outcome_field()
+    captured = captured_field()
     reason = reason_field(required=False)
 
     def setup_kingdoms(self, kingdoms: Choices) -> None:

@@ -320,10 +320,17 @@ def battle_accept_time(*, play_time: PlayTime, user: User) -> PlayTime:
 
 @transaction.atomic
 def battle_decide(
-    *, battle: Battle, actor: User, result: str, winner: str = "", reason: str = ""
+    *,
+    battle: Battle,
+    actor: User,
+    result: str,
+    winner: str = "",
+    reason: str = "",
+    captured: Sequence[str] = (),
 ) -> None:
     """The admin records the result for both sides (a dispute, an overdue report, a game
-    played without the app); audited."""
+    played without the app), with option wizards the artefacts the winner took (OA10);
+    audited."""
     battle = _locked_open(battle, None)
     services.require_admin(battle.campaign, actor)
     winner = winner if result == "win" else ""
@@ -331,7 +338,7 @@ def battle_decide(
     services.battle_entry_save(
         campaign=battle.campaign,
         actor=actor,
-        entry=_entry(battle, result, winner),
+        entry=_entry(battle, result, winner, captured),
         audit=AuditEntry.Action.BATTLE_DECIDED,
         reason=reason,
     )

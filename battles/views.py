@@ -598,6 +598,7 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             ],
             "decide": DecideForm(
                 kingdoms=[(k, cast.name(k)) for k in row.battle.kingdoms],
+                artefacts=_on_the_card(row.battle),
                 auto_id=f"decide-{row.battle.number}-%s",
             ),
             "simple": SimpleForm(auto_id=f"simple-{row.battle.number}-%s"),
@@ -612,8 +613,9 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def _decide(battle: Battle, actor: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
     services.battle_decide(
-        battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"]
-    )
+        battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"],
+        captured=data.get("captured") or (),
+    )  # fmt: skip
     return f"The result of battle {battle.number} is recorded; the campaign moves on."
 
 
@@ -643,7 +645,8 @@ def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) 
     if action not in ADMIN_ACTIONS:
         raise Http404("No such action.")
     form_class, act = ADMIN_ACTIONS[action]
-    form = form_class(request.POST, kingdoms=[(k, k) for k in battle.kingdoms])
+    kingdoms = [(k, k) for k in battle.kingdoms]
+    form = form_class(request.POST, kingdoms=kingdoms, artefacts=_on_the_card(battle))
     carry_out(request, form, lambda data: act(battle, actor, data))
     return redirect(reverse("battles:admin", args=[slug]))
 

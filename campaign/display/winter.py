@@ -116,6 +116,8 @@ def forecast(
         for e in events
         if e["type"] in FORECAST_EVENTS and (e.get("kingdom") == kingdom or e.get("to") == kingdom)
     ]
+    if kind == "deploy":
+        lines += placed_artefacts(after, kingdom)
     lost = next(
         (e for e in events if e["type"] == "resources-lost" and e["kingdom"] == kingdom), None
     )
@@ -163,6 +165,18 @@ def event_line(event: Json, names: Mapping[str, str], *, foreseen: bool = False)
     if kind == "no-room":
         return f"{event['army']} finds no room to deploy and is lost."
     return f"{event['army']} deploys at {at(event['hex'])}."
+
+
+def placed_artefacts(data: Json, kingdom: str) -> list[str]:
+    """Option wizards (OA9): where each of the kingdom's artefacts sits, for its own
+    player's eyes only."""
+    lines = []
+    for artefact in data.get("artefacts") or []:
+        holder = artefact["holder"] or {}
+        if holder.get("kingdom") == kingdom:
+            where = f"on army {holder['army']}" if holder.get("army") else "at your capital"
+            lines.append(f"{artefact['name']} {where}.")
+    return lines
 
 
 def _as_input(described: Json) -> Json:

@@ -125,6 +125,9 @@ def winter_context(
         if board.kind == "purchases":  # a tile tapped on the map: what could go there
             step["here_at"] = here_at
             step["here"] = [c for c in step["choices"] if c.hex and c.hex == step["here_at"]]
+        elif board.kind == "deploy" and here_at in step["artefact_spots"]:  # OA9
+            step["here_at"] = here_at
+            step["here"] = step["artefact_spots"][here_at]
         context |= step
         context["forecast"] = words.forecast(
             board.data, board.kingdom, board.kind, board.draft, board.names
@@ -177,8 +180,25 @@ def _step_context(board: Board) -> Json:
             "deployed": [_deploy_words(entry) for entry in board.draft],
             "artefacts_to_place": held,  # option wizards (OA9): secret to the kingdom
             "own_armies": [a["id"] for a in data["armies"] if a["kingdom"] == me],
+            "artefact_spots": _artefact_spots(data, me, board.draft) if held else {},
         }
     return {}
+
+
+def _artefact_spots(data: Json, kingdom: str, draft: list[Json]) -> dict[Hex, list[str | None]]:
+    """Option wizards (OA9): where the kingdom may place an artefact, tile by tile, once
+    each of its armies is placed: the armies deployed there, and its capital (None)."""
+    placed = {e["army"]: e["hex"] for e in draft if "hex" in e}
+    own = [a["id"] for a in data["armies"] if a["kingdom"] == kingdom]
+    if any(army not in placed for army in own):
+        return {}
+    spots: dict[Hex, list[str | None]] = {}
+    for army in own:
+        spots.setdefault((placed[army][0], placed[army][1]), []).append(army)
+    capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == kingdom)
+    if capital is not None:
+        spots.setdefault((capital[0], capital[1]), []).append(None)
+    return spots
 
 
 def _quest_towers(data: Json, kingdom: str) -> list[Hex]:
@@ -263,11 +283,27 @@ def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[M
         if room > 0 and armies
     ]
     picks += _purchase_picks(step.get("choices", ()), step.get("here_at"))
+    picks += _artefact_picks(step.get("artefact_spots", {}), step.get("here_at"))
     own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
     around = [n for h in own for n in neighbours(h)]
     return render_map(
         board.data, kingdoms=looks, picks=picks, moves=[], focus=[*own, *around], marks=marks
     )
+
+
+def _artefact_picks(spots: dict[Hex, list[str | None]], here: Hex | None) -> list[Pick]:
+    """Option wizards (OA9): each tile where an artefact may go, lit to tap: the tap shows,
+    under the map, the armies there and the capital to choose from (`?at=q,r`)."""
+    return [
+        Pick(
+            hex=h,
+            label=f"Place an artefact at [{h[0]}, {h[1]}]: "
+            + ", ".join(f"on army {army}" if army else "at your capital" for army in places),
+            href=f"?at={h[0]},{h[1]}#here",
+            kind="chosen" if h == here else "target",
+        )
+        for h, places in sorted(spots.items())
+    ]
 
 
 def _purchase_picks(choices: list[Choice], here: Hex | None) -> list[Pick]:

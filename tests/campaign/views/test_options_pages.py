@@ -211,6 +211,36 @@ def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
     assert holders["Blue Boots"] == {"kingdom": "red-elves", "army": "red-elves-1"}
 
 
+def test_the_admins_decision_on_the_battle_desk_names_the_artefacts_taken(
+    cast, eager_celery, django_capture_on_commit_callbacks
+):
+    """Option wizards (OA10): the gm records bob's win from the battle desk, ticking Red
+    Blade, which was on alice's army; an artefact not on the card is refused in words and
+    nothing is saved; the recorded result moves Red Blade to bob's army in the tile."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    artefacts = [
+        {"name": "Red Blade", "points": 25, "holder": {"kingdom": "red-elves", "army": "red-elves-1"}},
+        {"name": "Home Ring", "points": 20, "holder": {"kingdom": "red-elves", "army": None}},
+    ]  # fmt: skip
+    hand_off_a_battle(campaign, cast, artefacts=artefacts)
+    battle = Battle.objects.get(campaign=campaign)
+    gm = signed_in(Client(), cast["gm"])
+    desk = html.unescape(gm.get(reverse("battles:admin", args=[campaign.slug])).text)
+    assert 'name="captured" value="Red Blade"' in desk
+    assert 'value="Home Ring"' not in desk  # kept at the capital: not in the battle
+    decide = reverse("battles:admin_act", args=[campaign.slug, battle.number, "decide"])
+    before = services.latest_snapshot(campaign).number
+    forged = {"outcome": "blue-dwarfs", "captured": ["Home Ring"], "reason": "disputed"}
+    refused = html.unescape(gm.post(decide, forged, follow=True).text)
+    assert "Nothing was changed." in refused
+    assert services.latest_snapshot(campaign).number == before
+    with django_capture_on_commit_callbacks(execute=True):
+        gm.post(decide, {**forged, "captured": ["Red Blade"]})
+    holders = {a["name"]: a["holder"] for a in services.latest_snapshot(campaign).data["artefacts"]}
+    assert holders["Red Blade"] == {"kingdom": "blue-dwarfs", "army": "blue-dwarfs-1"}
+    assert holders["Home Ring"] == {"kingdom": "red-elves", "army": None}
+
+
 def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
     """Option wizards (OA6): at the purchases, alice's page offers a quest to the tower
     next to her tiles, with the die's table; her hero and points go to her list. A post
@@ -292,6 +322,39 @@ def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_al
                 "<li>Ring of Secrets: Red Elves</li>"
             )
             assert f"on army {army}" not in text
+
+
+def test_the_winter_page_places_an_artefact_by_tapping_an_army_on_the_map(cast):
+    """Option wizards (OA9): once alice's armies are placed, the map lights the tiles where
+    her artefact may go; a tap shows the armies there and her capital, a button places it,
+    and the forecast says where it will be, to her alone."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    data = play_until(campaign, cast, at_step("deploy"))
+    red = kingdom_of(campaign, cast["alice"])
+    capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == red)
+    (army, *_) = armies = [a["id"] for a in data["armies"] if a["kingdom"] == red]
+    ring = {"kingdom": red, "army": None}
+    holding(campaign, cast, [{"name": "Ring of Secrets", "points": 25, "holder": ring}])
+    alice = signed_in(Client(), cast["alice"])
+    url = reverse("campaign:winter", args=[campaign.slug])
+    add = reverse("campaign:winter_change", args=[campaign.slug, "deploy", "add"])
+    seen = services.latest_snapshot(campaign).number
+    assert "Once your armies are placed, you may tap the map" in html.unescape(alice.get(url).text)
+    for each in armies:
+        alice.post(add, {"seen": seen, "army": each, "hex": f"{capital[0]},{capital[1]}"})
+    page = html.unescape(alice.get(url).text)
+    assert "Tap a lit army or your capital to place Ring of Secrets." in page
+    spot = f"[{capital[0]}, {capital[1]}]"
+    assert f'aria-label="Place an artefact at {spot}: on army {army}' in page
+    tapped = html.unescape(alice.get(url, {"at": f"{capital[0]},{capital[1]}"}).text)
+    assert f"Place Ring of Secrets at {spot}" in tapped
+    assert "At your capital" in tapped
+    alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
+    page = html.unescape(alice.get(url).text)
+    assert f"Ring of Secrets on army {army}." in page  # the forecast
+    assert "Tap a lit army" not in page  # nothing left to place
+    bob = signed_in(Client(), cast["bob"]).get(url).text
+    assert "Ring of Secrets" not in bob
 
 
 def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
