@@ -126,7 +126,8 @@ def _render(
         "invitation": invitation_link(request, campaign),
         "at_deadline": at_the_deadline(campaign, data, ready, names, zone) if data else "",
         "forms": {action.replace("-", "_"): form for action, form in page_forms.items()},
-        "wizards": bool(data and data["options"].get("wizards")),
+        "wizards": bool((data["options"] if data else campaign.options).get("wizards")),
+        "pool_waits": data is None,  # the pool is written out when the campaign starts
         "pool_editable": bool(data and data["clock"]["season"] == "setup"),
         "pool_held": sum(1 for a in pool if a.get("holder")),
         "offers": [

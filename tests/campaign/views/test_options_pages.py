@@ -30,7 +30,7 @@ from tests.campaign.views.test_new_campaign import NEW, choices
 
 pytestmark = pytest.mark.django_db
 
-PART_A = ("army_limits", "common_deck", "sieges")
+PART_A = ("army_limits", "wizards", "common_deck", "sieges")
 
 
 def test_the_new_campaign_page_offers_each_option_with_a_link_to_its_rules(client, cast):
@@ -67,7 +67,13 @@ def test_the_rules_page_holds_each_options_rules_with_their_anchors(client):
     page = client.get(reverse("campaign:rules")).text
     for name in PART_A:
         assert f'id="option-{name}"' in page
-    for rule in ("OA1 Licence.", "OA2 Lists.", "OA13 Strategy cards.", "OA15 The works."):
+    for rule in (
+        "OA1 Licence.",
+        "OA2 Lists.",
+        "OA7 Quest roll.",
+        "OA9 Placement, secret.",
+        "OA15 The works.",
+    ):
         rule_id = rule.split()[0].lower()
         assert f'<li id="ruling-{rule_id}"><strong>{rule}</strong>' in page
 

@@ -95,6 +95,22 @@ def test_every_app_ruling_is_shown_with_its_anchor(client):
         assert f'<li id="ruling-{ruling.lower()}"><strong>{ruling} ' in page
 
 
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+
+
+def test_every_ruling_a_page_links_to_is_on_the_rules_page(client):
+    """`{% ruling "OA6" word="option" %}` on any page links to the rules page's anchor."""
+    linked = {
+        ruling
+        for template in TEMPLATES.rglob("*.html")
+        for ruling in re.findall(r'{% ruling "(\w+)"', template.read_text())
+    }
+    assert {"B7", "W7", "OA2", "OA6", "OA9", "OA10"} <= linked
+    page = rules_page(client)
+    missing = sorted(r for r in linked if f'id="ruling-{r.lower()}"' not in page)
+    assert missing == []
+
+
 def test_no_anchor_is_used_twice(client):
     ids = re.findall(r'\sid="([^"]+)"', rules_page(client))
     assert len(ids) == len(set(ids))
