@@ -8,7 +8,6 @@ Each game is made through the services; the gm and the players click in Chromium
 
 import copy
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -161,7 +160,7 @@ def report_captured(page: Page, kingdom_name: str, artefact: str) -> None:
 
 
 def test_the_winner_reports_the_artefact_taken_and_the_loser_confirms_it(
-    browser, live_server, cast, eager, screenshot: Callable[[Page, str], object]
+    browser, live_server, cast, eager, screenshot
 ):
     campaign = new_campaign(cast, options={"wizards": True})
     boots = {"name": "Blue Boots", "points": 30}
