@@ -83,7 +83,7 @@ def state_words(battle: Battle, reports: list[ResultReport], cast: Cast) -> str:
         return resolved_words(battle, cast)
     by_status = {r.status: r for r in reports}
     if ResultReport.Status.CONFIRMED in by_status:
-        return "Result confirmed: the campaign moves on."
+        return "Result confirmed: it takes effect once every battle of the month has its result."
     if ResultReport.Status.DISPUTED in by_status:
         return "Disputed: the campaign's admin decides."
     if ResultReport.Status.REPORTED in by_status:

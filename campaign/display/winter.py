@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.display.report import QUEST_OUTCOMES
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import hex_label
@@ -140,7 +141,11 @@ def event_line(event: Json, names: Mapping[str, str], *, foreseen: bool = False)
         went = f"{event['hero']} goes on a quest to the Wizard's tower at {at(event['tower'])}"
         if foreseen:
             return f"{went}: a die decides what he finds."
-        found = f"finds {event['artefact']}" if event.get("artefact") else event["outcome"]
+        found = (
+            f"finds {event['artefact']}"
+            if event.get("artefact")
+            else QUEST_OUTCOMES[event["outcome"]]
+        )
         return f"{went}: {event['result']}, {found}."
     if kind == "tithe":
         giver, to = (

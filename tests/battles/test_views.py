@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import User
 from battles import services
 from battles.models import Battle, PlayTime, ResultReport
+from battles.views import cast_of, state_words
 from campaign import services as campaign_services
 from campaign.models import Campaign, Submission
 from campaign.rules.hexmap import distance
@@ -748,4 +749,14 @@ def test_the_retreat_is_chosen_by_tapping_a_lit_tile_on_the_map(
     assert (
         f"{army['hex'][0]},{army['hex'][1]}"
         == json.loads(html.unescape(values))["retreat-brightwater-1"]
+    )
+
+
+def test_a_confirmed_result_waiting_for_the_months_other_battles_says_so(cast, battle):
+    """A confirmed result is played into the campaign with the month's other battles: the
+    card says so, not that the campaign has moved on already."""
+    confirmed = ResultReport(battle=battle, kingdom="aldermark", result="draw", status="confirmed")
+    words = state_words(battle, [confirmed], cast_of(battle.campaign))
+    assert (
+        words == "Result confirmed: it takes effect once every battle of the month has its result."
     )
