@@ -61,6 +61,7 @@ class SideView:
     defending: bool
     limits: Json | None = None  # option army_limits (OA2): points on Monsters, War Engines
     artefacts: list[str] | None = None  # option wizards (OA9): on its armies, shown to both
+    reckoning: str = ""  # option common_deck (OA13): how its strategy cards were counted
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class Outcome:
 
 
 def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> list[SideView]:
+    reckoning = strategy_reckoning(battle, names)
     return [
         SideView(
             kingdom=side["kingdom"],
@@ -85,9 +87,32 @@ def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> lis
             defending=side["defending"],
             limits=side.get("limits"),
             artefacts=side.get("artefacts"),
+            reckoning=reckoning.get(side["kingdom"], ""),
         )
         for side in battle.sides
     ]
+
+
+def one_deck(battle: Battle) -> bool:
+    """Whether the battle's two sides share one Battlefield deck (option common_deck), at
+    the tabletop."""
+    return bool(battle.board) and bool(battle.campaign.options.get("common_deck"))
+
+
+def strategy_reckoning(battle: Battle, names: dict[str, str]) -> dict[str, str]:
+    """Option common_deck (OA13), by kingdom: its strategy cards are one for each upright
+    army of the other side, plus the strategies it has learned from pitched battles lost."""
+    if not one_deck(battle) or len(battle.sides) != 2:
+        return {}
+    reckoning = {}
+    for side, other in zip(battle.sides, reversed(battle.sides), strict=True):
+        armies = len(other["armies"])
+        enemy = names.get(other["kingdom"], other["kingdom"])
+        reckoning[side["kingdom"]] = (
+            f"{armies} for the arm{'y' if armies == 1 else 'ies'} of {enemy}, "
+            f"{side['strategy_cards'] - armies} learned from pitched battles lost"
+        )
+    return reckoning
 
 
 # Option sieges (OA15): what each kind of works sets up.
@@ -122,6 +147,17 @@ def margin(battle: Battle) -> int | None:
     return game_size(battle) // 10 if battle.scenario in MARGIN_SCENARIOS else None
 
 
+# Option common_deck (OA12): the set-up steps of one shared Battlefield deck.
+ONE_DECK = (
+    "Both players use one Battlefield deck, without the Thunderclouds and Unreplenished "
+    "Casualties condition cards."
+)
+OBJECTIVE_CARDS = (
+    "Deal each player 2 Objective cards from the deck: each keeps a primary and a secondary, "
+    "and reveals the secondary at their own turn 4."
+)
+
+
 def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
     """Setting up the game, in order (kings-of-war.md), with this battle's own facts; none
     for a battle not played at the tabletop."""
@@ -134,8 +170,12 @@ def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
         f"The scenario is {battle.scenario}: place its objectives or loot when the rules say.",
         "Place terrain together: blocking, difficult, obstacles, decorative; agree heights.",
     ]
+    deck = one_deck(battle)
+    if deck:  # option common_deck (OA12)
+        steps.insert(0, ONE_DECK)
     if battle.condition and battle.condition != "Clear Conditions":
-        steps.append(f"Put the Battlefields condition card {battle.condition} in play.")
+        drawn = " (the tile's roll chose it: it is not drawn)" if deck else ""
+        steps.append(f"Put the Battlefields condition card {battle.condition} in play{drawn}.")
     strategies = [
         f"{names.get(s['kingdom'], s['kingdom'])} draws {s['strategy_cards']}"
         for s in battle.sides
@@ -152,6 +192,8 @@ def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
             f"Before the first unit is deployed, {', '.join(defending)} (defending) adjusts "
             "the table: see the defender's benefit."
         )
+    if deck:
+        steps.append(OBJECTIVE_CARDS)
     steps += [
         'Deploy alternately, more than 12" from the centre line.',
         "Vanguard moves, then roll off for the first turn.",

@@ -632,6 +632,7 @@ class _Scene:
     water_edges: Mapping[Hex, Sequence[Hex]]
     rivers: Mapping[Hex, Sequence[Hex]]
     towers: frozenset[Hex] = frozenset()  # option wizards (OA5)
+    sieges: bool = False  # option sieges (OA14): fortresses and capitals say "fortified"
 
 
 def _scene(data: Mapping[str, Any], kingdoms: Mapping[str, KingdomLook]) -> _Scene:
@@ -656,6 +657,7 @@ def _scene(data: Mapping[str, Any], kingdoms: Mapping[str, KingdomLook]) -> _Sce
         water_edges=_water_edges(game_map.get("water_edges") or [], terrain),
         rivers=_river_links(terrain),
         towers=frozenset(h for h in map(_hex, data.get("towers") or []) if h is not None),
+        sieges=bool((data.get("options") or {}).get("sieges")),
     )
 
 
@@ -989,6 +991,9 @@ def _hex_words(h: Hex, scene: _Scene) -> str:
         words.append("capital city")
     elif holding is not None and holding.get("settlement"):
         words.append(_text(holding.get("settlement")))
+    fortress = holding is not None and holding.get("settlement") == "fortress"
+    if scene.sieges and owner and (fortress or capital_of == owner):
+        words.append(FORTIFIED_WORDS)
     units = scene.units.get(h, ())
     contesting = list(dict.fromkeys(u.kingdom for u in units))
     if len(contesting) > 1:
@@ -1002,6 +1007,10 @@ def _hex_words(h: Hex, scene: _Scene) -> str:
     return " · ".join(words)
 
 
+FORTIFIED_WORDS = (
+    "fortified: a tabletop battle here while its kingdom's army holds Defend is a siege "
+    "assault (option OA14)"
+)
 TOWER_WORDS = (
     "a Wizard's tower: nobody enters it; a kingdom with a tile next to it may send a hero "
     "on a quest each winter (options OA5, OA6)"

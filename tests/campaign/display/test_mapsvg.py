@@ -502,3 +502,25 @@ def test_a_wizards_tower_is_drawn_and_explained_on_its_hex():
     assert title is not None
     assert "a Wizard's tower: nobody enters it" in (title.text or "")
     assert "tower" not in classes(hex_group(root, 0, 0))
+
+
+def test_with_sieges_a_fortress_and_a_capital_say_fortified_and_a_city_does_not():
+    """Option sieges (OA14): siege works are not drawn, but a fortress or a capital of the
+    kingdom that controls it says "fortified" on tap; a plain city, or the same map without
+    the option, does not."""
+    tiles = [
+        tile((0, 0), "red", "city"),
+        tile((1, 0), "red", "fortress"),
+        tile((0, 1), "blue", "city"),
+    ]
+    for sieges, said in ((True, True), (False, False)):
+        data = position(
+            options={"sieges": True} if sieges else {},
+            map=make_map(2),
+            tiles=tiles,
+            capitals={"red": (0, 0)},
+        )
+        root = draw(data)
+        titles = {h: hex_group(root, *h).find("svg:title", NS) for h in ((0, 0), (1, 0), (0, 1))}
+        fortified = {h for h, title in titles.items() if "fortified" in (title.text or "")}
+        assert fortified == ({(0, 0), (1, 0)} if said else set())

@@ -110,7 +110,14 @@ def test_a_siege_card_prints_the_works_and_each_sides_limits_to_both_players(cas
             "War magical artefacts"
         ) in page
         assert "Monsters up to 0 points, War Engines up to 500 points" in page
-        assert "Strategy cards: 1" in page  # OA13: one army on the other side, no losses
+        # OA13: one army on the other side, no losses; OA12: the shared deck's steps
+        for enemy in ("Blue Dwarfs", "Red Elves"):
+            assert (
+                f"Strategy cards: 1 (1 for the army of {enemy}, 0 learned from pitched battles "
+                'lost: <a href="/rules/#ruling-oa13"'
+            ) in page
+        assert "Both players use one Battlefield deck, without the Thunderclouds" in page
+        assert "Deal each player 2 Objective cards from the deck" in page
 
 
 def test_the_same_battle_without_the_options_has_the_defenders_benefit_and_no_limits(cast):
@@ -122,6 +129,8 @@ def test_the_same_battle_without_the_options_has_the_defenders_benefit_and_no_li
     assert "Siege assault" not in page
     assert "Its list:" not in page
     assert "Strategy cards: 0" in page
+    assert "learned from pitched battles lost" not in page
+    assert "one Battlefield deck" not in page
 
 
 def test_the_kingdom_page_shows_each_armys_licence_to_its_player(cast):

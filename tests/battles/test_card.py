@@ -1,0 +1,55 @@
+"""The battle card's words of option common_deck (OA12, OA13), from the battle alone."""
+
+from battles.card import setup_steps, strategy_reckoning
+from battles.models import Battle
+from campaign.models import Campaign
+
+NAMES = {"red": "Red Elves", "blue": "Blue Dwarfs"}
+
+
+def a_battle(**options: bool) -> Battle:
+    """The example of OA13: blue, 1 army and 2 losses, against red, 3 armies and none."""
+    sides = [
+        {
+            "kingdom": "blue",
+            "armies": ["blue-1"],
+            "strategy_cards": 5,
+            "defending": False,
+            "points": 500,
+        },
+        {
+            "kingdom": "red",
+            "armies": ["red-1", "red-2", "red-3"],
+            "strategy_cards": 1,
+            "defending": False,
+            "points": 1500,
+        },
+    ]
+    return Battle(
+        campaign=Campaign(options=options), board="4x4", scenario="Invade!",
+        condition="Heavy Rain", sides=sides,
+    )  # fmt: skip
+
+
+def test_oa13_each_sides_strategy_cards_are_told_with_how_they_were_counted():
+    assert strategy_reckoning(a_battle(common_deck=True), NAMES) == {
+        "blue": "3 for the armies of Red Elves, 2 learned from pitched battles lost",
+        "red": "1 for the army of Blue Dwarfs, 0 learned from pitched battles lost",
+    }
+    assert strategy_reckoning(a_battle(), NAMES) == {}
+
+
+def test_oa12_the_set_up_steps_of_one_shared_deck():
+    steps = setup_steps(a_battle(common_deck=True), NAMES)
+    assert steps[0].startswith("Both players use one Battlefield deck, without the Thunderclouds")
+    assert (
+        "Put the Battlefields condition card Heavy Rain in play (the tile's roll chose it: it is "
+        "not drawn)."
+    ) in steps
+    dealt = next(
+        i for i, step in enumerate(steps) if step.startswith("Deal each player 2 Objective")
+    )
+    assert steps[dealt + 1].startswith("Deploy alternately")
+    plain = setup_steps(a_battle(), NAMES)
+    assert "Put the Battlefields condition card Heavy Rain in play." in plain
+    assert not any("Objective cards" in step or "one Battlefield deck" in step for step in plain)
