@@ -434,3 +434,36 @@ def test_where_an_artefact_is_never_shows_to_another_player_on_any_page(cast):
     assert public in bob.get(reverse("campaign:campaign", args=[slug])).text
     alice = html.unescape(signed_in(Client(), cast["alice"]).get(pages[1]).text)
     assert f"Ring of Secrets (25 points): on army {army}" in alice
+
+
+def test_at_the_deployment_where_alice_places_an_artefact_shows_to_nobody_else(cast):
+    """Option wizards (OA9): while alice places her artefact at the deployment, bob's and
+    the admin's pages of the winter (whole and as htmx fragments, the map's SVG within
+    them) never say on which army it is, nor does anyone's home page."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    data = play_until(campaign, cast, at_step("deploy"))
+    red = kingdom_of(campaign, cast["alice"])
+    army = next(a["id"] for a in data["armies"] if a["kingdom"] == red)
+    ring = {"kingdom": red, "army": army}
+    holding(campaign, cast, [{"name": "Ring of Secrets", "points": 25, "holder": ring}])
+    seen = services.latest_snapshot(campaign).number
+    alice = signed_in(Client(), cast["alice"])
+    add = reverse("campaign:winter_change", args=[campaign.slug, "deploy", "add"])
+    alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
+    assert f"Ring of Secrets on army {army}" in html.unescape(
+        alice.get(reverse("campaign:winter", args=[campaign.slug])).text
+    )
+    slug = campaign.slug
+    pages = [reverse("campaign:home"), reverse("battles:mine")] + [
+        reverse(name, args=[slug])
+        for name in ("campaign:campaign", "campaign:winter", "campaign:kingdom",
+                     "campaign:dashboard", "battles:list", "campaign:chronicle", "campaign:end")
+    ]  # fmt: skip
+    for name in ("bob", "gm"):
+        other = signed_in(Client(), cast[name])
+        for url in pages:
+            for headers in ({}, {"HX-Request": "true"}):
+                response = other.get(url, headers=headers)
+                text = html.unescape(response.text)
+                assert f"on army {army}" not in text, (name, url)
+                assert text.count("Ring of Secrets") == text.count("Ring of Secrets: Red Elves")
