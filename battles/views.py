@@ -77,13 +77,17 @@ def cast_of(campaign: Campaign) -> Cast:
     )
 
 
+# A result given goes into the campaign once the battles step has every battle's result.
+TAKES_EFFECT = "it takes effect once every battle of the month has its result"
+
+
 def state_words(battle: Battle, reports: list[ResultReport], cast: Cast) -> str:
     """Where the battle stands, in a sentence."""
     if not battle.awaiting:
         return resolved_words(battle, cast)
     by_status = {r.status: r for r in reports}
     if ResultReport.Status.CONFIRMED in by_status:
-        return "Result confirmed: it takes effect once every battle of the month has its result."
+        return f"Result confirmed: {TAKES_EFFECT}."
     if ResultReport.Status.DISPUTED in by_status:
         return "Disputed: the campaign's admin decides."
     if ResultReport.Status.REPORTED in by_status:
@@ -616,7 +620,7 @@ def _decide(battle: Battle, actor: User, data: Json) -> str:
         battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"],
         captured=data.get("captured") or (),
     )  # fmt: skip
-    return f"The result of battle {battle.number} is recorded; the campaign moves on."
+    return f"The result of battle {battle.number} is recorded: {TAKES_EFFECT}."
 
 
 def _simple(battle: Battle, actor: User, data: Json) -> str:
