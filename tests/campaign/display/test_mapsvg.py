@@ -521,6 +521,8 @@ def test_with_sieges_a_fortress_and_a_capital_say_fortified_and_a_city_does_not(
             capitals={"red": (0, 0)},
         )
         root = draw(data)
-        titles = {h: hex_group(root, *h).find("svg:title", NS) for h in ((0, 0), (1, 0), (0, 1))}
-        fortified = {h for h, title in titles.items() if "fortified" in (title.text or "")}
+        titles = {
+            h: hex_group(root, *h).findtext("svg:title", "", NS) for h in ((0, 0), (1, 0), (0, 1))
+        }
+        fortified = {h for h, title in titles.items() if "fortified" in title}
         assert fortified == ({(0, 0), (1, 0)} if said else set())
