@@ -6,7 +6,14 @@ class BattlesConfig(AppConfig):
     verbose_name = "Battles"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from battles.models import BattlePhoto
+        from battles.photos import forget_when_deleted
         from battles.sync import sync_battles
         from campaign.signals import snapshot_stored
 
         snapshot_stored.connect(sync_battles, dispatch_uid="battles.sync")
+        post_delete.connect(
+            forget_when_deleted, sender=BattlePhoto, dispatch_uid="battles.photo_files"
+        )

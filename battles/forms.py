@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 
+from battles.models import REPORT_LENGTH
+from battles.photos import MAX_BYTES
 from campaign.forms import MAX_EXTENSION_HOURS, HexField, read_hex, reason_field
 
 Choices = list[tuple[str, str]]
@@ -180,4 +182,49 @@ class SimpleForm(BattleForm):
 
 class ExtendForm(BattleForm):
     hours = forms.IntegerField(min_value=1, max_value=MAX_EXTENSION_HOURS, label="Hours")
+    reason = reason_field(required=False)
+
+
+# --- battle reports, once the battle is resolved ------------------------------------------
+
+
+class BattleReportForm(forms.Form):
+    text = forms.CharField(
+        required=False,
+        max_length=REPORT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        label="Your report",
+        help_text=f"Plain text: a few paragraphs, up to {REPORT_LENGTH:,} characters. Links "
+        "become clickable.",
+    )
+
+
+class PhotoForm(forms.Form):
+    """One photograph at a time. Its kind is read from the file's content, never from its
+    name or what the browser says (`battles.photos`): `accept` only helps the file picker."""
+
+    photo = forms.FileField(
+        label="Add a photograph",
+        help_text="A JPEG, PNG or WebP picture of at most 12 MB and 40 megapixels. What it "
+        "says of where and when it was taken (EXIF, GPS) is removed.",
+        widget=forms.FileInput(
+            attrs={
+                "accept": "image/jpeg,image/png,image/webp",
+                # static/js/photo-size.js says so before a photograph too large is sent.
+                "data-max-bytes": str(MAX_BYTES),
+                "data-too-large": "That photograph is more than 12 MB: send a smaller one.",
+            }
+        ),
+        error_messages={
+            "required": "Choose a photograph to add.",
+            "empty": "That file is empty: choose a photograph.",
+            "invalid": "That is not a file: choose a photograph.",
+        },
+    )
+
+
+class ReasonForm(forms.Form):
+    """Removing a photograph, hiding a report or showing it again: the admin's reason is
+    recorded in the audit log."""
+
     reason = reason_field(required=False)

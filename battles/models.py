@@ -1,8 +1,9 @@
 """Battles as rows: one for every battle the engine records (pitched, simple, naval,
 land/water, slaughter, concession), mirroring the `battles` entries of the newest
 snapshot, which stay the source of truth (`battles.sync`). The rows are what the battle
-pages and the home page query; the reports and the proposed times to play are what the
-players add to them."""
+pages and the home page query; the reports of the result and the proposed times to play
+are what the players add to them, and once a battle is resolved, each side's battle report
+for the table's story, with its photographs."""
 
 from typing import Any
 
@@ -155,3 +156,74 @@ class PlayTime(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kingdom} proposes {self.at:%Y-%m-%d %H:%M} for {self.battle}"
+
+
+REPORT_LENGTH = 4000  # characters of a battle report's text
+PHOTOS_PER_REPORT = 6
+
+
+class BattleReport(models.Model):
+    """A side's report of a resolved battle, for the table's story: a few paragraphs and
+    up to six photographs. One for each side (its kingdom: whoever rules the kingdom may
+    edit it), kept once written. The admin may hide it: then only the admin and the side's
+    player see it, its photographs included."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="battle_reports")
+    kingdom = models.SlugField(max_length=20, help_text="The side whose report it is.")
+    text = models.TextField(blank=True, max_length=REPORT_LENGTH)
+    written_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    hidden_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the admin hid it (none: it is shown)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "kingdom"], name="one_battle_report_per_side")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}'s report of {self.battle}"
+
+    @property
+    def hidden(self) -> bool:
+        return self.hidden_at is not None
+
+    @property
+    def first_photo(self) -> "BattlePhoto | None":
+        """Its first photograph, from the photographs prefetched with it."""
+        return next(iter(self.photos.all()), None)
+
+
+class BattlePhoto(models.Model):
+    """A photograph of a battle report, as `battles.photos` developed it: a copy at most
+    1,600 pixels on its longer side and a thumbnail, in the default storage, each served
+    only to those who may see the report (`battles.report_views.battle_photo`). Its files
+    are deleted with it (`battles.photos.forget_when_deleted`)."""
+
+    report = models.ForeignKey(BattleReport, on_delete=models.CASCADE, related_name="photos")
+    # Named and written by `battles.photos.keep`, never from an upload's own name.
+    large = models.FileField(max_length=200)
+    thumbnail = models.FileField(max_length=200)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    thumbnail_width = models.PositiveIntegerField()
+    thumbnail_height = models.PositiveIntegerField()
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"photograph {self.pk} of {self.report}"
+
+    def files(self) -> list[str]:
+        """The names of its files in the storage."""
+        return [name for name in (self.large.name, self.thumbnail.name) if name]

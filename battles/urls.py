@@ -1,5 +1,6 @@
-from battles import views
+from battles import report_views, views
 
 app_name = "battles"
 
-urlpatterns = views.urlpatterns
+# The battle reports' URLs first: `views`' `<number>/<action>/` would take theirs.
+urlpatterns = report_views.urlpatterns + views.urlpatterns

@@ -1,6 +1,7 @@
 """The battle pages: the card of one battle (for its two players, the other members and
-the admin), the campaign's list of battles with the decisions it asks before and after
-them, "my battles" for the home page, and the admin's battle desk on the dashboard.
+the admin; its battle reports are `battles.report_views`'), the campaign's list of
+battles with the decisions it asks before and after them, "my battles" for the home page,
+and the admin's battle desk on the dashboard.
 Each form is checked for shape here and acted on by `battles.services`; a refusal is a
 message on the page the player came from, and nothing changes."""
 
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from battles import card, services
+from battles.access import battle_for
 from battles.forms import (
     AcceptForm,
     AnswerForm,
@@ -38,6 +40,7 @@ from battles.forms import (
     report_details,
 )
 from battles.models import Battle, ResultReport
+from battles.report_views import on_the_card
 from campaign.access import admin_for, membership_for, newest_or_404
 from campaign.actions import carry_out
 from campaign.display.mapcache import snapshot_map
@@ -125,14 +128,6 @@ def asks_of_me(battle: Battle, reports: list[ResultReport], kingdom: str) -> str
 # --- the card --------------------------------------------------------------------------------
 
 
-def _battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membership, Battle]:
-    membership = membership_for(request, slug)
-    battle = get_object_or_404(
-        Battle.objects.select_related("campaign"), campaign=membership.campaign, number=number
-    )
-    return membership, battle
-
-
 def _asked_of_player(
     battle: Battle, reports: list[ResultReport], mine: str, data: Json, seen: int, cast: Cast
 ) -> Json:
@@ -167,7 +162,7 @@ def _asked_of_player(
 @require_GET
 def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Everything two players need to set up and play the game, and to report it."""
-    membership, battle = _battle_for(request, slug, number)
+    membership, battle = battle_for(request, slug, number)
     campaign = membership.campaign
     snapshot = newest_or_404(campaign)
     cast = cast_of(campaign)
@@ -199,6 +194,7 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     }
     if battle.resolved_in is not None:
         context["changes"] = card.changes(battle.resolved_in.data, battle, cast.names)
+    context |= on_the_card(battle, membership, cast.names)
     settled = battle.awaiting and battle_settled_meanwhile(campaign, battle.hex)
     context |= {"moving_on": settled, "seen": snapshot.number}
     if mine and not settled:
@@ -281,7 +277,7 @@ PLAYER_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
 def battle_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     """A player's report, answer, concession or proposed time; back to the card with what
     happened or why not."""
-    _, battle = _battle_for(request, slug, number)
+    _, battle = battle_for(request, slug, number)
     user = request.user
     if action not in PLAYER_ACTIONS or not isinstance(user, User):
         raise Http404("No such action.")

@@ -110,6 +110,15 @@ class Campaign(models.Model):
         help_text="Archived by an admin: left off its members' home pages, still readable.",
     )
 
+    class Letters(models.TextChoices):
+        """Who may write to whom (issue 28), chosen when the campaign is created."""
+
+        ON = "on", "Letters: kingdoms write to each other, and to all through the herald"
+        HERALD = "herald", "The herald only: every letter is public"
+        NONE = "none", "No letters (a game with no press)"
+
+    letters = models.CharField(max_length=6, choices=Letters.choices, default=Letters.ON)
+
     class Meta:
         ordering = ["-created_at"]
         constraints = [
@@ -204,6 +213,86 @@ class KingdomOffer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kingdom} of {self.campaign} offered to {self.username}"
+
+
+HERALD = "herald"  # the key of the herald's correspondence, public to every member
+LETTER_LENGTH = 4000  # characters of a letter
+
+
+def correspondence_key(kingdoms: Iterable[str]) -> str:
+    """The key of the correspondence of a set of kingdoms: their ids sorted, each between
+    commas, so that `key__contains=",id,"` finds those a kingdom is in."""
+    return "," + ",".join(sorted(set(kingdoms))) + ","
+
+
+class Correspondence(models.Model):
+    """A conversation: one per set of kingdoms, private to them (whoever rules them: a
+    kingdom handed over brings its letters), or the herald's, public to every member."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="correspondences")
+    key = models.CharField(
+        max_length=500, help_text='"herald", or the kingdoms\' ids sorted, between commas.'
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="one_correspondence_per_set")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} in {self.campaign}"
+
+    @property
+    def herald(self) -> bool:
+        return self.key == HERALD
+
+    @property
+    def kingdoms(self) -> list[str]:
+        """The kingdoms it is between (none for the herald: everyone)."""
+        return [] if self.herald else self.key.strip(",").split(",")
+
+
+class Letter(models.Model):
+    """A letter of a kingdom's, in a correspondence: plain text, shown escaped."""
+
+    correspondence = models.ForeignKey(
+        Correspondence, on_delete=models.CASCADE, related_name="letters"
+    )
+    kingdom = models.SlugField(max_length=20, help_text="The writer's kingdom.")
+    writer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    text = models.TextField(max_length=LETTER_LENGTH)
+    written_at = models.DateTimeField(auto_now_add=True)
+    edited_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}'s letter {self.pk}"
+
+
+class LettersRead(models.Model):
+    """How far a kingdom has read a correspondence: its letters up to `up_to` (a letter's
+    id). A kingdom's, not a user's: a kingdom handed over keeps what it has read."""
+
+    correspondence = models.ForeignKey(
+        Correspondence, on_delete=models.CASCADE, related_name="reads"
+    )
+    kingdom = models.SlugField(max_length=20)
+    up_to = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["correspondence", "kingdom"], name="one_read_mark_per_kingdom"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom} read {self.correspondence} up to {self.up_to}"
 
 
 class CampaignMap(models.Model):
@@ -477,6 +566,9 @@ class AuditEntry(models.Model):
         OFFER_DECLINED = "offer-declined", "declined a kingdom offered"
         DISCORD_SET = "discord-set", "set the Discord webhook"
         DISCORD_REMOVED = "discord-removed", "removed the Discord webhook"
+        BATTLE_REPORT_HIDDEN = "battle-report-hidden", "hid a battle report"
+        BATTLE_REPORT_SHOWN = "battle-report-shown", "showed a hidden battle report again"
+        BATTLE_PHOTO_REMOVED = "battle-photo-removed", "removed a photograph of a battle report"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

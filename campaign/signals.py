@@ -22,6 +22,9 @@ announces, so what a listener writes commits with the change or not at all.
 - `kingdom_offered`: an admin offers a kingdom under way to a person with an account.
   Arguments: `campaign` and `offer` (a `KingdomOffer`, with `to_user`).
 
+- `letter_written`: a kingdom writes a letter (issue 28). Arguments: `campaign` and
+  `letter` (a `Letter`, with its correspondence).
+
 `quietly()` tells the listeners to keep their rows but tell nobody: see its docstring."""
 
 from collections.abc import Iterator
@@ -50,6 +53,7 @@ campaign_full = Signal()
 invitations_made = Signal()
 decisions_refused = Signal()
 kingdom_offered = Signal()
+letter_written = Signal()
 
 _quiet: ContextVar[bool] = ContextVar("campaign_quiet", default=False)
 

@@ -2,6 +2,7 @@ from campaign.views import (
     campaign,
     dashboard,
     health,
+    letters,
     new,
     orders,
     rules,
@@ -15,6 +16,7 @@ app_name = "campaign"
 urlpatterns = [
     *campaign.urlpatterns,
     *health.urlpatterns,
+    *letters.urlpatterns,
     *new.urlpatterns,
     *orders.urlpatterns,
     *setup.urlpatterns,

@@ -122,6 +122,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A body bigger than its view takes is refused before the CSRF check reads it.
+    "config.uploads.BodySizeMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserTimeZoneMiddleware",
@@ -248,10 +250,31 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# What players upload (the photographs of battle reports, as battles.photos keeps them):
+# files under VAR_DIR/media by default, served by the app itself to those who may see them
+# (never by a static or media server, so MEDIA_URL is not used). With S3_BUCKET set, any
+# S3-compatible store through django-storages, which is then to be installed
+# (docs/deploy.md); the bucket may stay private.
+MEDIA_ROOT = VAR_DIR / "media"
+S3_BUCKET = env_str("S3_BUCKET")
+if S3_BUCKET:
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": S3_BUCKET,
+            "endpoint_url": env_str("S3_ENDPOINT_URL") or None,
+            "region_name": env_str("S3_REGION") or None,
+            "access_key": env_str("S3_ACCESS_KEY_ID") or None,
+            "secret_key": env_str("S3_SECRET_ACCESS_KEY") or None,
+            "location": env_str("S3_PREFIX"),
+            "default_acl": "private",
+            "file_overwrite": False,
+        },
+    }
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
 
 # Redis: broker, result backend and cache when set; otherwise nothing to install.
@@ -363,8 +386,10 @@ SWEEP_AFTER_SECONDS = env_int("SWEEP_AFTER_SECONDS", 60)
 # Request size: every form of the app is small (the biggest, a winter list or a month's
 # orders and their sequence, is a few KB and a few dozen fields; the Django admin's
 # changelist posts at most a hundred selected rows). A bigger body or more fields is
-# refused with a 400 before any view reads it (RequestDataTooBig, TooManyFieldsSent).
-# Nothing is uploaded as a file; one that came would be kept no bigger than this in memory.
+# refused with a 400 before any view reads it (config/uploads.py, then Django's own
+# RequestDataTooBig and TooManyFieldsSent). Only a battle report's photograph is uploaded
+# as a file, one a post, on its own URL, which takes up to 12 MB (battles.report_views);
+# a file bigger than FILE_UPLOAD_MAX_MEMORY_SIZE waits in a temporary file, not in memory.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 400
 DATA_UPLOAD_MAX_NUMBER_FILES = 1

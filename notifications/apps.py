@@ -15,6 +15,7 @@ class NotificationsConfig(AppConfig):
             decisions_refused,
             invitations_made,
             kingdom_offered,
+            letter_written,
             snapshot_stored,
         )
         from notifications import events
@@ -26,3 +27,4 @@ class NotificationsConfig(AppConfig):
         )
         kingdom_offered.connect(events.on_kingdom_offered, dispatch_uid="notifications.offered")
         decisions_refused.connect(events.on_refused, dispatch_uid="notifications.refused")
+        letter_written.connect(events.on_letter_written, dispatch_uid="notifications.letter")

@@ -30,6 +30,7 @@ KIND_WORDS = {
     Kind.DISPUTE: "when a result is disputed",
     Kind.MONTH: "when a month is over, with its report",
     Kind.ENDED: "when a campaign ends",
+    Kind.LETTER: "when another kingdom writes to you, or through the herald",
 }
 
 

@@ -180,6 +180,29 @@ def on_kingdom_offered(*, campaign: Campaign, offer: Any, **_: Any) -> None:
         logger.exception("The offer of a kingdom in %s could not be written.", campaign)
 
 
+def on_letter_written(*, campaign: Campaign, letter: Any, **_: Any) -> None:
+    """A kingdom wrote a letter: each other kingdom it goes to (every one, through the
+    herald) is told by e-mail who wrote and where to read it, never what it says (a letter
+    may still be changed for a few minutes, and is read on the site)."""
+    correspondence = letter.correspondence
+    players = campaign.memberships.exclude(kingdom="").exclude(kingdom=letter.kingdom)
+    if not correspondence.herald:
+        players = players.filter(kingdom__in=correspondence.kingdoms)
+    writer = campaign.memberships.filter(kingdom=letter.kingdom).first()
+    name = writer.kingdom_name if writer else letter.kingdom
+    link = absolute(reverse("campaign:correspondence", args=[campaign.slug, correspondence.pk]))
+    said = "wrote through the herald, to every kingdom" if correspondence.herald else "wrote to you"
+    subject = subject_line(campaign.name, f"{name} {said}")
+    body = f"{name} {said} in {campaign.name}. Read the letter, and answer it, on its page."
+    letters = [Letter(p.user, subject, body, link) for p in players.select_related("user")]
+    news = News(f"letter:{letter.pk}", Kind.LETTER, letters)
+    try:
+        with transaction.atomic():
+            outbox.write(campaign, news)
+    except Exception:
+        logger.exception("The news of a letter in %s could not be written.", campaign)
+
+
 def on_invitations_made(
     *,
     campaign: Campaign,

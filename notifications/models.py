@@ -55,6 +55,7 @@ class Notification(models.Model):
         DISPUTE = "dispute", "A result is disputed"
         MONTH = "month", "A month is over, with its report"
         ENDED = "ended", "The campaign has ended"
+        LETTER = "letter", "A letter from another kingdom"
         DIGEST = "digest", "The daily digest"
         INVITATION = "invitation", "An invitation to join a campaign"
 

@@ -18,6 +18,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connection
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
@@ -106,6 +107,15 @@ def no_stale_messages() -> None:
     if broker is not None and not settings.REDIS_URL:
         for message in (broker / "messages").glob("*.msg"):
             message.unlink(missing_ok=True)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def media_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What the tests upload (battle reports' photographs) is kept in a folder of the run's
+    own, never under var/; a test that counts what is stored has its own (`media` in
+    tests/battles/conftest.py)."""
+    with override_settings(MEDIA_ROOT=tmp_path_factory.mktemp("media")):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,8 @@ rolled back after it, so examples cost only their request.
 The Hypothesis profile (tests/conftest.py) sets the bodies made per POST URL, shared out
 between the four kinds of step and each sent by every visitor of the URL, and half as many
 query strings per GET URL, each asked by every visitor who may; tests/test_fuzz_files.py
-makes 10 times as many files. The "ci" profile of `make test` makes 24 (6 at each step: 29
-URLs, about 2,800 bodies sent), the same ones on every run, so CI passes or fails on the
+makes 10 times as many files. The "ci" profile of `make test` makes 24 (6 at each step: 37
+URLs, about 3,600 bodies sent), the same ones on every run, so CI passes or fails on the
 code alone. `make fuzz-long` runs the "long" profile, a nightly-size run (1,500 a URL, about
 half an hour) that explores new ones:
 
@@ -32,6 +32,7 @@ import pytest
 from django import forms
 from django.conf import settings as django_settings
 from django.core.cache import caches
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
@@ -40,9 +41,18 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from accounts.sessions import SessionStore
-from battles.models import Battle, ResultReport
+from battles.models import Battle, BattlePhoto, BattleReport, ResultReport
+from battles.report_views import HIDING, PHOTO_POST_LIMIT, SIZES
 from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
-from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    Correspondence,
+    Letter,
+    Membership,
+    Snapshot,
+    Submission,
+)
 from campaign.views.dashboard import ACTIONS as DASHBOARD_ACTIONS
 from notifications.views import DESK_ACTIONS
 from tests.battles.conftest import make_league
@@ -90,6 +100,8 @@ ACTIONS: dict[str, list[str]] = {
     "battles:act": sorted(PLAYER_ACTIONS),
     "battles:admin_act": sorted(ADMIN_ACTIONS),
     "battles:decide": sorted(DECISIONS),
+    "battles:battle_report_hide": sorted(HIDING),
+    "battles:battle_photo": list(SIZES),
 }
 WINTER_CHANGES = [
     (kind, action)
@@ -234,9 +246,13 @@ def stored(campaign: Campaign) -> dict[str, Any]:
         "snapshots": list(Snapshot.objects.values_list("pk", "number")),
         "submissions": list(Submission.objects.values()),
         "reports": list(ResultReport.objects.values()),
+        "battle reports": list(BattleReport.objects.values()),
+        "battle photographs": list(BattlePhoto.objects.values()),
         "battles": list(Battle.objects.values()),
         "memberships": list(Membership.objects.values()),
         "audit": AuditEntry.objects.count(),
+        "letters": list(Letter.objects.values()),
+        "correspondences": list(Correspondence.objects.values()),
     }
 
 
@@ -378,6 +394,8 @@ LIMITED = [
     ("campaign:orders_give", "player"),
     ("campaign:winter_ready", "player"),
     ("battles:act", "player"),
+    # Its own limit is a photograph's (the last tests here); its fields keep this one.
+    ("battles:battle_photo_add", "player"),
     ("campaign:dashboard_action", "admin"),
 ]
 
@@ -433,6 +451,27 @@ def test_a_multipart_post_bigger_than_the_limit_is_refused_with_a_400(league):
             url, {"unit": "x" * django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
         )
         assert response.status_code == 400
+
+
+def test_a_file_is_taken_only_on_the_photograph_url_and_no_bigger_than_it_takes(league):
+    """A battle report's photograph, up to 12 MB, is posted to its own URL, which takes a
+    body of up to PHOTO_POST_LIMIT (a 400 page in words past it); every other URL keeps
+    its limit, a file in the body included."""
+    campaign, battle, clients = league
+    photo_url = reverse("battles:battle_photo_add", args=[campaign.slug, battle.number])
+    other = reverse("battles:act", args=[campaign.slug, battle.number, "confirm"])
+    nearly = SimpleUploadedFile("photo.jpg", b"x" * (PHOTO_POST_LIMIT - 64 * 1024))
+    with rolled_back(clients):
+        before = stored(campaign)
+        # Read by the view, and refused in words: the battle waits for its result.
+        assert clients["player"].post(photo_url, {"photo": nearly}).status_code == 302
+        nearly.seek(0)
+        assert clients["player"].post(other, {"photo": nearly}).status_code == 400
+        over = SimpleUploadedFile("photo.jpg", b"x" * PHOTO_POST_LIMIT)
+        response = clients["player"].post(photo_url, {"photo": over})
+        assert response.status_code == 400
+        assert "A photograph may be at most 12 MB." in response.text
+        assert stored(campaign) == before
 
 
 def test_the_limits_are_set_for_this_app():

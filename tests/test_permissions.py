@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from battles.models import Battle
-from campaign.models import Campaign, KingdomOffer
+from campaign.models import Campaign, Correspondence, KingdomOffer, Letter, correspondence_key
 from tests.battles.conftest import hand_off, make_league
+from tests.battles.pictures import photo_on
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +84,37 @@ def _offer(c: Campaign, b: Battle) -> list[Any]:
     return [offer.pk, "accept"]
 
 
+def _photo(c: Campaign, b: Battle) -> int:
+    """A photograph on bob's report of the battle (Brightwater's), shown to every member:
+    only the admin, the last to post, removes it."""
+    return photo_on(b, "brightwater").pk
+
+
+def _told(c: Campaign, b: Battle) -> str:
+    """alice's report of the battle, which the admin may hide: her kingdom."""
+    return photo_on(b, "aldermark").report.kingdom
+
+
+def _pact(c: Campaign, b: Battle) -> int:
+    """alice's and bob's correspondence (issue 28): theirs alone, not carol's nor the
+    admin's."""
+    return _pact_letter(c, b).correspondence_id
+
+
+def _pact_letter(c: Campaign, b: Battle) -> Letter:
+    """alice's letter to bob, which only she may change."""
+    correspondence, _ = Correspondence.objects.get_or_create(
+        campaign=c, key=correspondence_key(["aldermark", "brightwater"])
+    )
+    found = correspondence.letters.first()
+    return found or Letter.objects.create(
+        correspondence=correspondence, kingdom="aldermark", text="A pact?"
+    )
+
+
+PACT = level(anonymous=SIGN_IN, others=DENIED, player=OPEN)
+
+
 def _newest(c: Campaign, b: Battle) -> int:
     return c.snapshots.order_by("-number").values_list("number", flat=True)[0]
 
@@ -111,6 +143,14 @@ MATRIX: dict[str, Door] = {
     "battles:decide": Door(NOT_OFFERED, MEMBERS, _slug_and("retreat")),
     "battles:admin": Door(ADMINS, NOT_OFFERED),
     "battles:admin_act": Door(NOT_OFFERED, ADMINS, _slug_and(_battle, "extend")),
+    # Battle reports (issue 28): any member may try; only the battle's players write one
+    # and add photographs, only its side's player or the admin removes one, and the
+    # photographs are for the members (tests/battles/test_battle_reports.py).
+    "battles:battle_report_write": Door(NOT_OFFERED, MEMBERS, _slug_and(_battle)),
+    "battles:battle_photo_add": Door(NOT_OFFERED, MEMBERS, _slug_and(_battle)),
+    "battles:battle_photo_remove": Door(NOT_OFFERED, MEMBERS, _slug_and(_battle, _photo)),
+    "battles:battle_photo": Door(MEMBERS, NOT_OFFERED, _slug_and(_battle, _photo, "large")),
+    "battles:battle_report_hide": Door(NOT_OFFERED, ADMINS, _slug_and(_battle, _told, "hide")),
     "campaign:home": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
     "campaign:healthz": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
     "campaign:rules": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
@@ -132,6 +172,14 @@ MATRIX: dict[str, Door] = {
         NOBODY, NOT_OFFERED
     ),  # the campaign has not ended (tests/campaign/views/test_end.py)
     "campaign:kingdom": Door(PLAYERS, NOT_OFFERED),
+    # Letters (issue 28): every member reads the herald and writes (the admin, who rules no
+    # kingdom, is refused in words); a correspondence is its kingdoms' alone
+    # (tests/campaign/views/test_letters.py).
+    "campaign:letters": Door(MEMBERS, NOT_OFFERED),
+    "campaign:letter_write": Door(NOT_OFFERED, MEMBERS),
+    "campaign:correspondence": Door(PACT, NOT_OFFERED, _slug_and(_pact)),
+    "campaign:letter_answer": Door(NOT_OFFERED, PACT, _slug_and(_pact)),
+    "campaign:letter_edit": Door(NOT_OFFERED, PACT, _slug_and(lambda c, b: _pact_letter(c, b).pk)),
     "campaign:dashboard": Door(ADMINS, NOT_OFFERED),
     "campaign:dashboard_action": Door(NOT_OFFERED, ADMINS, _slug_and("pause")),
     "campaign:orders": Door(PLAYERS, NOT_OFFERED),

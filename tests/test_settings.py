@@ -171,3 +171,20 @@ def test_a_process_a_test_worker_starts_keeps_the_environments_settings(tmp_path
     assert django_setting("VAR_DIR", **env) == str(tmp_path)
     redis = {**env, "REDIS_URL": "redis://127.0.0.1:1/0"}
     assert django_setting("REDIS_URL", **redis) == "redis://127.0.0.1:1/0"
+
+
+def test_photographs_are_kept_under_var_unless_a_bucket_is_set(tmp_path):
+    backend = "STORAGES['default']['BACKEND']"
+    assert django_setting(backend, DEBUG="1") == "django.core.files.storage.FileSystemStorage"
+    var = str(tmp_path / "var")
+    assert django_setting("MEDIA_ROOT", DEBUG="1", VAR_DIR=var) == f"{var}/media"
+    assert django_setting(backend, DEBUG="1", S3_BUCKET="pictures") == (
+        "storages.backends.s3.S3Storage"
+    )
+
+
+def test_a_bucket_without_django_storages_fails_the_check():
+    result = run_manage("check", DEBUG="1", S3_BUCKET="pictures")
+    assert result.returncode != 0
+    assert "config.E002" in result.stderr
+    assert "install django-storages[s3]" in result.stderr

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.display import report, story
+from campaign.rules.state import BattleStatus
 
 type Json = Mapping[str, Any]
 
@@ -48,11 +49,13 @@ _UNIT_KEYS = ("unit", "army", "ship", "units", "enemies")
 @dataclass(frozen=True)
 class ChronicleLine:
     """One event of the chronicle in words (`kind` is its event type), with the number of
-    the battle it tells of (its card's, counting from 1), if it is a battle."""
+    the battle it tells of (its card's, counting from 1), if it is a battle, and whether it
+    tells how that battle ended (where the battle's reports are linked), not its hand-off."""
 
     kind: str
     text: str
     battle: int | None = None
+    settles: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,4 +156,5 @@ def _calendar(chapter: report.Chapter) -> story.MonthKey:
 
 def _chronicle_line(event: Json, line: report.Line) -> ChronicleLine:
     card = None if line.battle is None else line.battle + 1
-    return ChronicleLine(str(event.get("type")), line.text, card)
+    settles = card is not None and event.get("status") != BattleStatus.AWAITING_RESULT
+    return ChronicleLine(str(event.get("type")), line.text, card, settles)

@@ -490,6 +490,7 @@ def tiebreaks(
 class Moments:
     """A kingdom's best moments over the campaign."""
 
+    kingdom: str
     banner: Banner
     most_tiles: int
     most_tiles_when: str
@@ -508,7 +509,5 @@ def best_moments(told: Story, kingdoms: Sequence[Json]) -> list[Moments]:
         might = [(m.might[index] or 0, m.label) for m in told.months]
         widest = max(tiles, key=lambda pair: pair[0], default=(0, ""))
         greatest = max(might, key=lambda pair: pair[0], default=(0, ""))
-        found.append(
-            Moments(banner, widest[0], widest[1], greatest[0], greatest[1], wins.get(kingdom, 0))
-        )
+        found.append(Moments(kingdom, banner, *widest, *greatest, wins.get(kingdom, 0)))
     return found

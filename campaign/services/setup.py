@@ -119,12 +119,14 @@ def campaign_create(
     public: bool = False,
     time_zone: str | None = None,
     key: str = "",
+    letters: str = Campaign.Letters.ON,
 ) -> Campaign:
     """A campaign open for players, on a built-in map or a generated one; `admin` runs it.
     Deadlines fall only on `deadline_days` (0 is Monday; every day by default), counted in
     `time_zone` (the admin's by default). A `public` campaign's map, might, chronicle and
     end may be read by anyone. `key` names the form it comes from: the campaign that form
-    made already, if any, is returned instead of a second one (Back, then Create again)."""
+    made already, if any, is returned instead of a second one (Back, then Create again).
+    `letters`: whom its kingdoms may write to (`Campaign.Letters`)."""
     made = made_from(key, admin)
     if made is not None:
         return made
@@ -137,6 +139,8 @@ def campaign_create(
     options = _checked_options(options)
     hours = _checked_deadlines(deadlines)
     days = _checked_days(deadline_days)
+    if letters not in Campaign.Letters.values:
+        raise ServiceError("Choose who may write letters.", code="bad-letters", field="letters")
     if map_name == "generated":
         hexmap = generated_map(kingdoms=kingdoms, seed=int(options["seed"]), size=size)
     elif map_name in BUILTIN_MAPS:
@@ -162,6 +166,7 @@ def campaign_create(
                 deadline_days=days,
                 time_zone=checked_zone(time_zone or admin.time_zone),
                 public=public,
+                letters=letters,
                 map_name=map_name,
                 map=map_to_json(hexmap),
                 creation_key=key,

@@ -45,6 +45,7 @@ class MyCampaign:
     membership: Membership
     owed: list[Ask]
     deadline: datetime | None
+    unread: int = 0  # letters its kingdom has not read
 
 
 def my_campaigns(user: Any, *, archived: bool = False) -> list[MyCampaign]:
@@ -59,6 +60,7 @@ def my_campaigns(user: Any, *, archived: bool = False) -> list[MyCampaign]:
         .order_by("-campaign__created_at")
     )
     ready = services.marked_ready(user)
+    unread = services.unread_letters(Membership.objects.filter(user=user))
     listed = [
         MyCampaign(
             membership.campaign,
@@ -70,6 +72,7 @@ def my_campaigns(user: Any, *, archived: bool = False) -> list[MyCampaign]:
                 ready[membership.campaign_id],
             ),
             membership.campaign.deadline,
+            unread.get(membership.campaign_id, 0),
         )
         for membership in memberships
     ]
@@ -145,6 +148,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "optional_rules": switched_on(campaign.options),
         "artefacts_held": _artefacts_held(data),
         "stale": _stale_draft(snapshot, membership),
+        "unread": _unread(membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.
     fragment = request.htmx and not request.htmx.history_restore_request
@@ -158,6 +162,14 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 previous=_previous_month(campaign),
             )
     return page_or_fragment(request, "campaign/campaign.html", context, fragment="map-section")
+
+
+def _unread(membership: Membership | None) -> int:
+    """The letters the viewer's kingdom has not read (issue 28)."""
+    if membership is None or not membership.kingdom:
+        return 0
+    found = services.unread_letters(Membership.objects.filter(pk=membership.pk))
+    return found.get(membership.campaign_id, 0)
 
 
 def _artefacts_held(data: dict[str, Any] | None) -> list[tuple[str, str]]:

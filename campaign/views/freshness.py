@@ -30,7 +30,16 @@ from django.views.decorators.http import condition
 
 from accounts.models import User
 from campaign.display.setup_board import SETUP_KINDS
-from campaign.models import Campaign, Membership, Snapshot, Submission
+from campaign.models import (
+    HERALD,
+    Campaign,
+    Correspondence,
+    Letter,
+    LettersRead,
+    Membership,
+    Snapshot,
+    Submission,
+)
 from campaign.rules.state import OrdersMode
 
 _RELEASE_FILES = ("templates", "campaign", "battles", "accounts")
@@ -119,8 +128,8 @@ def _read() -> str:
     the models) spares the ORM compiling five queries, and the database four round trips.
     It gives the campaign's row bar the map; whether the viewer is a member and their
     kingdom; the newest snapshot's id and time stored; its members, their kingdoms' looks
-    and names, as one text; and its open decisions (id, kingdom, kind, ready, last change)
-    as one text."""
+    and names, as one text; its open decisions (id, kingdom, kind, ready, last change)
+    as one text; and the letters the viewer's kingdom reads (`_letters_seen`)."""
     membership, snapshot = _table(Membership), _table(Snapshot)
     member_columns = [f"m.{connection.ops.quote_name(f.column or '')}" for f in _fields(Membership)]
     members = _rows_of(
@@ -144,9 +153,36 @@ def _read() -> str:
         " ORDER BY s.number DESC LIMIT 1), "
         f"(SELECT s.created_at FROM {snapshot} s WHERE s.campaign_id = c.id"
         " ORDER BY s.number DESC LIMIT 1), "
-        f"{members}, {given} "
+        f"{members}, {given}, {_letters_seen()} "
         f"FROM {_table(Campaign)} c WHERE c.slug = %s"
     )
+
+
+def _letters_seen() -> str:
+    """Two columns of `_read`: the letters of the correspondences the viewer's kingdom
+    reads (how many, the newest, the last change) and how far their kingdoms have read
+    them (issue 28), so that a new letter, a change or a letter read redraws the pages that
+    count or show them. Nothing of a correspondence the viewer does not read. Two more
+    parameters: the viewer's id, twice."""
+    membership = _table(Membership)
+    kingdom = (
+        f"(SELECT m.kingdom FROM {membership} m WHERE m.campaign_id = c.id"
+        " AND m.user_id = %s AND m.kingdom <> '' LIMIT 1)"
+    )
+    find = "strpos" if connection.vendor == "postgresql" else "instr"
+    readable = f"k.campaign_id = c.id AND (k.key = '{HERALD}' OR {find}(k.key, ',' || {kingdom} || ',') > 0)"
+    correspondence = _table(Correspondence)
+    letters = (
+        f"(SELECT {_as_text('COUNT(l.id)', 'MAX(l.id)', 'MAX(l.edited_at)')} "
+        f"FROM {_table(Letter)} l JOIN {correspondence} k ON k.id = l.correspondence_id "
+        f"WHERE {readable})"
+    )
+    reads = (
+        f"(SELECT {_as_text('COUNT(r.id)', 'SUM(r.up_to)')} "
+        f"FROM {_table(LettersRead)} r JOIN {correspondence} k ON k.id = r.correspondence_id "
+        f"WHERE {readable})"
+    )
+    return f"{letters}, {reads}"
 
 
 def _given_seen(
@@ -178,18 +214,18 @@ def _campaign_shown(
     names = [f.name for f in _fields(Campaign, leaving=("map",))]
     viewer = user.pk if isinstance(user, User) else None
     with connection.cursor() as cursor:
-        cursor.execute(_read(), [viewer, viewer, slug])
+        cursor.execute(_read(), [viewer, viewer, viewer, viewer, slug])
         row = cursor.fetchone()
     if row is None:
         return None
     campaign = dict(zip(names, row, strict=False))
-    member, own, newest, stored, members, gathered = row[len(names) :]
+    member, own, newest, stored, members, gathered, letters, reads = row[len(names) :]
     own_kingdom = own or None  # None: no kingdom's drafts are the viewer's
     given = _given_seen(gathered, own_kingdom, others)
     if unseen_while_drafting:
         given = _as_drafting_sees(given, own_kingdom, newest=(newest, stored))
     readable = bool(member) or bool(campaign["public"])
-    return readable, [list(row[: len(names) + 4]), members, given]
+    return readable, [list(row[: len(names) + 4]), members, given, letters, reads]
 
 
 def _as_drafting_sees(

@@ -236,6 +236,13 @@ class NewCampaignForm(MapForm):
         label="Public: anyone may read the map, might and chronicle",
         help_text="Orders, plans and battles stay with the players.",
     )
+    letters = forms.ChoiceField(
+        label="Letters between kingdoms",
+        choices=Campaign.Letters.choices,
+        initial=Campaign.Letters.ON,
+        required=False,  # letters, unless the form says otherwise
+        widget=forms.RadioSelect,
+    )
     previewed = forms.CharField(required=False, widget=forms.HiddenInput)
     # This form, drawn once: posted again (Back, then Create) it finds the campaign it made.
     key = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
@@ -339,6 +346,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             },
             deadline_days=choice["deadline_days"],
             public=choice["public"],
+            letters=choice["letters"] or Campaign.Letters.ON,
             key=choice["key"],
         )
     except ServiceError as error:

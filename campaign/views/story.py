@@ -58,8 +58,9 @@ def might_page(request: HttpRequest, slug: str) -> HttpResponse:
 def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The chronicle: the campaign month by month in words, newest month first (what a
     player returning to the campaign wants first), from the newest snapshot's events alone;
-    `?kingdom=<id>` keeps the events that name that kingdom. Four queries of its own,
-    however long the campaign and however large its map."""
+    `?kingdom=<id>` keeps the events that name that kingdom; each battle's reports linked
+    to its result (the template asks `battle_reports`). Four queries of its own and three
+    for the battle reports, however long the campaign and however large its map."""
     campaign, membership = reader_for(request, slug)
     newest = (  # the newest snapshot holds its events whole
         campaign.snapshots.order_by("-number").values_list("own_events", "state__battles").first()
@@ -100,8 +101,9 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The end of a campaign: the podium and the final standings with the tiebreakers that
-    decided them (ruling P2), each kingdom's best moments, and the whole chronicle, oldest
-    first. Three queries of its own, however long the campaign."""
+    decided them (ruling P2), each kingdom's best moments with its battle reports, and the
+    whole chronicle, oldest first. Three queries of its own and three for the battle
+    reports (the template asks `battle_reports`), however long the campaign."""
     campaign, membership = reader_for(request, slug)
     newest = (
         campaign.snapshots.order_by("-number")

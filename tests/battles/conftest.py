@@ -3,6 +3,7 @@ their pitched battle is handed off to the tabletop; carol plays in it too, but n
 the battle; eve plays in another campaign."""
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -116,3 +117,19 @@ def won(cast, eager_celery, django_capture_on_commit_callbacks):
             battle_services.battle_confirm(report=report, user=cast["bob"])
 
     return play
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    """The default storage in a folder of the test's own, to count what is stored."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def resolved(battle: Battle, won: Callable[[Battle, str], None]) -> Battle:
+    """alice's and bob's battle, won by alice's Aldermark and resolved."""
+    won(battle, "aldermark")
+    battle.refresh_from_db()
+    assert not battle.awaiting
+    return battle

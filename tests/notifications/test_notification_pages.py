@@ -51,7 +51,7 @@ def test_a_user_turns_kinds_off_and_takes_a_digest(client, people):
 
     assert answer.status_code == 302
     choices = choices_of(people["alice"])
-    assert choices.email_off == ["reminder", "dispute", "month", "ended"]
+    assert choices.email_off == ["reminder", "dispute", "month", "ended", "letter"]
     assert choices.digest
     page = client.get(CHOICES).text
     assert "Your choices are saved." in page

@@ -138,6 +138,39 @@ def started(users: Mapping[str, User], name: str, **options: Any) -> Campaign:
 
 DEMO_SEED = 6  # the dice of `demo`: alice's and dave's armies stand after its battle
 
+# The letters of `demo` (issue 28): (writer, to, text); "herald" is to everyone.
+LETTERS = (
+    (
+        "carol",
+        ("herald",),
+        "Hear ye, hear ye! Carrowmoor holds a tourney at midsummer: every "
+        "kingdom's champion is welcome, and no army shall cross our border while it lasts.",
+    ),
+    (
+        "alice",
+        ("bob",),
+        "Neighbour, our armies have bled enough this spring. Keep to your side "
+        "of the river this summer, and Aldermark keeps to hers. Do we have a pact?",
+    ),
+    (
+        "bob",
+        ("alice",),
+        "A pact, then, until the winter. But if Duskhollow marches on either "
+        "of us, we march together.",
+    ),
+)
+
+
+def write_letters(campaign: Campaign, users: Mapping[str, User]) -> None:
+    """A herald's proclamation and a private pact between alice and bob, whose answer alice
+    has not read yet."""
+    kingdom = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
+    for writer, to, text in LETTERS:
+        services.letter_write(
+            campaign=campaign, user=users[writer],
+            to=[kingdom.get(name, name) for name in to], text=text,
+        )  # fmt: skip
+
 
 def demo_campaign(users: Mapping[str, User], seed: int = DEMO_SEED) -> tuple[Campaign, str]:
     """`demo`: started and played by bots until a pitched battle has been fought at the
@@ -154,6 +187,7 @@ def demo_campaign(users: Mapping[str, User], seed: int = DEMO_SEED) -> tuple[Cam
             campaign.refresh_from_db()
             key = (fought["year"], fought["month"], fought["hex"])
             resolved = next(b for b in data["battles"] if (b["year"], b["month"], b["hex"]) == key)
+            write_letters(campaign, users)
             return campaign, battle_news(campaign, resolved)
         fought = fought or next(iter(awaiting(data)), None)
         play_bot_step(

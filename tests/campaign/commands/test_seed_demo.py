@@ -149,6 +149,23 @@ def test_it_makes_nothing_without_debug(settings):
     assert counts() == before
 
 
+def test_demo_has_a_herald_post_and_a_private_pact_between_alice_and_bob(demo, client):
+    """Issue 28: every member reads the herald's proclamation; alice and bob's pact is
+    theirs alone, and bob's answer waits unread for alice, with the proclamation."""
+    campaign = Campaign.objects.get(slug="demo")
+    herald = campaign.correspondences.get(key="herald")
+    pact = campaign.correspondences.exclude(key="herald").get()
+    herald_url = reverse("campaign:correspondence", args=[campaign.slug, herald.pk])
+    pact_url = reverse("campaign:correspondence", args=[campaign.slug, pact.pk])
+    client.force_login(User.objects.get(username="alice"))
+    assert "2 unread letters" in client.get(reverse("campaign:home")).text  # herald's, bob's
+    assert "we march together" in client.get(pact_url).text
+    for name in ("dave", "gm"):
+        client.force_login(User.objects.get(username=name))
+        assert "Carrowmoor holds a tourney" in client.get(herald_url).text
+        assert client.get(pact_url).status_code == 404
+
+
 def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(demo, client):
     campaign = Campaign.objects.get(slug="demo-battle")
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}

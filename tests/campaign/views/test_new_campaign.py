@@ -433,3 +433,23 @@ def test_only_a_campaign_not_started_may_be_deleted(client, cast):
     gone = client.post(reverse("campaign:dashboard_action", args=[waiting.slug, "delete"]))
     assert gone.url == reverse("campaign:home")
     assert not Campaign.objects.filter(pk=waiting.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("chosen", "kept"),
+    [(None, "on"), ("on", "on"), ("herald", "herald"), ("none", "none")],
+)
+def test_the_creator_chooses_who_may_write_letters(client, cast, chosen, kept):
+    """Issue 28: letters between kingdoms (the default), the herald only, or none."""
+    signed_in(client, cast["gm"])
+    assert 'name="letters" value="herald"' in client.get(NEW).text
+    form = choices() if chosen is None else choices(letters=chosen)
+    assert client.post(NEW, form).status_code == 302
+    assert Campaign.objects.get().letters == kept
+
+
+def test_a_forged_choice_of_letters_is_refused_and_makes_nothing(client, cast):
+    signed_in(client, cast["gm"])
+    response = client.post(NEW, choices(letters="gossip"))
+    assert response.status_code == 400
+    assert not Campaign.objects.exists()

@@ -1,0 +1,40 @@
+"""Who may see what of a battle: its card is for the campaign's members (a 404 for anyone
+else, as for every page of a campaign), and so are its battle reports and their
+photographs, wherever they are shown (the card, the photographs' own URLs, the chronicle,
+the end); but a report the admin hid, with its photographs, only for the admin and the
+side's player."""
+
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+
+from battles.models import Battle, BattleReport
+from campaign.access import membership_for
+from campaign.models import Membership
+
+
+def battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membership, Battle]:
+    """The signed-in member's membership and the campaign's battle; 404 for anyone else."""
+    membership = membership_for(request, slug)
+    battle = get_object_or_404(
+        Battle.objects.select_related("campaign"), campaign=membership.campaign, number=number
+    )
+    return membership, battle
+
+
+def sees(report: BattleReport, membership: Membership | None) -> bool:
+    """Whether a member of the report's campaign sees it (None: a visitor, who never does)."""
+    if membership is None:
+        return False
+    return not report.hidden or membership.is_admin or membership.kingdom == report.kingdom
+
+
+def reports_seen(
+    reports: QuerySet[BattleReport], membership: Membership | None
+) -> QuerySet[BattleReport]:
+    """The reports, of the member's campaign, that `sees` lets them see, in one query."""
+    if membership is None:
+        return reports.none()
+    if membership.is_admin:
+        return reports
+    return reports.filter(Q(hidden_at=None) | Q(kingdom=membership.kingdom))

@@ -1,0 +1,89 @@
+"""The battle reports where the campaign's story is told (the chronicle, and the end's best
+moments and chronicle): each battle's reports linked to its card, each with its first
+photograph's thumbnail. The campaign app never imports this app; its templates ask it:
+
+    {% load battle_reports %}
+    {% battle_reports campaign membership as reports %}
+    {% for told in reports|of_battle:line.battle %}…{% endfor %}
+    {% for told in reports|of_kingdom:moment.kingdom %}…{% endfor %}
+
+Three queries for the whole page, however many battles. Only what the viewer may see
+(`battles.access`): nothing to a visitor of a public campaign, who may not open a card."""
+
+from dataclasses import dataclass, field
+
+from django import template
+
+from battles.access import reports_seen
+from battles.card import at
+from battles.models import BattlePhoto, BattleReport
+from campaign.models import Campaign, Membership
+
+register = template.Library()
+
+
+@dataclass(frozen=True)
+class ReportLink:
+    """A battle report as the story links it."""
+
+    battle: int  # its card's number
+    kingdom: str
+    side: str  # the kingdom's name
+    where: str  # the battle's tile
+    when: str  # "year 1, month 3"
+    hidden: bool
+    thumbnail: BattlePhoto | None  # its first photograph
+
+
+@dataclass(frozen=True)
+class CampaignReports:
+    by_battle: dict[int, list[ReportLink]] = field(default_factory=dict)
+    by_kingdom: dict[str, list[ReportLink]] = field(default_factory=dict)
+
+
+@register.simple_tag
+def battle_reports(campaign: Campaign, membership: Membership | None) -> CampaignReports:
+    """The campaign's battle reports with something in them that the viewer may see."""
+    found = CampaignReports()
+    if membership is None:
+        return found
+    reports = reports_seen(
+        BattleReport.objects.filter(battle__campaign=campaign)
+        .select_related("battle")
+        .prefetch_related("photos")
+        .order_by("battle__number", "created_at", "pk"),
+        membership,
+    )
+    names = dict(campaign.memberships.exclude(kingdom="").values_list("kingdom", "kingdom_name"))
+    for report in reports:
+        if not report.text and report.first_photo is None:
+            continue
+        battle = report.battle
+        link = ReportLink(
+            battle=battle.number,
+            kingdom=report.kingdom,
+            side=names.get(report.kingdom) or report.kingdom,
+            where=at(battle.hex),
+            when=f"year {battle.year}, month {battle.month}",
+            hidden=report.hidden,
+            thumbnail=report.first_photo,
+        )
+        found.by_battle.setdefault(battle.number, []).append(link)
+        found.by_kingdom.setdefault(report.kingdom, []).append(link)
+    return found
+
+
+@register.filter
+def of_battle(reports: object, number: int | None) -> list[ReportLink]:
+    """The battle's reports (none if the page did not ask for `battle_reports`)."""
+    if not isinstance(reports, CampaignReports) or number is None:
+        return []
+    return reports.by_battle.get(number, [])
+
+
+@register.filter
+def of_kingdom(reports: object, kingdom: str) -> list[ReportLink]:
+    """The kingdom's reports (none if the page did not ask for `battle_reports`)."""
+    if not isinstance(reports, CampaignReports):
+        return []
+    return reports.by_kingdom.get(kingdom, [])

@@ -1,0 +1,210 @@
+"""Letters between kingdoms (issue 28): a player writes to a set of kingdoms (one
+correspondence per set, private to them) or to everyone through the herald; the campaign's
+`letters` choice says which of these it allows. A kingdom reads a correspondence it is in
+(whoever rules it); nobody else does, the admins included, but the herald is every
+member's. A letter may be edited for five minutes, and never once another kingdom has read
+it. How far each kingdom has read is kept, for its unread counts."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce, Concat
+from django.utils import timezone
+
+from accounts.models import User
+from campaign.models import (
+    HERALD,
+    LETTER_LENGTH,
+    Campaign,
+    Correspondence,
+    Letter,
+    LettersRead,
+    Membership,
+    correspondence_key,
+)
+from campaign.services.common import ServiceError
+from campaign.signals import letter_written
+
+EDITABLE_FOR = timedelta(minutes=5)
+
+
+def writer_of(campaign: Campaign, user: User) -> Membership:
+    """The user's membership, as a kingdom that may write; refused to anyone else."""
+    membership = campaign.memberships.filter(user=user).exclude(kingdom="").first()
+    if membership is None:
+        raise ServiceError("Only a kingdom's player writes letters.", code="no-kingdom")
+    if campaign.letters == Campaign.Letters.NONE:
+        raise ServiceError("This campaign is played without letters.", code="no-letters")
+    return membership
+
+
+def visible_to(kingdom: str) -> Q:
+    """The correspondences a kingdom reads: the herald's and those it is in."""
+    return Q(key=HERALD) | Q(key__contains=f",{kingdom},") if kingdom else Q(key=HERALD)
+
+
+def correspondence_for(campaign: Campaign, user: User, pk: int) -> Correspondence | None:
+    """The correspondence, if the user may read it: the herald for every member, another
+    only for the players of its kingdoms."""
+    membership = campaign.memberships.filter(user=user).first()
+    if membership is None or campaign.letters == Campaign.Letters.NONE:
+        return None
+    found = campaign.correspondences.filter(visible_to(membership.kingdom), pk=pk)
+    return found.first()
+
+
+@transaction.atomic
+def letter_write(*, campaign: Campaign, user: User, to: Iterable[str], text: str) -> Letter:
+    """The user's kingdom writes `text` to the kingdoms `to` (their correspondence with it,
+    made if it is the first letter), or with `to` = ["herald"] to everyone."""
+    membership = writer_of(campaign, user)
+    text = _checked_text(text)
+    key = _key_of(campaign, membership.kingdom, set(to))
+    correspondence, _ = Correspondence.objects.get_or_create(campaign=campaign, key=key)
+    letter = Letter.objects.create(
+        correspondence=correspondence, kingdom=membership.kingdom, writer=user, text=text
+    )
+    _mark_read(correspondence, membership.kingdom, letter.pk)
+    letter_written.send(sender=Letter, campaign=campaign, letter=letter)
+    return letter
+
+
+def _key_of(campaign: Campaign, kingdom: str, to: set[str]) -> str:
+    if to == {HERALD}:
+        return HERALD
+    if campaign.letters == Campaign.Letters.HERALD:
+        raise ServiceError(
+            "In this campaign every letter goes through the herald, to everyone.",
+            code="herald-only",
+        )
+    kingdoms = set(campaign.memberships.exclude(kingdom="").values_list("kingdom", flat=True))
+    to.discard(kingdom)
+    if not to:
+        raise ServiceError("Choose whom you write to.", code="no-one", field="to")
+    if not to <= kingdoms:
+        raise ServiceError(
+            "You may write only to the kingdoms of this campaign.", code="not-a-kingdom", field="to"
+        )
+    return correspondence_key({kingdom, *to})
+
+
+def _checked_text(text: str) -> str:
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise ServiceError("A letter needs some words.", code="empty", field="text")
+    if len(text) > LETTER_LENGTH:
+        raise ServiceError(
+            f"A letter is at most {LETTER_LENGTH:,} characters: this one has {len(text):,}.",
+            code="too-long",
+            field="text",
+        )
+    return text
+
+
+@transaction.atomic
+def letter_edit(*, letter: Letter, user: User, text: str) -> Letter:
+    """The writer's kingdom changes its letter, within five minutes and before another
+    kingdom has read it."""
+    letter = Letter.objects.select_for_update().select_related("correspondence").get(pk=letter.pk)
+    campaign = letter.correspondence.campaign
+    membership = writer_of(campaign, user)
+    if membership.kingdom != letter.kingdom:
+        raise ServiceError("Only its writer changes a letter.", code="not-yours")
+    refusal = edit_refusal(letter)
+    if refusal:
+        raise ServiceError(refusal, code="not-editable")
+    letter.text, letter.edited_at = _checked_text(text), timezone.now()
+    letter.save(update_fields=["text", "edited_at"])
+    return letter
+
+
+def edit_refusal(letter: Letter) -> str:
+    """Why the letter may no longer be changed ("" if it may)."""
+    if timezone.now() - letter.written_at > EDITABLE_FOR:
+        return "A letter may be changed for five minutes after it is written: this one no longer."
+    if read_by_others(letter):
+        return "It has been read: a letter read stands as it is."
+    return ""
+
+
+def read_by_others(letter: Letter) -> bool:
+    return (
+        letter.correspondence.reads.exclude(kingdom=letter.kingdom)
+        .filter(up_to__gte=letter.pk)
+        .exists()
+    )
+
+
+def correspondence_read(correspondence: Correspondence, kingdom: str) -> None:
+    """The kingdom has read every letter of the correspondence shown to it now."""
+    newest = correspondence.letters.order_by("-pk").values_list("pk", flat=True).first()
+    if kingdom and newest is not None:
+        _mark_read(correspondence, kingdom, newest)
+
+
+def _mark_read(correspondence: Correspondence, kingdom: str, up_to: int) -> None:
+    mark, _ = LettersRead.objects.get_or_create(correspondence=correspondence, kingdom=kingdom)
+    if mark.up_to < up_to:
+        LettersRead.objects.filter(pk=mark.pk, up_to__lt=up_to).update(up_to=up_to)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A correspondence as a kingdom's list shows it."""
+
+    correspondence: Correspondence
+    letters: int
+    unread: int
+
+
+def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
+    """The correspondences the kingdom reads, the newest first, with how many letters each
+    holds and how many it has not read: one query."""
+    read = LettersRead.objects.filter(correspondence=OuterRef("pk"), kingdom=kingdom)
+    found = (
+        campaign.correspondences.filter(visible_to(kingdom))
+        .annotate(
+            seen=Coalesce(Subquery(read.values("up_to")[:1]), 0),
+            letter_count=Count("letters"),
+            unread=Count(
+                "letters", filter=Q(letters__pk__gt=F("seen")) & ~Q(letters__kingdom=kingdom)
+            ),
+            newest=Coalesce(
+                Subquery(
+                    Letter.objects.filter(correspondence=OuterRef("pk"))
+                    .order_by("-pk")
+                    .values("pk")[:1]
+                ),
+                0,
+            ),
+        )
+        .order_by("-newest")
+    )
+    return [Conversation(c, c.letter_count, c.unread if kingdom else 0) for c in found]
+
+
+def unread_letters(memberships: QuerySet[Membership]) -> dict[int, int]:
+    """By campaign: how many letters the user's kingdoms have not read, in one query."""
+    kingdom = OuterRef(OuterRef("kingdom"))
+    read = LettersRead.objects.filter(correspondence=OuterRef("correspondence"), kingdom=kingdom)
+    mine = Concat(Value(","), OuterRef("kingdom"), Value(","))
+    unread = (
+        Letter.objects.filter(correspondence__campaign=OuterRef("campaign"))
+        .filter(Q(correspondence__key=HERALD) | Q(correspondence__key__contains=mine))
+        .exclude(kingdom=OuterRef("kingdom"))
+        .annotate(seen=Coalesce(Subquery(read.values("up_to")[:1]), 0))
+        .filter(pk__gt=F("seen"))
+        .values("correspondence__campaign")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    counted = (
+        memberships.exclude(kingdom="")
+        .exclude(campaign__letters=Campaign.Letters.NONE)
+        .annotate(unread=Coalesce(Subquery(unread[:1]), 0))
+        .values_list("campaign_id", "unread")
+    )
+    return {campaign: n for campaign, n in counted if n}

@@ -1,0 +1,238 @@
+"""Letters between kingdoms (issue 28): a kingdom's correspondences with their unread
+counts and the form to write; one correspondence, which follows new letters as they come
+(polled, with the campaign pages' ETags); writing, answering and changing a letter. Only
+the kingdoms of a correspondence read it; the herald is every member's."""
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path
+from django.utils.http import quote_etag
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from campaign import services
+from campaign.access import membership_for
+from campaign.actions import form_errors, refused
+from campaign.models import HERALD, LETTER_LENGTH, Campaign, Correspondence, Letter, Membership
+from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.views.freshness import campaign_tag, revalidated
+
+
+class LetterForm(forms.Form):
+    text = forms.CharField(
+        label="Your letter",
+        max_length=LETTER_LENGTH,
+        strip=False,  # the service keeps the words as written, trimmed at the ends
+        widget=forms.Textarea(attrs={"rows": 5, "maxlength": LETTER_LENGTH}),
+        error_messages={
+            "required": "A letter needs some words.",
+            "max_length": f"A letter is at most {LETTER_LENGTH:,} characters.",
+        },
+    )
+
+
+class WriteForm(LetterForm):
+    field_order = ("to", "text")
+    to = forms.MultipleChoiceField(
+        label="To",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "required": "Choose whom you write to.",
+            "invalid_choice": "You may write only to the kingdoms of this campaign.",
+        },
+    )
+
+    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = choices  # type: ignore[attr-defined]
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)  # login_required
+    return request.user
+
+
+def _names(campaign: Campaign) -> dict[str, str]:
+    return dict(campaign.memberships.exclude(kingdom="").values_list("kingdom", "kingdom_name"))
+
+
+def _addressees(membership: Membership, names: dict[str, str]) -> list[tuple[str, str]]:
+    """Whom the kingdom may write to: each other kingdom (unless the campaign has only the
+    herald), and everyone through the herald."""
+    herald = [(HERALD, "Everyone, through the herald (public to every member)")]
+    if membership.campaign.letters == Campaign.Letters.HERALD:
+        return herald
+    others = [
+        (k, name)
+        for k, name in sorted(names.items(), key=lambda i: i[1])
+        if k != membership.kingdom
+    ]
+    return others + herald
+
+
+def between(correspondence: Correspondence, names: dict[str, str]) -> str:
+    """Whom a correspondence is between, in words."""
+    if correspondence.herald:
+        return "The herald: everyone"
+    return ", ".join(names.get(k, k) for k in correspondence.kingdoms)
+
+
+def _letters_page(
+    request: HttpRequest, membership: Membership, form: WriteForm | None = None, status: int = 200
+) -> HttpResponse:
+    campaign = membership.campaign
+    names = _names(campaign)
+    conversations = services.conversations_of(campaign, membership.kingdom)
+    if form is None and membership.kingdom:
+        form = WriteForm(choices=_addressees(membership, names))
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "conversations": [(c, between(c.correspondence, names)) for c in conversations],
+        "form": form if campaign.letters != Campaign.Letters.NONE else None,
+    }
+    return render(request, "campaign/letters.html", context, status=status)
+
+
+@login_required
+@require_GET
+@revalidated
+def letters_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The kingdom's correspondences, the newest first, each with its unread letters; the
+    form to write to a set of kingdoms or to everyone."""
+    return _letters_page(request, membership_for(request, slug))
+
+
+@login_required
+@require_POST
+def letter_write(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(request, slug)
+    names = _names(membership.campaign)
+    form = WriteForm(request.POST, choices=_addressees(membership, names))
+    if not form.is_valid():
+        return _letters_page(request, membership, form, status=400)
+    try:
+        letter = services.letter_write(
+            campaign=membership.campaign, user=_user(request),
+            to=form.cleaned_data["to"], text=form.cleaned_data["text"],
+        )  # fmt: skip
+    except services.ServiceError as error:
+        form.add_error("to" if error.field == "to" else None, error.message)
+        return _letters_page(request, membership, form, status=400)
+    messages.success(request, "Your letter is sent.")
+    return redirect("campaign:correspondence", slug=slug, number=letter.correspondence_id)
+
+
+def _correspondence(
+    request: HttpRequest, slug: str, number: int
+) -> tuple[Membership, Correspondence]:
+    membership = membership_for(request, slug)
+    found = services.correspondence_for(membership.campaign, _user(request), number)
+    if found is None:
+        raise Http404("No such letters.")
+    return membership, found
+
+
+def _correspondence_page(
+    request: HttpRequest,
+    membership: Membership,
+    correspondence: Correspondence,
+    form: LetterForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    names = _names(membership.campaign)
+    letters = list(correspondence.letters.all())
+    services.correspondence_read(correspondence, membership.kingdom)
+    may_write = bool(membership.kingdom) and membership.campaign.letters != Campaign.Letters.NONE
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "correspondence": correspondence,
+        "between": between(correspondence, names),
+        "letters": [(letter, names.get(letter.kingdom, letter.kingdom)) for letter in letters],
+        "editable": _editable(letters, membership.kingdom),
+        "form": (form or LetterForm()) if may_write else None,
+    }
+    return page_or_fragment(
+        request, "campaign/correspondence.html", context, fragment="letters", status=status
+    )
+
+
+def _editable(letters: list[Letter], kingdom: str) -> set[int]:
+    """The kingdom's own letters it may still change."""
+    return {
+        letter.pk
+        for letter in letters
+        if kingdom and letter.kingdom == kingdom and not services.edit_refusal(letter)
+    }
+
+
+@login_required
+@require_GET
+@revalidated
+def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """The letters of one correspondence, oldest first; read by the kingdom as it is shown.
+    Its list follows new letters without a reload (htmx polls it)."""
+    membership, correspondence = _correspondence(request, slug, number)
+    response = _correspondence_page(request, membership, correspondence)
+    # Drawn, its letters are read: the tag is the page's as it now stands, so that the next
+    # poll, with nothing new, is answered 304.
+    tag = campaign_tag(request, slug)
+    if tag is not None:
+        response["ETag"] = quote_etag(tag)
+    return response
+
+
+@login_required
+@require_POST
+def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A letter to the same kingdoms (or, on the herald, to everyone)."""
+    membership, correspondence = _correspondence(request, slug, number)
+    form = LetterForm(request.POST)
+    if not form.is_valid():
+        return _correspondence_page(request, membership, correspondence, form, status=400)
+    to = correspondence.kingdoms or [HERALD]
+    try:
+        services.letter_write(
+            campaign=membership.campaign, user=_user(request), to=to, text=form.cleaned_data["text"]
+        )
+    except services.ServiceError as error:
+        form.add_error(None, error.message)
+        return _correspondence_page(request, membership, correspondence, form, status=400)
+    messages.success(request, "Your letter is sent.")
+    return redirect("campaign:correspondence", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def letter_edit(request: HttpRequest, slug: str, letter: int) -> HttpResponse:
+    """The writer changes a letter, within five minutes and before it is read."""
+    membership = membership_for(request, slug)
+    found = get_object_or_404(
+        Letter.objects.select_related("correspondence"),
+        pk=letter, correspondence__campaign=membership.campaign, kingdom=membership.kingdom or None,
+    )  # fmt: skip
+    form = LetterForm(request.POST)
+    if not form.is_valid():
+        refused(request, form_errors(form))
+    else:
+        try:
+            services.letter_edit(letter=found, user=_user(request), text=form.cleaned_data["text"])
+            messages.success(request, "Your letter is changed.")
+        except services.ServiceError as error:
+            refused(request, error.message)
+    return redirect("campaign:correspondence", slug=slug, number=found.correspondence_id)
+
+
+urlpatterns: list[URLPattern] = [
+    path("c/<slug:slug>/letters/", letters_page, name="letters"),
+    path("c/<slug:slug>/letters/write/", letter_write, name="letter_write"),
+    path("c/<slug:slug>/letters/<int:number>/", correspondence_page, name="correspondence"),
+    path("c/<slug:slug>/letters/<int:number>/answer/", letter_answer, name="letter_answer"),
+    path("c/<slug:slug>/letters/edit/<int:letter>/", letter_edit, name="letter_edit"),
+]

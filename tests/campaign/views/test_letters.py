@@ -1,0 +1,239 @@
+"""Letters between kingdoms (issue 28): alice, bob and carol play the Autumn League, gm runs
+it, eve plays elsewhere. A letter to some kingdoms is theirs alone (not the admin's, not
+the third player's); the herald's is every member's; refusals in words lose nothing; a
+letter may be changed for five minutes until it is read; new letters and unread counts
+show on the pages that poll, which answer 304 while nothing a viewer may see has changed."""
+
+import html
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign import services
+from campaign.models import Campaign, Correspondence, Letter
+from tests.battles.conftest import make_league
+from tests.campaign.helpers import LEAGUE_CAST, make_cast, signed_in
+from tests.notifications.notifying import with_addresses
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cast():
+    return with_addresses(make_cast(LEAGUE_CAST))
+
+
+@pytest.fixture
+def league(cast):
+    return make_league(cast)
+
+
+def letters_url(campaign: Campaign) -> str:
+    return reverse("campaign:letters", args=[campaign.slug])
+
+
+def page_of(campaign: Campaign, correspondence: Correspondence | int) -> str:
+    number = correspondence if isinstance(correspondence, int) else correspondence.pk
+    return reverse("campaign:correspondence", args=[campaign.slug, number])
+
+
+def write(client: Client, campaign: Campaign, to: list[str], text: str) -> Any:
+    url = reverse("campaign:letter_write", args=[campaign.slug])
+    return client.post(url, {"to": to, "text": text})
+
+
+def read(client: Client, url: str) -> str:
+    return html.unescape(client.get(url).text)
+
+
+def test_a_letter_to_bob_is_read_by_bob_alone(league, cast):
+    alice = signed_in(Client(), cast["alice"])
+    response = write(alice, league, ["brightwater"], "Shall we share the river, neighbour?")
+    (letter,) = Letter.objects.all()
+    url = page_of(league, letter.correspondence)
+    assert response.status_code == 302
+    assert response["Location"] == url
+    bob = signed_in(Client(), cast["bob"])
+    assert "1 unread letter" in read(bob, reverse("campaign:home"))
+    campaign_page = read(bob, reverse("campaign:campaign", args=[league.slug]))
+    assert 'Letters <strong class="unread">(1 unread)</strong>' in campaign_page
+    listed = read(bob, letters_url(league))
+    assert "Aldermark, Brightwater" in listed
+    assert "1 unread" in listed
+    page = read(bob, url)
+    assert "Shall we share the river, neighbour?" in page
+    assert "unread" not in read(bob, reverse("campaign:home"))  # read, now
+    for other in ("carol", "gm", "eve"):  # the third player, the admin, an outsider
+        client = signed_in(Client(), cast[other])
+        assert client.get(url).status_code == 404
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 404
+        assert "Shall we share" not in client.get(letters_url(league)).text
+    assert "unread" not in read(signed_in(Client(), cast["carol"]), reverse("campaign:home"))
+
+
+def test_a_letter_through_the_herald_is_read_by_every_member(league, cast):
+    carol = signed_in(Client(), cast["carol"])
+    write(carol, league, ["herald"], "Hear ye: the fair at Carrowmoor is open to all.")
+    correspondence = Correspondence.objects.get()
+    assert correspondence.herald
+    for name in ("alice", "bob", "gm"):
+        page = read(signed_in(Client(), cast[name]), page_of(league, correspondence))
+        assert "the fair at Carrowmoor is open to all" in page
+        assert "The herald: everyone" in page
+    assert signed_in(Client(), cast["eve"]).get(page_of(league, correspondence)).status_code == 404
+
+
+def test_one_correspondence_per_set_of_kingdoms_and_an_answer_goes_to_the_same(league, cast):
+    alice = signed_in(Client(), cast["alice"])
+    write(alice, league, ["brightwater", "carrowmoor"], "A council of three?")
+    bob = signed_in(Client(), cast["bob"])
+    write(bob, league, ["carrowmoor", "aldermark"], "Agreed.")
+    (correspondence,) = Correspondence.objects.all()
+    answer = reverse("campaign:letter_answer", args=[league.slug, correspondence.pk])
+    signed_in(Client(), cast["carol"]).post(answer, {"text": "When?"})
+    assert [letter.text for letter in correspondence.letters.all()] == [
+        "A council of three?",
+        "Agreed.",
+        "When?",
+    ]
+
+
+def test_a_letter_is_shown_escaped_with_its_links_made_clickable(league, cast):
+    alice = signed_in(Client(), cast["alice"])
+    write(
+        alice, league, ["brightwater"], '<script>alert("x")</script> see https://example.org/list'
+    )
+    page = signed_in(Client(), cast["bob"]).get(page_of(league, Correspondence.objects.get())).text
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    assert '<a href="https://example.org/list" rel="nofollow">https://example.org/list</a>' in page
+
+
+@pytest.mark.parametrize(
+    ("to", "text", "said"),
+    [
+        (["brightwater"], "   ", "A letter needs some words."),
+        (["brightwater"], "x" * 4001, "A letter is at most 4,000 characters"),
+        ([], "Hello", "Choose whom you write to."),
+        (["evermore"], "Hello", "You may write only to the kingdoms of this campaign."),
+        (["aldermark"], "Hello", "You may write only to the kingdoms of this campaign."),
+    ],
+)
+def test_a_letter_refused_is_said_in_words_keeps_its_text_and_saves_nothing(
+    league, cast, to, text, said
+):
+    alice = signed_in(Client(), cast["alice"])
+    response = write(alice, league, to, text)
+    assert response.status_code == 400
+    page = html.unescape(response.text)
+    assert said in page
+    if text.strip() and len(text) < 100:
+        assert f"{text}</textarea>" in page  # the words are kept on the page
+    assert not Letter.objects.exists()
+    assert not Correspondence.objects.exists()
+
+
+def test_in_a_campaign_with_the_herald_only_a_private_letter_is_refused(cast):
+    campaign = make_league(cast)
+    Campaign.objects.filter(pk=campaign.pk).update(letters=Campaign.Letters.HERALD)
+    alice = signed_in(Client(), cast["alice"])
+    page = read(alice, letters_url(campaign))
+    assert "every letter goes through the herald" in page
+    assert 'value="brightwater"' not in page
+    response = write(alice, campaign, ["brightwater"], "Psst.")
+    assert response.status_code == 400
+    assert not Letter.objects.exists()
+    assert write(alice, campaign, ["herald"], "Hear ye.").status_code == 302
+
+
+def test_in_a_campaign_without_letters_nobody_writes(cast):
+    campaign = make_league(cast)
+    Campaign.objects.filter(pk=campaign.pk).update(letters=Campaign.Letters.NONE)
+    alice = signed_in(Client(), cast["alice"])
+    assert "played without letters" in read(alice, letters_url(campaign))
+    assert "Letters" not in read(alice, reverse("campaign:campaign", args=[campaign.slug]))
+    assert write(alice, campaign, ["herald"], "Hear ye.").status_code == 400
+    assert not Letter.objects.exists()
+
+
+def test_a_letter_may_be_changed_for_five_minutes_until_it_is_read(league, cast):
+    alice = signed_in(Client(), cast["alice"])
+    write(alice, league, ["brightwater"], "Meet at the ford.")
+    letter = Letter.objects.get()
+    edit = reverse("campaign:letter_edit", args=[league.slug, letter.pk])
+    assert "Change it" in alice.get(page_of(league, letter.correspondence)).text
+    alice.post(edit, {"text": "Meet at the bridge."})
+    letter.refresh_from_db()
+    assert (letter.text, letter.edited_at is not None) == ("Meet at the bridge.", True)
+    # bob may not change it: for him there is no such letter
+    assert signed_in(Client(), cast["bob"]).post(edit, {"text": "No."}).status_code == 404
+    read(signed_in(Client(), cast["bob"]), page_of(league, letter.correspondence))  # read
+    refused = html.unescape(alice.post(edit, {"text": "Meet at dawn."}, follow=True).text)
+    assert "It has been read: a letter read stands as it is." in refused
+    letter.refresh_from_db()
+    assert letter.text == "Meet at the bridge."
+    assert "Change it" not in alice.get(page_of(league, letter.correspondence)).text
+
+
+def test_a_letter_older_than_five_minutes_is_not_changed(league, cast):
+    alice = signed_in(Client(), cast["alice"])
+    write(alice, league, ["carrowmoor"], "Our pact holds.")
+    Letter.objects.update(written_at=timezone.now() - timedelta(minutes=6))
+    letter = Letter.objects.get()
+    edit = reverse("campaign:letter_edit", args=[league.slug, letter.pk])
+    refused = html.unescape(alice.post(edit, {"text": "Our pact is over."}, follow=True).text)
+    assert "for five minutes after it is written" in refused
+    letter.refresh_from_db()
+    assert letter.text == "Our pact holds."
+
+
+def test_a_kingdom_handed_over_brings_its_letters(league, cast):
+    write(signed_in(Client(), cast["alice"]), league, ["brightwater"], "A secret pact.")
+    offer = services.campaign_hand_over(
+        campaign=league, actor=cast["gm"], kingdom="brightwater", username="eve", reason="moved"
+    )
+    assert offer is not None
+    from campaign.models import KingdomOffer
+
+    services.offer_accept(offer_id=KingdomOffer.objects.get().pk, user=cast["eve"])
+    eve = signed_in(Client(), cast["eve"])
+    assert "A secret pact." in read(eve, page_of(league, Correspondence.objects.get()))
+    assert (
+        signed_in(Client(), cast["bob"])
+        .get(page_of(league, Correspondence.objects.get()))
+        .status_code
+        == 404
+    )
+
+
+def test_the_players_written_to_are_told_by_e_mail_without_the_letters_words(
+    league, cast, django_capture_on_commit_callbacks, eager_celery
+):
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        write(signed_in(Client(), cast["alice"]), league, ["brightwater"], "Our secret plan.")
+    told = [m for m in mail.outbox if "Aldermark wrote to you" in m.subject]
+    assert [m.to for m in told] == [["bob@example.org"]]
+    assert "Our secret plan" not in told[0].body
+    assert page_of(league, Correspondence.objects.get()) in told[0].body
+
+
+def test_a_poll_of_the_letters_answers_304_until_a_letter_comes(league, cast):
+    bob = signed_in(Client(), cast["bob"])
+    write(signed_in(Client(), cast["alice"]), league, ["brightwater"], "First.")
+    url = page_of(league, Correspondence.objects.get())
+    poll = {"HX-Request": "true"}
+    first = bob.get(url, headers=poll)
+    tag = first["ETag"]
+    assert bob.get(url, headers={**poll, "If-None-Match": tag}).status_code == 304
+    write(signed_in(Client(), cast["carol"]), league, ["aldermark"], "Not for bob.")
+    assert bob.get(url, headers={**poll, "If-None-Match": tag}).status_code == 304
+    write(signed_in(Client(), cast["alice"]), league, ["brightwater"], "Second.")
+    fresh = bob.get(url, headers={**poll, "If-None-Match": tag})
+    assert fresh.status_code == 200
+    assert "Second." in fresh.text
