@@ -8,12 +8,14 @@ class BattlesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
+        from battles.demo import on_demo_made
         from battles.models import BattlePhoto
         from battles.photos import forget_when_deleted
         from battles.sync import sync_battles
-        from campaign.signals import snapshot_stored
+        from campaign.signals import demo_made, snapshot_stored
 
         snapshot_stored.connect(sync_battles, dispatch_uid="battles.sync")
+        demo_made.connect(on_demo_made, dispatch_uid="battles.demo")
         post_delete.connect(
             forget_when_deleted, sender=BattlePhoto, dispatch_uid="battles.photo_files"
         )

@@ -25,6 +25,9 @@ announces, so what a listener writes commits with the change or not at all.
 - `letter_written`: a kingdom writes a letter (issue 28). Arguments: `campaign` and
   `letter` (a `Letter`, with its correspondence).
 
+- `demo_made`: `seed_demo` has made a demo campaign, whose other parts the listening apps
+  may add (the battles' reports). Arguments: `campaign` and `users` (by username).
+
 `quietly()` tells the listeners to keep their rows but tell nobody: see its docstring."""
 
 from collections.abc import Iterator
@@ -54,6 +57,7 @@ invitations_made = Signal()
 decisions_refused = Signal()
 kingdom_offered = Signal()
 letter_written = Signal()
+demo_made = Signal()
 
 _quiet: ContextVar[bool] = ContextVar("campaign_quiet", default=False)
 

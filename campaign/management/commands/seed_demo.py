@@ -35,7 +35,7 @@ from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json
 from campaign.rules.options import offered, orders_in_cycle
 from campaign.rules.state import BattleStatus
-from campaign.signals import quietly
+from campaign.signals import demo_made, quietly
 from config.celery import app as celery_app
 
 type Json = dict[str, Any]
@@ -82,6 +82,7 @@ class Command(BaseCommand):
                     existing.delete()
                 users, created = demo_users()
                 campaign, news = make(users)
+                demo_made.send(sender=Campaign, campaign=campaign, users=users)
             self.stdout.write(describe(campaign, news, created))
 
 

@@ -166,6 +166,28 @@ def test_demo_has_a_herald_post_and_a_private_pact_between_alice_and_bob(demo, c
         assert client.get(pact_url).status_code == 404
 
 
+def test_demo_s_battle_has_its_winners_report_with_a_photograph(demo, client):
+    """Issue 28: the battle fought at the tabletop in `demo` has its winner's report, with
+    a photograph of the table (a JPEG the project draws), shown on its card and linked
+    from the chronicle; `demo-ended`'s chronicle links its battles' reports."""
+    campaign = Campaign.objects.get(slug="demo")
+    client.force_login(User.objects.get(username="carol"))
+    card = html.unescape(client.get(reverse("battles:card", args=[campaign.slug, 1])).text)
+    assert "held the centre with its infantry" in card
+    photo = reverse("battles:battle_photo", args=[campaign.slug, 1, 1, "large"])
+    assert photo in card
+    picture = client.get(photo)
+    assert picture["Content-Type"] == "image/jpeg"
+    assert b"".join(picture.streaming_content if picture.streaming else [picture.content])[:3] == (
+        b"\xff\xd8\xff"
+    )
+    chronicle = client.get(reverse("campaign:chronicle", args=[campaign.slug])).text
+    assert "report</a>" in chronicle
+    ended = Campaign.objects.get(slug="demo-ended")
+    told = client.get(reverse("campaign:chronicle", args=[ended.slug])).text
+    assert told.count('class="battle-report-link"') >= 2
+
+
 def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(demo, client):
     campaign = Campaign.objects.get(slug="demo-battle")
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
