@@ -36,8 +36,8 @@ from campaign.models import Campaign, Snapshot, Submission  # noqa: E402
 
 type Json = dict[str, Any]
 
-PAGES = {"orders page", "orders poll", "orders status", "orders unit"}
-POSTS = {"give order", "change order", "mark ready"}
+PAGES = {"orders page", "orders poll", "orders status", "orders unit", "letters poll"}
+POSTS = {"give order", "change order", "mark ready", "write letter"}
 SIGN_IN = {"sign-in page", "sign in"}
 ORDERS_PAGES = {"orders page", "orders poll", "orders status"}
 TARGET_PAGES_MS, TARGET_POSTS_MS = 150, 300

@@ -10,7 +10,10 @@ at a random time within LOADTEST_DECIDE_SECONDS (600) of the month's opening, ta
 still without an order and presses one of the order buttons the page offers (the form's
 own fields: the unit, the order, `to`, `seen` and the CSRF token), changes one of its
 orders, and marks them ready; the campaign advances when all its players are ready (the
-Celery worker).
+Celery worker). At each poll it also asks for its campaign's letters (issue 28), with its
+ETag, as the letters' page polls; one player in LOADTEST_LETTER_ONE_IN (8) writes a letter
+through the herald as it marks its orders ready, so every letters page of its campaign is
+drawn again.
 
 Every request is timed into LOADTEST_OUT/samples-PID.tsv. Every order is written to
 LOADTEST_OUT/acks-PID.jsonl as it is sent, and again as the server acknowledges it (a 2xx
@@ -38,6 +41,7 @@ type Json = dict[str, Any]
 POLL = float(os.environ.get("LOADTEST_POLL_SECONDS", "10"))
 DECIDE = float(os.environ.get("LOADTEST_DECIDE_SECONDS", "600"))  # a month's orders, within
 THINK = (1.0, 3.0)  # seconds between a player's taps
+LETTER_ONE_IN = int(os.environ.get("LOADTEST_LETTER_ONE_IN", "8"))  # players writing a letter
 PASSWORD = os.environ.get("LOADTEST_PASSWORD", "")
 SIGN_IN = os.environ.get("LOADTEST_SIGN_IN", "") == "1"
 OUT = Path(os.environ.get("LOADTEST_OUT", "."))
@@ -153,6 +157,7 @@ class Player(FastHttpUser):
         self.player: Json = PLAYERS[index]
         self.address = f"10.{index // 65536 % 256}.{index // 256 % 256}.{index % 256}"
         self.orders_url = f"/c/{self.player['campaign']}/orders/"
+        self.letters_url = f"/c/{self.player['campaign']}/letters/"
         self.board = ""
         self.etags: dict[str, str] = {}  # by URL, as the browser's cache keeps them
         self.month = ""
@@ -267,6 +272,7 @@ class Player(FastHttpUser):
             self.signed_in = self.sign_in()
             return
         self.poll()
+        self.poll_letters()
         seen = SEEN.search(self.board)
         if seen is None or 'name="ready" value="yes"' not in self.board:
             return
@@ -297,6 +303,33 @@ class Player(FastHttpUser):
             if status is None or response.headers.get("HX-Retarget") == "#orders-board":
                 self.board = response.text or ""
 
+    def poll_letters(self) -> None:
+        """The campaign's letters, as their page polls them: 304 while nothing changed."""
+        headers = self.headers(htmx=True)
+        if self.etags.get(self.letters_url):
+            headers["If-None-Match"] = self.etags[self.letters_url]
+        with self.client.get(
+            self.letters_url, headers=headers, name="letters poll", catch_response=True,
+            allow_redirects=False,
+        ) as response:  # fmt: skip
+            if response.status_code == 304:
+                response.success()
+            elif response.status_code == 200:
+                self.etags[self.letters_url] = response.headers.get("ETag", "") or ""
+            else:
+                self.failed(response, "letters poll")
+
+    def write_letter(self) -> None:
+        """A letter through the herald: sent, the letter's page is the answer's redirect."""
+        fields = {"to": "herald", "text": f"Hear ye! {self.player['username']} has given orders."}
+        with self.client.post(
+            f"{self.letters_url}write/", data={**fields, "csrfmiddlewaretoken": self.csrf_token()},
+            headers=self.headers(htmx=False), name="write letter", catch_response=True,
+            allow_redirects=False,
+        ) as response:  # fmt: skip
+            if response.status_code != 302:
+                self.failed(response, "write letter")
+
     def think(self) -> None:
         time.sleep(random.uniform(*THINK))  # cooperative: locust patches time with gevent
 
@@ -321,6 +354,9 @@ class Player(FastHttpUser):
         if board is not None:
             self.board = board
             record({**self.player, "seen": int(ready["fields"]["seen"]), "ready": 1, "ack": 1})
+        if random.randrange(LETTER_ONE_IN) == 0:
+            self.think()
+            self.write_letter()
 
     def order_unit(self, unit: str, seen: int, *, name: str = "give order") -> bool:
         """Tap the unit, then one of its order buttons (another if the engine refuses)."""

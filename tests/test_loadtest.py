@@ -61,6 +61,7 @@ def test_a_small_load_test_completes_with_its_checks_passing(
         "LOADTEST_SPAWN_RATE": "16",
         "LOADTEST_POLL_SECONDS": "5",
         "LOADTEST_DECIDE_SECONDS": "5",
+        "LOADTEST_LETTER_ONE_IN": "1",  # each player writes through the herald once ready
         "LOADTEST_OUT": str(tmp_path),
     }
     run = subprocess.Popen(
@@ -85,4 +86,7 @@ def test_a_small_load_test_completes_with_its_checks_passing(
     # where the time goes: each kind of request apart, a poll answered 304 from one drawn
     assert re.fullmatch(r"\d+ ms \(\d+ requests\)", figures["loadtest_p95_orders_poll_304"])
     assert "loadtest_p95_give_order_200" in figures, said
+    # the letters (issue 28): polled with their ETag, and written through the herald
+    assert "loadtest_p95_letters_poll_304" in figures, said
+    assert "loadtest_p95_write_letter_302" in figures, said
     assert "target_loadtest_pages_p95_under_150ms" in figures  # met or not: the machine's
