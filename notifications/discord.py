@@ -119,8 +119,11 @@ def webhook_refusal(url: str) -> str:
 
 
 @transaction.atomic
-def webhook_set(*, campaign: Campaign, actor: User, url: str) -> DiscordWebhook:
-    """Set (or replace) the campaign's Discord webhook; audited with its last characters."""
+def webhook_set(
+    *, campaign: Campaign, actor: User, url: str, herald: bool = False
+) -> DiscordWebhook:
+    """Set (or replace) the campaign's Discord webhook, and whether the herald's letters
+    are posted there (issue 28); audited with its last characters."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     services.require_admin(campaign, actor)
     url = url.strip()
@@ -128,7 +131,7 @@ def webhook_set(*, campaign: Campaign, actor: User, url: str) -> DiscordWebhook:
     if refusal:
         raise ServiceError(refusal, code="bad-webhook", field="url")
     webhook, _ = DiscordWebhook.objects.update_or_create(
-        campaign=campaign, defaults={"url": url, "set_by": actor}
+        campaign=campaign, defaults={"url": url, "herald": herald, "set_by": actor}
     )
     services.record_audit(
         campaign, actor, AuditEntry.Action.DISCORD_SET, details={"ending": webhook.ending}

@@ -15,6 +15,7 @@ sprinkled through the campaign's services: they announce, and this listens.
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,7 +31,7 @@ from campaign.rules.decisions import ANSWERS
 from campaign.words import absolute, chapter_words, joined, kingdom_names, shown, when
 from notifications import outbox
 from notifications.discord import discord_time
-from notifications.models import Notification, Reminder
+from notifications.models import DiscordWebhook, Notification, Reminder
 from notifications.news import (
     Asked,
     Letter,
@@ -196,6 +197,12 @@ def on_letter_written(*, campaign: Campaign, letter: Any, **_: Any) -> None:
     body = f"{name} {said} in {campaign.name}. Read the letter, and answer it, on its page."
     letters = [Letter(p.user, subject, body, link) for p in players.select_related("user")]
     news = News(f"letter:{letter.pk}", Kind.LETTER, letters)
+    if (
+        correspondence.herald
+        and DiscordWebhook.objects.filter(campaign=campaign, herald=True).exists()
+    ):
+        post = post_text(campaign.name, "", f"{name}, through the herald:", letter.text, link=link)
+        news = replace(news, post=post, link=link, summary=f"{name} wrote through the herald")
     try:
         with transaction.atomic():
             outbox.write(campaign, news)

@@ -154,6 +154,11 @@ class DiscordWebhook(models.Model):
         Campaign, on_delete=models.CASCADE, related_name="discord_webhook"
     )
     url = models.URLField(max_length=500)
+    herald = models.BooleanField(
+        default=False,
+        help_text="Letters through the herald (public to every member) are posted in the "
+        "channel, with their words; no other letter ever is.",
+    )
     set_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

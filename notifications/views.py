@@ -117,6 +117,11 @@ class DiscordForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
         help_text="The channel's settings, Integrations, Webhooks, Copy Webhook URL.",
     )
+    herald = forms.BooleanField(
+        required=False,
+        label="Post letters through the herald in the channel, with their words",
+        help_text="They are public to every member. No other letter is ever posted.",
+    )
 
     def clean_url(self) -> str:
         url: str = self.cleaned_data["url"]
@@ -160,7 +165,7 @@ def desk(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 def _discord(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     url = form["url"]
-    webhook = discord.webhook_set(campaign=campaign, actor=actor, url=url)
+    webhook = discord.webhook_set(campaign=campaign, actor=actor, url=url, herald=form["herald"])
     return f"The Discord webhook ending {webhook.ending} is set: the campaign's news goes there."
 
 

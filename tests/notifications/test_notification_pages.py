@@ -213,6 +213,18 @@ def test_the_admin_sets_a_webhook_and_sees_only_its_last_four_characters(client,
     assert "set the Discord webhook; ending: GHIJ" in pages[1]
 
 
+def test_the_admin_chooses_whether_the_herald_s_letters_are_posted(client, people):
+    """Issue 28: only if the admin ticks it are letters through the herald posted."""
+    campaign = new_campaign(people)
+    signed_in(client, people["gm"])
+    page = client.post(act(campaign, "discord"), {"url": WEBHOOK}, follow=True).text
+    assert DiscordWebhook.objects.get(campaign=campaign).herald is False
+    assert "No letter is posted there." in page
+    page = client.post(act(campaign, "discord"), {"url": WEBHOOK, "herald": "on"}, follow=True).text
+    assert DiscordWebhook.objects.get(campaign=campaign).herald is True
+    assert "Letters through the herald are posted there, with their words." in page
+
+
 def test_the_admin_replaces_and_removes_the_webhook(client, people):
     campaign = new_campaign(people)
     signed_in(client, people["gm"])

@@ -237,3 +237,23 @@ def test_a_poll_of_the_letters_answers_304_until_a_letter_comes(league, cast):
     fresh = bob.get(url, headers={**poll, "If-None-Match": tag})
     assert fresh.status_code == 200
     assert "Second." in fresh.text
+
+
+@pytest.mark.parametrize("herald_posted", [True, False])
+def test_only_the_heralds_letters_go_to_discord_and_only_if_the_campaign_asks(
+    league, cast, herald_posted
+):
+    """Never a private letter's words in a Discord channel; the herald's, if the admin
+    asked for them when setting the webhook."""
+    from notifications.models import DiscordWebhook, Notification
+
+    DiscordWebhook.objects.create(
+        campaign=league, url="https://discord.com/api/webhooks/1/x", herald=herald_posted
+    )
+    alice = signed_in(Client(), cast["alice"])
+    write(alice, league, ["brightwater"], "Our secret plan.")
+    write(alice, league, ["herald"], "Hear ye: peace in the valley.")
+    posts = list(Notification.objects.filter(channel="discord").values_list("body", flat=True))
+    assert not any("secret plan" in body for body in posts)
+    heralded = [body for body in posts if "peace in the valley" in body]
+    assert len(heralded) == (1 if herald_posted else 0)
