@@ -138,8 +138,26 @@ def siege_words(battle: Battle, names: dict[str, str]) -> str:
 
 
 def game_size(battle: Battle) -> int:
-    """The points of the larger side: a list may cost less, never more."""
+    """The points of the larger side: they size the table and a scenario's margin. Each
+    side's list is of at most its own points (kings-of-war.md: a side brings 500 for each of
+    its upright armies)."""
     return max((side["points"] for side in battle.sides), default=0)
+
+
+def _lists_step(battle: Battle, names: dict[str, str]) -> str:
+    """Picking the lists: each side's of at most its own points."""
+    points = {side["points"] for side in battle.sides}
+    if len(points) == 1:
+        return (
+            f"Both players pick lists of up to {game_size(battle):,} points (a list may cost less)."
+        )
+    each = ", ".join(
+        f"{names.get(side['kingdom'], side['kingdom'])} up to {side['points']:,}"
+        for side in battle.sides
+    )
+    return (
+        f"Each player picks a list of at most their side's points: {each} (a list may cost less)."
+    )
 
 
 def margin(battle: Battle) -> int | None:
@@ -165,7 +183,7 @@ def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
         return []
     defending = [names.get(s["kingdom"], s["kingdom"]) for s in battle.sides if s["defending"]]
     steps = [
-        f"Both players pick lists of up to {game_size(battle):,} points (a list may cost less).",
+        _lists_step(battle, names),
         "Set up a table {} feet by {} feet.".format(*battle.board.split("x")),
         f"The scenario is {battle.scenario}: place its objectives or loot when the rules say.",
         "Place terrain together: blocking, difficult, obstacles, decorative; agree heights.",

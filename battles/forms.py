@@ -6,7 +6,14 @@ from typing import Any
 
 from django import forms
 
-from battles.models import REPORT_LENGTH
+from battles.models import (
+    LIST_NAME_LENGTH,
+    LIST_POINTS_MAX,
+    LIST_RACE_LENGTH,
+    LIST_TEXT_LENGTH,
+    REPORT_LENGTH,
+    list_text,
+)
 from battles.photos import MAX_BYTES
 from campaign.forms import MAX_EXTENSION_HOURS, HexField, read_hex, reason_field
 
@@ -77,11 +84,15 @@ DETAILS = ("attacker_score", "defender_score", "turns", "note", "attacker_list",
 
 
 def report_details(data: dict[str, Any]) -> dict[str, Any]:
-    """The optional Kings of War details of a report, as the report's fields."""
-    return {name: data[name] for name in DETAILS}
+    """The optional Kings of War details of a report, as the report's fields (a side's list
+    is not asked when it has one attached)."""
+    return {name: data[name] for name in DETAILS if name in data}
 
 
 class ReportForm(SeenForm):
+    """`listed`: the kingdoms that attached a list to the battle, whose list the form does
+    not ask for again (the report takes the attached one)."""
+
     outcome = outcome_field()
     attacker_score = forms.IntegerField(required=False, min_value=0, max_value=99999)
     defender_score = forms.IntegerField(required=False, min_value=0, max_value=99999)
@@ -96,6 +107,13 @@ class ReportForm(SeenForm):
         required=False, max_length=10000, widget=forms.Textarea(attrs={"rows": 3})
     )
     captured = captured_field()
+
+    def __init__(self, *args: Any, listed: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        kingdoms = kwargs.get("kingdoms", ())
+        for role, (kingdom, _) in zip(("attacker", "defender"), kingdoms, strict=False):
+            if kingdom in listed:
+                del self.fields[f"{role}_list"]
 
     def setup_kingdoms(self, kingdoms: Choices) -> None:
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]
@@ -228,3 +246,78 @@ class ReasonForm(forms.Form):
     recorded in the audit log."""
 
     reason = reason_field(required=False)
+
+
+# --- the book of army lists, and the list attached to a battle ------------------------------
+
+
+class ArmyListForm(forms.Form):
+    """A list of the book. Checked again by the service, in the same words."""
+
+    name = forms.CharField(
+        max_length=LIST_NAME_LENGTH,
+        label="Name",
+        help_text="Say, “Fast cavalry, 1,500”.",
+        error_messages={
+            "required": "Give the list a name.",
+            "max_length": "A list's name is at most %(limit_value)d characters: yours has "
+            "%(show_value)d.",
+        },
+    )
+    points = forms.IntegerField(
+        min_value=1,
+        max_value=LIST_POINTS_MAX,
+        label="Points",
+        widget=forms.NumberInput(attrs={"list": "rulebook-sizes", "step": 1}),
+        error_messages={
+            "required": "Give the list's points.",
+            "invalid": f"A list's points are a whole number from 1 to {LIST_POINTS_MAX:,}.",
+            "min_value": f"A list's points are a whole number from 1 to {LIST_POINTS_MAX:,}.",
+            "max_value": f"A list's points are a whole number from 1 to {LIST_POINTS_MAX:,}.",
+        },
+    )
+    race = forms.CharField(
+        required=False,
+        max_length=LIST_RACE_LENGTH,
+        label="Race",
+        help_text="Your kingdom's, or your allied army's.",
+        error_messages={
+            "max_length": "A list's race is at most %(limit_value)d characters: yours has "
+            "%(show_value)d.",
+        },
+    )
+    text = forms.CharField(
+        strip=False,  # counted as it is kept (`list_text`)
+        label="The list",
+        help_text=f"Pasted from any list builder: plain text, up to {LIST_TEXT_LENGTH:,} "
+        "characters.",
+        widget=forms.Textarea(attrs={"rows": 12, "maxlength": LIST_TEXT_LENGTH}),
+        error_messages={
+            "required": "Paste the list itself: its units, as your list builder writes them."
+        },
+    )
+
+    def clean_text(self) -> str:
+        text = list_text(self.cleaned_data["text"])
+        if not text:
+            raise forms.ValidationError(self.fields["text"].error_messages["required"])
+        if len(text) > LIST_TEXT_LENGTH:
+            raise forms.ValidationError(
+                f"A list is at most {LIST_TEXT_LENGTH:,} characters: yours has {len(text):,}."
+            )
+        return text
+
+
+class AttachForm(forms.Form):
+    """One of the player's lists, by its number; whose it is and whether it fits is for
+    the service."""
+
+    army_list = forms.IntegerField(
+        min_value=1,
+        label="Your list",
+        error_messages={
+            "required": "Choose one of your lists to attach.",
+            "invalid": "Choose one of your lists to attach.",
+            "min_value": "Choose one of your lists to attach.",
+        },
+    )

@@ -3,7 +3,8 @@ land/water, slaughter, concession), mirroring the `battles` entries of the newes
 snapshot, which stay the source of truth (`battles.sync`). The rows are what the battle
 pages and the home page query; the reports of the result and the proposed times to play
 are what the players add to them, and once a battle is resolved, each side's battle report
-for the table's story, with its photographs."""
+for the table's story, with its photographs. Each kingdom keeps a book of army lists, and
+attaches one of them to a battle before it is played."""
 
 from typing import Any
 
@@ -81,6 +82,11 @@ class Battle(models.Model):
 
     def opponent_of(self, kingdom: str) -> str:
         return self.defender if kingdom == self.attacker else self.attacker
+
+    def points_of(self, kingdom: str) -> int:
+        """The points the kingdom's side brings: 500 for each of its upright armies in the
+        tile. Its list may cost less, never more."""
+        return next((side["points"] for side in self.sides if side["kingdom"] == kingdom), 0)
 
 
 class ResultReport(models.Model):
@@ -227,3 +233,73 @@ class BattlePhoto(models.Model):
     def files(self) -> list[str]:
         """The names of its files in the storage."""
         return [name for name in (self.large.name, self.thumbnail.name) if name]
+
+
+# --- the book of army lists (issue 28) -----------------------------------------------------
+
+LIST_NAME_LENGTH = 80
+LIST_RACE_LENGTH = 60
+LIST_TEXT_LENGTH = 20_000
+LIST_POINTS_MAX = 10_000
+# The sizes the rulebook asks players to write lists for in advance: one to six armies.
+RULEBOOK_SIZES = (500, 1000, 1500, 2000, 2500, 3000)
+LISTS_PER_BOOK = 60
+
+
+def list_text(text: str) -> str:
+    """A list's text as it is kept: one newline for a browser's CRLF, no blank lines or
+    spaces around it. Its length is counted so."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+class ArmyList(models.Model):
+    """A list in a kingdom's book of a campaign: its name, points, race and the list itself,
+    as text pasted from any list builder. The kingdom's, not a user's: a kingdom handed
+    over keeps its book. Only the kingdom's player reads the book; a list is shown to
+    anyone else only as attached to a battle (`AttachedList`), and then by the card's
+    rule (`battles.access.lists_seen`)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="army_lists")
+    kingdom = models.SlugField(max_length=20, help_text="The kingdom whose book it is in.")
+    name = models.CharField(max_length=LIST_NAME_LENGTH)
+    points = models.PositiveIntegerField()
+    race = models.CharField(max_length=LIST_RACE_LENGTH, blank=True)
+    text = models.TextField(max_length=LIST_TEXT_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["points", "name", "pk"]
+        indexes = [models.Index(fields=["campaign", "kingdom"])]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}'s list {self.name!r} ({self.points} points) in {self.campaign}"
+
+
+class AttachedList(models.Model):
+    """A side's list for a battle, attached before it is played: a copy of a list of the
+    kingdom's book as it stood then (its name, points, race and text), so that changing or
+    deleting the book's list later changes nothing here. One for each side. Its side may
+    replace it or withdraw it until the other side has attached theirs, the result is
+    reported or the battle is settled; the opponent (and the admin) see it once both sides
+    have attached theirs, every member once the result is in (`battles.access`)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="attached_lists")
+    kingdom = models.SlugField(max_length=20, help_text="The side whose list it is.")
+    name = models.CharField(max_length=LIST_NAME_LENGTH)
+    points = models.PositiveIntegerField()
+    race = models.CharField(max_length=LIST_RACE_LENGTH, blank=True)
+    text = models.TextField(max_length=LIST_TEXT_LENGTH)
+    attached_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    attached_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["attached_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "kingdom"], name="one_attached_list_per_side")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}'s list {self.name!r} for {self.battle}"

@@ -1,7 +1,7 @@
 """Keeping the `Battle` rows equal to the `battles` entries of the newest snapshot: run
 inside the transaction that stores each snapshot (`campaign.signals.snapshot_stored`).
 A battle handed off gets its row and its deadline; a battle re-stated (ruling B11) sets
-aside what was reported for it; a battle resolved closes the reports still open; an undo
+aside what was reported for it and takes off a list attached above its side's new points; a battle resolved closes the reports still open; an undo
 or a correction that removes battles removes their rows. A battle handed off tells its two
 players (`notifications.events.battle_handed_off`), in the same transaction; not a
 battle of a campaign imported from a file, which happened on another site."""
@@ -88,6 +88,9 @@ def _update(row: Battle, snapshot: Snapshot, fields: Json) -> None:
     row.save()
     if restated:
         _set_aside(row, ResultReport.Status.values, "the battle was re-stated (ruling B11)")
+        for attached in row.attached_lists.all():
+            if attached.points > row.points_of(attached.kingdom):
+                attached.delete()
     elif resolved:
         _set_aside(row, ResultReport.OPEN, "the battle was settled otherwise")
 

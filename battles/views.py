@@ -1,7 +1,8 @@
 """The battle pages: the card of one battle (for its two players, the other members and
-the admin; its battle reports are `battles.report_views`'), the campaign's list of
-battles with the decisions it asks before and after them, "my battles" for the home page,
-and the admin's battle desk on the dashboard.
+the admin; its battle reports are `battles.report_views`', its army lists
+`battles.list_views`'), the campaign's list of battles with the decisions it asks before
+and after them, "my battles" for the home page, and the admin's battle desk on the
+dashboard.
 Each form is checked for shape here and acted on by `battles.services`; a refusal is a
 message on the page the player came from, and nothing changes."""
 
@@ -39,6 +40,7 @@ from battles.forms import (
     read_outcome,
     report_details,
 )
+from battles.list_views import lists_on_the_card
 from battles.models import Battle, ResultReport
 from battles.report_views import on_the_card
 from campaign.access import admin_for, membership_for, newest_or_404
@@ -129,10 +131,17 @@ def asks_of_me(battle: Battle, reports: list[ResultReport], kingdom: str) -> str
 
 
 def _asked_of_player(
-    battle: Battle, reports: list[ResultReport], mine: str, data: Json, seen: int, cast: Cast
+    battle: Battle,
+    reports: list[ResultReport],
+    mine: str,
+    data: Json,
+    seen: int,
+    cast: Cast,
+    listed: list[str],
 ) -> Json:
     """What the card asks of one of the battle's two players, with the forms to answer:
-    a report to make or answer, a Last Stand to decide, retreats to choose."""
+    a report to make or answer (which does not ask again for the lists attached: the
+    kingdoms `listed`), a Last Stand to decide, retreats to choose."""
     asked = asks_of_me(battle, reports, mine)
     found: Json = {"asked": asked, "seen": seen}
     if asked:
@@ -144,8 +153,12 @@ def _asked_of_player(
         if not any(r.status == reported or (r.kingdom == mine and r.is_open) for r in reports):
             kingdoms = [(k, cast.name(k)) for k in battle.kingdoms]
             found["report_form"] = ReportForm(
-                initial={"seen": seen}, kingdoms=kingdoms, artefacts=_on_the_card(battle)
+                initial={"seen": seen},
+                kingdoms=kingdoms,
+                artefacts=_on_the_card(battle),
+                listed=listed,
             )
+            found["report_listed"] = [cast.name(k) for k in battle.kingdoms if k in listed]
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
     pending = [p for p in data.get("pending", []) if p["kingdom"] == mine]
     found["retreat_asked"] = [
@@ -197,8 +210,14 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context |= on_the_card(battle, membership, cast.names)
     settled = battle.awaiting and battle_settled_meanwhile(campaign, battle.hex)
     context |= {"moving_on": settled, "seen": snapshot.number}
+    context |= lists_on_the_card(
+        battle, membership, cast.names, reports, result_in=settled or not battle.awaiting
+    )
     if mine and not settled:
-        context |= _asked_of_player(battle, reports, mine, snapshot.data, snapshot.number, cast)
+        listed = [s.kingdom for s in context["side_lists"] if s.attached]
+        context |= _asked_of_player(
+            battle, reports, mine, snapshot.data, snapshot.number, cast, listed
+        )
     return render(request, "battles/card.html", context)
 
 
@@ -283,7 +302,13 @@ def battle_act(request: HttpRequest, slug: str, number: int, action: str) -> Htt
         raise Http404("No such action.")
     form_class, act = PLAYER_ACTIONS[action]
     kingdoms = [(k, k) for k in battle.kingdoms]
-    form = form_class(request.POST, kingdoms=kingdoms, artefacts=_on_the_card(battle))
+    # A report does not ask again for a list attached to the battle: the service takes it.
+    listed = (
+        {"listed": list(battle.attached_lists.values_list("kingdom", flat=True))}
+        if form_class is ReportForm
+        else {}
+    )
+    form = form_class(request.POST, kingdoms=kingdoms, artefacts=_on_the_card(battle), **listed)
     carry_out(request, form, lambda data: act(battle, user, data))
     return redirect("battles:card", slug=slug, number=number)
 

@@ -12,8 +12,8 @@ rolled back after it, so examples cost only their request.
 The Hypothesis profile (tests/conftest.py) sets the bodies made per POST URL, shared out
 between the four kinds of step and each sent by every visitor of the URL, and half as many
 query strings per GET URL, each asked by every visitor who may; tests/test_fuzz_files.py
-makes 10 times as many files. The "ci" profile of `make test` makes 24 (6 at each step: 37
-URLs, about 3,600 bodies sent), the same ones on every run, so CI passes or fails on the
+makes 10 times as many files. The "ci" profile of `make test` makes 24 (6 at each step: 42
+URLs, about 3,900 bodies sent), the same ones on every run, so CI passes or fails on the
 code alone. `make fuzz-long` runs the "long" profile, a nightly-size run (1,500 a URL, about
 half an hour) that explores new ones:
 
@@ -41,7 +41,14 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from accounts.sessions import SessionStore
-from battles.models import Battle, BattlePhoto, BattleReport, ResultReport
+from battles.models import (
+    ArmyList,
+    AttachedList,
+    Battle,
+    BattlePhoto,
+    BattleReport,
+    ResultReport,
+)
 from battles.report_views import HIDING, PHOTO_POST_LIMIT, SIZES
 from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
 from campaign.models import (
@@ -253,6 +260,8 @@ def stored(campaign: Campaign) -> dict[str, Any]:
         "audit": AuditEntry.objects.count(),
         "letters": list(Letter.objects.values()),
         "correspondences": list(Correspondence.objects.values()),
+        "army lists": list(ArmyList.objects.values()),
+        "attached lists": list(AttachedList.objects.values()),
     }
 
 
@@ -321,7 +330,7 @@ HOSTILE = {
 READ_FIELDS = (
     "seen", "index", "gold", "food", "purchase", "hex", "hours", "army", "unit", "order",
     "ready", "draft", "to", "kingdom", "carry", "raise", "lower", "naval", "next", "at",
-    "report", "settlement", "race", "play_time", "code", "member",
+    "report", "settlement", "race", "play_time", "code", "member", "points", "army_list",
 )  # fmt: skip
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from battles.models import Battle
+from battles.models import ArmyList, Battle
 from campaign.models import Campaign, Correspondence, KingdomOffer, Letter, correspondence_key
 from tests.battles.conftest import hand_off, make_league
 from tests.battles.pictures import photo_on
@@ -115,6 +115,15 @@ def _pact_letter(c: Campaign, b: Battle) -> Letter:
 PACT = level(anonymous=SIGN_IN, others=DENIED, player=OPEN)
 
 
+def _army_list(c: Campaign, b: Battle) -> int:
+    """A list of alice's book (issue 28): hers alone to change; carol, who keeps a book
+    too, is refused in words."""
+    found, _ = ArmyList.objects.get_or_create(
+        campaign=c, kingdom="aldermark", name="Riders", defaults={"points": 500, "text": "x"}
+    )
+    return found.pk
+
+
 def _newest(c: Campaign, b: Battle) -> int:
     return c.snapshots.order_by("-number").values_list("number", flat=True)[0]
 
@@ -151,6 +160,15 @@ MATRIX: dict[str, Door] = {
     "battles:battle_photo_remove": Door(NOT_OFFERED, MEMBERS, _slug_and(_battle, _photo)),
     "battles:battle_photo": Door(MEMBERS, NOT_OFFERED, _slug_and(_battle, _photo, "large")),
     "battles:battle_report_hide": Door(NOT_OFFERED, ADMINS, _slug_and(_battle, _told, "hide")),
+    # Army lists (issue 28): a book is its kingdom's player's (the admin, who rules no
+    # kingdom, has none); another's list is refused in words; any member may try to attach
+    # a list, only the battle's two players are heard (tests/battles/test_army_lists.py).
+    "battles:lists": Door(PLAYERS, NOT_OFFERED),
+    "battles:list_add": Door(NOT_OFFERED, PLAYERS),
+    "battles:list_edit": Door(NOT_OFFERED, PLAYERS, _slug_and(_army_list)),
+    "battles:list_delete": Door(NOT_OFFERED, PLAYERS, _slug_and(_army_list)),
+    "battles:list_attach": Door(NOT_OFFERED, MEMBERS, _slug_and(_battle)),
+    "battles:list_withdraw": Door(NOT_OFFERED, MEMBERS, _slug_and(_battle)),
     "campaign:home": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
     "campaign:healthz": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
     "campaign:rules": Door(PUBLIC, NOT_OFFERED_TO_ANYONE, _none),
