@@ -11,28 +11,21 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import User
 from battles import services
 from battles.access import battle_for, lists_seen
 from battles.forms import ArmyListForm, AttachForm
 from battles.models import RULEBOOK_SIZES, ArmyList, AttachedList, Battle, ResultReport
-from campaign.access import player_for
+from campaign.access import player_for, signed_in_user
 from campaign.actions import carry_out, refused
 from campaign.models import Membership
 from campaign.services import ServiceError
 
 type Json = dict[str, Any]
-
-
-def _user(request: HttpRequest) -> User:
-    if not isinstance(request.user, User):
-        raise Http404("No such page.")
-    return request.user
 
 
 # --- on the card ---------------------------------------------------------------------------
@@ -123,7 +116,7 @@ def _back_to_the_lists(battle: Battle) -> HttpResponse:
 def list_attach(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A side's player attaches one of the lists of their book to the battle."""
     _, battle = battle_for(request, slug, number)
-    user = _user(request)
+    user = signed_in_user(request)
 
     def attach(data: Json) -> str:
         attached = services.battle_list_attach(
@@ -143,7 +136,7 @@ def list_attach(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def list_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A side's player takes their list off the battle."""
     _, battle = battle_for(request, slug, number)
-    user = _user(request)
+    user = signed_in_user(request)
 
     def withdraw(data: Json) -> str:
         services.battle_list_withdraw(battle=battle, user=user)
@@ -259,7 +252,7 @@ def list_add(request: HttpRequest, slug: str) -> HttpResponse:
         return _book_page(request, membership, form=form, status=400)
     try:
         added = services.army_list_add(
-            campaign=membership.campaign, user=_user(request), **form.cleaned_data
+            campaign=membership.campaign, user=signed_in_user(request), **form.cleaned_data
         )
     except ServiceError as error:
         _told_on(form, error)
@@ -289,7 +282,9 @@ def list_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = ArmyListForm(request.POST, auto_id=f"list-{number}-%s")
     if form.is_valid():
         try:
-            services.army_list_edit(army_list=found, user=_user(request), **form.cleaned_data)
+            services.army_list_edit(
+                army_list=found, user=signed_in_user(request), **form.cleaned_data
+            )
         except ServiceError as error:
             _told_on(form, error)
         else:
@@ -307,7 +302,7 @@ def list_delete(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     membership = player_for(request, slug)
     found = _own(request, membership, number)
     if found is not None:
-        user = _user(request)
+        user = signed_in_user(request)
 
         def delete(data: Json) -> str:
             services.army_list_delete(army_list=found, user=user)

@@ -17,12 +17,11 @@ from django.urls import URLPattern, path, reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import User
 from battles import photos, services
 from battles.access import battle_for, reports_seen, sees
 from battles.forms import BattleReportForm, PhotoForm, ReasonForm
 from battles.models import PHOTOS_PER_REPORT, Battle, BattlePhoto, BattleReport
-from campaign.access import admin_for
+from campaign.access import admin_for, signed_in_user
 from campaign.actions import carry_out
 from campaign.models import Membership
 from config.uploads import body_limit
@@ -78,12 +77,6 @@ def _back_to_the_reports(battle: Battle) -> HttpResponse:
     return HttpResponseRedirect(f"{card}#battle-reports-title")
 
 
-def _user(request: HttpRequest) -> User:
-    if not isinstance(request.user, User):
-        raise Http404("No such page.")
-    return request.user
-
-
 def _photo_seen(membership: Membership, battle: Battle, photo: int) -> BattlePhoto:
     """The battle's photograph, if the member may see its report; 404 otherwise."""
     found = (
@@ -102,7 +95,7 @@ def _photo_seen(membership: Membership, battle: Battle, photo: int) -> BattlePho
 def battle_report_write(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A side's player writes its report of the battle, or edits it."""
     _, battle = battle_for(request, slug, number)
-    user = _user(request)
+    user = signed_in_user(request)
 
     def write(data: Json) -> str:
         report = services.battle_report_write(battle=battle, user=user, text=data["text"])
@@ -122,7 +115,7 @@ PHOTO_POST_LIMIT = photos.MAX_BYTES + settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 def battle_photo_add(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A side's player adds a photograph to its report."""
     _, battle = battle_for(request, slug, number)
-    user = _user(request)
+    user = signed_in_user(request)
 
     def add(data: Json) -> str:
         upload: UploadedFile[bytes] = data["photo"]
@@ -138,7 +131,7 @@ def battle_photo_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
 def battle_photo_remove(request: HttpRequest, slug: str, number: int, photo: int) -> HttpResponse:
     """The side's player, or the admin, takes a photograph off a report."""
     membership, battle = battle_for(request, slug, number)
-    user = _user(request)
+    user = signed_in_user(request)
     found = _photo_seen(membership, battle, photo)
 
     def remove(data: Json) -> str:

@@ -100,6 +100,13 @@ def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Member
     return membership, [m for m in members if m.kingdom]
 
 
+def signed_in_user(request: HttpRequest) -> User:
+    """The user of a page that asks to be signed in (`login_required`); 404 otherwise."""
+    if not isinstance(request.user, User):
+        raise Http404("No such page.")
+    return request.user
+
+
 def newest_or_404(campaign: Campaign) -> Snapshot:
     """The campaign's newest snapshot; 404 before it has started."""
     snapshot = campaign.snapshots.order_by("-number").first()

@@ -138,17 +138,18 @@ def read_by_others(letter: Letter) -> bool:
     )
 
 
-def correspondence_read(correspondence: Correspondence, kingdom: str) -> None:
-    """The kingdom has read every letter of the correspondence shown to it now."""
+def correspondence_read(correspondence: Correspondence, kingdom: str) -> bool:
+    """The kingdom has read every letter of the correspondence shown to it now. Whether
+    that read one it had not."""
     newest = correspondence.letters.order_by("-pk").values_list("pk", flat=True).first()
-    if kingdom and newest is not None:
-        _mark_read(correspondence, kingdom, newest)
+    return bool(kingdom and newest is not None and _mark_read(correspondence, kingdom, newest))
 
 
-def _mark_read(correspondence: Correspondence, kingdom: str, up_to: int) -> None:
+def _mark_read(correspondence: Correspondence, kingdom: str, up_to: int) -> bool:
     mark, _ = LettersRead.objects.get_or_create(correspondence=correspondence, kingdom=kingdom)
-    if mark.up_to < up_to:
-        LettersRead.objects.filter(pk=mark.pk, up_to__lt=up_to).update(up_to=up_to)
+    if mark.up_to >= up_to:
+        return False
+    return bool(LettersRead.objects.filter(pk=mark.pk, up_to__lt=up_to).update(up_to=up_to))
 
 
 @dataclass(frozen=True)

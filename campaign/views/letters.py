@@ -14,9 +14,8 @@ from django.urls import URLPattern, path
 from django.utils.http import quote_etag
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import User
 from campaign import services
-from campaign.access import membership_for
+from campaign.access import membership_for, signed_in_user
 from campaign.actions import form_errors, refused
 from campaign.models import HERALD, LETTER_LENGTH, Campaign, Correspondence, Letter, Membership
 from campaign.requests import HtmxHttpRequest, page_or_fragment
@@ -50,11 +49,6 @@ class WriteForm(LetterForm):
     def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["to"].choices = choices  # type: ignore[attr-defined]
-
-
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # login_required
-    return request.user
 
 
 def _names(campaign: Campaign) -> dict[str, str]:
@@ -118,7 +112,7 @@ def letter_write(request: HttpRequest, slug: str) -> HttpResponse:
         return _letters_page(request, membership, form, status=400)
     try:
         letter = services.letter_write(
-            campaign=membership.campaign, user=_user(request),
+            campaign=membership.campaign, user=signed_in_user(request),
             to=form.cleaned_data["to"], text=form.cleaned_data["text"],
         )  # fmt: skip
     except services.ServiceError as error:
@@ -132,7 +126,7 @@ def _correspondence(
     request: HttpRequest, slug: str, number: int
 ) -> tuple[Membership, Correspondence]:
     membership = membership_for(request, slug)
-    found = services.correspondence_for(membership.campaign, _user(request), number)
+    found = services.correspondence_for(membership.campaign, signed_in_user(request), number)
     if found is None:
         raise Http404("No such letters.")
     return membership, found
@@ -147,7 +141,6 @@ def _correspondence_page(
 ) -> HttpResponse:
     names = _names(membership.campaign)
     letters = list(correspondence.letters.all())
-    services.correspondence_read(correspondence, membership.kingdom)
     may_write = bool(membership.kingdom) and membership.campaign.letters != Campaign.Letters.NONE
     context = {
         "campaign": membership.campaign,
@@ -180,11 +173,12 @@ def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> Htt
     Its list follows new letters without a reload (htmx polls it)."""
     membership, correspondence = _correspondence(request, slug, number)
     response = _correspondence_page(request, membership, correspondence)
-    # Drawn, its letters are read: the tag is the page's as it now stands, so that the next
-    # poll, with nothing new, is answered 304.
-    tag = campaign_tag(request, slug)
-    if tag is not None:
-        response["ETag"] = quote_etag(tag)
+    # Drawn, its letters are read. If that read new ones, the tag is the page's as it now
+    # stands, so that the next poll, with nothing new, is answered 304.
+    if services.correspondence_read(correspondence, membership.kingdom):
+        tag = campaign_tag(request, slug)
+        if tag is not None:
+            response["ETag"] = quote_etag(tag)
     return response
 
 
@@ -199,7 +193,10 @@ def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     to = correspondence.kingdoms or [HERALD]
     try:
         services.letter_write(
-            campaign=membership.campaign, user=_user(request), to=to, text=form.cleaned_data["text"]
+            campaign=membership.campaign,
+            user=signed_in_user(request),
+            to=to,
+            text=form.cleaned_data["text"],
         )
     except services.ServiceError as error:
         form.add_error(None, error.message)
@@ -222,7 +219,9 @@ def letter_edit(request: HttpRequest, slug: str, letter: int) -> HttpResponse:
         refused(request, form_errors(form))
     else:
         try:
-            services.letter_edit(letter=found, user=_user(request), text=form.cleaned_data["text"])
+            services.letter_edit(
+                letter=found, user=signed_in_user(request), text=form.cleaned_data["text"]
+            )
             messages.success(request, "Your letter is changed.")
         except services.ServiceError as error:
             refused(request, error.message)

@@ -21,9 +21,8 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from accounts.models import User
 from campaign import services
-from campaign.access import newest_or_404, players_of
+from campaign.access import newest_or_404, players_of, signed_in_user
 from campaign.display.orders_board import (
     Board,
     Target,
@@ -179,7 +178,7 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     try:
         services.submission_save(
             campaign=campaign,
-            user=_user(request),
+            user=signed_in_user(request),
             kind="orders",
             payload=payload,
             seen=decision_of(request.POST).seen,
@@ -246,7 +245,7 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             )
         services.submission_set_ready(
             campaign=membership.campaign,
-            user=_user(request),
+            user=signed_in_user(request),
             ready=decision.ready,
             seen=decision.seen,
             draft=decision.draft,
@@ -258,11 +257,6 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 # --- reading the forms ------------------------------------------------------------------
-
-
-def _user(request: HtmxHttpRequest) -> User:
-    assert isinstance(request.user, User)  # login_required
-    return request.user
 
 
 def _read_int(value: str | None) -> int | None:
@@ -301,7 +295,7 @@ def _save_draft(
     try:
         services.submission_save(
             campaign=membership.campaign,
-            user=_user(request),
+            user=signed_in_user(request),
             kind="orders",
             payload=payload,
             seen=decision_of(request.POST).seen,

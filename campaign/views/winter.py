@@ -18,9 +18,8 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import User
 from campaign import services
-from campaign.access import newest_or_404, player_for
+from campaign.access import newest_or_404, player_for, signed_in_user
 from campaign.actions import refused
 from campaign.display.winter_board import Board, winter_board, winter_context
 from campaign.forms import read_hex
@@ -162,11 +161,6 @@ def changed(kind: str, action: str, draft: Any, post: Any) -> Any:
     return listed
 
 
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # login_required
-    return request.user
-
-
 @login_required
 @require_POST
 def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> HttpResponse:
@@ -177,7 +171,7 @@ def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> Ht
             raise services.ServiceError("That is not asked of your kingdom now.", code="not-asked")
         services.submission_save(
             campaign=membership.campaign,
-            user=_user(request),
+            user=signed_in_user(request),
             kind=kind,
             payload=changed(kind, action, board.draft, request.POST),
             seen=decision_of(request.POST).seen,
@@ -210,7 +204,7 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
             raise services.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
         services.submission_set_ready(
             campaign=membership.campaign,
-            user=_user(request),
+            user=signed_in_user(request),
             ready=decision.ready,
             seen=decision.seen,
             draft=decision.draft,
