@@ -138,11 +138,13 @@ def read_by_others(letter: Letter) -> bool:
     )
 
 
-def correspondence_read(correspondence: Correspondence, kingdom: str) -> bool:
-    """The kingdom has read every letter of the correspondence shown to it now. Whether
-    that read one it had not."""
+def correspondence_read(correspondence: Correspondence, kingdom: str) -> int | None:
+    """The kingdom has read every letter of the correspondence so far: the newest letter,
+    if that read one it had not; None if it read nothing new."""
     newest = correspondence.letters.order_by("-pk").values_list("pk", flat=True).first()
-    return bool(kingdom and newest is not None and _mark_read(correspondence, kingdom, newest))
+    if kingdom and newest is not None and _mark_read(correspondence, kingdom, newest):
+        return newest
+    return None
 
 
 def _mark_read(correspondence: Correspondence, kingdom: str, up_to: int) -> bool:

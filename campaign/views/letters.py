@@ -138,9 +138,11 @@ def _correspondence_page(
     correspondence: Correspondence,
     form: LetterForm | None = None,
     status: int = 200,
+    letters: list[Letter] | None = None,
 ) -> HttpResponse:
     names = _names(membership.campaign)
-    letters = list(correspondence.letters.all())
+    if letters is None:
+        letters = list(correspondence.letters.all())
     may_write = bool(membership.kingdom) and membership.campaign.letters != Campaign.Letters.NONE
     context = {
         "campaign": membership.campaign,
@@ -172,13 +174,17 @@ def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> Htt
     """The letters of one correspondence, oldest first; read by the kingdom as it is shown.
     Its list follows new letters without a reload (htmx polls it)."""
     membership, correspondence = _correspondence(request, slug, number)
-    response = _correspondence_page(request, membership, correspondence)
-    # Drawn, its letters are read. If that read new ones, the tag is the page's as it now
-    # stands, so that the next poll, with nothing new, is answered 304.
-    if services.correspondence_read(correspondence, membership.kingdom):
-        tag = campaign_tag(request, slug)
-        if tag is not None:
-            response["ETag"] = quote_etag(tag)
+    # Its letters are read as it is shown. If that read new ones, the tag is taken again,
+    # with them read, before the letters are, so that the page shows at least what the tag
+    # counts; it is the page's only if the page shows no letter newer than those read. Then
+    # the next poll, with nothing new, is answered 304, and a letter written meanwhile is
+    # never left out of the page under its tag.
+    read_up_to = services.correspondence_read(correspondence, membership.kingdom)
+    tag = campaign_tag(request, slug) if read_up_to else None
+    letters = list(correspondence.letters.all())
+    response = _correspondence_page(request, membership, correspondence, letters=letters)
+    if tag is not None and letters[-1].pk == read_up_to:
+        response["ETag"] = quote_etag(tag)
     return response
 
 

@@ -239,6 +239,51 @@ def test_a_poll_of_the_letters_answers_304_until_a_letter_comes(league, cast):
     assert "Second." in fresh.text
 
 
+@pytest.mark.parametrize(
+    "moment",
+    [
+        "campaign.services.correspondence_read",
+        "campaign.views.letters.campaign_tag",
+        "campaign.views.letters._correspondence_page",
+    ],
+)
+def test_a_letter_written_while_a_poll_is_drawn_reaches_the_open_page(
+    league, cast, monkeypatch, moment
+):
+    """alice answers while bob's poll is being drawn, at any moment of it: bob's open page
+    shows her answer by the next poll at the latest, then is answered 304, and the answer is
+    read (CI once saw a page kept under a tag that counted a letter it did not show)."""
+    alice, bob = signed_in(Client(), cast["alice"]), signed_in(Client(), cast["bob"])
+    write(alice, league, ["brightwater"], "First.")
+    url = page_of(league, Correspondence.objects.get())
+    poll = {"HX-Request": "true"}
+    tag = bob.get(url, headers=poll)["ETag"]
+    module, name = moment.rsplit(".", 1)
+    step = __import__(module, fromlist=[name]).__dict__[name]
+
+    def answered_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.undo()
+        if name == "_correspondence_page":
+            drawn = step(*args, **kwargs)
+            write(alice, league, ["brightwater"], "An answer, meanwhile.")
+            return drawn
+        write(alice, league, ["brightwater"], "An answer, meanwhile.")
+        return step(*args, **kwargs)
+
+    write(alice, league, ["brightwater"], "Second.")
+    monkeypatch.setattr(moment, answered_meanwhile)
+    shown = []
+    for _ in range(3):
+        response = bob.get(url, headers={**poll, "If-None-Match": tag})
+        if response.status_code == 304:
+            break
+        shown.append(response.text)
+        tag = response["ETag"]
+    assert response.status_code == 304
+    assert "An answer, meanwhile." in shown[-1]
+    assert [c.unread for c in services.conversations_of(league, "brightwater")] == [0]
+
+
 @pytest.mark.parametrize("herald_posted", [True, False])
 def test_only_the_heralds_letters_go_to_discord_and_only_if_the_campaign_asks(
     league, cast, herald_posted
