@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
+from campaign import services
 from campaign.models import Correspondence
 from tests.battles.conftest import make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
@@ -81,3 +82,49 @@ def test_two_players_exchange_letters_that_a_third_never_sees(
     alice.goto(f"{base}/letters/{herald.pk}/")
     expect(alice.locator("#letters")).to_contain_text("a tourney at Carrowmoor")
     screenshot(alice, "letters-herald")
+
+
+# What a browser tab in the background, or a phone's locked screen, tells its page.
+HIDE = """() => {
+  Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
+  Object.defineProperty(document, "hidden", {value: true, configurable: true});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+SHOW = """() => {
+  delete document.visibilityState;
+  delete document.hidden;
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_letters_open_in_a_hidden_tab_are_not_polled_and_come_at_once_when_shown(
+    browser, live_server, cast, settings
+):
+    """bob keeps their letters open in a tab he does not look at: it asks the server
+    nothing. Shown again, it asks at once and shows what alice wrote meanwhile."""
+    league = make_league(cast)
+    write = services.letter_write
+    first = write(campaign=league, user=cast["alice"], to=["brightwater"], text="Are you there?")
+    bob = sign_in(browser, live_server, "bob")
+    bob.goto(f"{live_server.url}/c/{league.slug}/letters/{first.correspondence_id}/")
+    expect(bob.locator("#letters")).to_contain_text("Are you there?")
+    polls: list[str] = []
+    bob.on("request", lambda r: polls.append(r.url) if r.headers.get("hx-request") else None)
+
+    bob.evaluate(HIDE)
+    polls.clear()
+    bob.wait_for_timeout(2_500)  # two polls' time and more
+    write(campaign=league, user=cast["alice"], to=["brightwater"], text="Hello?")
+    bob.wait_for_timeout(1_500)
+    assert polls == []
+    expect(bob.locator("#letters")).not_to_contain_text("Hello?")
+    bob.evaluate(SHOW)
+    expect(bob.locator("#letters")).to_contain_text("Hello?")
+
+    # With polls a minute apart, only being shown again can bring a letter this soon.
+    settings.POLL_SECONDS = 60
+    bob.reload()
+    bob.evaluate(HIDE)
+    write(campaign=league, user=cast["alice"], to=["brightwater"], text="Answer me!")
+    bob.evaluate(SHOW)
+    expect(bob.locator("#letters")).to_contain_text("Answer me!", timeout=3_000)

@@ -65,7 +65,7 @@ def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
     give_defend_and_ready(alice)
     board = alice.locator("#orders-board")
     expect(alice.locator("#orders-status")).to_have_attribute(
-        "hx-trigger", f"every {POLL_SECONDS}s"
+        "hx-trigger", f"every {POLL_SECONDS}s, shown from:document"
     )
     polls.clear()
     answered_not_modified.clear()

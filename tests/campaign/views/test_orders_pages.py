@@ -271,7 +271,7 @@ def test_the_board_polls_its_status_while_waiting_for_others(client, cast, campa
         url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
     ).text
     status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
-    assert f'hx-get="{status}" hx-trigger="every 10s"' in page
+    assert f'hx-get="{status}" hx-trigger="every 10s, shown from:document"' in page
 
 
 def test_the_board_polls_as_often_as_poll_seconds_says(client, cast, campaign, settings):
@@ -282,7 +282,7 @@ def test_the_board_polls_as_often_as_poll_seconds_says(client, cast, campaign, s
     page = client.post(
         url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
     ).text
-    assert 'hx-trigger="every 3s"' in page
+    assert 'hx-trigger="every 3s, shown from:document"' in page
 
 
 def test_a_waiting_boards_status_names_whom_it_waits_for_without_the_map(client, cast, campaign):
@@ -503,7 +503,7 @@ def test_o1_cycle_mode_says_whose_turn_it_is_and_orders_are_public_once_given(
     first_name = cycle.memberships.get(user=first).kingdom_name
     waiting_page = signed_in(client, other).get(url(cycle)).text
     assert f"Waiting for {first_name} to give an order." in waiting_page
-    assert 'hx-trigger="every 10s"' in waiting_page
+    assert 'hx-trigger="every 10s, shown from:document"' in waiting_page
     assert "Your turn: give one order." in signed_in(client, first).get(url(cycle)).text
     unit = turn["units"][0]
     with django_capture_on_commit_callbacks(execute=True):

@@ -129,7 +129,7 @@ def test_the_orders_poll_is_not_sent_again_until_another_kingdom_is_ready(client
     defend(alice, campaign, cast["alice"])
     alice.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     poll = alice.get(url(campaign), **HTMX)
-    assert 'hx-trigger="every 10s"' in poll.text
+    assert 'hx-trigger="every 10s, shown from:document"' in poll.text
     assert again(alice, url(campaign), poll, **HTMX).status_code == 304
 
     # bob's draft is sealed (ruling S1): alice's page does not change, and is not sent again

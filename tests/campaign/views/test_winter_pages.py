@@ -357,10 +357,10 @@ def test_after_ready_the_page_follows_the_winter_as_it_moves_on(client, cast, wi
     moved_on = f"{reverse('campaign:moved_on', args=[wintry.slug])}?seen={seen(wintry)}"
     page = post(signed_in(client, cast["alice"]), ready, {"ready": "yes", "seen": seen(wintry)})
     assert "You are ready: the winter moves on once every kingdom is" in page
-    assert f'hx-get="{moved_on}" hx-trigger="every 10s"' in page
+    assert f'hx-get="{moved_on}" hx-trigger="every 10s, shown from:document"' in page
     page = post(signed_in(client, cast["bob"]), ready, {"ready": "yes", "seen": seen(wintry)})
     assert "Every kingdom is ready: the winter is moving on" in page
-    assert f'hx-get="{moved_on}" hx-trigger="every 2s"' in page
+    assert f'hx-get="{moved_on}" hx-trigger="every 2s, shown from:document"' in page
 
 
 def test_a_refusal_names_the_kingdoms_by_their_names_not_their_ids(client, cast, wintry):
