@@ -36,7 +36,10 @@ from campaign.models import Campaign, Snapshot, Submission  # noqa: E402
 
 type Json = dict[str, Any]
 
-PAGES = {"orders page", "orders poll", "orders status", "orders unit", "letters poll"}
+PAGES = {
+    "orders page", "orders poll", "orders status", "orders unit",
+    "letters poll", "letters page", "letter page",
+}  # fmt: skip
 POSTS = {"give order", "change order", "mark ready", "write letter"}
 SIGN_IN = {"sign-in page", "sign in"}
 ORDERS_PAGES = {"orders page", "orders poll", "orders status"}

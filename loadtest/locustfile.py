@@ -10,10 +10,13 @@ at a random time within LOADTEST_DECIDE_SECONDS (600) of the month's opening, ta
 still without an order and presses one of the order buttons the page offers (the form's
 own fields: the unit, the order, `to`, `seen` and the CSRF token), changes one of its
 orders, and marks them ready; the campaign advances when all its players are ready (the
-Celery worker). At each poll it also asks for its campaign's letters (issue 28), with its
-ETag, as the letters' page polls; one player in LOADTEST_LETTER_ONE_IN (8) writes a letter
-through the herald as it marks its orders ready, so every letters page of its campaign is
-drawn again.
+Celery worker). A browser polls only the page it shows (static/js/polls-when-shown.js), so
+each poll is of one page: the board while it asks for orders; once they are ready, one look
+in LOADTEST_READ_ONE_IN (3) is at the campaign's letters instead (issue 28): the herald's
+letters, polled with their ETag as their page does, or, while the player knows of none, the
+page listing them. One player in LOADTEST_LETTER_ONE_IN (8) writes a letter through the
+herald as it marks its orders ready, and is shown it (the answer's redirect), so every
+page of its campaign is drawn again.
 
 Every request is timed into LOADTEST_OUT/samples-PID.tsv. Every order is written to
 LOADTEST_OUT/acks-PID.jsonl as it is sent, and again as the server acknowledges it (a 2xx
@@ -42,6 +45,7 @@ POLL = float(os.environ.get("LOADTEST_POLL_SECONDS", "10"))
 DECIDE = float(os.environ.get("LOADTEST_DECIDE_SECONDS", "600"))  # a month's orders, within
 THINK = (1.0, 3.0)  # seconds between a player's taps
 LETTER_ONE_IN = int(os.environ.get("LOADTEST_LETTER_ONE_IN", "8"))  # players writing a letter
+READ_ONE_IN = int(os.environ.get("LOADTEST_READ_ONE_IN", "3"))  # waiting looks at the letters
 PASSWORD = os.environ.get("LOADTEST_PASSWORD", "")
 SIGN_IN = os.environ.get("LOADTEST_SIGN_IN", "") == "1"
 OUT = Path(os.environ.get("LOADTEST_OUT", "."))
@@ -63,6 +67,7 @@ UNIT_LINK = re.compile(r"\?unit=([^\"&]+)\"")
 SEEN = re.compile(r'<input type="hidden" name="seen" value="(\d+)">')  # the board's snapshot
 STATUS = re.compile(r'hx-get="(?P<url>[^"]+/orders/status/[^"]*)" hx-trigger="every')
 REFUSED = 'role="alert"'
+HERALD = re.compile(r'<a href="(?P<url>/c/[^"]+/letters/\d+/)">The herald: everyone</a>')
 
 _samples: TextIO | None = None
 _acks: TextIO | None = None
@@ -158,6 +163,7 @@ class Player(FastHttpUser):
         self.address = f"10.{index // 65536 % 256}.{index // 256 % 256}.{index % 256}"
         self.orders_url = f"/c/{self.player['campaign']}/orders/"
         self.letters_url = f"/c/{self.player['campaign']}/letters/"
+        self.herald_url = ""  # the herald's letters, once the player knows of them
         self.board = ""
         self.etags: dict[str, str] = {}  # by URL, as the browser's cache keeps them
         self.month = ""
@@ -271,8 +277,7 @@ class Player(FastHttpUser):
         if not self.signed_in:  # a failed sign-in is tried again, as a person would
             self.signed_in = self.sign_in()
             return
-        self.poll()
-        self.poll_letters()
+        self.look()
         seen = SEEN.search(self.board)
         if seen is None or 'name="ready" value="yes"' not in self.board:
             return
@@ -281,6 +286,14 @@ class Player(FastHttpUser):
             self.decide_at = time.monotonic() + random.uniform(0, DECIDE)
         if time.monotonic() >= self.decide_at:
             self.give_orders()
+
+    def look(self) -> None:
+        """The page the player's browser shows polls: the board while it asks for orders;
+        once they are ready, the letters one look in READ_ONE_IN, else the board."""
+        if STATUS.search(self.board) and random.randrange(READ_ONE_IN) == 0:
+            self.read_letters()
+        else:
+            self.poll()
 
     def poll(self) -> None:
         """The board's status while it waits for others, else the board."""
@@ -303,21 +316,34 @@ class Player(FastHttpUser):
             if status is None or response.headers.get("HX-Retarget") == "#orders-board":
                 self.board = response.text or ""
 
-    def poll_letters(self) -> None:
-        """The campaign's letters, as their page polls them: 304 while nothing changed."""
-        headers = self.headers(htmx=True)
-        if self.etags.get(self.letters_url):
-            headers["If-None-Match"] = self.etags[self.letters_url]
+    def read_letters(self) -> None:
+        """The herald's letters, as their page polls them (304 while nothing changed); while
+        the player knows of none, the page listing the campaign's letters (revalidated as
+        the browser does), which names the herald's once there are some."""
+        if self.herald_url:
+            self.revalidate(self.herald_url, name="letters poll", htmx=True)
+            return
+        listed = self.revalidate(self.letters_url, name="letters page", htmx=False)
+        herald = HERALD.search(listed or "")
+        if herald:
+            self.herald_url = unescape(herald["url"])
+
+    def revalidate(self, url: str, *, name: str, htmx: bool) -> str | None:
+        """The page, with its ETag: None when answered 304 or refused."""
+        headers = self.headers(htmx=htmx)
+        if self.etags.get(url):
+            headers["If-None-Match"] = self.etags[url]
         with self.client.get(
-            self.letters_url, headers=headers, name="letters poll", catch_response=True,
-            allow_redirects=False,
-        ) as response:  # fmt: skip
+            url, headers=headers, name=name, catch_response=True, allow_redirects=False
+        ) as response:
             if response.status_code == 304:
                 response.success()
-            elif response.status_code == 200:
-                self.etags[self.letters_url] = response.headers.get("ETag", "") or ""
-            else:
-                self.failed(response, "letters poll")
+                return None
+            if response.status_code != 200:
+                self.failed(response, name)
+                return None
+            self.etags[url] = response.headers.get("ETag", "") or ""
+            return response.text or ""
 
     def write_letter(self) -> None:
         """A letter through the herald: sent, the letter's page is the answer's redirect."""
@@ -329,6 +355,10 @@ class Player(FastHttpUser):
         ) as response:  # fmt: skip
             if response.status_code != 302:
                 self.failed(response, "write letter")
+                return
+            self.herald_url = response.headers.get("Location", "")
+        if self.herald_url:  # the browser follows the redirect: the herald's letters
+            self.revalidate(self.herald_url, name="letter page", htmx=False)
 
     def think(self) -> None:
         time.sleep(random.uniform(*THINK))  # cooperative: locust patches time with gevent

@@ -62,6 +62,7 @@ def test_a_small_load_test_completes_with_its_checks_passing(
         "LOADTEST_POLL_SECONDS": "5",
         "LOADTEST_DECIDE_SECONDS": "5",
         "LOADTEST_LETTER_ONE_IN": "1",  # each player writes through the herald once ready
+        "LOADTEST_READ_ONE_IN": "1",  # and, waiting, reads the letters: polls them
         "LOADTEST_OUT": str(tmp_path),
     }
     run = subprocess.Popen(
