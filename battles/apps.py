@@ -12,10 +12,18 @@ class BattlesConfig(AppConfig):
         from battles.models import BattlePhoto
         from battles.photos import forget_when_deleted
         from battles.sync import sync_battles
-        from campaign.signals import demo_made, snapshot_stored
+        from battles.transfer import exported, importing
+        from campaign.signals import (
+            campaign_exporting,
+            campaign_importing,
+            demo_made,
+            snapshot_stored,
+        )
 
         snapshot_stored.connect(sync_battles, dispatch_uid="battles.sync")
         demo_made.connect(on_demo_made, dispatch_uid="battles.demo")
+        campaign_exporting.connect(exported, dispatch_uid="battles.transfer.exported")
+        campaign_importing.connect(importing, dispatch_uid="battles.transfer.importing")
         post_delete.connect(
             forget_when_deleted, sender=BattlePhoto, dispatch_uid="battles.photo_files"
         )

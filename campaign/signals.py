@@ -25,6 +25,18 @@ announces, so what a listener writes commits with the change or not at all.
 - `letter_written`: a kingdom writes a letter (issue 28). Arguments: `campaign` and
   `letter` (a `Letter`, with its correspondence).
 
+- `campaign_exporting`: a campaign's export document is being written (`campaign.transfer`),
+  its row locked. Arguments: `campaign` and `kingdoms` (the ids of its kingdoms). A
+  receiver returns the top-level parts of the document it keeps (the battles' reports and
+  lists), only of those kingdoms.
+- `campaign_importing`: an export document is being imported, checked and not yet written.
+  Arguments: `document` (the whole document), `kingdoms` (the ids of the campaign's
+  kingdoms) and `battles` (the battles of its newest campaign file, the first numbered 1).
+  A receiver checks its parts, refusing a bad one with a ServiceError (`campaign.transfer`
+  reads them) before anything is written, and returns a function that writes them (or
+  None): called with the new `campaign`, in the import's transaction, once the campaign, its
+  members, its snapshots (so its battles' rows) and its letters are written.
+
 - `demo_made`: `seed_demo` has made a demo campaign, whose other parts the listening apps
   may add (the battles' reports). Arguments: `campaign` and `users` (by username).
 
@@ -57,6 +69,8 @@ invitations_made = Signal()
 decisions_refused = Signal()
 kingdom_offered = Signal()
 letter_written = Signal()
+campaign_exporting = Signal()
+campaign_importing = Signal()
 demo_made = Signal()
 
 _quiet: ContextVar[bool] = ContextVar("campaign_quiet", default=False)

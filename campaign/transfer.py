@@ -7,39 +7,86 @@ yet used; `file` is the newest snapshot's campaign file (the public contract of
     {"export": 1,
      "campaign": {"name", "slug", "status", "kingdoms", "options", "deadlines", "map_name",
                   "map", "join_code", "deadline", "paused_with", "created_at", "public",
-                  "deadline_days", "time_zone"},
+                  "deadline_days", "time_zone", "letters"},
      "members": [{"username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin",
                   "joined_at"}],
      "snapshots": [{"number", "reason", "defaults", "data", "decisions", "created_by",
                     "created_at"}],
      "submissions": [{"kingdom", "kind", "payload", "snapshot", "ready", "submitted_by",
                       "created_at", "updated_at"}],
+     "correspondences": [{"herald", "kingdoms", "created_at",
+                          "letters": [{"kingdom", "writer", "text", "written_at",
+                                       "edited_at"}],
+                          "read": [{"kingdom", "letters"}]}],
+     "army_lists": [{"kingdom", "name", "points", "race", "text", "created_at",
+                     "updated_at"}],
+     "attached_lists": [{"battle", "kingdom", "name", "points", "race", "text",
+                         "attached_by", "attached_at"}],
+     "battle_reports": [{"battle", "kingdom", "text", "written_by", "hidden_at",
+                         "created_at", "updated_at",
+                         "photos": [{"content_type", "data", "added_by", "created_at"}]}],
      "file": <the newest snapshot's data, or null before the start>}
 
 Times are ISO 8601 with their offset; `paused_with` is an ISO 8601 duration. An import is
 checked whole before anything is written, and written in one transaction: a bad document
 changes nothing. The audit trail, the reminders and the decisions already used (they are
-in each snapshot's `decisions`) are not exported."""
+in each snapshot's `decisions`) are not exported.
+
+What the players say and show (issue 28) comes after the submissions; a document without
+these parts (an older export) imports with none. Each names kingdoms by their ids, which
+must be the campaign's (those of the newest campaign file, or the players' before the
+start), and users by username (a user missing here leaves the writer unknown, as for a
+deleted account). `campaign.letters` is the campaign's choice of who writes to whom (on,
+herald or none).
+
+- `correspondences`: the herald's (`herald` true, `kingdoms` empty: every member's) and
+  those between the `kingdoms` listed (two or more), each once. Its `letters` are in the
+  order written (`written_at` is needed); a letter's `kingdom` is its writer's, one of the
+  correspondence's. A read mark says how many of its letters, the first ones, the kingdom
+  has read (`letters`: 0 to all of them).
+- `army_lists`: the lists of each kingdom's book.
+- `attached_lists` and `battle_reports`: each names its `battle` by its number in the
+  newest campaign file's `battles` (the first is 1) and its side by its `kingdom`, one of
+  the battle's two, at most one of each for a side. `hidden_at` is when the admin hid the
+  report (null: it is shown).
+- A photograph's `data` is the copy kept of it (at most 1,600 pixels), in base64, and
+  `content_type` its type (image/jpeg or image/webp). An import develops it again as an
+  upload is developed (battles.photos: read as a picture or refused, drawn again, its
+  thumbnail made anew), so that nothing but a picture drawn here is kept: its bytes change
+  on each move, not what it shows.
+
+The lists and reports are the battles app's: it writes and reads them (battles.transfer)
+when this module announces `campaign_exporting` and `campaign_importing`. A kingdom no
+longer in the campaign (its player left before the start) has its letters, read marks and
+lists left out of the export."""
 
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from zoneinfo import available_timezones
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models import Prefetch
 from django.utils.dateparse import parse_datetime, parse_duration
 from django.utils.duration import duration_iso_string
 
 from accounts.models import User
 from campaign.models import (
+    HERALD,
+    LETTER_LENGTH,
     AuditEntry,
     Campaign,
+    Correspondence,
+    Letter,
+    LettersRead,
     Membership,
     Snapshot,
     Submission,
+    correspondence_key,
     new_join_code,
     read_files,
 )
@@ -48,22 +95,29 @@ from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import map_from_json
 from campaign.services import ServiceError
-from campaign.signals import snapshot_stored
+from campaign.signals import campaign_exporting, campaign_importing, snapshot_stored
 
 type Json = dict[str, Any]
 
 EXPORT_FORMAT = 1
 TOP = ("export", "campaign", "members", "snapshots")
+TOP_OPTIONAL = (
+    "submissions", "correspondences", "army_lists", "attached_lists", "battle_reports", "file",
+)  # fmt: skip
 CAMPAIGN = ("name", "slug", "status", "kingdoms", "options", "deadlines", "map_name")
 CAMPAIGN_OPTIONAL = (
     "map", "join_code", "deadline", "paused_with", "created_at", "public", "deadline_days",
-    "time_zone",
+    "time_zone", "letters",
 )  # fmt: skip
 MEMBER = ("username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin")
 SNAPSHOT = ("number", "reason", "defaults", "data", "decisions", "created_at")
 SUBMISSION = ("kingdom", "kind", "payload", "snapshot", "ready")
 STAMPS = ("created_at", "updated_at")
+CORRESPONDENCE = ("herald", "kingdoms", "letters")
+LETTER = ("kingdom", "text", "written_at")
+READ = ("kingdom", "letters")
 SLUG_LENGTH = 60  # Campaign.slug
+KINGDOM_LENGTH = 20  # a kingdom's id (Membership.kingdom)
 
 
 # --- export ---------------------------------------------------------------------------
@@ -74,7 +128,7 @@ def campaign_export(campaign: Campaign) -> Json:
     lands halfway through."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        members = campaign.memberships.select_related("user").order_by("joined_at", "pk")
+        members = list(campaign.memberships.select_related("user").order_by("joined_at", "pk"))
         snapshots = list(campaign.snapshots.select_related("created_by").order_by("number"))
         read_files(snapshots)
         submissions = (
@@ -82,7 +136,9 @@ def campaign_export(campaign: Campaign) -> Json:
             .select_related("submitted_by")
             .order_by("created_at", "pk")
         )
-        return {
+        newest = snapshots[-1].data if snapshots else None
+        kingdoms = _kingdoms([m.kingdom for m in members if m.kingdom], newest)
+        document: Json = {
             "export": EXPORT_FORMAT,
             "campaign": {
                 "name": campaign.name,
@@ -102,6 +158,7 @@ def campaign_export(campaign: Campaign) -> Json:
                 "public": campaign.public,
                 "deadline_days": campaign.deadline_days,
                 "time_zone": campaign.time_zone,
+                "letters": campaign.letters,
             },
             "members": [
                 {
@@ -140,8 +197,55 @@ def campaign_export(campaign: Campaign) -> Json:
                 }
                 for s in submissions
             ],
-            "file": snapshots[-1].data if snapshots else None,
+            "correspondences": _correspondences_of(campaign, kingdoms),
         }
+        answers = campaign_exporting.send(sender=Campaign, campaign=campaign, kingdoms=kingdoms)
+        for _, parts in answers:
+            document |= cast(Json, parts)
+        document["file"] = newest
+        return document
+
+
+def _correspondences_of(campaign: Campaign, kingdoms: set[str]) -> list[Json]:
+    """The campaign's correspondences with their letters and read marks, the oldest first;
+    only what its kingdoms wrote and read."""
+    letters = Letter.objects.select_related("writer").order_by("pk")
+    found = (
+        campaign.correspondences.order_by("pk")
+        .prefetch_related(Prefetch("letters", queryset=letters), "reads")
+    )  # fmt: skip
+    return [_correspondence(c, kingdoms) for c in found if set(c.kingdoms) <= kingdoms]
+
+
+def _correspondence(correspondence: Correspondence, kingdoms: set[str]) -> Json:
+    letters = [x for x in correspondence.letters.all() if x.kingdom in kingdoms]
+    reads = sorted(correspondence.reads.all(), key=lambda mark: mark.kingdom)
+    return {
+        "herald": correspondence.herald,
+        "kingdoms": correspondence.kingdoms,
+        "created_at": _iso(correspondence.created_at),
+        "letters": [
+            {
+                "kingdom": letter.kingdom,
+                "writer": _username(letter.writer),
+                "text": letter.text,
+                "written_at": _iso(letter.written_at),
+                "edited_at": _iso(letter.edited_at),
+            }
+            for letter in letters
+        ],
+        "read": [
+            {"kingdom": mark.kingdom, "letters": sum(1 for x in letters if x.pk <= mark.up_to)}
+            for mark in reads
+            if mark.kingdom in kingdoms
+        ],
+    }
+
+
+def _kingdoms(players: list[str], newest: Json | None) -> set[str]:
+    """The ids of the campaign's kingdoms: those of its newest campaign file, or its
+    players' before the start."""
+    return {k.get("id") for k in newest["kingdoms"]} if newest is not None else set(players)
 
 
 def _iso(when: datetime | None) -> str | None:
@@ -161,7 +265,7 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     by username; a user missing here is created with no usable password (the audit entry
     of the import lists them). A bad document raises a ServiceError and writes nothing."""
     _check_storable(data)
-    top = _object(data, "the document", TOP, ("submissions", "file"))
+    top = _object(data, "the document", TOP, TOP_OPTIONAL)
     if top["export"] != EXPORT_FORMAT or isinstance(top["export"], bool):
         raise _bad("export", f"This server reads export format {EXPORT_FORMAT}.")
     campaign, hexmap, stamps = _campaign(top["campaign"])
@@ -169,7 +273,8 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     snapshots = _snapshots(top["snapshots"])
     submissions = _submissions(top.get("submissions", []))
     newest = snapshots[-1][0].data if snapshots else None
-    _check_consistent(campaign, members, snapshots, submissions, newest)
+    kingdoms = _kingdoms([m.kingdom for _, _, m in members if m.kingdom], newest)
+    _check_consistent(campaign, members, snapshots, submissions, kingdoms)
     if "file" in top and top["file"] != newest:
         raise _bad("file", "file is not the newest snapshot's data.")
     if hexmap is None:
@@ -188,10 +293,14 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
         )
     if Campaign.objects.filter(join_code=campaign.join_code).exists():
         campaign.join_code = new_join_code()
+    correspondences = _correspondences(top.get("correspondences", []), kingdoms)
+    others_written = _parts_of_listeners(top, kingdoms, newest)
 
     users, created = _users(
         [name for name, _, _ in members],
-        [name for _, name, _ in snapshots] + [name for _, name, _ in submissions],
+        [name for _, name, _ in snapshots]
+        + [name for _, name, _ in submissions]
+        + [name for row in correspondences for _, name, _ in row.letters],
     )
     campaign.map = hexmap
     campaign.save()
@@ -216,6 +325,9 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
         action=AuditEntry.Action.IMPORTED,
         details={"snapshots": len(snapshots), "created_users": created},
     )
+    _write_correspondences(campaign, correspondences, users)
+    for write in others_written:  # last: the battles' photographs are files
+        write(campaign)
     return campaign
 
 
@@ -231,6 +343,19 @@ type Stamps = dict[str, datetime]
 type MemberRow = tuple[str, Stamps, Membership]
 type SnapshotRow = tuple[Snapshot, str | None, Stamps]
 type SubmissionRow = tuple[Submission, str | None, Stamps]
+type LetterRow = tuple[Letter, str | None, Stamps]
+type Writer = Callable[[Campaign], None]
+
+
+@dataclass(frozen=True)
+class CorrespondenceRow:
+    """A correspondence read from the document, unsaved, with its letters in the order
+    written and its read marks: each kingdom's, with how many of the letters it read."""
+
+    correspondence: Correspondence
+    stamps: Stamps
+    letters: list[LetterRow]
+    read: list[tuple[str, int]]
 
 
 def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
@@ -283,6 +408,8 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
         campaign.deadline_days = _deadline_days(obj, where)
     if obj.get("time_zone") is not None:
         campaign.time_zone = _time_zone(obj, where)
+    if obj.get("letters") is not None:
+        campaign.letters = _letters_choice(obj, where)
     return campaign, hexmap, _stamps(obj, where, ("created_at",))
 
 
@@ -300,6 +427,14 @@ def _time_zone(obj: Json, where: str) -> str:
     if name not in available_timezones():
         raise _bad(f"{where}.time_zone", f"{where}.time_zone {name!r} is not a time zone.")
     return name
+
+
+def _letters_choice(obj: Json, where: str) -> str:
+    choice = _str(obj, "letters", where)
+    if choice not in Campaign.Letters.values:
+        allowed = ", ".join(Campaign.Letters.values)
+        raise _bad(f"{where}.letters", f"{where}.letters must be one of {allowed}.")
+    return choice
 
 
 def _members(value: object) -> list[MemberRow]:
@@ -398,25 +533,125 @@ def _submissions(value: object) -> list[SubmissionRow]:
     return rows
 
 
+def _correspondences(value: object, kingdoms: set[str]) -> list[CorrespondenceRow]:
+    rows: list[CorrespondenceRow] = []
+    for i, item in enumerate(_list(value, "correspondences")):
+        where = f"correspondences[{i}]"
+        obj = _object(item, where, CORRESPONDENCE, ("read", "created_at"))
+        between = _between(obj, where, kingdoms)
+        # The herald's is written to and read by every kingdom; another by its own.
+        among, writers = (
+            ("the campaign", kingdoms) if between is None else ("the correspondence", between)
+        )
+        letters = _letters(obj["letters"], f"{where}.letters", writers, among)
+        read = _read_marks(obj.get("read", []), f"{where}.read", writers, among, len(letters))
+        key = HERALD if between is None else correspondence_key(between)
+        rows.append(CorrespondenceRow(Correspondence(key=key), _stamps(obj, where), letters, read))
+    _unique(
+        [", ".join(r.correspondence.kingdoms) or "the herald" for r in rows],
+        "correspondences",
+        "There are two correspondences of",
+    )
+    return rows
+
+
+def _between(obj: Json, where: str, kingdoms: set[str]) -> set[str] | None:
+    """The kingdoms a correspondence is between; None for the herald's."""
+    herald = _bool(obj, "herald", where)
+    named = [
+        _kingdom_in(kingdom, f"{where}.kingdoms[{j}]", kingdoms, "the campaign")
+        for j, kingdom in enumerate(_list(obj["kingdoms"], f"{where}.kingdoms"))
+    ]
+    if herald and named:
+        raise _bad(
+            f"{where}.kingdoms",
+            f"{where}.kingdoms must be empty: the herald's correspondence is every member's.",
+        )
+    if not herald and (len(set(named)) < 2 or len(set(named)) != len(named)):
+        raise _bad(
+            f"{where}.kingdoms", f"{where}.kingdoms must name two kingdoms or more, once each."
+        )
+    return None if herald else set(named)
+
+
+def _letters(value: object, where: str, writers: set[str], among: str) -> list[LetterRow]:
+    rows: list[LetterRow] = []
+    for i, item in enumerate(_list(value, where)):
+        at = f"{where}[{i}]"
+        obj = _object(item, at, LETTER, ("writer", "edited_at"))
+        letter = Letter(
+            kingdom=_kingdom_in(obj["kingdom"], f"{at}.kingdom", writers, among),
+            text=_str(obj, "text", at, blank=False, longest=LETTER_LENGTH),
+            edited_at=_time(obj, "edited_at", at, null=True),
+        )
+        written_at = _time(obj, "written_at", at)
+        assert written_at is not None
+        if rows and written_at < rows[-1][2]["written_at"]:
+            raise _bad(
+                f"{at}.written_at",
+                f"{at}.written_at is earlier than the letter before it: a correspondence's "
+                "letters are listed in the order written.",
+            )
+        rows.append((letter, _username_in(obj, "writer", at), {"written_at": written_at}))
+    return rows
+
+
+def _read_marks(
+    value: object, where: str, readers: set[str], among: str, letters: int
+) -> list[tuple[str, int]]:
+    marks: list[tuple[str, int]] = []
+    for i, item in enumerate(_list(value, where)):
+        at = f"{where}[{i}]"
+        obj = _object(item, at, READ)
+        kingdom = _kingdom_in(obj["kingdom"], f"{at}.kingdom", readers, among)
+        read = _int(obj, "letters", at)
+        if read > letters:
+            raise _bad(f"{at}.letters", f"{at}.letters: {read} read, of {letters} written.")
+        marks.append((kingdom, read))
+    _unique([kingdom for kingdom, _ in marks], where, "Two read marks are of")
+    return marks
+
+
+def _kingdom_in(value: object, where: str, kingdoms: Collection[str], among: str) -> str:
+    """A kingdom's id, one of `kingdoms`: those of the campaign, or of what names it
+    (`among`, as the refusal says)."""
+    if not isinstance(value, str) or len(value) > KINGDOM_LENGTH:
+        raise _bad(where, f"{where} must be a kingdom's id.")
+    if value not in kingdoms:
+        raise _bad(where, f"{where}: there is no kingdom {value!r} in {among}.")
+    return value
+
+
+def _parts_of_listeners(top: Json, kingdoms: set[str], newest: Json | None) -> list[Writer]:
+    """The parts of the document the listening apps keep (the battles' lists and reports),
+    checked by them now: the functions that write them once the campaign is written."""
+    answers = campaign_importing.send(
+        sender=Campaign,
+        document=top,
+        kingdoms=kingdoms,
+        battles=list(newest.get("battles", [])) if newest is not None else [],
+    )
+    return [cast(Writer, write) for _, write in answers if write is not None]
+
+
 def _check_consistent(
     campaign: Campaign,
     members: list[MemberRow],
     snapshots: list[SnapshotRow],
     submissions: list[SubmissionRow],
-    newest: Json | None,
+    in_file: set[str],
 ) -> None:
     """What the services rely on: a started campaign has snapshots and an open one none;
-    every player's kingdom is in the newest campaign file; open decisions answer a
-    snapshot of the campaign, from a kingdom of it."""
+    every player's kingdom is in the newest campaign file (`in_file`, its kingdoms); open
+    decisions answer a snapshot of the campaign, from a kingdom of it."""
     started = campaign.status != Campaign.Status.OPEN
-    if started and newest is None:
+    if started and not snapshots:
         raise _bad("snapshots", f"A {campaign.status} campaign has at least one snapshot.")
-    if not started and newest is not None:
+    if not started and snapshots:
         raise _bad("snapshots", "A campaign open for players has no snapshots yet.")
     players = [m.kingdom for _, _, m in members if m.kingdom]
     if len(players) > campaign.kingdoms:
         raise _bad("members", f"The campaign has {campaign.kingdoms} kingdoms, not {len(players)}.")
-    in_file = {k.get("id") for k in newest["kingdoms"]} if newest is not None else set(players)
     for i, (_, _, member) in enumerate(members):
         if member.kingdom and member.kingdom not in in_file:
             raise _bad(
@@ -450,9 +685,40 @@ def _users(members: list[str], others: list[str | None]) -> tuple[dict[str, User
     return users, created
 
 
-def _stamp[M: (Campaign, Membership, Snapshot, Submission)](
-    rows: list[M], stamps: list[Stamps]
+def _write_correspondences(
+    campaign: Campaign, rows: list[CorrespondenceRow], users: dict[str, User]
 ) -> None:
+    """The letters are written in the order they were, whichever their correspondence,
+    so that the newest is still the newest; each read mark then reads up to its last
+    letter read."""
+    for row in rows:
+        row.correspondence.campaign = campaign
+    _stamp(
+        Correspondence.objects.bulk_create([r.correspondence for r in rows]),
+        [r.stamps for r in rows],
+    )
+    written = sorted(
+        ((row, letter) for row in rows for letter in row.letters),
+        key=lambda pair: pair[1][2]["written_at"],
+    )
+    for row, (letter, writer, _) in written:
+        letter.correspondence, letter.writer = row.correspondence, users.get(writer or "")
+    _stamp(
+        Letter.objects.bulk_create([letter for _, (letter, _, _) in written]),
+        [stamps for _, (_, _, stamps) in written],
+    )
+    LettersRead.objects.bulk_create(
+        LettersRead(
+            correspondence=row.correspondence,
+            kingdom=kingdom,
+            up_to=row.letters[read - 1][0].pk if read else 0,
+        )
+        for row in rows
+        for kingdom, read in row.read
+    )
+
+
+def _stamp[M: models.Model](rows: list[M], stamps: list[Stamps]) -> None:
     """Put back the times the document gave, which saving replaced with now."""
     fields: set[str] = set()
     for row, times in zip(rows, stamps, strict=True):
@@ -460,7 +726,7 @@ def _stamp[M: (Campaign, Membership, Snapshot, Submission)](
             setattr(row, field, when)
             fields.add(field)
     if rows and fields:
-        type(rows[0]).objects.bulk_update(rows, sorted(fields))
+        type(rows[0])._default_manager.bulk_update(rows, sorted(fields))
 
 
 # --- reading the document -------------------------------------------------------------
@@ -608,3 +874,21 @@ def _check_slug(slug: str, where: str) -> None:
         ) from None
     if len(slug) > SLUG_LENGTH:
         raise _bad(where, f"{where} is longer than {SLUG_LENGTH} characters.")
+
+
+# --- for the apps that keep parts of the document (battles.transfer) ------------------
+# The readers above under names of their own: each refuses a bad value with a ServiceError
+# that names where in the document it is.
+
+refused = _bad
+fields_of = _object
+list_of = _list
+text_of = _str
+number_of = _int
+flag_of = _bool
+time_of = _time
+stamps_of = _stamps
+username_of = _username_in
+kingdom_in = _kingdom_in
+check_unique = _unique
+put_back_times = _stamp

@@ -1,6 +1,7 @@
 """Backups that come back: deploy/backup writes a dated folder (the database as a pg_dump,
-every campaign as an export_campaign file); deploy/restore brings the dump back into an
-empty database, and import_campaign brings any one campaign back, with nothing lost."""
+every campaign as an export_campaign file, the photographs' files); deploy/restore brings
+the dump back into an empty database and the photographs into VAR_DIR/media, and
+import_campaign brings any one campaign back, with nothing lost."""
 
 import json
 import os
@@ -16,9 +17,11 @@ import psycopg
 import pytest
 
 from accounts.models import User
-from battles.models import Battle
+from battles.models import Battle, BattlePhoto
 from campaign.models import Campaign, CampaignMap, Membership, Snapshot, Submission
-from tests.campaign.helpers import make_cast, new_campaign, play_until
+from tests.battles.conftest import hand_off, make_league
+from tests.battles.pictures import photo_on
+from tests.campaign.helpers import LEAGUE_CAST, make_cast, new_campaign, play_until
 from tests.conftest import BASE_DIR, database_url_for_tests
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -27,10 +30,18 @@ RESTORE = BASE_DIR / "deploy" / "restore"
 KEPT = (User, Campaign, Membership, CampaignMap, Snapshot, Submission, Battle)
 
 
-def run(*command: str | Path, database_url: str) -> subprocess.CompletedProcess[str]:
+def run(
+    *command: str | Path, database_url: str, **env: str | Path | None
+) -> subprocess.CompletedProcess[str]:
+    """The command, with the app's environment and these variables (None: unset)."""
+    environment = {**os.environ, "DATABASE_URL": database_url}
+    for name, value in env.items():
+        if value is None:
+            environment.pop(name, None)
+        else:
+            environment[name] = str(value)
     return subprocess.run(
-        [str(part) for part in command],
-        cwd=BASE_DIR, env={**os.environ, "DATABASE_URL": database_url},
+        [str(part) for part in command], cwd=BASE_DIR, env=environment,
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
 
@@ -66,10 +77,23 @@ def a_campaign_with_history() -> Campaign:
 
 
 def backed_up(tmp_path: Path) -> Path:
-    result = run(BACKUP, tmp_path / "backups", database_url=database_url_for_tests())
+    """A backup of the test database, the app's VAR_DIR being tmp_path/var."""
+    result = run(
+        BACKUP, tmp_path / "backups",
+        database_url=database_url_for_tests(), VAR_DIR=tmp_path / "var",
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     (folder,) = (tmp_path / "backups").iterdir()
     return folder
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    """Every file under the folder, by its name there."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in folder.rglob("*")
+        if path.is_file()
+    }
 
 
 def test_a_restored_backup_holds_every_campaign_snapshot_submission_and_user(postgres, tmp_path):
@@ -143,3 +167,52 @@ def test_export_needs_a_slug_or_all(postgres):
     result = manage("export_campaign", database_url=database_url_for_tests())
     assert result.returncode == 2
     assert "Give a campaign's slug, or --all DIR." in result.stderr
+
+
+def test_a_backup_keeps_the_photographs_and_a_restore_puts_them_back(postgres, tmp_path, settings):
+    """The app keeps its photographs as files in VAR_DIR/media: the backup copies them, the
+    restore puts them back where the restored database's photographs name them."""
+    settings.MEDIA_ROOT = tmp_path / "var" / "media"
+    cast = make_cast(LEAGUE_CAST)
+    battle = hand_off(make_league(cast), cast)
+    assert battle is not None
+    photo = photo_on(battle, "aldermark", cast["alice"])
+    kept = files_in(settings.MEDIA_ROOT)
+    assert sorted(kept) == sorted(photo.files())
+
+    folder = backed_up(tmp_path)
+
+    assert sorted(path.name for path in folder.iterdir()) == ["campaigns", "database.dump", "media"]
+    assert files_in(folder / "media") == kept
+    exported = folder / "campaigns" / f"{battle.campaign.slug}.json"
+    (report,) = json.loads(exported.read_text())["battle_reports"]
+    assert [p["content_type"] for p in report["photos"]] == ["image/jpeg"]
+    restored_var = tmp_path / "restored"
+    with empty_database() as target:
+        result = run(RESTORE, folder, database_url=target, VAR_DIR=restored_var)
+        assert result.returncode == 0, result.stderr
+        named = rows(target, BattlePhoto._meta.db_table)
+    assert "photographs copied into" in result.stdout
+    restored = files_in(restored_var / "media")
+    assert restored == kept
+    (row,) = named
+    assert {photo.large.name, photo.thumbnail.name} <= set(row)
+
+
+def test_a_restore_of_photographs_asks_where_the_app_keeps_them(postgres, tmp_path, settings):
+    """Without VAR_DIR the photographs would go under the app's own folder, where the
+    app does not look: refused before anything is restored."""
+    settings.MEDIA_ROOT = tmp_path / "var" / "media"
+    cast = make_cast(LEAGUE_CAST)
+    battle = hand_off(make_league(cast), cast)
+    assert battle is not None
+    photo_on(battle, "aldermark", cast["alice"])
+    folder = backed_up(tmp_path)
+
+    with empty_database() as target:
+        result = run(RESTORE, folder, database_url=target, VAR_DIR=None)
+        tables = rows(target, "pg_tables")
+
+    assert result.returncode == 2
+    assert "VAR_DIR must name the app's VAR_DIR" in result.stderr
+    assert not any(table[0] == "public" for table in tables)  # nothing restored

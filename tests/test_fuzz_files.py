@@ -25,10 +25,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
+from battles.models import ArmyList
 from campaign.management.commands import adjudicate as adjudicate_command
 from campaign.management.commands import import_campaign as import_command
 from campaign.maps import load_builtin_map
-from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    Correspondence,
+    Letter,
+    LettersRead,
+    Membership,
+    Snapshot,
+    Submission,
+)
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.simulation import campaign_files, new_campaign
@@ -48,6 +58,7 @@ FUZZ = settings(
     database=None,
 )
 DEEP = 10_000
+TALK = (Correspondence, Letter, LettersRead, ArmyList)  # what an import writes besides
 HOWS = ("replace", "delete", "extra")  # what a mutation does at its place
 
 
@@ -314,6 +325,20 @@ def document(db: None) -> dict[str, Any]:
              "submitted_by": "alice", "created_at": "2025-06-01T12:00:00+00:00",
              "updated_at": "2025-06-01T12:00:00+00:00"},
         ],
+        "correspondences": [
+            {"herald": True, "kingdoms": [], "created_at": "2025-06-01T12:00:00+00:00",
+             "letters": [{"kingdom": "green", "writer": "carol", "text": "Hear ye.",
+                          "written_at": "2025-06-01T12:00:00+00:00", "edited_at": None}],
+             "read": [{"kingdom": "green", "letters": 1}, {"kingdom": "red", "letters": 0}]},
+            {"herald": False, "kingdoms": ["blue", "red"],
+             "letters": [{"kingdom": "red", "writer": "alice", "text": "Peace?",
+                          "written_at": "2025-06-01T12:00:00+00:00"}],
+             "read": [{"kingdom": "red", "letters": 1}]},
+        ],
+        "army_lists": [
+            {"kingdom": "red", "name": "Spear Wall", "points": 500, "race": "Elves",
+             "text": "20 Spearmen [500]", "created_at": "2025-06-01T12:00:00+00:00"},
+        ],
         "file": final,
     }  # fmt: skip
 
@@ -321,13 +346,15 @@ def document(db: None) -> dict[str, Any]:
 def database() -> dict[str, int]:
     return {
         model.__name__: model.objects.count()
-        for model in (Campaign, Membership, Snapshot, Submission, AuditEntry, User)
+        for model in (Campaign, Membership, Snapshot, Submission, AuditEntry, User, *TALK)
     }
 
 
 def test_the_document_itself_comes_in(document):
     imported = campaign_import(document)
     assert imported.snapshots.count() == 1
+    assert imported.correspondences.count() == 2
+    assert imported.army_lists.count() == 1
 
 
 def test_an_export_with_a_wrong_value_anywhere_is_refused_and_writes_nothing(document):
@@ -441,4 +468,4 @@ def test_import_campaign_refuses_a_document_over_its_limit_before_reading_it(
     with pytest.raises(CommandError) as refusal:
         call_command("import_campaign", str(path))
 
-    assert str(refusal.value) == f"refused: {path} is larger than 64 MB: no export is that big."
+    assert str(refusal.value) == f"refused: {path} is larger than 512 MB: no export is that big."

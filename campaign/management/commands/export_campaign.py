@@ -1,6 +1,7 @@
 """`manage.py export_campaign SLUG [--out FILE]`: the campaign as one JSON document, its
-newest campaign file with every snapshot before it (see campaign/transfer.py); read back
-by `manage.py import_campaign`. An unknown slug exits with status 2.
+newest campaign file with every snapshot before it, its letters, army lists and battle
+reports with their photographs (see campaign/transfer.py); read back by
+`manage.py import_campaign`. An unknown slug exits with status 2.
 
 `manage.py export_campaign --all DIR`: every campaign, each as DIR/SLUG.json (the nightly
 backup, deploy/backup)."""

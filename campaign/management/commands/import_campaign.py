@@ -14,8 +14,10 @@ from campaign.transfer import campaign_import, created_users
 
 REFUSED = 2
 # An export holds a campaign's whole history: about 15 MB for 8 kingdoms over 6 years on
-# the largest map. A bigger document than this is refused before it is read.
-MAX_FILE_BYTES = 64 * 1024 * 1024
+# the largest map; and its battle reports' photographs, up to six a side, each a few
+# hundred kilobytes as kept and a third more in base64. A bigger document than this is
+# refused before it is read.
+MAX_FILE_BYTES = 512 * 1024 * 1024
 
 
 class Command(BaseCommand):

@@ -1,8 +1,12 @@
 """Export and import (campaign/transfer.py, manage.py export_campaign and import_campaign):
-a campaign goes out as one JSON document and comes back exactly; a bad document is
-refused with one line and exit status 2, and changes nothing."""
+a campaign goes out as one JSON document and comes back exactly, with what its players
+said and showed (letters, army lists, battle reports and their photographs); a bad
+document is refused with one line and exit status 2, and changes nothing."""
 
+import base64
 import copy
+import html
+import io
 import json
 import random
 import time
@@ -11,15 +15,33 @@ from typing import Any
 import pytest
 from django.core.management import call_command, load_command_class
 from django.db import connections
+from django.test import Client
+from django.urls import reverse
+from PIL import Image
 
 from accounts.models import User
+from battles import services as battle_services
+from battles.models import ArmyList, AttachedList, Battle, BattlePhoto, BattleReport
 from campaign import services
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.maps import load_builtin_map
-from campaign.models import AuditEntry, Campaign, Membership, Snapshot, Submission
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    Correspondence,
+    Letter,
+    LettersRead,
+    Membership,
+    Snapshot,
+    Submission,
+)
 from campaign.rules.simulation import play_campaign
 from campaign.services import ServiceError
+from campaign.services.letters import conversations_of, correspondence_read, letter_write
 from campaign.transfer import campaign_export, campaign_import
+from tests.battles.conftest import hand_off, make_league
+from tests.battles.pictures import png, stored, upload
+from tests.campaign.helpers import LEAGUE_CAST, make_cast, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -81,10 +103,13 @@ def moved(document: dict[str, Any]) -> Campaign:
     return campaign_import(json.loads(json.dumps(document)))
 
 
+TALK = (Correspondence, Letter, LettersRead, ArmyList, AttachedList, BattleReport, BattlePhoto)
+
+
 def database() -> dict[str, int]:
     return {
         model.__name__: model.objects.count()
-        for model in (Campaign, Membership, Snapshot, Submission, AuditEntry, User)
+        for model in (Campaign, Membership, Snapshot, Submission, AuditEntry, User, *TALK)
     }
 
 
@@ -444,3 +469,321 @@ def test_the_command_refuses_a_slug_that_exists(cast, tmp_path, capsys, run_comm
         "CommandError: refused: A campaign with the slug 'autumn-league' exists already: "
         "import it under another slug (--slug).\n"
     )
+
+
+# --- what the players said and showed (issue 28) --------------------------------------
+
+HERALD_WORDS = "Hear ye: the fair at Carrowmoor opens at midsummer."
+PRIVATE_WORDS = "Shall we share the river, neighbour?"
+ALICE_REPORT = "Our spears held the ford until dusk."
+BOB_REPORT = "The mud, not Aldermark, beat us."
+KINGDOMS = ("aldermark", "brightwater", "carrowmoor")  # alice's, bob's and carol's
+HTML = b"<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>"
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+
+
+@pytest.fixture
+def league_cast():
+    return make_cast(LEAGUE_CAST)
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    """The default storage in a folder of the test's own, to see what is stored."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def talk(league_cast, media, eager_celery, django_capture_on_commit_callbacks):
+    """The Autumn League after a battle, with what was said and shown: carol's word through
+    the herald, which bob has read; alice's letter to bob, which he has not; a list in
+    alice's book and one in bob's, each attached to their battle, which alice won; alice's
+    report with a photograph, and bob's, which gm hid."""
+    cast = league_cast
+    league = make_league(cast)
+    herald = letter_write(campaign=league, user=cast["carol"], to=["herald"], text=HERALD_WORDS)
+    correspondence_read(herald.correspondence, "brightwater")
+    letter_write(campaign=league, user=cast["alice"], to=["brightwater"], text=PRIVATE_WORDS)
+    battle = hand_off(league, cast)
+    assert battle is not None
+    for name, list_name in (("alice", "Spear Wall"), ("bob", "Shield Wall")):
+        book = battle_services.army_list_add(
+            campaign=league, user=cast[name], name=list_name, points=500, race="Elves",
+            text=f"{list_name}: 20 Spearmen [500]",
+        )  # fmt: skip
+        battle_services.battle_list_attach(battle=battle, user=cast[name], army_list_id=book.pk)
+    result = battle_services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_services.battle_confirm(report=result, user=cast["bob"])
+    battle.refresh_from_db()
+    assert not battle.awaiting
+    battle_services.battle_report_write(battle=battle, user=cast["alice"], text=ALICE_REPORT)
+    picture = png((800, 600))  # its left half red, its right half blue
+    battle_services.battle_photo_add(
+        battle=battle, user=cast["alice"], upload=upload(picture), size=len(picture)
+    )
+    bobs = battle_services.battle_report_write(battle=battle, user=cast["bob"], text=BOB_REPORT)
+    battle_services.battle_report_hide(report=bobs, actor=cast["gm"], hidden=True)
+    return league
+
+
+def letters_seen(campaign: Campaign) -> dict[str, list[tuple[list[str], int, int]]]:
+    """Each kingdom's correspondences as its letters page lists them, the newest first:
+    between whom (nobody: the herald), how many letters, how many unread."""
+    return {
+        kingdom: [(c.correspondence.kingdoms, c.letters, c.unread) for c in conversations_of(campaign, kingdom)]
+        for kingdom in KINGDOMS
+    }  # fmt: skip
+
+
+def words(response: Any) -> str:
+    assert response.status_code == 200
+    return html.unescape(response.content.decode())
+
+
+def card_url(battle: Battle) -> str:
+    return reverse("battles:card", args=[battle.campaign.slug, battle.number])
+
+
+def photo_url(photo: BattlePhoto, size: str = "large") -> str:
+    battle = photo.report.battle
+    return reverse(
+        "battles:battle_photo", args=[battle.campaign.slug, battle.number, photo.pk, size]
+    )
+
+
+def pixel(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    colour = image.convert("RGB").getpixel(xy)
+    assert isinstance(colour, tuple)
+    return colour
+
+
+def without_photo_bytes(document: dict[str, Any]) -> dict[str, Any]:
+    """The document, but its photographs' bytes: an import develops them again."""
+    found = copy.deepcopy(document)
+    for report in found["battle_reports"]:
+        for photo in report["photos"]:
+            assert base64.b64decode(photo.pop("data"), validate=True)
+    return found
+
+
+def test_letters_lists_and_reports_with_photographs_come_back(talk, league_cast):
+    before = letters_seen(talk)
+    assert before == {
+        "aldermark": [(["aldermark", "brightwater"], 1, 0), ([], 1, 1)],
+        "brightwater": [(["aldermark", "brightwater"], 1, 1), ([], 1, 0)],
+        "carrowmoor": [([], 1, 0)],
+    }
+    exported = campaign_export(talk)
+
+    imported = moved(exported)
+
+    assert without_photo_bytes(campaign_export(imported)) == without_photo_bytes(exported)
+    assert letters_seen(imported) == before
+    letters = Letter.objects.filter(correspondence__campaign=imported).order_by("pk")
+    assert [(x.kingdom, x.writer, x.text) for x in letters] == [
+        ("carrowmoor", league_cast["carol"], HERALD_WORDS),
+        ("aldermark", league_cast["alice"], PRIVATE_WORDS),
+    ]
+    bob, carol = (signed_in(Client(), league_cast[name]) for name in ("bob", "carol"))
+    private = letters[1].correspondence
+    letter_page = reverse("campaign:correspondence", args=[imported.slug, private.pk])
+    assert PRIVATE_WORDS in words(bob.get(letter_page))
+    assert carol.get(letter_page).status_code == 404
+
+    battle = Battle.objects.get(campaign=imported)
+    card = words(carol.get(card_url(battle)))
+    assert ALICE_REPORT in card
+    assert BOB_REPORT not in card  # gm hid it: only gm and bob see it
+    assert BOB_REPORT in words(bob.get(card_url(battle)))
+    assert "Spear Wall" in card
+    assert "Shield Wall" in card
+    (photo,) = BattlePhoto.objects.filter(report__battle=battle)
+    assert photo_url(photo, "thumbnail") in card
+    served = carol.get(photo_url(photo))
+    assert served["Content-Type"] == "image/jpeg"
+    with photo.large.open("rb") as kept:
+        assert served.content == kept.read()
+    shown = Image.open(io.BytesIO(served.content))
+    assert (shown.format, shown.size) == ("JPEG", (800, 600))
+    red, blue = pixel(shown, (100, 300)), pixel(shown, (700, 300))
+    assert red[0] > 200 > red[2]
+    assert blue[2] > 200 > blue[0]
+    assert carol.get(photo_url(photo, "thumbnail"))["Content-Type"] == "image/jpeg"
+
+
+def test_the_document_names_kingdoms_and_usernames_never_ids(talk):
+    exported = campaign_export(talk)
+
+    herald, private = exported["correspondences"]
+    assert (herald["herald"], herald["kingdoms"]) == (True, [])
+    assert herald["letters"][0] | {"written_at": None} == {
+        "kingdom": "carrowmoor", "writer": "carol", "text": HERALD_WORDS,
+        "written_at": None, "edited_at": None,
+    }  # fmt: skip
+    assert herald["read"] == [
+        {"kingdom": "brightwater", "letters": 1},
+        {"kingdom": "carrowmoor", "letters": 1},
+    ]
+    assert (private["herald"], private["kingdoms"]) == (False, ["aldermark", "brightwater"])
+    assert private["read"] == [{"kingdom": "aldermark", "letters": 1}]
+    assert [(a["kingdom"], a["name"]) for a in exported["army_lists"]] == [
+        ("aldermark", "Spear Wall"),
+        ("brightwater", "Shield Wall"),
+    ]
+    assert [(a["battle"], a["kingdom"], a["attached_by"]) for a in exported["attached_lists"]] == [
+        (1, "aldermark", "alice"),
+        (1, "brightwater", "bob"),
+    ]
+    alices, bobs = exported["battle_reports"]
+    assert (alices["kingdom"], alices["written_by"], alices["hidden_at"]) == (
+        "aldermark",
+        "alice",
+        None,
+    )
+    assert (bobs["kingdom"], bobs["hidden_at"] is not None, bobs["photos"]) == (
+        "brightwater",
+        True,
+        [],
+    )
+    (photo,) = alices["photos"]
+    assert (photo["content_type"], photo["added_by"]) == ("image/jpeg", "alice")
+    assert Image.open(io.BytesIO(base64.b64decode(photo["data"]))).size == (800, 600)
+
+
+def test_a_photograph_whose_file_is_gone_is_left_out_and_the_export_still_imports(
+    talk, media, caplog
+):
+    """A database restored without its photographs' files: the nightly export of the
+    campaign goes on, without the photograph it could not read (nor could anyone see)."""
+    (photo,) = BattlePhoto.objects.filter(report__battle__campaign=talk)
+    for name in photo.files():
+        (media / name).unlink()
+
+    exported = campaign_export(talk)
+    imported = moved(exported)
+
+    alices = exported["battle_reports"][0]
+    assert (alices["text"], alices["photos"]) == (ALICE_REPORT, [])
+    assert f"its file '{photo.large.name}' is gone" in caplog.text
+    assert BattleReport.objects.get(battle__campaign=imported, kingdom="aldermark").text == (
+        ALICE_REPORT
+    )
+
+
+def test_an_export_from_before_letters_and_reports_still_imports(cast):
+    exported = campaign_export(start_campaign(cast))
+    for part in ("correspondences", "army_lists", "attached_lists", "battle_reports"):
+        del exported[part]
+    del exported["campaign"]["letters"]
+
+    imported = moved(exported)
+
+    assert imported.letters == Campaign.Letters.ON
+    assert not imported.correspondences.exists()
+    assert imported.snapshots.count() == len(exported["snapshots"])
+
+
+def test_the_letters_of_a_player_removed_before_the_start_are_left_out(league_cast):
+    """carol wrote through the herald, then gm removed her: her kingdom is no longer the
+    campaign's, and the export, which would be refused with her letter, leaves it out."""
+    cast = league_cast
+    league = services.campaign_create(
+        name="Autumn League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
+    )
+    for name in ("alice", "carol"):
+        services.campaign_join(campaign=league, user=cast[name], kingdom_name=name.title())
+    letter_write(campaign=league, user=cast["alice"], to=["herald"], text="Welcome, all.")
+    letter_write(campaign=league, user=cast["carol"], to=["herald"], text="I must go.")
+    services.campaign_remove_player(campaign=league, actor=cast["gm"], username="carol")
+    exported = campaign_export(league)
+
+    imported = moved(exported)
+
+    (herald,) = exported["correspondences"]
+    assert [x["text"] for x in herald["letters"]] == ["Welcome, all."]
+    assert herald["read"] == [{"kingdom": "alice", "letters": 1}]
+    assert [(c.letters, c.unread) for c in conversations_of(imported, "alice")] == [(1, 0)]
+
+
+def forged(document: dict[str, Any], how: str) -> dict[str, Any]:
+    bad = copy.deepcopy(document)
+    herald, private = bad["correspondences"]
+    photo = bad["battle_reports"][0]["photos"][0]
+    match how:
+        case "HTML called a JPEG":
+            photo["data"] = base64.b64encode(HTML).decode()
+        case "an SVG":
+            photo["content_type"], photo["data"] = "image/svg+xml", base64.b64encode(SVG).decode()
+        case "an SVG called a JPEG":
+            photo["data"] = base64.b64encode(SVG).decode()
+        case "a photograph not in base64":
+            photo["data"] = "<svg>"
+        case "a letter from a kingdom not in the campaign":
+            herald["letters"][0]["kingdom"] = "nowhere"
+        case "a letter to a kingdom not in the campaign":
+            private["kingdoms"] = ["aldermark", "nowhere"]
+        case "a letter from outside its correspondence":
+            private["letters"][0]["kingdom"] = "carrowmoor"
+        case "more letters read than written":
+            private["read"][0]["letters"] = 2
+        case "a report of a battle not in the file":
+            bad["battle_reports"][1]["battle"] = 9
+        case "a list attached by a kingdom not in the battle":
+            bad["attached_lists"][1]["kingdom"] = "carrowmoor"
+        case "a list of no points":
+            bad["army_lists"][0]["points"] = 0
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("how", "field", "says"),
+    [
+        ("HTML called a JPEG", "battle_reports[0].photos[0].data", "is not a picture this site reads"),
+        ("an SVG", "battle_reports[0].photos[0].content_type", "must be image/jpeg or image/webp"),
+        ("an SVG called a JPEG", "battle_reports[0].photos[0].data", "is not a picture this site reads"),
+        ("a photograph not in base64", "battle_reports[0].photos[0].data", "must be a photograph's bytes in base64"),
+        ("a letter from a kingdom not in the campaign", "correspondences[0].letters[0].kingdom", "there is no kingdom 'nowhere' in the campaign"),
+        ("a letter to a kingdom not in the campaign", "correspondences[1].kingdoms[1]", "there is no kingdom 'nowhere' in the campaign"),
+        ("a letter from outside its correspondence", "correspondences[1].letters[0].kingdom", "there is no kingdom 'carrowmoor' in the correspondence"),
+        ("more letters read than written", "correspondences[1].read[0].letters", "2 read, of 1 written"),
+        ("a report of a battle not in the file", "battle_reports[1].battle", "there is no battle 9 in the newest campaign file"),
+        ("a list attached by a kingdom not in the battle", "attached_lists[1].kingdom", "there is no kingdom 'carrowmoor' in battle 1"),
+        ("a list of no points", "army_lists[0].points", "must be 1 to 10,000"),
+    ],
+)  # fmt: skip
+def test_a_forged_part_is_refused_in_words_and_nothing_is_written(talk, media, how, field, says):
+    document = forged(campaign_export(talk), how)
+    talk.delete()
+    before, files = database(), stored(media)
+
+    with pytest.raises(ServiceError) as refusal:
+        campaign_import(json.loads(json.dumps(document)))
+
+    assert refusal.value.field == field
+    assert says in refusal.value.message
+    assert refusal.value.message.startswith(field)
+    assert database() == before
+    assert stored(media) == files
+
+
+def test_the_command_refuses_a_photograph_that_is_html_with_exit_status_2(
+    talk, media, tmp_path, capsys, run_command
+):
+    path = tmp_path / "autumn.json"
+    path.write_text(json.dumps(forged(campaign_export(talk), "HTML called a JPEG")))
+    talk.delete()
+    before, files = database(), stored(media)
+
+    status = run_command("import_campaign", str(path))
+
+    assert status == 2
+    assert capsys.readouterr().err == (
+        "CommandError: refused: battle_reports[0].photos[0].data is not a picture this site "
+        "reads (a JPEG, PNG or WebP, whole).\n"
+    )
+    assert database() == before
+    assert stored(media) == files
