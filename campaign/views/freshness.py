@@ -25,6 +25,7 @@ from django.db import connection
 from django.db.models import Field, Model
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
+from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
 
@@ -41,6 +42,7 @@ from campaign.models import (
     Submission,
 )
 from campaign.rules.state import OrdersMode
+from campaign.services.letters import EDITABLE_FOR
 
 _RELEASE_FILES = ("templates", "campaign", "battles", "accounts")
 
@@ -160,27 +162,33 @@ def _read() -> str:
 
 def _letters_seen() -> str:
     """Two columns of `_read`: the letters of the correspondences the viewer's kingdom
-    reads (how many, the newest, the last change) and how far their kingdoms have read
-    them (issue 28), so that a new letter, a change or a letter read redraws the pages that
-    count or show them. Nothing of a correspondence the viewer does not read. Two more
-    parameters: the viewer's id, twice."""
-    membership = _table(Membership)
+    reads (how many, the newest, the last change), and how far it has read them (issue 28),
+    so that a new letter, a change or a letter read redraws the pages that count or show
+    them. Nothing of a correspondence the viewer does not read. How far other kingdoms have
+    read counts only where the viewer's kingdom wrote a letter it may still change (since
+    `%s`, a parameter: now less `EDITABLE_FOR`): their reading ends that, and nothing else
+    the viewer sees, so every member reading the herald does not redraw every member's
+    pages. More parameters, in this order: the viewer's id three times, then that time."""
+    membership, correspondence = _table(Membership), _table(Correspondence)
     kingdom = (
         f"(SELECT m.kingdom FROM {membership} m WHERE m.campaign_id = c.id"
         " AND m.user_id = %s AND m.kingdom <> '' LIMIT 1)"
     )
     find = "strpos" if connection.vendor == "postgresql" else "instr"
-    readable = f"k.campaign_id = c.id AND (k.key = '{HERALD}' OR {find}(k.key, ',' || {kingdom} || ',') > 0)"
-    correspondence = _table(Correspondence)
+    readable = f"(k.key = '{HERALD}' OR {find}(k.key, ',' || {kingdom} || ',') > 0)"
     letters = (
         f"(SELECT {_as_text('COUNT(l.id)', 'MAX(l.id)', 'MAX(l.edited_at)')} "
         f"FROM {_table(Letter)} l JOIN {correspondence} k ON k.id = l.correspondence_id "
-        f"WHERE {readable})"
+        f"WHERE k.campaign_id = c.id AND {readable})"
+    )
+    still_changeable = (
+        f"EXISTS (SELECT 1 FROM {_table(Letter)} w WHERE w.correspondence_id = k.id"
+        f" AND w.kingdom = {kingdom} AND w.written_at > %s)"
     )
     reads = (
         f"(SELECT {_as_text('COUNT(r.id)', 'SUM(r.up_to)')} "
         f"FROM {_table(LettersRead)} r JOIN {correspondence} k ON k.id = r.correspondence_id "
-        f"WHERE {readable})"
+        f"WHERE k.campaign_id = c.id AND (r.kingdom = {kingdom} OR {still_changeable}))"
     )
     return f"{letters}, {reads}"
 
@@ -214,7 +222,8 @@ def _campaign_shown(
     names = [f.name for f in _fields(Campaign, leaving=("map",))]
     viewer = user.pk if isinstance(user, User) else None
     with connection.cursor() as cursor:
-        cursor.execute(_read(), [viewer, viewer, viewer, viewer, slug])
+        changeable_since = connection.ops.adapt_datetimefield_value(timezone.now() - EDITABLE_FOR)
+        cursor.execute(_read(), [viewer, viewer, viewer, viewer, viewer, changeable_since, slug])
         row = cursor.fetchone()
     if row is None:
         return None

@@ -302,3 +302,25 @@ def test_only_the_heralds_letters_go_to_discord_and_only_if_the_campaign_asks(
     assert not any("secret plan" in body for body in posts)
     heralded = [body for body in posts if "peace in the valley" in body]
     assert len(heralded) == (1 if herald_posted else 0)
+
+
+def test_a_kingdom_reading_the_herald_redraws_only_the_page_of_its_writer(league, cast):
+    """bob reads carol's proclamation: alice's campaign page, polled, stays as it was (304);
+    carol's page of the herald no longer offers to change it (a letter read stands)."""
+    carol, alice = signed_in(Client(), cast["carol"]), signed_in(Client(), cast["alice"])
+    write(carol, league, ["herald"], "Hear ye: a tourney at Carrowmoor!")
+    herald = page_of(league, Correspondence.objects.get(key="herald"))
+    campaign_page = reverse("campaign:campaign", args=[league.slug])
+    poll = {"HX-Request": "true"}
+    alices = alice.get(campaign_page, headers=poll)["ETag"]
+    carol.get(herald)  # the answer to her letter: the page, with "Your letter is sent."
+    carols = carol.get(herald, headers=poll)
+    assert "Change it" in carols.text
+    assert carol.get(herald, headers={**poll, "If-None-Match": carols["ETag"]}).status_code == 304
+
+    signed_in(Client(), cast["bob"]).get(herald)
+
+    assert alice.get(campaign_page, headers={**poll, "If-None-Match": alices}).status_code == 304
+    redrawn = carol.get(herald, headers={**poll, "If-None-Match": carols["ETag"]})
+    assert redrawn.status_code == 200
+    assert "Change it" not in redrawn.text
