@@ -106,11 +106,6 @@ def lists_on_the_card(
     return found
 
 
-def _back_to_the_lists(battle: Battle) -> HttpResponse:
-    card = reverse("battles:card", args=[battle.campaign.slug, battle.number])
-    return HttpResponseRedirect(f"{card}#lists-title")
-
-
 @login_required
 @require_POST
 def list_attach(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -128,7 +123,7 @@ def list_attach(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
 
     carry_out(request, AttachForm(request.POST), attach)
-    return _back_to_the_lists(battle)
+    return HttpResponseRedirect(services.card_url(battle, "lists-title"))
 
 
 @login_required
@@ -143,7 +138,7 @@ def list_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return "Your list is taken off the battle."
 
     carry_out(request, forms.Form(request.POST), withdraw)
-    return _back_to_the_lists(battle)
+    return HttpResponseRedirect(services.card_url(battle, "lists-title"))
 
 
 # --- the book ------------------------------------------------------------------------------

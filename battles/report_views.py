@@ -13,7 +13,7 @@ from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.urls import URLPattern, path, reverse
+from django.urls import URLPattern, path
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
@@ -72,11 +72,6 @@ def on_the_card(battle: Battle, membership: Membership, names: dict[str, str]) -
     return found
 
 
-def _back_to_the_reports(battle: Battle) -> HttpResponse:
-    card = reverse("battles:card", args=[battle.campaign.slug, battle.number])
-    return HttpResponseRedirect(f"{card}#battle-reports-title")
-
-
 def _photo_seen(membership: Membership, battle: Battle, photo: int) -> BattlePhoto:
     """The battle's photograph, if the member may see its report; 404 otherwise."""
     found = (
@@ -102,7 +97,7 @@ def battle_report_write(request: HttpRequest, slug: str, number: int) -> HttpRes
         return "Your report is on the card." if report.text else "Your report's text is removed."
 
     carry_out(request, BattleReportForm(request.POST), write)
-    return _back_to_the_reports(battle)
+    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
 
 
 # A photograph's post: the photograph, and the few fields of its form.
@@ -123,7 +118,7 @@ def battle_photo_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
         return "Your photograph is on your report, without what it said of where it was taken."
 
     carry_out(request, PhotoForm(request.POST, request.FILES), add)
-    return _back_to_the_reports(battle)
+    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
 
 
 @login_required
@@ -139,7 +134,7 @@ def battle_photo_remove(request: HttpRequest, slug: str, number: int, photo: int
         return "The photograph is removed."
 
     carry_out(request, ReasonForm(request.POST), remove)
-    return _back_to_the_reports(battle)
+    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
 
 
 # --- the admin -----------------------------------------------------------------------------------
@@ -169,7 +164,7 @@ def battle_report_hide(
         return "The report is shown again to every member."
 
     carry_out(request, ReasonForm(request.POST), hide)
-    return _back_to_the_reports(battle)
+    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
 
 
 # --- the photographs themselves ------------------------------------------------------------------

@@ -152,13 +152,15 @@ def battle_report(
     events.result_reported(
         campaign=battle.campaign, report_id=report.pk, reporter=user, kingdom=kingdom,
         opponent=battle.opponent_of(kingdom), hex=battle.hex, result=result, winner=winner,
-        link=_card(battle),
+        link=card_url(battle),
     )  # fmt: skip
     return report
 
 
-def _card(battle: Battle) -> str:
-    return reverse("battles:card", args=[battle.campaign.slug, battle.number])
+def card_url(battle: Battle, section: str = "") -> str:
+    """The battle's card; at one of its sections (an element's id), if given."""
+    card = reverse("battles:card", args=[battle.campaign.slug, battle.number])
+    return f"{card}#{section}" if section else card
 
 
 def _answerable(report: ResultReport, user: User, seen: int | None) -> ResultReport:
@@ -218,7 +220,7 @@ def battle_dispute(
     events.result_disputed(
         campaign=battle.campaign, report_id=report.pk, disputer=user, reporter=report.reported_by,
         kingdom=report.kingdom, hex=battle.hex, result=report.result, winner=report.winner,
-        reason=report.dispute_reason, link=_card(battle),
+        reason=report.dispute_reason, link=card_url(battle),
         desk=reverse("battles:admin", args=[battle.campaign.slug]),
     )  # fmt: skip
     return report

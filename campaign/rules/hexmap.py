@@ -156,15 +156,29 @@ def steps(hexmap: HexMap, a: Hex, b: Hex, towers: Set[Hex] = frozenset()) -> int
     """Rule OG3 of campaign-options.md: the fewest moves from `a` to `b`, tile to adjacent
     tile, through tiles armies may enter (ruling M3; explored or not), never across a water
     edge nor into a Wizard's tower of `towers`. None if no way leads there."""
-    reached = {a: 0}
-    frontier = deque([a])
-    while frontier and b not in reached:
-        here = frontier.popleft()
-        for n in hexmap.neighbours(here):
-            if n not in reached and n not in towers and hexmap.army_may_move(here, n):
-                reached[n] = reached[here] + 1
-                frontier.append(n)
-    return reached.get(b)
+    if a == b:
+        return 0
+    route = routes(hexmap, a, towers).get(b)
+    return None if route is None else route[0]
+
+
+def routes(
+    hexmap: HexMap, start: Hex, towers: Set[Hex] = frozenset()
+) -> dict[Hex, tuple[int, Hex]]:
+    """Every other tile an army can march to from `start` as `steps` counts them: how many
+    steps, and the first one."""
+    found: dict[Hex, tuple[int, Hex]] = {}
+    frontier = deque([(start, 0, start)])
+    while frontier:
+        here, distance, first = frontier.popleft()
+        for there in hexmap.neighbours(here):
+            if there == start or there in found or there in towers:
+                continue
+            if hexmap.army_may_move(here, there):
+                step = there if here == start else first
+                found[there] = (distance + 1, step)
+                frontier.append((there, distance + 1, step))
+    return found
 
 
 # --- Validation of a hand-made map --------------------------------------------------------

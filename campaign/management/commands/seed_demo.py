@@ -18,7 +18,7 @@ left alone; `--reset` deletes the demos and makes them again."""
 import logging
 import random
 from argparse import ArgumentParser
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -32,7 +32,7 @@ from campaign import services
 from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
-from campaign.rules.hexmap import Hex, HexMap, map_from_json
+from campaign.rules.hexmap import Hex, HexMap, map_from_json, routes
 from campaign.rules.options import offered, orders_in_cycle
 from campaign.rules.state import BattleStatus
 from campaign.signals import demo_made, quietly
@@ -464,7 +464,7 @@ def march_armies(data: Json, inputs: Json, hexmap: HexMap, between: tuple[str, .
     ]
     best: tuple[int, str, str, Hex] | None = None
     for hunter in sorted(armies, key=lambda a: a["id"]):
-        steps = _first_steps(hexmap, (hunter["hex"][0], hunter["hex"][1]), _towers(data))
+        steps = routes(hexmap, (hunter["hex"][0], hunter["hex"][1]), _towers(data))
         for quarry in armies:
             there = (quarry["hex"][0], quarry["hex"][1])
             if quarry["kingdom"] == hunter["kingdom"] or there not in steps:
@@ -518,9 +518,7 @@ def _first_army(
         if not army["upright"] or army["id"] not in ordered:
             continue
         here = (army["hex"][0], army["hex"][1])
-        route = (
-            (0, here) if here == target else _first_steps(hexmap, here, _towers(data)).get(target)
-        )
+        route = (0, here) if here == target else routes(hexmap, here, _towers(data)).get(target)
         if route is not None:
             return army["id"], route[0], route[1]
     return None
@@ -529,23 +527,3 @@ def _first_army(
 def _towers(data: Json) -> frozenset[Hex]:
     """The Wizard's towers, which no army enters (option wizards, OA5)."""
     return frozenset((t[0], t[1]) for t in data.get("towers") or [])
-
-
-def _first_steps(
-    hexmap: HexMap, start: Hex, towers: frozenset[Hex] = frozenset()
-) -> dict[Hex, tuple[int, Hex]]:
-    """Every tile an army can march to from `start`, round the `towers`: how many steps,
-    and the first one."""
-    found: dict[Hex, tuple[int, Hex]] = {}
-    frontier = deque([(start, 0, start)])
-    seen = {start}
-    while frontier:
-        here, distance, first = frontier.popleft()
-        for there in hexmap.neighbours(here):
-            if there in seen or there in towers or not hexmap.army_may_move(here, there):
-                continue
-            seen.add(there)
-            step = there if here == start else first
-            found[there] = (distance + 1, step)
-            frontier.append((there, distance + 1, step))
-    return found
