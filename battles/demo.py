@@ -24,9 +24,10 @@ WIDTH, HEIGHT = 1200, 800
 
 
 def on_demo_made(*, campaign: Campaign, users: Mapping[str, User], **_: Any) -> None:
-    """Write the demo's battle reports: in `demo`, its battle's winner's with a photograph;
-    in `demo-ended`, each pitched battle's winner's, the first with a photograph."""
-    if campaign.slug not in ("demo", "demo-ended"):
+    """Write the demo's battle reports: in `demo` and `demo-battle`, the winner's of the
+    battle played at the tabletop, with a photograph; in `demo-ended`, each pitched battle's
+    winner's, the first with a photograph."""
+    if campaign.slug not in ("demo", "demo-battle", "demo-ended"):
         return
     won = Battle.objects.filter(
         campaign=campaign, kind="pitched", status=Battle.Status.RESOLVED

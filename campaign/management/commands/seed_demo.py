@@ -9,8 +9,9 @@ ready, advanced) until a pitched battle has gone out to the tabletop, the gm has
 its result, and every kingdom is asked for its next month's orders: a newcomer signing in
 as alice has orders to give. The bots are steered so that two armies march on each other;
 with the fixed seed the demo is the same every time. In `demo-battle` the bots steer
-alice's and bob's armies at each other until their pitched battle waits for its tabletop
-result: alice and bob report and confirm it, carol and dave can read its card.
+alice's and bob's armies at each other: their first pitched battle is played at the tabletop,
+and the next waits for its tabletop result: alice and bob report and confirm it, carol and
+dave can read its card.
 
 It runs only with DEBUG on (the accounts have a known password). A demo that exists is
 left alone; `--reset` deletes the demos and makes them again."""
@@ -199,8 +200,9 @@ def demo_campaign(users: Mapping[str, User], seed: int = DEMO_SEED) -> tuple[Cam
 
 
 def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
-    """`demo-battle`: played by bots, alice's and bob's armies steered at each other,
-    until their pitched battle waits for its tabletop result."""
+    """`demo-battle`: played by bots, alice's and bob's armies steered at each other: their
+    first pitched battle is played at the tabletop (its result reported by the gm), and
+    the bots go on until their next one waits for its tabletop result."""
     campaign = started(users, "Demo battle")
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rivals = tuple(services.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
@@ -208,8 +210,11 @@ def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     hexmap = map_from_json(campaign.map)
     for _ in range(MAX_STEPS):
         data = services.latest_snapshot(campaign).data
-        battle = next(iter(awaiting(data)), None)
-        if battle is not None:
+        battle = next((b for b in awaiting(data) if _between(b, rivals)), None)
+        played = any(
+            _between(b, rivals) and b["status"] == BattleStatus.RESOLVED for b in data["battles"]
+        )
+        if battle is not None and played:
             campaign.refresh_from_db()
             return campaign, battle_news(campaign, battle)
         play_bot_step(
@@ -217,6 +222,11 @@ def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
             march=True, between=rivals,
         )  # fmt: skip
     raise CommandError(f"alice's and bob's armies did not meet in {MAX_STEPS} snapshots.")
+
+
+def _between(battle: Json, rivals: tuple[str, ...]) -> bool:
+    """A pitched battle between the two `rivals`."""
+    return battle["kind"] == "pitched" and {battle["attacker"], battle["defender"]} == set(rivals)
 
 
 WINTER_SEED = 3  # the bots' dice for demo-winter (see `hungry_and_buyer`)

@@ -3,6 +3,7 @@ services until a pitched battle has been fought at the tabletop and every kingdo
 for its next orders."""
 
 import html
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from io import StringIO
@@ -186,6 +187,26 @@ def test_demo_s_battle_has_its_winners_report_with_a_photograph(demo, client):
     ended = Campaign.objects.get(slug="demo-ended")
     told = client.get(reverse("campaign:chronicle", args=[ended.slug])).text
     assert told.count('class="battle-report-link"') >= 2
+
+
+def test_demo_battles_earlier_battle_has_its_winners_report_with_a_photograph(demo, client):
+    """Issue 28: in `demo-battle`, alice's and bob's earlier pitched battle, played at the
+    tabletop, has its winner's report with a photograph of the table on its card."""
+    campaign = Campaign.objects.get(slug="demo-battle")
+    players = {m.kingdom: m.user.username for m in campaign.memberships.exclude(kingdom="")}
+    data = services.latest_snapshot(campaign).data
+    number, played = next(
+        (n, b)
+        for n, b in enumerate(data["battles"], start=1)
+        if b["kind"] == "pitched" and b["status"] == "resolved"
+    )
+    assert {players[played["attacker"]], players[played["defender"]]} == {"alice", "bob"}
+    client.force_login(User.objects.get(username="carol"))
+    card = html.unescape(client.get(reverse("battles:card", args=[campaign.slug, number])).text)
+    assert "held the centre with its infantry" in card
+    (photo,) = re.findall(r'src="([^"]+/thumbnail/)"', card)
+    picture = client.get(photo)
+    assert picture["Content-Type"] == "image/jpeg"
 
 
 def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(demo, client):
