@@ -124,6 +124,9 @@ def test_letters_open_in_a_hidden_tab_are_not_polled_and_come_at_once_when_shown
     # With polls a minute apart, only being shown again can bring a letter this soon.
     settings.POLL_SECONDS = 60
     bob.reload()
+    expect(bob.locator("#letters")).to_have_attribute(
+        "hx-trigger", "every 60s, shown from:document"
+    )
     bob.evaluate(HIDE)
     write(campaign=league, user=cast["alice"], to=["brightwater"], text="Answer me!")
     bob.evaluate(SHOW)
