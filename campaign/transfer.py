@@ -265,9 +265,9 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     by username; a user missing here is created with no usable password (the audit entry
     of the import lists them). A bad document raises a ServiceError and writes nothing."""
     _check_storable(data)
-    top = _object(data, "the document", TOP, TOP_OPTIONAL)
+    top = fields_of(data, "the document", TOP, TOP_OPTIONAL)
     if top["export"] != EXPORT_FORMAT or isinstance(top["export"], bool):
-        raise _bad("export", f"This server reads export format {EXPORT_FORMAT}.")
+        raise refused("export", f"This server reads export format {EXPORT_FORMAT}.")
     campaign, hexmap, stamps = _campaign(top["campaign"])
     members = _members(top["members"])
     snapshots = _snapshots(top["snapshots"])
@@ -276,10 +276,12 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     kingdoms = _kingdoms([m.kingdom for _, _, m in members if m.kingdom], newest)
     _check_consistent(campaign, members, snapshots, submissions, kingdoms)
     if "file" in top and top["file"] != newest:
-        raise _bad("file", "file is not the newest snapshot's data.")
+        raise refused("file", "file is not the newest snapshot's data.")
     if hexmap is None:
         if newest is None:
-            raise _bad("campaign.map", "campaign.map is needed for a campaign with no snapshots.")
+            raise refused(
+                "campaign.map", "campaign.map is needed for a campaign with no snapshots."
+            )
         hexmap = newest["map"]
     where = "campaign.slug" if slug is None else "--slug"
     campaign.slug = campaign.slug if slug is None else slug
@@ -304,16 +306,20 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     )
     campaign.map = hexmap
     campaign.save()
-    _stamp([campaign], [stamps])
+    put_back_times([campaign], [stamps])
     for name, _, membership in members:
         membership.campaign, membership.user = campaign, users[name]
     for snapshot, creator, _ in snapshots:
         snapshot.campaign, snapshot.created_by = campaign, users.get(creator or "")
     for submission, submitter, _ in submissions:
         submission.campaign, submission.submitted_by = campaign, users.get(submitter or "")
-    _stamp(Membership.objects.bulk_create([m for _, _, m in members]), [t for _, t, _ in members])
-    _stamp(Snapshot.objects.bulk_create([s for s, _, _ in snapshots]), [t for _, _, t in snapshots])
-    _stamp(
+    put_back_times(
+        Membership.objects.bulk_create([m for _, _, m in members]), [t for _, t, _ in members]
+    )
+    put_back_times(
+        Snapshot.objects.bulk_create([s for s, _, _ in snapshots]), [t for _, _, t in snapshots]
+    )
+    put_back_times(
         Submission.objects.bulk_create([s for s, _, _ in submissions]),
         [t for _, _, t in submissions],
     )
@@ -362,19 +368,19 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
     """The campaign row (unsaved, with no map yet), its map if the document gives one,
     and its creation time."""
     where = "campaign"
-    obj = _object(value, where, CAMPAIGN, CAMPAIGN_OPTIONAL)
-    status = _str(obj, "status", where)
+    obj = fields_of(value, where, CAMPAIGN, CAMPAIGN_OPTIONAL)
+    status = text_of(obj, "status", where)
     if status not in Campaign.Status.values:
-        raise _bad(
+        raise refused(
             f"{where}.status", f"{where}.status must be one of {', '.join(Campaign.Status.values)}."
         )
-    kingdoms = _int(obj, "kingdoms", where)
+    kingdoms = number_of(obj, "kingdoms", where)
     if not 2 <= kingdoms <= 8:
-        raise _bad(f"{where}.kingdoms", f"{where}.kingdoms must be 2 to 8.")
+        raise refused(f"{where}.kingdoms", f"{where}.kingdoms must be 2 to 8.")
     deadlines = _dict(obj, "deadlines", where)
     for step, hours in deadlines.items():
         if not isinstance(hours, int) or isinstance(hours, bool) or hours < 0:
-            raise _bad(
+            raise refused(
                 f"{where}.deadlines.{step}", f"{where}.deadlines.{step} must be a number of hours."
             )
     hexmap: Json | None = None
@@ -386,105 +392,109 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
             raise _refused_by_engine(error) from None
     paused_with = None
     if obj.get("paused_with") is not None:
-        paused_with = parse_duration(_str(obj, "paused_with", where))
+        paused_with = parse_duration(text_of(obj, "paused_with", where))
         if paused_with is None:
-            raise _bad(f"{where}.paused_with", f"{where}.paused_with must be an ISO 8601 duration.")
+            raise refused(
+                f"{where}.paused_with", f"{where}.paused_with must be an ISO 8601 duration."
+            )
     campaign = Campaign(
-        name=_str(obj, "name", where, blank=False, longest=120),
-        slug=_str(obj, "slug", where),
+        name=text_of(obj, "name", where, blank=False, longest=120),
+        slug=text_of(obj, "slug", where),
         status=status,
         kingdoms=kingdoms,
         options=_dict(obj, "options", where),
         deadlines=deadlines,
-        map_name=_str(obj, "map_name", where, blank=False, longest=60),
-        deadline=_time(obj, "deadline", where, null=True),
+        map_name=text_of(obj, "map_name", where, blank=False, longest=60),
+        deadline=time_of(obj, "deadline", where, null=True),
         paused_with=paused_with,
     )
     if obj.get("join_code") is not None:
-        campaign.join_code = _str(obj, "join_code", where, blank=False, longest=20)
+        campaign.join_code = text_of(obj, "join_code", where, blank=False, longest=20)
     if obj.get("public") is not None:
-        campaign.public = _bool(obj, "public", where)
+        campaign.public = flag_of(obj, "public", where)
     if obj.get("deadline_days") is not None:
         campaign.deadline_days = _deadline_days(obj, where)
     if obj.get("time_zone") is not None:
         campaign.time_zone = _time_zone(obj, where)
     if obj.get("letters") is not None:
         campaign.letters = _letters_choice(obj, where)
-    return campaign, hexmap, _stamps(obj, where, ("created_at",))
+    return campaign, hexmap, stamps_of(obj, where, ("created_at",))
 
 
 def _deadline_days(obj: Json, where: str) -> list[int]:
-    days = _list(obj["deadline_days"], f"{where}.deadline_days")
+    days = list_of(obj["deadline_days"], f"{where}.deadline_days")
     if not days or not all(isinstance(d, int) and not isinstance(d, bool) for d in days):
-        raise _bad(f"{where}.deadline_days", f"{where}.deadline_days must list days 0 to 6.")
+        raise refused(f"{where}.deadline_days", f"{where}.deadline_days must list days 0 to 6.")
     if not set(days) <= set(range(7)):
-        raise _bad(f"{where}.deadline_days", f"{where}.deadline_days must list days 0 to 6.")
+        raise refused(f"{where}.deadline_days", f"{where}.deadline_days must list days 0 to 6.")
     return sorted(set(days))
 
 
 def _time_zone(obj: Json, where: str) -> str:
-    name = _str(obj, "time_zone", where, blank=False, longest=64)
+    name = text_of(obj, "time_zone", where, blank=False, longest=64)
     if name not in available_timezones():
-        raise _bad(f"{where}.time_zone", f"{where}.time_zone {name!r} is not a time zone.")
+        raise refused(f"{where}.time_zone", f"{where}.time_zone {name!r} is not a time zone.")
     return name
 
 
 def _letters_choice(obj: Json, where: str) -> str:
-    choice = _str(obj, "letters", where)
+    choice = text_of(obj, "letters", where)
     if choice not in Campaign.Letters.values:
         allowed = ", ".join(Campaign.Letters.values)
-        raise _bad(f"{where}.letters", f"{where}.letters must be one of {allowed}.")
+        raise refused(f"{where}.letters", f"{where}.letters must be one of {allowed}.")
     return choice
 
 
 def _members(value: object) -> list[MemberRow]:
     rows: list[MemberRow] = []
-    for i, item in enumerate(_list(value, "members")):
+    for i, item in enumerate(list_of(value, "members")):
         where = f"members[{i}]"
-        obj = _object(item, where, MEMBER, ("joined_at",))
-        kingdom = _str(obj, "kingdom", where, longest=20)
+        obj = fields_of(item, where, MEMBER, ("joined_at",))
+        kingdom = text_of(obj, "kingdom", where, longest=KINGDOM_LENGTH)
         if kingdom:
             _check_slug(kingdom, f"{where}.kingdom")
         row = Membership(
             kingdom=kingdom,
-            kingdom_name=_str(obj, "kingdom_name", where, longest=60),
-            colour=_str(obj, "colour", where, longest=7),
-            heraldry=_str(obj, "heraldry", where, longest=2),
-            is_admin=_bool(obj, "is_admin", where),
+            kingdom_name=text_of(obj, "kingdom_name", where, longest=60),
+            colour=text_of(obj, "colour", where, longest=7),
+            heraldry=text_of(obj, "heraldry", where, longest=2),
+            is_admin=flag_of(obj, "is_admin", where),
         )
-        username = _str(obj, "username", where, blank=False, longest=150)
+        username = text_of(obj, "username", where, blank=False, longest=150)
         try:
             User.username_validator(username)
         except ValidationError:
-            raise _bad(
+            raise refused(
                 f"{where}.username", f"{where}.username {username!r} is not a username."
             ) from None
-        rows.append((username, _stamps(obj, where, ("joined_at",)), row))
-    _unique([name for name, _, _ in rows], "members", "Two members have the username")
-    _unique([m.kingdom for _, _, m in rows if m.kingdom], "members", "Two members rule the kingdom")
-    _unique(
+        rows.append((username, stamps_of(obj, where, ("joined_at",)), row))
+    check_unique([name for name, _, _ in rows], "members", "Two members have the username")
+    check_unique(
+        [m.kingdom for _, _, m in rows if m.kingdom], "members", "Two members rule the kingdom"
+    )
+    check_unique(
         [m.kingdom_name.lower() for _, _, m in rows if m.kingdom_name],
         "members", "Two kingdoms are named",
     )  # fmt: skip
-    _unique([m.colour.lower() for _, _, m in rows if m.colour], "members", "Two kingdoms fly")
-    _unique([m.heraldry for _, _, m in rows if m.heraldry], "members", "Two kingdoms bear")
+    check_unique([m.colour.lower() for _, _, m in rows if m.colour], "members", "Two kingdoms fly")
+    check_unique([m.heraldry for _, _, m in rows if m.heraldry], "members", "Two kingdoms bear")
     return rows
 
 
 def _snapshots(value: object) -> list[SnapshotRow]:
     rows: list[SnapshotRow] = []
-    for i, item in enumerate(_list(value, "snapshots")):
+    for i, item in enumerate(list_of(value, "snapshots")):
         where = f"snapshots[{i}]"
-        obj = _object(item, where, SNAPSHOT, ("created_by",))
-        number = _int(obj, "number", where)
+        obj = fields_of(item, where, SNAPSHOT, ("created_by",))
+        number = number_of(obj, "number", where)
         if number != i + 1:
-            raise _bad(
+            raise refused(
                 f"{where}.number",
                 f"The snapshots must be numbered 1, 2, 3... in order: {where} is number {number}.",
             )
-        reason = _str(obj, "reason", where)
+        reason = text_of(obj, "reason", where)
         if reason not in Snapshot.Reason.values:
-            raise _bad(
+            raise refused(
                 f"{where}.reason",
                 f"{where}.reason must be one of {', '.join(Snapshot.Reason.values)}.",
             )
@@ -496,36 +506,36 @@ def _snapshots(value: object) -> list[SnapshotRow]:
         snapshot = Snapshot(
             number=number,
             reason=reason,
-            defaults=_bool(obj, "defaults", where),
+            defaults=flag_of(obj, "defaults", where),
             decisions=_dict(obj, "decisions", where),
         )
         snapshot.data = data
-        rows.append((snapshot, _username_in(obj, "created_by", where), _stamps(obj, where)))
+        rows.append((snapshot, username_of(obj, "created_by", where), stamps_of(obj, where)))
     return rows
 
 
 def _submissions(value: object) -> list[SubmissionRow]:
     rows: list[SubmissionRow] = []
-    for i, item in enumerate(_list(value, "submissions")):
+    for i, item in enumerate(list_of(value, "submissions")):
         where = f"submissions[{i}]"
-        obj = _object(item, where, SUBMISSION, ("submitted_by", *STAMPS))
-        kind = _str(obj, "kind", where)
+        obj = fields_of(item, where, SUBMISSION, ("submitted_by", *STAMPS))
+        kind = text_of(obj, "kind", where)
         if kind not in ANSWER_KEYS:
             allowed = ", ".join(sorted(ANSWER_KEYS))
-            raise _bad(f"{where}.kind", f"{where}.kind must be one of {allowed}.")
+            raise refused(f"{where}.kind", f"{where}.kind must be one of {allowed}.")
         if obj["payload"] is None:
-            raise _bad(f"{where}.payload", f"{where}.payload must be a decision, not null.")
+            raise refused(f"{where}.payload", f"{where}.payload must be a decision, not null.")
         submission = Submission(
-            kingdom=_str(obj, "kingdom", where, longest=20),
+            kingdom=text_of(obj, "kingdom", where, longest=KINGDOM_LENGTH),
             kind=kind,
             payload=obj["payload"],
-            snapshot=_int(obj, "snapshot", where),
-            ready=_bool(obj, "ready", where),
+            snapshot=number_of(obj, "snapshot", where),
+            ready=flag_of(obj, "ready", where),
         )
         rows.append(
-            (submission, _username_in(obj, "submitted_by", where), _stamps(obj, where, STAMPS))
+            (submission, username_of(obj, "submitted_by", where), stamps_of(obj, where, STAMPS))
         )
-    _unique(
+    check_unique(
         [f"{s.kind} of {s.kingdom or 'the admin'}" for s, _, _ in rows],
         "submissions",
         "Two open submissions are the",
@@ -535,9 +545,9 @@ def _submissions(value: object) -> list[SubmissionRow]:
 
 def _correspondences(value: object, kingdoms: set[str]) -> list[CorrespondenceRow]:
     rows: list[CorrespondenceRow] = []
-    for i, item in enumerate(_list(value, "correspondences")):
+    for i, item in enumerate(list_of(value, "correspondences")):
         where = f"correspondences[{i}]"
-        obj = _object(item, where, CORRESPONDENCE, ("read", "created_at"))
+        obj = fields_of(item, where, CORRESPONDENCE, ("read", "created_at"))
         between = _between(obj, where, kingdoms)
         # The herald's is written to and read by every kingdom; another by its own.
         among, writers = (
@@ -546,8 +556,10 @@ def _correspondences(value: object, kingdoms: set[str]) -> list[CorrespondenceRo
         letters = _letters(obj["letters"], f"{where}.letters", writers, among)
         read = _read_marks(obj.get("read", []), f"{where}.read", writers, among, len(letters))
         key = HERALD if between is None else correspondence_key(between)
-        rows.append(CorrespondenceRow(Correspondence(key=key), _stamps(obj, where), letters, read))
-    _unique(
+        rows.append(
+            CorrespondenceRow(Correspondence(key=key), stamps_of(obj, where), letters, read)
+        )
+    check_unique(
         [", ".join(r.correspondence.kingdoms) or "the herald" for r in rows],
         "correspondences",
         "There are two correspondences of",
@@ -557,18 +569,18 @@ def _correspondences(value: object, kingdoms: set[str]) -> list[CorrespondenceRo
 
 def _between(obj: Json, where: str, kingdoms: set[str]) -> set[str] | None:
     """The kingdoms a correspondence is between; None for the herald's."""
-    herald = _bool(obj, "herald", where)
+    herald = flag_of(obj, "herald", where)
     named = [
-        _kingdom_in(kingdom, f"{where}.kingdoms[{j}]", kingdoms, "the campaign")
-        for j, kingdom in enumerate(_list(obj["kingdoms"], f"{where}.kingdoms"))
+        kingdom_in(kingdom, f"{where}.kingdoms[{j}]", kingdoms, "the campaign")
+        for j, kingdom in enumerate(list_of(obj["kingdoms"], f"{where}.kingdoms"))
     ]
     if herald and named:
-        raise _bad(
+        raise refused(
             f"{where}.kingdoms",
             f"{where}.kingdoms must be empty: the herald's correspondence is every member's.",
         )
     if not herald and (len(set(named)) < 2 or len(set(named)) != len(named)):
-        raise _bad(
+        raise refused(
             f"{where}.kingdoms", f"{where}.kingdoms must name two kingdoms or more, once each."
         )
     return None if herald else set(named)
@@ -576,23 +588,23 @@ def _between(obj: Json, where: str, kingdoms: set[str]) -> set[str] | None:
 
 def _letters(value: object, where: str, writers: set[str], among: str) -> list[LetterRow]:
     rows: list[LetterRow] = []
-    for i, item in enumerate(_list(value, where)):
+    for i, item in enumerate(list_of(value, where)):
         at = f"{where}[{i}]"
-        obj = _object(item, at, LETTER, ("writer", "edited_at"))
+        obj = fields_of(item, at, LETTER, ("writer", "edited_at"))
         letter = Letter(
-            kingdom=_kingdom_in(obj["kingdom"], f"{at}.kingdom", writers, among),
-            text=_str(obj, "text", at, blank=False, longest=LETTER_LENGTH),
-            edited_at=_time(obj, "edited_at", at, null=True),
+            kingdom=kingdom_in(obj["kingdom"], f"{at}.kingdom", writers, among),
+            text=text_of(obj, "text", at, blank=False, longest=LETTER_LENGTH),
+            edited_at=time_of(obj, "edited_at", at, null=True),
         )
-        written_at = _time(obj, "written_at", at)
+        written_at = time_of(obj, "written_at", at)
         assert written_at is not None
         if rows and written_at < rows[-1][2]["written_at"]:
-            raise _bad(
+            raise refused(
                 f"{at}.written_at",
                 f"{at}.written_at is earlier than the letter before it: a correspondence's "
                 "letters are listed in the order written.",
             )
-        rows.append((letter, _username_in(obj, "writer", at), {"written_at": written_at}))
+        rows.append((letter, username_of(obj, "writer", at), {"written_at": written_at}))
     return rows
 
 
@@ -600,25 +612,25 @@ def _read_marks(
     value: object, where: str, readers: set[str], among: str, letters: int
 ) -> list[tuple[str, int]]:
     marks: list[tuple[str, int]] = []
-    for i, item in enumerate(_list(value, where)):
+    for i, item in enumerate(list_of(value, where)):
         at = f"{where}[{i}]"
-        obj = _object(item, at, READ)
-        kingdom = _kingdom_in(obj["kingdom"], f"{at}.kingdom", readers, among)
-        read = _int(obj, "letters", at)
+        obj = fields_of(item, at, READ)
+        kingdom = kingdom_in(obj["kingdom"], f"{at}.kingdom", readers, among)
+        read = number_of(obj, "letters", at)
         if read > letters:
-            raise _bad(f"{at}.letters", f"{at}.letters: {read} read, of {letters} written.")
+            raise refused(f"{at}.letters", f"{at}.letters: {read} read, of {letters} written.")
         marks.append((kingdom, read))
-    _unique([kingdom for kingdom, _ in marks], where, "Two read marks are of")
+    check_unique([kingdom for kingdom, _ in marks], where, "Two read marks are of")
     return marks
 
 
-def _kingdom_in(value: object, where: str, kingdoms: Collection[str], among: str) -> str:
+def kingdom_in(value: object, where: str, kingdoms: Collection[str], among: str) -> str:
     """A kingdom's id, one of `kingdoms`: those of the campaign, or of what names it
     (`among`, as the refusal says)."""
     if not isinstance(value, str) or len(value) > KINGDOM_LENGTH:
-        raise _bad(where, f"{where} must be a kingdom's id.")
+        raise refused(where, f"{where} must be a kingdom's id.")
     if value not in kingdoms:
-        raise _bad(where, f"{where}: there is no kingdom {value!r} in {among}.")
+        raise refused(where, f"{where}: there is no kingdom {value!r} in {among}.")
     return value
 
 
@@ -646,15 +658,17 @@ def _check_consistent(
     decisions answer a snapshot of the campaign, from a kingdom of it."""
     started = campaign.status != Campaign.Status.OPEN
     if started and not snapshots:
-        raise _bad("snapshots", f"A {campaign.status} campaign has at least one snapshot.")
+        raise refused("snapshots", f"A {campaign.status} campaign has at least one snapshot.")
     if not started and snapshots:
-        raise _bad("snapshots", "A campaign open for players has no snapshots yet.")
+        raise refused("snapshots", "A campaign open for players has no snapshots yet.")
     players = [m.kingdom for _, _, m in members if m.kingdom]
     if len(players) > campaign.kingdoms:
-        raise _bad("members", f"The campaign has {campaign.kingdoms} kingdoms, not {len(players)}.")
+        raise refused(
+            "members", f"The campaign has {campaign.kingdoms} kingdoms, not {len(players)}."
+        )
     for i, (_, _, member) in enumerate(members):
         if member.kingdom and member.kingdom not in in_file:
-            raise _bad(
+            raise refused(
                 f"members[{i}].kingdom",
                 f"members[{i}].kingdom: there is no kingdom {member.kingdom!r} "
                 "in the newest campaign file.",
@@ -662,12 +676,12 @@ def _check_consistent(
     for i, (submission, _, _) in enumerate(submissions):
         where = f"submissions[{i}]"
         if submission.kingdom and submission.kingdom not in in_file:
-            raise _bad(
+            raise refused(
                 f"{where}.kingdom",
                 f"{where}.kingdom: there is no kingdom {submission.kingdom!r} in the campaign.",
             )
         if not 1 <= submission.snapshot <= len(snapshots):
-            raise _bad(
+            raise refused(
                 f"{where}.snapshot", f"{where}.snapshot: there is no snapshot of that number."
             )
 
@@ -693,7 +707,7 @@ def _write_correspondences(
     letter read."""
     for row in rows:
         row.correspondence.campaign = campaign
-    _stamp(
+    put_back_times(
         Correspondence.objects.bulk_create([r.correspondence for r in rows]),
         [r.stamps for r in rows],
     )
@@ -703,7 +717,7 @@ def _write_correspondences(
     )
     for row, (letter, writer, _) in written:
         letter.correspondence, letter.writer = row.correspondence, users.get(writer or "")
-    _stamp(
+    put_back_times(
         Letter.objects.bulk_create([letter for _, (letter, _, _) in written]),
         [stamps for _, (_, _, stamps) in written],
     )
@@ -718,7 +732,7 @@ def _write_correspondences(
     )
 
 
-def _stamp[M: models.Model](rows: list[M], stamps: list[Stamps]) -> None:
+def put_back_times[M: models.Model](rows: list[M], stamps: list[Stamps]) -> None:
     """Put back the times the document gave, which saving replaced with now."""
     fields: set[str] = set()
     for row, times in zip(rows, stamps, strict=True):
@@ -732,7 +746,7 @@ def _stamp[M: models.Model](rows: list[M], stamps: list[Stamps]) -> None:
 # --- reading the document -------------------------------------------------------------
 
 
-def _bad(field: str, message: str) -> ServiceError:
+def refused(field: str, message: str) -> ServiceError:
     return ServiceError(message, code="bad-export", field=field)
 
 
@@ -746,17 +760,17 @@ def _refused_by_engine(error: RuleError, where: str | None = None) -> ServiceErr
     )
 
 
-def _object(
+def fields_of(
     value: object, where: str, required: Collection[str], optional: Collection[str] = ()
 ) -> Json:
     if not isinstance(value, dict):
-        raise _bad(where, f"{where} must be a JSON object.")
+        raise refused(where, f"{where} must be a JSON object.")
     missing = [key for key in required if key not in value]
     if missing:
-        raise _bad(where, f"{where} has no {', '.join(missing)}.")
+        raise refused(where, f"{where} has no {', '.join(missing)}.")
     unknown = sorted(str(key) for key in value if key not in required and key not in optional)
     if unknown:
-        raise _bad(where, f"{where} has unknown fields: {', '.join(unknown)}.")
+        raise refused(where, f"{where} has unknown fields: {', '.join(unknown)}.")
     return value
 
 
@@ -766,15 +780,15 @@ def _check_storable(data: object) -> None:
     try:
         json.dumps(data, allow_nan=False)
     except RecursionError:
-        raise _bad("the document", "The document is nested too deeply to read.") from None
+        raise refused("the document", "The document is nested too deeply to read.") from None
     except (TypeError, ValueError):
-        raise _bad(
+        raise refused(
             "the document",
             "The document holds a value JSON cannot store: NaN, Infinity or a number "
             "of more than 4,300 digits.",
         ) from None
     if _holds_nul(data):
-        raise _bad("the document", "The document holds a NUL character (\\u0000) in a text.")
+        raise refused("the document", "The document holds a NUL character (\\u0000) in a text.")
 
 
 def _holds_nul(data: object) -> bool:
@@ -793,48 +807,50 @@ def _holds_nul(data: object) -> bool:
     return False
 
 
-def _list(value: object, where: str) -> list[Any]:
+def list_of(value: object, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise _bad(where, f"{where} must be a JSON list.")
+        raise refused(where, f"{where} must be a JSON list.")
     return value
 
 
 def _dict(obj: Json, key: str, where: str) -> Json:
     value = obj[key]
     if not isinstance(value, dict):
-        raise _bad(f"{where}.{key}", f"{where}.{key} must be a JSON object.")
+        raise refused(f"{where}.{key}", f"{where}.{key} must be a JSON object.")
     return value
 
 
-def _str(obj: Json, key: str, where: str, *, blank: bool = True, longest: int | None = None) -> str:
+def text_of(
+    obj: Json, key: str, where: str, *, blank: bool = True, longest: int | None = None
+) -> str:
     value = obj[key]
     if not isinstance(value, str) or (not blank and not value.strip()):
         what = "a text" if blank else "a text that is not empty"
-        raise _bad(f"{where}.{key}", f"{where}.{key} must be {what}.")
+        raise refused(f"{where}.{key}", f"{where}.{key} must be {what}.")
     if longest is not None and len(value) > longest:
-        raise _bad(f"{where}.{key}", f"{where}.{key} is longer than {longest} characters.")
+        raise refused(f"{where}.{key}", f"{where}.{key} is longer than {longest} characters.")
     return value
 
 
-def _int(obj: Json, key: str, where: str) -> int:
+def number_of(obj: Json, key: str, where: str) -> int:
     value = obj[key]
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise _bad(f"{where}.{key}", f"{where}.{key} must be a whole number.")
+        raise refused(f"{where}.{key}", f"{where}.{key} must be a whole number.")
     return value
 
 
-def _bool(obj: Json, key: str, where: str) -> bool:
+def flag_of(obj: Json, key: str, where: str) -> bool:
     value = obj[key]
     if not isinstance(value, bool):
-        raise _bad(f"{where}.{key}", f"{where}.{key} must be true or false.")
+        raise refused(f"{where}.{key}", f"{where}.{key} must be true or false.")
     return value
 
 
-def _username_in(obj: Json, key: str, where: str) -> str | None:
-    return None if obj.get(key) is None else _str(obj, key, where, blank=False)
+def username_of(obj: Json, key: str, where: str) -> str | None:
+    return None if obj.get(key) is None else text_of(obj, key, where, blank=False)
 
 
-def _time(obj: Json, key: str, where: str, *, null: bool = False) -> datetime | None:
+def time_of(obj: Json, key: str, where: str, *, null: bool = False) -> datetime | None:
     value = obj.get(key)
     if value is None and null:
         return None
@@ -843,25 +859,27 @@ def _time(obj: Json, key: str, where: str, *, null: bool = False) -> datetime | 
     except ValueError:  # well formed, but no such time (a 13th month)
         when = None
     if when is None or when.tzinfo is None:
-        raise _bad(f"{where}.{key}", f"{where}.{key} must be an ISO 8601 time with its UTC offset.")
+        raise refused(
+            f"{where}.{key}", f"{where}.{key} must be an ISO 8601 time with its UTC offset."
+        )
     return when
 
 
-def _stamps(obj: Json, where: str, keys: Collection[str] = ("created_at",)) -> Stamps:
+def stamps_of(obj: Json, where: str, keys: Collection[str] = ("created_at",)) -> Stamps:
     stamps: Stamps = {}
     for key in keys:
         if obj.get(key) is not None:
-            when = _time(obj, key, where)
+            when = time_of(obj, key, where)
             assert when is not None
             stamps[key] = when
     return stamps
 
 
-def _unique(values: list[str], field: str, saying: str) -> None:
+def check_unique(values: list[str], field: str, saying: str) -> None:
     seen: set[str] = set()
     for value in values:
         if value in seen:
-            raise _bad(field, f"{saying} {value}.")
+            raise refused(field, f"{saying} {value}.")
         seen.add(value)
 
 
@@ -869,26 +887,8 @@ def _check_slug(slug: str, where: str) -> None:
     try:
         validate_slug(slug)
     except ValidationError:
-        raise _bad(
+        raise refused(
             where, f"{where} must be letters, digits, hyphens or underscores, not {slug!r}."
         ) from None
     if len(slug) > SLUG_LENGTH:
-        raise _bad(where, f"{where} is longer than {SLUG_LENGTH} characters.")
-
-
-# --- for the apps that keep parts of the document (battles.transfer) ------------------
-# The readers above under names of their own: each refuses a bad value with a ServiceError
-# that names where in the document it is.
-
-refused = _bad
-fields_of = _object
-list_of = _list
-text_of = _str
-number_of = _int
-flag_of = _bool
-time_of = _time
-stamps_of = _stamps
-username_of = _username_in
-kingdom_in = _kingdom_in
-check_unique = _unique
-put_back_times = _stamp
+        raise refused(where, f"{where} is longer than {SLUG_LENGTH} characters.")
