@@ -300,21 +300,11 @@ class Player(FastHttpUser):
         status = STATUS.search(self.board)
         url = unescape(status["url"]) if status else self.orders_url
         name = "orders status" if status else "orders poll"
-        headers = self.headers(htmx=True)
-        if self.etags.get(url):
-            headers["If-None-Match"] = self.etags[url]
-        with self.client.get(
-            url, headers=headers, name=name, catch_response=True, allow_redirects=False
-        ) as response:
-            if response.status_code == 304:
-                response.success()
-                return
-            if response.status_code != 200:
-                self.failed(response, name)
-                return
-            self.etags[url] = response.headers.get("ETag", "") or ""
-            if status is None or response.headers.get("HX-Retarget") == "#orders-board":
-                self.board = response.text or ""
+        answer = self.revalidate(url, name=name, htmx=True)
+        if answer is None:
+            return
+        if status is None or answer.headers.get("HX-Retarget") == "#orders-board":
+            self.board = answer.text or ""
 
     def read_letters(self) -> None:
         """The herald's letters, as their page polls them (304 while nothing changed); while
@@ -324,12 +314,13 @@ class Player(FastHttpUser):
             self.revalidate(self.herald_url, name="letters poll", htmx=True)
             return
         listed = self.revalidate(self.letters_url, name="letters page", htmx=False)
-        herald = HERALD.search(listed or "")
+        herald = HERALD.search(listed.text or "") if listed is not None else None
         if herald:
             self.herald_url = unescape(herald["url"])
 
-    def revalidate(self, url: str, *, name: str, htmx: bool) -> str | None:
-        """The page, with its ETag: None when answered 304 or refused."""
+    def revalidate(self, url: str, *, name: str, htmx: bool) -> Any:
+        """The page asked with its ETag, as the browser's cache asks: the answer if it was
+        drawn (200), None when answered 304 or refused."""
         headers = self.headers(htmx=htmx)
         if self.etags.get(url):
             headers["If-None-Match"] = self.etags[url]
@@ -343,7 +334,7 @@ class Player(FastHttpUser):
                 self.failed(response, name)
                 return None
             self.etags[url] = response.headers.get("ETag", "") or ""
-            return response.text or ""
+            return response
 
     def write_letter(self) -> None:
         """A letter through the herald: sent, the letter's page is the answer's redirect."""
