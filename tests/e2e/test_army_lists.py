@@ -35,6 +35,9 @@ def write_and_attach(page: Page, base: str, card: str, name: str, text: str) -> 
     page.get_by_label("The list").fill(text)
     page.get_by_role("button", name="Put it in my book").click()
     expect(page.locator("main")).to_contain_text(name)
+    page.go_back()  # Back after the post: the book with the list, its form empty again
+    expect(page.locator("main")).to_contain_text(name)
+    expect(page.get_by_label("The list")).to_have_value("")
     page.goto(card)
     page.get_by_role("button", name="Attach this list").click()
     expect(page.locator("ul.messages")).to_be_visible()

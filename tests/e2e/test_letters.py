@@ -61,6 +61,9 @@ def test_two_players_exchange_letters_that_a_third_never_sees(
     bob.get_by_label("Your letter").fill("A pact, until the winter.")
     bob.get_by_role("button", name="Send the letter").click()
     expect(alice.locator("#letters")).to_contain_text("A pact, until the winter.")
+    bob.go_back()  # Back after the post: the letters as they are, nothing left to send twice
+    expect(bob.locator("#letters")).to_contain_text("A pact, until the winter.")
+    expect(bob.get_by_label("Your letter")).to_have_value("")
 
     # carol sees neither their letters nor their page
     carol = sign_in(browser, live_server, "carol")
