@@ -55,9 +55,12 @@ def test_a_small_load_test_completes_with_its_checks_passing(
         "DATABASE_URL": load_database,
         "REDIS_URL": redis_url,
         "LOADTEST_CAMPAIGNS": "2",
-        # Each player gives an order, changes it and marks ready, 5 s apart: 30 s leaves
-        # room for a CI machine busy with the other test workers (20 s did not, at times).
-        "LOADTEST_DURATION": "30",
+        # Each player gives an order, changes it and marks ready, 5 s apart, then writes
+        # through the herald; its letters page is answered 304 only once every kingdom has
+        # read the last letter (a letter its writer may still change redraws its page as
+        # it is read). 45 s leaves room for a CI machine busy with the other test workers
+        # (30 s did not, at times; 20 s did not before the letters).
+        "LOADTEST_DURATION": "45",
         "LOADTEST_SPAWN_RATE": "16",
         "LOADTEST_POLL_SECONDS": "5",
         "LOADTEST_DECIDE_SECONDS": "5",
