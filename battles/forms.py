@@ -15,7 +15,13 @@ from battles.models import (
     list_text,
 )
 from battles.photos import MAX_BYTES
-from campaign.forms import MAX_EXTENSION_HOURS, HexField, read_hex, reason_field
+from campaign.forms import (
+    MAX_EXTENSION_HOURS,
+    HexField,
+    WholeNumberField,
+    read_hex,
+    reason_field,
+)
 
 Choices = list[tuple[str, str]]
 
@@ -53,7 +59,7 @@ class SeenForm(BattleForm):
     """Every player's form carries the snapshot the player was looking at: a form from a
     step the campaign has moved on from is refused."""
 
-    seen = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    seen = WholeNumberField(widget=forms.HiddenInput, min_value=1)
 
 
 def captured_field() -> forms.MultipleChoiceField:
@@ -94,9 +100,9 @@ class ReportForm(SeenForm):
     not ask for again (the report takes the attached one)."""
 
     outcome = outcome_field()
-    attacker_score = forms.IntegerField(required=False, min_value=0, max_value=99999)
-    defender_score = forms.IntegerField(required=False, min_value=0, max_value=99999)
-    turns = forms.IntegerField(required=False, min_value=1, max_value=30, label="Turns played")
+    attacker_score = WholeNumberField(required=False, min_value=0, max_value=99999)
+    defender_score = WholeNumberField(required=False, min_value=0, max_value=99999)
+    turns = WholeNumberField(required=False, min_value=1, max_value=30, label="Turns played")
     note = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
@@ -127,7 +133,7 @@ class ReportForm(SeenForm):
 class AnswerForm(SeenForm):
     """Confirm or withdraw a report."""
 
-    report = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    report = WholeNumberField(widget=forms.HiddenInput, min_value=1)
 
 
 class DisputeForm(AnswerForm):
@@ -148,7 +154,7 @@ class ProposeForm(BattleForm):
 
 
 class AcceptForm(BattleForm):
-    play_time = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    play_time = WholeNumberField(widget=forms.HiddenInput, min_value=1)
 
 
 class LastStandForm(SeenForm):
@@ -199,7 +205,7 @@ class SimpleForm(BattleForm):
 
 
 class ExtendForm(BattleForm):
-    hours = forms.IntegerField(min_value=1, max_value=MAX_EXTENSION_HOURS, label="Hours")
+    hours = WholeNumberField(min_value=1, max_value=MAX_EXTENSION_HOURS, label="Hours")
     reason = reason_field(required=False)
 
 
@@ -264,7 +270,7 @@ class ArmyListForm(forms.Form):
             "%(show_value)d.",
         },
     )
-    points = forms.IntegerField(
+    points = WholeNumberField(
         min_value=1,
         max_value=LIST_POINTS_MAX,
         label="Points",
@@ -312,7 +318,7 @@ class AttachForm(forms.Form):
     """One of the player's lists, by its number; whose it is and whether it fits is for
     the service."""
 
-    army_list = forms.IntegerField(
+    army_list = WholeNumberField(
         min_value=1,
         label="Your list",
         error_messages={

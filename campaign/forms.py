@@ -14,7 +14,11 @@ from campaign.words import kingdom_names
 
 type Choices = list[tuple[str, str]]
 
-HEX = re.compile(r"^\s*\[?\s*(-?\d{1,4})\s*,\s*(-?\d{1,4})\s*\]?\s*$")
+HEX = re.compile(r"^\s*\[?\s*(-?[0-9]{1,4})\s*,\s*(-?[0-9]{1,4})\s*\]?\s*$")
+# A whole number as a form reads it: the digits 0 to 9 only. Python's int() reads the
+# digits of other scripts ("٣" is 3) and fails on others ("²"): neither is a number here.
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,18}")
+NOT_A_NUMBER = "Write a whole number, in the digits 0 to 9."
 SETTLEMENTS: Choices = [
     ("", "No settlement"),
     ("village", "Village"),
@@ -23,6 +27,27 @@ SETTLEMENTS: Choices = [
 ]
 NOT_A_HEX = "Give a hex as two whole numbers, like 3, -2."
 MAX_EXTENSION_HOURS = 24 * 28
+
+
+def whole_number(text: str | None) -> int | None:
+    """`text` (spaces around it allowed) as a whole number in the digits 0 to 9, else None."""
+    found = WHOLE_NUMBER.fullmatch((text or "").strip())
+    return int(found.group()) if found else None
+
+
+class WholeNumberField(forms.IntegerField):
+    """Django's IntegerField, reading only the digits 0 to 9 (`whole_number`): every
+    number a form of the app reads."""
+
+    default_error_messages = {"invalid": NOT_A_NUMBER}  # noqa: RUF012 (Django's, merged)
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        number = whole_number(str(value))
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
 
 
 def read_hex(text: str) -> Hex | None:
@@ -66,11 +91,11 @@ class AdminActionForm(forms.Form):
 class UndoForm(forms.Form):
     reason = reason_field(required=True)
     # The snapshot the admin was looking at: an undo is of the advance they saw.
-    seen = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+    seen = WholeNumberField(required=False, min_value=0, widget=forms.HiddenInput)
 
 
 class ExtendForm(forms.Form):
-    hours = forms.IntegerField(
+    hours = WholeNumberField(
         min_value=1,
         max_value=MAX_EXTENSION_HOURS,
         initial=24,
@@ -155,18 +180,19 @@ class ArtefactsForm(forms.Form):
         for number, line in enumerate(self.cleaned_data["artefacts"].splitlines(), 1):
             if not line.strip():
                 continue
-            name, _, points = line.rpartition(",")
+            name, _, written = line.rpartition(",")
             name = " ".join(name.split())
-            if not name or not points.strip().isdigit():
+            points = whole_number(written)
+            if not name or points is None:
                 raise forms.ValidationError(f"Line {number}: write the name, a comma, the points.")
-            pool.append((name, int(points)))
+            pool.append((name, points))
         return pool
 
 
 class ResourcesForm(CampaignForm):
     kingdom = forms.ChoiceField(label="Kingdom")
-    gold = forms.IntegerField(min_value=0, max_value=999, label="Gold")
-    food = forms.IntegerField(min_value=0, max_value=999, label="Food")
+    gold = WholeNumberField(min_value=0, max_value=999, label="Gold")
+    food = WholeNumberField(min_value=0, max_value=999, label="Food")
     reason = reason_field(required=True)
 
     def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
@@ -183,7 +209,7 @@ class DecisionForm(forms.Form):
     not see; `ready` (yes or no; Ready unless told otherwise) and `draft`, the digest of the
     decisions the page showed (services.draft_digest)."""
 
-    seen = forms.IntegerField(min_value=1, max_value=MAX_SNAPSHOT)
+    seen = WholeNumberField(min_value=1, max_value=MAX_SNAPSHOT)
     ready = forms.ChoiceField(choices=[("yes", "yes"), ("no", "no")], required=False)
     draft = forms.CharField(required=False, max_length=64)
 

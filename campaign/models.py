@@ -215,7 +215,29 @@ class KingdomOffer(models.Model):
         return f"{self.kingdom} of {self.campaign} offered to {self.username}"
 
 
+class InvitationsSent(models.Model):
+    """E-mails an account had the app send to people it names: invitations by e-mail and
+    offers of a kingdom (each counted, whether or not anyone has the username), for the
+    day's caps (`INVITATIONS_PER_...` settings). Kept when their campaign is deleted, so
+    that deleting one gives its admin no new invitations."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    campaign = models.ForeignKey(
+        Campaign, null=True, on_delete=models.SET_NULL, related_name="invitations_sent"
+    )
+    count = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.count} sent by {self.actor_id} for {self.campaign_id}"
+
+
 HERALD = "herald"  # the key of the herald's correspondence, public to every member
+# The words the app and the campaign file use as keys beside kingdom ids: the herald's
+# correspondence, a drawn result, the marauders' side and the admin as their general
+# (campaign-options part B). No kingdom's id is one of them, so that no form or key
+# mistakes a kingdom for one.
+RESERVED_KINGDOM_IDS = frozenset({HERALD, "draw", "marauders", "admin"})
 LETTER_LENGTH = 4000  # characters of a letter
 
 

@@ -78,6 +78,7 @@ from accounts.models import User
 from campaign.models import (
     HERALD,
     LETTER_LENGTH,
+    RESERVED_KINGDOM_IDS,
     AuditEntry,
     Campaign,
     Correspondence,
@@ -655,12 +656,19 @@ def _check_consistent(
 ) -> None:
     """What the services rely on: a started campaign has snapshots and an open one none;
     every player's kingdom is in the newest campaign file (`in_file`, its kingdoms); open
-    decisions answer a snapshot of the campaign, from a kingdom of it."""
+    decisions answer a snapshot of the campaign, from a kingdom of it; no kingdom's id is a
+    word the app keeps (`RESERVED_KINGDOM_IDS`)."""
     started = campaign.status != Campaign.Status.OPEN
     if started and not snapshots:
         raise refused("snapshots", f"A {campaign.status} campaign has at least one snapshot.")
     if not started and snapshots:
         raise refused("snapshots", "A campaign open for players has no snapshots yet.")
+    reserved = sorted(in_file & RESERVED_KINGDOM_IDS)
+    if reserved:
+        raise refused(
+            "snapshots" if snapshots else "members",
+            f"No kingdom's id may be {reserved[0]!r}: the app keeps that word for itself.",
+        )
     players = [m.kingdom for _, _, m in members if m.kingdom]
     if len(players) > campaign.kingdoms:
         raise refused(

@@ -338,7 +338,7 @@ class Player(FastHttpUser):
 
     def write_letter(self) -> None:
         """A letter through the herald: sent, the letter's page is the answer's redirect."""
-        fields = {"to": "herald", "text": f"Hear ye! {self.player['username']} has given orders."}
+        fields = {"to": "@herald", "text": f"Hear ye! {self.player['username']} has given orders."}
         with self.client.post(
             f"{self.letters_url}write/", data={**fields, "csrfmiddlewaretoken": self.csrf_token()},
             headers=self.headers(htmx=False), name="write letter", catch_response=True,

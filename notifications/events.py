@@ -176,7 +176,9 @@ def on_kingdom_offered(*, campaign: Campaign, offer: Any, **_: Any) -> None:
     news = News(f"offer:{offer.pk}", Kind.STEP, [Letter(offer.to_user, subject, body, home)])
     try:
         with transaction.atomic():
-            outbox.write(campaign, news)
+            # Not the campaign's message: its desk, which counts the campaign's, would tell
+            # its admins whether anyone has the username (issue 34).
+            outbox.write(None, news)
     except Exception:
         logger.exception("The offer of a kingdom in %s could not be written.", campaign)
 

@@ -87,11 +87,12 @@ def _email_row(campaign: Campaign | None, news: News, letter: Letter, digest: bo
     )
 
 
-def write(campaign: Campaign, news: News) -> int:
+def write(campaign: Campaign | None, news: News) -> int:
     """Write the event's rows (none already written), to be sent once this transaction
     commits: an e-mail to each recipient who takes this kind and has an address, held for
     the digest of those who take one; a post if the campaign has a Discord webhook. Nothing
-    while the campaign tells nobody (`campaign.signals.quietly`)."""
+    while the campaign tells nobody (`campaign.signals.quietly`). Without a campaign, the
+    e-mails are their recipients' alone (no desk counts them) and nothing is posted."""
     if is_quiet():
         return 0
     users = {letter.user.pk for letter in news.letters}
@@ -101,7 +102,7 @@ def write(campaign: Campaign, news: News) -> int:
         chosen = choices.get(letter.user.pk) or NotificationChoices(user=letter.user)
         if letter.user.email and letter.user.is_active and news.kind not in chosen.email_off:
             rows.append(_email_row(campaign, news, letter, chosen.digest))
-    if news.post and DiscordWebhook.objects.filter(campaign=campaign).exists():
+    if news.post and campaign and DiscordWebhook.objects.filter(campaign=campaign).exists():
         rows.append(
             Notification(
                 campaign=campaign,

@@ -1,7 +1,8 @@
 """Every form and every POST endpoint of the project, fed bodies made up by Hypothesis: the
 URLs of the permission matrix (tests/test_permissions.py), as each kind of visitor who may
 post there and one who may not, with field names from the project's real forms and junk,
-values of every sort (unicode, huge, empty, numbers, "q,r" hexes, JSON), repeated keys,
+values of every sort (unicode, huge, empty, numbers, digits of other scripts, "q,r" hexes,
+JSON, the words the app keeps beside kingdom ids), repeated keys,
 with and without htmx. Nothing may answer 5xx or raise; a visitor who may not post there
 changes nothing that is stored. Every GET URL is also asked with made-up query strings.
 
@@ -52,6 +53,7 @@ from battles.models import (
 from battles.report_views import HIDING, PHOTO_POST_LIMIT, SIZES
 from battles.views import ADMIN_ACTIONS, DECISIONS, PLAYER_ACTIONS
 from campaign.models import (
+    RESERVED_KINGDOM_IDS,
     AuditEntry,
     Campaign,
     Correspondence,
@@ -125,6 +127,19 @@ floats = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True).map(str),
     st.sampled_from(["nan", "NaN", "inf", "-Infinity", "1e309", "1.5", "0x10", "1_000", "١٢"]),
 )
+# Digits that are not 0 to 9 (issue 34: `int("²")` was a 500, `int("٣")` is 3): alone, in
+# numbers, in hexes; every number a form reads is the digits 0 to 9 or refused in words.
+ODD_DIGITS = "² ³ ¹ ½ ٣ ١٦٠ ۵ ० ௧ ① Ⅻ 𝟙 １２ 1² -٣".split()  # noqa: RUF001, SIM905 (look-alikes)
+unicode_digits = st.one_of(
+    st.sampled_from(ODD_DIGITS),
+    st.text(st.characters(categories=["Nd", "No", "Nl"]), min_size=1, max_size=6),
+    st.tuples(st.sampled_from(["²", "٣", "①"]), st.integers(-5, 5)).map(lambda p: f"{p[0]},{p[1]}"),
+)
+# The words the app keeps beside kingdom ids (issue 34: a kingdom "Herald"), as a kingdom's
+# name, an addressee, a winner, and the herald's own choice.
+reserved = st.sampled_from(
+    [*sorted(RESERVED_KINGDOM_IDS), "Herald", "HERALD", "Draw", "@herald", "herald2"]
+)
 hexes = st.tuples(st.integers(-50, 50), st.integers(-50, 50)).map(lambda h: f"{h[0]},{h[1]}")
 odd_hexes = st.sampled_from(
     ["", ",", "1,", ",1", "1,2,3", "a,b", " 1 , 2 ", "1;2", "99999999999,0"]
@@ -146,7 +161,9 @@ texts = st.one_of(
     st.sampled_from(["", " ", "\x00", "\u202e", "😀" * 30, "<script>", "' OR 1=1 --", "../.."]),
     st.integers(1000, 20_000).map(lambda n: "x" * n),
 )
-values = st.one_of(texts, numbers, floats, hexes, odd_hexes, json_values, json_ish)
+values = st.one_of(
+    texts, numbers, unicode_digits, reserved, floats, hexes, odd_hexes, json_values, json_ish
+)
 keys = st.one_of(st.sampled_from(FIELDS), st.text(max_size=20))
 bodies = st.lists(st.tuples(keys, values), max_size=12)
 

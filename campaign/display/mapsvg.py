@@ -1043,7 +1043,7 @@ def _in_token_order(units: Sequence[_Unit], looks: Mapping[str, _Look]) -> list[
             order.get(unit.kingdom, len(order)),
             unit.kingdom,
             unit.ship,
-            int(number) if number.isdigit() else 0,
+            int(number) if number.isdecimal() else 0,
             unit.id,
         )
 

@@ -155,6 +155,7 @@ def campaign_correct(
     return snapshot
 
 
+@transaction.atomic
 def campaign_set_artefacts(
     *, campaign: Campaign, actor: User, reason: str, pool: Sequence[tuple[str, int]]
 ) -> Snapshot:

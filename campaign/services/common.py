@@ -8,6 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import F
 
 from accounts.models import User
@@ -141,6 +142,11 @@ def check_seen(snapshot: Snapshot, seen: int | None) -> None:
 
 
 def locked_for_admin(campaign: Campaign, actor: User) -> Campaign:
+    """The campaign, locked until the transaction ends, if `actor` is its admin. Outside a
+    transaction the lock would end at once: PostgreSQL refuses it, and so does this, on
+    SQLite too, so that a service missing its transaction fails in every test."""
+    if transaction.get_autocommit():
+        raise transaction.TransactionManagementError("An admin's change runs in a transaction.")
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     require_admin(campaign, actor)
     return campaign

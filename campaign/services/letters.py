@@ -57,12 +57,15 @@ def correspondence_for(campaign: Campaign, user: User, pk: int) -> Correspondenc
 
 
 @transaction.atomic
-def letter_write(*, campaign: Campaign, user: User, to: Iterable[str], text: str) -> Letter:
+def letter_write(
+    *, campaign: Campaign, user: User, to: Iterable[str] = (), herald: bool = False, text: str
+) -> Letter:
     """The user's kingdom writes `text` to the kingdoms `to` (their correspondence with it,
-    made if it is the first letter), or with `to` = ["herald"] to everyone."""
+    made if it is the first letter), or with `herald` to everyone. Kingdoms and the herald
+    are told apart by the caller, never by a kingdom's id (issue 34: a kingdom "Herald")."""
     membership = writer_of(campaign, user)
     text = _checked_text(text)
-    key = _key_of(campaign, membership.kingdom, set(to))
+    key = _key_of(campaign, membership.kingdom, set(to), herald=herald)
     correspondence, _ = Correspondence.objects.get_or_create(campaign=campaign, key=key)
     letter = Letter.objects.create(
         correspondence=correspondence, kingdom=membership.kingdom, writer=user, text=text
@@ -72,8 +75,14 @@ def letter_write(*, campaign: Campaign, user: User, to: Iterable[str], text: str
     return letter
 
 
-def _key_of(campaign: Campaign, kingdom: str, to: set[str]) -> str:
-    if to == {HERALD}:
+def _key_of(campaign: Campaign, kingdom: str, to: set[str], *, herald: bool) -> str:
+    if herald and to:
+        raise ServiceError(
+            "Write either to everyone through the herald or to some kingdoms, not both.",
+            code="herald-and-kingdoms",
+            field="to",
+        )
+    if herald:
         return HERALD
     if campaign.letters == Campaign.Letters.HERALD:
         raise ServiceError(

@@ -10,14 +10,18 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
 from campaign.models import (
     KINGDOM_NAME_LENGTH,
+    RESERVED_KINGDOM_IDS,
     AuditEntry,
     Campaign,
+    InvitationsSent,
     KingdomOffer,
     Membership,
     new_join_code,
@@ -100,7 +104,7 @@ def campaign_join(
     name = _kingdom_name(kingdom_name)
     base = slugify(name)[:12].strip("-") or "kingdom"
     kingdom, n = base, 1
-    while players.filter(kingdom=kingdom).exists():
+    while kingdom in RESERVED_KINGDOM_IDS or players.filter(kingdom=kingdom).exists():
         n += 1
         kingdom = f"{base}{n}"
     membership, _ = Membership.objects.update_or_create(
@@ -182,7 +186,7 @@ def campaign_invite_by_email(
             raise ServiceError(
                 f"{address} is not an e-mail address.", code="bad-email", field="emails"
             ) from None
-    _check_invitations_left(campaign, actor, len(addresses))
+    _count_invitations(campaign, actor, len(addresses), field="emails")
     entry = record_audit(campaign, actor, AuditEntry.Action.INVITED, details={"to": addresses})
     answers = invitations_made.send(
         sender=Campaign, campaign=campaign, actor=actor, addresses=addresses, link=link,
@@ -192,32 +196,33 @@ def campaign_invite_by_email(
     return [address for address in addresses if address in taken]
 
 
-def _check_invitations_left(campaign: Campaign, actor: User, asked: int) -> None:
-    """Refused, nothing sent, past a day's invitations: INVITATIONS_PER_CAMPAIGN for the
-    campaign, INVITATIONS_PER_ACCOUNT for the admin across their campaigns (fewer,
-    INVITATIONS_PER_NEW_ACCOUNT, for an account younger than a day). Counted from the audit
-    log's invitations of the last 24 hours."""
+def _count_invitations(campaign: Campaign, actor: User, asked: int, *, field: str) -> None:
+    """Count `asked` more e-mails to people the admin names (invitations, offers), or refuse
+    them, nothing sent, past a day's: INVITATIONS_PER_CAMPAIGN for the campaign,
+    INVITATIONS_PER_ACCOUNT for the admin across their campaigns (fewer,
+    INVITATIONS_PER_NEW_ACCOUNT, for an account younger than a day). Counted over the last
+    24 hours in rows a campaign's deletion does not take with it (`InvitationsSent`)."""
     since = timezone.now() - timedelta(days=1)
-    invited = AuditEntry.objects.filter(action=AuditEntry.Action.INVITED, created_at__gte=since)
+    sent = InvitationsSent.objects.filter(created_at__gte=since)
     per_account = (
         settings.INVITATIONS_PER_NEW_ACCOUNT
         if actor.date_joined > since
         else settings.INVITATIONS_PER_ACCOUNT
     )
-    for sent, cap, whose in (
-        (invited.filter(campaign=campaign), settings.INVITATIONS_PER_CAMPAIGN, "this campaign"),
-        (invited.filter(actor=actor), per_account, "your account"),
+    for counted, cap, whose in (
+        (sent.filter(campaign=campaign), settings.INVITATIONS_PER_CAMPAIGN, "this campaign"),
+        (sent.filter(actor=actor), per_account, "your account"),
     ):
-        count = sum(
-            len(details.get("to", [])) for details in sent.values_list("details", flat=True)
-        )
+        count = counted.aggregate(n=Coalesce(Sum("count"), 0))["n"]
         if count + asked > cap:
             left = max(cap - count, 0)
             raise ServiceError(
-                f"At most {cap} invitations a day go out for {whose}, and {left} are left "
-                "today: nothing was sent. Share the invitation link instead.",
-                code="too-many-invitations", field="emails",
+                f"At most {cap} invitations and offers a day go out for {whose}, and {left} "
+                "are left today: nothing was sent. Share the invitation link instead, or wait "
+                "a day.",
+                code="too-many-invitations", field=field,
             )  # fmt: skip
+    InvitationsSent.objects.create(actor=actor, campaign=campaign, count=asked)
 
 
 @transaction.atomic
@@ -311,7 +316,9 @@ def campaign_hand_over(
     kingdom, or any user): it changes hands when they accept (`offer_accept`), at once
     when the admin offers it to themself. An earlier open offer of the kingdom is
     withdrawn. Whether anyone has the username is never told: an offer to nobody waits
-    like any other, and nobody can accept it."""
+    like any other, and nobody can accept it; each counts under the day's caps of
+    invitations, and its e-mail is the recipient's, never counted on the campaign's
+    notifications desk."""
     campaign = locked_for_admin(campaign, actor)
     _check_under_way(campaign)
     if not reason.strip():
@@ -323,6 +330,8 @@ def campaign_hand_over(
         )
     username = username.strip()
     _check_may_rule(campaign, kingdom, username)
+    if username != actor.get_username():  # an e-mail, if anyone has the username
+        _count_invitations(campaign, actor, 1, field="username")
     campaign.offers.filter(kingdom=kingdom, status=KingdomOffer.Status.OPEN).update(
         status=KingdomOffer.Status.WITHDRAWN, answered_at=timezone.now()
     )

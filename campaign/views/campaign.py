@@ -27,7 +27,7 @@ from campaign.actions import refused
 from campaign.display import report, story
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import capital_of, legend_items, looks_of
-from campaign.forms import MAX_SNAPSHOT
+from campaign.forms import MAX_SNAPSHOT, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.options import switched_on
@@ -205,9 +205,10 @@ def _snapshot_at(campaign: Campaign, at: str | None, *, newest: Snapshot) -> Sna
     """The snapshot `?at=` asks for (the newest without it); 404 for anything else."""
     if at is None or at == str(newest.number):
         return newest
-    if not at.isdecimal() or len(at) > len(str(MAX_SNAPSHOT)) or int(at) > MAX_SNAPSHOT:
+    number = whole_number(at)
+    if number is None or not 0 < number <= MAX_SNAPSHOT:
         raise Http404("No such snapshot.")
-    shown = campaign.snapshots.defer("decisions").filter(number=int(at)).first()
+    shown = campaign.snapshots.defer("decisions").filter(number=number).first()
     if shown is None:
         raise Http404("No such snapshot.")
     return shown
@@ -396,10 +397,7 @@ def moved_on(request: HttpRequest, slug: str) -> HttpResponse:
     then shows the campaign as it now stands. For the campaign's members only."""
     campaign = membership_for(request, slug).campaign
     newest = campaign.snapshots.order_by("-number").values_list("number", flat=True).first()
-    try:
-        seen = int(request.GET.get("seen", ""))
-    except ValueError:
-        seen = None
+    seen = whole_number(request.GET.get("seen"))
     if newest is None or newest == seen:
         return HttpResponse(status=204)
     return HttpResponseClientRefresh()

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign import services
 from campaign.access import membership_for, signed_in_user
 from campaign.actions import form_errors, refused
-from campaign.models import HERALD, LETTER_LENGTH, Campaign, Correspondence, Letter, Membership
+from campaign.models import LETTER_LENGTH, Campaign, Correspondence, Letter, Membership
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.views.freshness import campaign_tag, revalidated
 
@@ -35,7 +35,13 @@ class LetterForm(forms.Form):
     )
 
 
+# The "To" choice of the herald: never a kingdom's id, which is a slug (no "@").
+EVERYONE = "@herald"
+
+
 class WriteForm(LetterForm):
+    """To some kingdoms (their ids) or to everyone (`EVERYONE`)."""
+
     field_order = ("to", "text")
     to = forms.MultipleChoiceField(
         label="To",
@@ -50,6 +56,11 @@ class WriteForm(LetterForm):
         super().__init__(*args, **kwargs)
         self.fields["to"].choices = choices  # type: ignore[attr-defined]
 
+    def addressed(self) -> dict[str, Any]:
+        """The service's `to` and `herald`, from the kingdoms and the herald ticked."""
+        to = self.cleaned_data["to"]
+        return {"to": [k for k in to if k != EVERYONE], "herald": EVERYONE in to}
+
 
 def _names(campaign: Campaign) -> dict[str, str]:
     return dict(campaign.memberships.exclude(kingdom="").values_list("kingdom", "kingdom_name"))
@@ -58,7 +69,7 @@ def _names(campaign: Campaign) -> dict[str, str]:
 def _addressees(membership: Membership, names: dict[str, str]) -> list[tuple[str, str]]:
     """Whom the kingdom may write to: each other kingdom (unless the campaign has only the
     herald), and everyone through the herald."""
-    herald = [(HERALD, "Everyone, through the herald (public to every member)")]
+    herald = [(EVERYONE, "Everyone, through the herald (public to every member)")]
     if membership.campaign.letters == Campaign.Letters.HERALD:
         return herald
     others = [
@@ -113,7 +124,7 @@ def letter_write(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         letter = services.letter_write(
             campaign=membership.campaign, user=signed_in_user(request),
-            to=form.cleaned_data["to"], text=form.cleaned_data["text"],
+            text=form.cleaned_data["text"], **form.addressed(),
         )  # fmt: skip
     except services.ServiceError as error:
         form.add_error("to" if error.field == "to" else None, error.message)
@@ -196,12 +207,12 @@ def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = LetterForm(request.POST)
     if not form.is_valid():
         return _correspondence_page(request, membership, correspondence, form, status=400)
-    to = correspondence.kingdoms or [HERALD]
     try:
         services.letter_write(
             campaign=membership.campaign,
             user=signed_in_user(request),
-            to=to,
+            to=correspondence.kingdoms,
+            herald=correspondence.herald,
             text=form.cleaned_data["text"],
         )
     except services.ServiceError as error:

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.models import User
 from campaign import services
 from campaign.display.mapsvg import render_map
+from campaign.forms import WholeNumberField
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
 from campaign.models import KINGDOM_NAME_LENGTH, WEEKDAYS, Campaign, default_deadlines
 from campaign.requests import HtmxHttpRequest, page_or_fragment
@@ -140,7 +141,7 @@ def preview_of(kingdoms: int, size: int | None, seed: int) -> Preview:
 
 def _hours(kind: str) -> forms.IntegerField:
     """The hours a kind of step waits. A turn's may be left empty: it then has the default."""
-    return forms.IntegerField(
+    return WholeNumberField(
         required=kind != "turn",
         min_value=1,
         max_value=services.MAX_DEADLINE_HOURS,
@@ -153,7 +154,7 @@ def _hours(kind: str) -> forms.IntegerField:
 class MapForm(forms.Form):
     """The choices that make a generated map: the preview's form."""
 
-    kingdoms = forms.IntegerField(
+    kingdoms = WholeNumberField(
         min_value=services.MIN_KINGDOMS,
         max_value=services.MAX_KINGDOMS,
         initial=4,
@@ -161,7 +162,7 @@ class MapForm(forms.Form):
         help_text="How many players: 2 to 8.",
         error_messages={"invalid": "Give the number of kingdoms as a whole number."},
     )
-    size = forms.IntegerField(
+    size = WholeNumberField(
         required=False,
         min_value=MIN_SIZE,
         max_value=MAX_SIZE,
@@ -170,7 +171,7 @@ class MapForm(forms.Form):
         "grows if its start tiles need room.",
         error_messages={"invalid": "Give the size as a whole number of hexes."},
     )
-    seed = forms.IntegerField(
+    seed = WholeNumberField(
         min_value=0,
         max_value=MAX_SEED,
         label="Seed",
@@ -193,7 +194,7 @@ def _option_field(row: OptionRow) -> forms.Field:
             initial=row.default,
             help_text=row.words,
         )
-    return forms.IntegerField(
+    return WholeNumberField(
         min_value=row.low,
         max_value=row.high,
         initial=row.default,

@@ -32,7 +32,7 @@ from campaign.display.orders_board import (
     orders_board,
     with_what_ended,
 )
-from campaign.forms import read_hex
+from campaign.forms import read_hex, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.options import orders_in_cycle
@@ -144,7 +144,7 @@ def orders_status(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     the player may order again), the answer is the whole board, in the old one's place."""
     membership, players = players_of(request, slug)
     board, snapshot = _read_board(membership, players)
-    seen = _read_int(request.GET.get("seen"))
+    seen = whole_number(request.GET.get("seen"))
     if board.polls and board.snapshot == seen:
         return render(request, "campaign/orders.html#status", {"board": board})
     if seen is not None and board.snapshot != seen:
@@ -257,13 +257,6 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 # --- reading the forms ------------------------------------------------------------------
-
-
-def _read_int(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
 
 
 def _read_order(form: Any) -> Json | None:

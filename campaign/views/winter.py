@@ -22,7 +22,7 @@ from campaign import services
 from campaign.access import newest_or_404, player_for, signed_in_user
 from campaign.actions import refused
 from campaign.display.winter_board import Board, winter_board, winter_context
-from campaign.forms import read_hex
+from campaign.forms import read_hex, whole_number
 from campaign.models import Membership, Submission
 from campaign.views.common import decision_of
 
@@ -69,11 +69,8 @@ MALFORMED = frozenset({"no-seen", "bad-index", "bad-amount", "bad-hex", "bad-pur
 
 
 def _index(post: Any, length: int) -> int:
-    try:
-        index = int(post.get("index", ""))
-    except ValueError:
-        index = -1
-    if not 0 <= index < length:
+    index = whole_number(post.get("index"))
+    if index is None or not 0 <= index < length:
         raise services.ServiceError("There is no such line in your list.", code="bad-index")
     return index
 
@@ -119,12 +116,12 @@ def _hero(post: Any) -> str:
 
 
 def _points(post: Any) -> int:
-    text = str(post.get("points", ""))
-    if not text.isdigit() or len(text) > 4 or int(text) > 1000:
+    points = whole_number(str(post.get("points", "")))
+    if points is None or not 0 <= points <= 1000:
         raise services.ServiceError(
             "Give the hero's points as a whole number from 0 to 1000.", code="bad-purchase"
         )
-    return int(text)
+    return points
 
 
 def changed(kind: str, action: str, draft: Any, post: Any) -> Any:

@@ -140,11 +140,11 @@ def started(users: Mapping[str, User], name: str, **options: Any) -> Campaign:
 
 DEMO_SEED = 6  # the dice of `demo`: alice's and dave's armies stand after its battle
 
-# The letters of `demo` (issue 28): (writer, to, text); "herald" is to everyone.
+# The letters of `demo` (issue 28): (writer, to, text); no one to is to everyone.
 LETTERS = (
     (
         "carol",
-        ("herald",),
+        (),
         "Hear ye, hear ye! Carrowmoor holds a tourney at midsummer: every "
         "kingdom's champion is welcome, and no army shall cross our border while it lasts.",
     ),
@@ -170,7 +170,7 @@ def write_letters(campaign: Campaign, users: Mapping[str, User]) -> None:
     for writer, to, text in LETTERS:
         services.letter_write(
             campaign=campaign, user=users[writer],
-            to=[kingdom.get(name, name) for name in to], text=text,
+            to=[kingdom[name] for name in to], herald=not to, text=text,
         )  # fmt: skip
 
 

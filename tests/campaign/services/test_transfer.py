@@ -358,6 +358,8 @@ def spoil(document: dict[str, Any], how: str) -> object:
             ]
         case "NaN in a snapshot":  # found by tests/test_fuzz_files.py: it was a crash
             bad["snapshots"][0]["data"]["pending"] = float("nan")
+        case "a kingdom whose id is a word the app keeps":  # issue 34: "herald"
+            return json.loads(json.dumps(bad).replace('"red"', '"herald"'))
     return bad
 
 
@@ -384,6 +386,7 @@ def spoil(document: dict[str, Any], how: str) -> object:
         ("a decision that is null", "submissions[0].payload"),
         ("a text holding a NUL character", "the document"),
         ("NaN in a snapshot", "the document"),
+        ("a kingdom whose id is a word the app keeps", "snapshots"),
     ],
 )
 def test_a_bad_document_is_refused_and_changes_nothing(cast, how, field):
@@ -502,7 +505,7 @@ def talk(league_cast, media, eager_celery, django_capture_on_commit_callbacks):
     report with a photograph, and bob's, which gm hid."""
     cast = league_cast
     league = make_league(cast)
-    herald = letter_write(campaign=league, user=cast["carol"], to=["herald"], text=HERALD_WORDS)
+    herald = letter_write(campaign=league, user=cast["carol"], herald=True, text=HERALD_WORDS)
     correspondence_read(herald.correspondence, "brightwater")
     letter_write(campaign=league, user=cast["alice"], to=["brightwater"], text=PRIVATE_WORDS)
     battle = hand_off(league, cast)
@@ -696,8 +699,8 @@ def test_the_letters_of_a_player_removed_before_the_start_are_left_out(league_ca
     )
     for name in ("alice", "carol"):
         services.campaign_join(campaign=league, user=cast[name], kingdom_name=name.title())
-    letter_write(campaign=league, user=cast["alice"], to=["herald"], text="Welcome, all.")
-    letter_write(campaign=league, user=cast["carol"], to=["herald"], text="I must go.")
+    letter_write(campaign=league, user=cast["alice"], herald=True, text="Welcome, all.")
+    letter_write(campaign=league, user=cast["carol"], herald=True, text="I must go.")
     services.campaign_remove_player(campaign=league, actor=cast["gm"], username="carol")
     exported = campaign_export(league)
 

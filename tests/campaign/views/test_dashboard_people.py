@@ -3,6 +3,7 @@ its place), invitations by e-mail (queued in the outbox, sent by the worker), mo
 (and stepping down), removing a player before the start and handing a kingdom over after
 it. Only an admin may do any of it."""
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -11,10 +12,11 @@ from django.core import mail
 from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import strip_tags
 
 from accounts.models import User
 from campaign import services
-from campaign.models import AuditEntry, Campaign, KingdomOffer, Membership
+from campaign.models import AuditEntry, Campaign, InvitationsSent, KingdomOffer, Membership
 from notifications import outbox
 from notifications.models import Notification
 from tests.campaign.helpers import (
@@ -270,8 +272,9 @@ def test_a_burst_of_invitations_from_a_new_account_stops_at_its_days_cap(
     ]
     assert "is queued" in told[0][-1]
     assert (
-        "Nothing was changed. At most 10 invitations a day go out for your account, and 4 are "
-        "left today: nothing was sent. Share the invitation link instead."
+        "Nothing was changed. At most 10 invitations and offers a day go out for your account, "
+        "and 4 are left today: nothing was sent. Share the invitation link instead, or wait a "
+        "day."
     ) in told[1]
     queued = Notification.objects.filter(campaign=open_campaign, kind="invitation")
     assert queued.count() == 6
@@ -288,13 +291,30 @@ def test_a_campaign_sends_at_most_its_days_invitations_whoever_sends_them(
     with pytest.raises(services.ServiceError) as refused:
         invite(open_campaign, gm, "one.more@example.org")
     assert refused.value.code == "too-many-invitations"
-    assert "At most 20 invitations a day go out for this campaign, and 0 are left" in (
+    assert "At most 20 invitations and offers a day go out for this campaign, and 0 are left" in (
         refused.value.message
     )
-    AuditEntry.objects.filter(action="invited").update(
-        created_at=timezone.now() - timedelta(days=1, minutes=1)
-    )
+    InvitationsSent.objects.update(created_at=timezone.now() - timedelta(days=1, minutes=1))
     assert invite(open_campaign, gm, "tomorrow@example.org") == ["tomorrow@example.org"]
+
+
+def test_deleting_a_campaign_gives_its_admin_no_new_invitations(client, cast, settings):
+    """Issue 34, finding 5: the day's count was read from the audit log, which a campaign's
+    deletion takes with it: an admin who deleted a campaign could invite as many again."""
+    settings.INVITATIONS_PER_NEW_ACCOUNT = 10
+    first = services.campaign_create(
+        name="First League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    assert len(invite(first, cast["gm"], *addresses(10).split())) == 10
+    services.campaign_delete(campaign=first, actor=cast["gm"])
+    second = services.campaign_create(
+        name="Second League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    with pytest.raises(services.ServiceError) as refused:
+        invite(second, cast["gm"], "one.more@example.org")
+    assert refused.value.code == "too-many-invitations"
+    assert "for your account, and 0 are left today" in refused.value.message
+    assert not Notification.objects.filter(address="one.more@example.org").exists()
 
 
 def test_an_invitations_subject_never_carries_a_link(
@@ -519,6 +539,51 @@ def test_an_offer_to_a_username_nobody_has_reads_like_any_other(client, cast, ru
     offer = KingdomOffer.objects.get(username="nobody")
     assert offer.to_user is None
     assert KingdomOffer.objects.get(username="eve").status == "withdrawn"  # the newer stands
+
+
+def test_offers_count_under_the_invitations_caps_whoever_is_named(
+    client, people, running, settings
+):
+    """Issue 34, finding 4: a day-old account sent 12 offers, each an e-mail with its own
+    words, to one person in seconds. Offers count with invitations, and an offer to a
+    username nobody has counts the same, so the refusal tells nothing either."""
+    settings.INVITATIONS_PER_NEW_ACCOUNT = 3
+    signed_in(client, people["gm"])  # joined today
+    told = []
+    for username in ("eve", "nobody", "eve", "eve", "nobody"):
+        response = client.post(
+            action_url(running, "hand-over"),
+            {"kingdom": "red-elves", "username": username, "reason": "Read this: evil.example"},
+            follow=True,
+        )
+        (message,) = messages_of(response)
+        told.append(message.replace(username, "someone"))
+    assert told[3] == told[4]
+    assert told[3].startswith(
+        "Nothing was changed. At most 3 invitations and offers a day go out for your account"
+    )
+    assert KingdomOffer.objects.count() == 3
+    assert Notification.objects.filter(user=people["eve"]).count() == 2
+
+
+def test_the_notifications_desk_counts_the_same_for_an_offer_to_anyone(client, people, running):
+    """Issue 34, finding 4: the desk's count of the campaign's messages went up for an offer
+    to a username someone has, and not for one nobody has."""
+    signed_in(client, people["gm"])
+    desk = reverse("notifications:desk", args=[running.slug])
+    counts = []
+    for username in ("nobody", "eve"):
+        client.post(
+            action_url(running, "hand-over"),
+            {"kingdom": "red-elves", "username": username, "reason": "x"},
+            follow=True,  # its message read
+        )
+        page = client.get(desk)
+        assert page.status_code == 200
+        assert "Notifications" in page.text
+        counts.append(re.sub(r"\s+", " ", strip_tags(page.text)))
+    assert counts[0] == counts[1]
+    assert Notification.objects.filter(user=people["eve"]).count() == 1  # eve is told
 
 
 def test_only_the_person_offered_a_kingdom_may_answer(client, cast, running):

@@ -48,7 +48,11 @@ def write(client: Client, campaign: Campaign, to: list[str], text: str) -> Any:
 
 
 def read(client: Client, url: str) -> str:
-    return html.unescape(client.get(url).text)
+    return read_text(client.get(url))
+
+
+def read_text(response: Any) -> str:
+    return html.unescape(response.text)
 
 
 def test_a_letter_to_bob_is_read_by_bob_alone(league, cast):
@@ -78,7 +82,7 @@ def test_a_letter_to_bob_is_read_by_bob_alone(league, cast):
 
 def test_a_letter_through_the_herald_is_read_by_every_member(league, cast):
     carol = signed_in(Client(), cast["carol"])
-    write(carol, league, ["herald"], "Hear ye: the fair at Carrowmoor is open to all.")
+    write(carol, league, ["@herald"], "Hear ye: the fair at Carrowmoor is open to all.")
     correspondence = Correspondence.objects.get()
     assert correspondence.herald
     for name in ("alice", "bob", "gm"):
@@ -86,6 +90,57 @@ def test_a_letter_through_the_herald_is_read_by_every_member(league, cast):
         assert "the fair at Carrowmoor is open to all" in page
         assert "The herald: everyone" in page
     assert signed_in(Client(), cast["eve"]).get(page_of(league, correspondence)).status_code == 404
+
+
+@pytest.mark.parametrize("name", ["Herald", "Draw", "Marauders", "Admin"])
+def test_a_kingdom_named_as_a_word_the_app_keeps_gets_another_id(cast, name):
+    """Issue 34: a kingdom's id is made from its name; the herald's key, a drawn result,
+    the marauders and their general are words the app keeps, never a kingdom's id."""
+    campaign = services.campaign_create(
+        name="Winter League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    joined = services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name=name)
+    assert joined.kingdom_name == name
+    assert joined.kingdom == f"{name.lower()}2"
+
+
+def test_ticking_a_kingdom_named_herald_writes_to_it_alone(cast):
+    """Issue 34: with a kingdom "Herald" (carol's) in the campaign, the letters form offers
+    it and the herald as two different choices; alice ticking the kingdom alone writes to
+    carol alone: bob does not read it, and it is posted nowhere."""
+    from notifications.models import DiscordWebhook, Notification
+
+    campaign = services.campaign_create(
+        name="Herald League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
+    )
+    for user, name in (("alice", "Aldermark"), ("bob", "Brightwater"), ("carol", "Herald")):
+        services.campaign_join(campaign=campaign, user=cast[user], kingdom_name=name)
+    services.campaign_start(campaign=campaign, actor=cast["gm"])
+    DiscordWebhook.objects.create(
+        campaign=campaign, url="https://discord.com/api/webhooks/1/x", herald=True
+    )
+    alice = signed_in(Client(), cast["alice"])
+    form = alice.get(letters_url(campaign)).text
+    assert form.count('value="herald2"') == 1  # carol's kingdom
+    assert form.count('value="@herald"') == 1  # everyone
+    assert write(alice, campaign, ["herald2"], "For the Herald's eyes only.").status_code == 302
+    correspondence = Correspondence.objects.get()
+    assert correspondence.kingdoms == ["aldermark", "herald2"]
+    assert "For the Herald's eyes only." in read(
+        signed_in(Client(), cast["carol"]), page_of(campaign, correspondence)
+    )
+    bob = signed_in(Client(), cast["bob"])
+    assert bob.get(page_of(campaign, correspondence)).status_code == 404
+    assert "eyes only" not in read(bob, letters_url(campaign))
+    assert not Notification.objects.filter(channel="discord").exists()
+
+
+def test_a_letter_to_the_herald_and_to_a_kingdom_at_once_is_refused(league, cast):
+    alice = signed_in(Client(), cast["alice"])
+    response = write(alice, league, ["@herald", "brightwater"], "Hear ye, and psst.")
+    assert response.status_code == 400
+    assert "either to everyone through the herald or to some kingdoms" in read_text(response)
+    assert not Letter.objects.exists()
 
 
 def test_one_correspondence_per_set_of_kingdoms_and_an_answer_goes_to_the_same(league, cast):
@@ -148,7 +203,7 @@ def test_in_a_campaign_with_the_herald_only_a_private_letter_is_refused(cast):
     response = write(alice, campaign, ["brightwater"], "Psst.")
     assert response.status_code == 400
     assert not Letter.objects.exists()
-    assert write(alice, campaign, ["herald"], "Hear ye.").status_code == 302
+    assert write(alice, campaign, ["@herald"], "Hear ye.").status_code == 302
 
 
 def test_in_a_campaign_without_letters_nobody_writes(cast):
@@ -157,7 +212,7 @@ def test_in_a_campaign_without_letters_nobody_writes(cast):
     alice = signed_in(Client(), cast["alice"])
     assert "played without letters" in read(alice, letters_url(campaign))
     assert "Letters" not in read(alice, reverse("campaign:campaign", args=[campaign.slug]))
-    assert write(alice, campaign, ["herald"], "Hear ye.").status_code == 400
+    assert write(alice, campaign, ["@herald"], "Hear ye.").status_code == 400
     assert not Letter.objects.exists()
 
 
@@ -297,7 +352,7 @@ def test_only_the_heralds_letters_go_to_discord_and_only_if_the_campaign_asks(
     )
     alice = signed_in(Client(), cast["alice"])
     write(alice, league, ["brightwater"], "Our secret plan.")
-    write(alice, league, ["herald"], "Hear ye: peace in the valley.")
+    write(alice, league, ["@herald"], "Hear ye: peace in the valley.")
     posts = list(Notification.objects.filter(channel="discord").values_list("body", flat=True))
     assert not any("secret plan" in body for body in posts)
     heralded = [body for body in posts if "peace in the valley" in body]
@@ -308,7 +363,7 @@ def test_a_kingdom_reading_the_herald_redraws_only_the_page_of_its_writer(league
     """bob reads carol's proclamation: alice's campaign page, polled, stays as it was (304);
     carol's page of the herald no longer offers to change it (a letter read stands)."""
     carol, alice = signed_in(Client(), cast["carol"]), signed_in(Client(), cast["alice"])
-    write(carol, league, ["herald"], "Hear ye: a tourney at Carrowmoor!")
+    write(carol, league, ["@herald"], "Hear ye: a tourney at Carrowmoor!")
     herald = page_of(league, Correspondence.objects.get(key="herald"))
     campaign_page = reverse("campaign:campaign", args=[league.slug])
     poll = {"HX-Request": "true"}

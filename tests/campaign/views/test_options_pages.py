@@ -285,8 +285,13 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
     add = reverse("campaign:winter_change", args=[campaign.slug, "purchases", "add"])
     seen = services.latest_snapshot(campaign).number
     purchase = json.dumps({"quest": tower})
-    for bad in ({"hero": "", "points": "100"}, {"hero": "Ser Brand", "points": "lots"},
-                {"hero": "Ser Brand", "points": "1001"}):  # fmt: skip
+    for bad in (
+        {"hero": "", "points": "100"},
+        {"hero": "Ser Brand", "points": "lots"},
+        {"hero": "Ser Brand", "points": "1001"},
+        {"hero": "Ser Brand", "points": "²"},
+        {"hero": "Ser Brand", "points": "١٦٠"},
+    ):  # fmt: skip  (issue 34: ² was a 500)
         response = alice.post(add, {"seen": seen, "purchase": purchase, **bad})
         assert response.status_code == 400
     far = next(
@@ -386,6 +391,8 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
         ("Sword, 25\nSword, 30", "Each artefact once: Sword twice."),
         ("Sword, 55", "An artefact is worth 5 to 50 points: not Sword."),
         ("Sword", "Line 1: write the name, a comma, the points."),
+        ("Sword, ²", "Line 1: write the name, a comma, the points."),  # issue 34: was a 500
+        ("Sword, 25\nShield, ٢٥", "Line 2: write the name, a comma, the points."),
     ):
         response = gm.post(url, {"artefacts": lines, "reason": "house list"}, follow=True)
         assert why in html.unescape(response.text)
@@ -404,6 +411,19 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
     play_until(campaign, cast, at_step("orders"))
     response = gm.post(url, {"artefacts": "Axe, 20", "reason": "late"}, follow=True)
     assert "edited before year 1 only" in html.unescape(response.text)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_admins_artefacts_post_locks_the_campaign_in_a_transaction(cast):
+    """Issue 34: the pool's post took the campaign's row lock outside a transaction, which
+    PostgreSQL refuses: every post of it was a 500. Not wrapped in the test's own
+    transaction, the post runs as it does when served."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    gm = signed_in(Client(), cast["gm"])
+    url = reverse("campaign:dashboard_action", args=[campaign.slug, "artefacts"])
+    response = gm.post(url, {"artefacts": "Sword, 25", "reason": "house list"}, follow=True)
+    assert response.status_code == 200
+    assert "The campaign's magical artefacts are set: 1, all free." in html.unescape(response.text)
 
 
 def test_where_an_artefact_is_never_shows_to_another_player_on_any_page(cast):
