@@ -288,6 +288,11 @@ class Letter(models.Model):
     text = models.TextField(max_length=LETTER_LENGTH)
     written_at = models.DateTimeField(auto_now_add=True)
     edited_at = models.DateTimeField(null=True, blank=True)
+    posted = models.BooleanField(
+        default=False,
+        help_text="Its words were posted outside the site as written (the campaign's "
+        "channel), so it is no longer changed.",
+    )
 
     class Meta:
         ordering = ["pk"]

@@ -23,7 +23,9 @@ announces, so what a listener writes commits with the change or not at all.
   Arguments: `campaign` and `offer` (a `KingdomOffer`, with `to_user`).
 
 - `letter_written`: a kingdom writes a letter (issue 28). Arguments: `campaign` and
-  `letter` (a `Letter`, with its correspondence).
+  `letter` (a `Letter`, with its correspondence). A receiver that posts the letter's words
+  outside the site (the herald's, to Discord) returns True: the letter is then no longer
+  changed, since the post would keep its first words.
 
 - `campaign_exporting`: a campaign's export document is being written (`campaign.transfer`),
   its row locked. Arguments: `campaign` and `kingdoms` (the ids of its kingdoms). A

@@ -189,6 +189,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# An address a player writes without its scheme ("www.example.net") is linked as https, as
+# Django will do by default from 2028.
+URLIZE_ASSUME_HTTPS = True
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:sign_in"
 LOGIN_REDIRECT_URL = "campaign:home"

@@ -183,10 +183,12 @@ def on_kingdom_offered(*, campaign: Campaign, offer: Any, **_: Any) -> None:
         logger.exception("The offer of a kingdom in %s could not be written.", campaign)
 
 
-def on_letter_written(*, campaign: Campaign, letter: Any, **_: Any) -> None:
+def on_letter_written(*, campaign: Campaign, letter: Any, **_: Any) -> bool:
     """A kingdom wrote a letter: each other kingdom it goes to (every one, through the
     herald) is told by e-mail who wrote and where to read it, never what it says (a letter
-    may still be changed for a few minutes, and is read on the site)."""
+    may still be changed for a few minutes, and is read on the site). A herald's letter is
+    posted to Discord, words and all, if the campaign asks for it: then True (the letter is
+    no longer changed, as its post keeps the words it was written with)."""
     correspondence = letter.correspondence
     players = campaign.memberships.exclude(kingdom="").exclude(kingdom=letter.kingdom)
     if not correspondence.herald:
@@ -207,9 +209,11 @@ def on_letter_written(*, campaign: Campaign, letter: Any, **_: Any) -> None:
         news = replace(news, post=post, link=link, summary=f"{name} wrote through the herald")
     try:
         with transaction.atomic():
-            outbox.write(campaign, news)
+            written = outbox.write(campaign, news)
     except Exception:
         logger.exception("The news of a letter in %s could not be written.", campaign)
+        return False
+    return bool(news.post) and written > 0
 
 
 def on_invitations_made(

@@ -29,6 +29,10 @@ from campaign.services.common import ServiceError
 from campaign.signals import letter_written
 
 EDITABLE_FOR = timedelta(minutes=5)
+POSTED = (
+    "It was posted to the campaign's channel as written, where it can't be changed: it stands "
+    "as it is here too."
+)
 
 
 def writer_of(campaign: Campaign, user: User) -> Membership:
@@ -71,7 +75,10 @@ def letter_write(
         correspondence=correspondence, kingdom=membership.kingdom, writer=user, text=text
     )
     _mark_read(correspondence, membership.kingdom, letter.pk)
-    letter_written.send(sender=Letter, campaign=campaign, letter=letter)
+    answers = letter_written.send(sender=Letter, campaign=campaign, letter=letter)
+    if any(posted for _, posted in answers):
+        letter.posted = True
+        letter.save(update_fields=["posted"])
     return letter
 
 
@@ -132,6 +139,8 @@ def letter_edit(*, letter: Letter, user: User, text: str) -> Letter:
 
 def edit_refusal(letter: Letter) -> str:
     """Why the letter may no longer be changed ("" if it may)."""
+    if letter.posted:
+        return POSTED
     if timezone.now() - letter.written_at > EDITABLE_FOR:
         return "A letter may be changed for five minutes after it is written: this one no longer."
     if read_by_others(letter):
@@ -147,13 +156,21 @@ def read_by_others(letter: Letter) -> bool:
     )
 
 
+@transaction.atomic
 def correspondence_read(correspondence: Correspondence, kingdom: str) -> int | None:
     """The kingdom has read every letter of the correspondence so far: the newest letter,
-    if that read one it had not; None if it read nothing new."""
+    if that read one it had not; None if it read nothing new. The other kingdoms' letters
+    it reads are locked as an edit locks them (`letter_edit`), so an edit under way ends
+    before they are read, and one that comes after finds them read: a letter is never
+    changed once it was shown as read (issue 34)."""
     newest = correspondence.letters.order_by("-pk").values_list("pk", flat=True).first()
-    if kingdom and newest is not None and _mark_read(correspondence, kingdom, newest):
-        return newest
-    return None
+    if not kingdom or newest is None:
+        return None
+    read = LettersRead.objects.filter(correspondence=correspondence, kingdom=kingdom)
+    up_to = read.values_list("up_to", flat=True).first() or 0
+    taken_in = correspondence.letters.filter(pk__gt=up_to, pk__lte=newest).exclude(kingdom=kingdom)
+    list(taken_in.select_for_update().order_by("pk").values_list("pk", flat=True))
+    return newest if _mark_read(correspondence, kingdom, newest) else None
 
 
 def _mark_read(correspondence: Correspondence, kingdom: str, up_to: int) -> bool:

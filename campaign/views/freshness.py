@@ -336,6 +336,11 @@ def _revalidated[View: Callable[..., HttpResponse]](
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.META.get("HTTP_IF_NONE_MATCH", "").strip() == "*":
+            # "Any page at all": no browser asks it, and answered 304 it would tell that a
+            # page exists before the view says who may see it (a 404 for a letter or
+            # report that does not exist). The page is drawn, its access decides.
+            del request.META["HTTP_IF_NONE_MATCH"]
         response = conditional(request, *args, **kwargs)
         if response.status_code not in (200, 304):
             del response["ETag"]  # a refusal or a redirect is never kept and revalidated

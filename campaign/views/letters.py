@@ -129,7 +129,7 @@ def letter_write(request: HttpRequest, slug: str) -> HttpResponse:
     except services.ServiceError as error:
         form.add_error("to" if error.field == "to" else None, error.message)
         return _letters_page(request, membership, form, status=400)
-    messages.success(request, "Your letter is sent.")
+    _sent(request, letter)
     return redirect("campaign:correspondence", slug=slug, number=letter.correspondence_id)
 
 
@@ -208,7 +208,7 @@ def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not form.is_valid():
         return _correspondence_page(request, membership, correspondence, form, status=400)
     try:
-        services.letter_write(
+        letter = services.letter_write(
             campaign=membership.campaign,
             user=signed_in_user(request),
             to=correspondence.kingdoms,
@@ -218,8 +218,13 @@ def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except services.ServiceError as error:
         form.add_error(None, error.message)
         return _correspondence_page(request, membership, correspondence, form, status=400)
-    messages.success(request, "Your letter is sent.")
+    _sent(request, letter)
     return redirect("campaign:correspondence", slug=slug, number=number)
+
+
+def _sent(request: HttpRequest, letter: Letter) -> None:
+    posted = " It is posted to the campaign's channel as written: it can't be changed now."
+    messages.success(request, "Your letter is sent." + (posted if letter.posted else ""))
 
 
 @login_required

@@ -170,6 +170,42 @@ def test_a_letter_is_shown_escaped_with_its_links_made_clickable(league, cast):
 
 
 @pytest.mark.parametrize(
+    "address",
+    [
+        "https://example.org/\u202egro.live",  # a right-to-left override: reads "evil.org"
+        "https://\u0430pple.com/login",  # a Cyrillic a
+        "https://bank.example@evil.example/",  # goes to evil.example
+        "www.bank.example@evil.example",
+        "https://exa\u200bmple.org/",  # a zero-width space
+        "ops@\u0430pple.com",
+    ],
+)
+def test_a_letters_address_that_may_not_go_where_it_reads_is_not_a_link(league, cast, address):
+    """Issue 34: letter links showed right-to-left overrides and look-alike domains as
+    written, and linked them. Such an address stays text, escaped, as it was written."""
+    write(signed_in(Client(), cast["alice"]), league, ["brightwater"], f"Our list: {address} !")
+    page = signed_in(Client(), cast["bob"]).get(page_of(league, Correspondence.objects.get())).text
+    letter = page[page.index('<div class="letter-text">') :]
+    letter = letter[: letter.index("</div>")]
+    assert "<a " not in letter
+    assert f"Our list: {address} !" in html.unescape(letter)
+
+
+def test_a_letters_honest_addresses_are_links(league, cast):
+    write(
+        signed_in(Client(), cast["alice"]), league, ["brightwater"],
+        "Lists at https://example.org/lists?army=elves, www.example.net and ops@example.com.",
+    )  # fmt: skip
+    page = signed_in(Client(), cast["bob"]).get(page_of(league, Correspondence.objects.get())).text
+    assert (
+        '<a href="https://example.org/lists?army=elves" rel="nofollow">'
+        "https://example.org/lists?army=elves</a>"
+    ) in page
+    assert '<a href="https://www.example.net" rel="nofollow">www.example.net</a>' in page
+    assert '<a href="mailto:ops@example.com">ops@example.com</a>' in page
+
+
+@pytest.mark.parametrize(
     ("to", "text", "said"),
     [
         (["brightwater"], "   ", "A letter needs some words."),
@@ -294,6 +330,23 @@ def test_a_poll_of_the_letters_answers_304_until_a_letter_comes(league, cast):
     assert "Second." in fresh.text
 
 
+def test_any_tag_asked_of_letters_or_a_report_that_do_not_exist_is_a_404(league, cast):
+    """Issue 34: `If-None-Match: *` was answered 304 for a number that does not exist:
+    whether a page exists is told only by the view, after who may see it."""
+    alice = signed_in(Client(), cast["alice"])
+    write(alice, league, ["brightwater"], "Hello.")
+    letters = page_of(league, Correspondence.objects.get())
+    missing = (page_of(league, 99999), reverse("campaign:report", args=[league.slug, 99999]))
+    for url in missing:
+        assert alice.get(url, headers={"If-None-Match": "*"}).status_code == 404
+        assert alice.get(url, headers={"If-None-Match": '"*"'}).status_code == 404
+    carol = signed_in(Client(), cast["carol"])  # not in alice's and bob's letters
+    assert carol.get(letters, headers={"If-None-Match": "*"}).status_code == 404
+    shown = alice.get(letters, headers={"If-None-Match": "*"})
+    assert shown.status_code == 200
+    assert "Hello." in shown.text
+
+
 @pytest.mark.parametrize(
     "moment",
     [
@@ -357,6 +410,37 @@ def test_only_the_heralds_letters_go_to_discord_and_only_if_the_campaign_asks(
     assert not any("secret plan" in body for body in posts)
     heralded = [body for body in posts if "peace in the valley" in body]
     assert len(heralded) == (1 if herald_posted else 0)
+
+
+@pytest.mark.parametrize("herald_posted", [True, False])
+def test_a_heralds_letter_posted_to_discord_is_not_changed_after(league, cast, herald_posted):
+    """Issue 34, finding 7: a herald's letter queued for Discord was changed on the site
+    and kept its first words in the channel. Posted, it stands as written, and its writer
+    is told so; not posted, it may be changed as any other."""
+    from notifications.models import DiscordWebhook, Notification
+
+    DiscordWebhook.objects.create(
+        campaign=league, url="https://discord.com/api/webhooks/1/x", herald=herald_posted
+    )
+    alice = signed_in(Client(), cast["alice"])
+    sent = read_text(alice.post(
+        reverse("campaign:letter_write", args=[league.slug]),
+        {"to": ["@herald"], "text": "Hear ye: peace in the valley."}, follow=True,
+    ))  # fmt: skip
+    posted = "It is posted to the campaign's channel as written: it can't be changed now."
+    assert (posted in sent) == herald_posted
+    assert ("Change it" in sent) != herald_posted
+    letter = Letter.objects.get()
+    edit = reverse("campaign:letter_edit", args=[league.slug, letter.pk])
+    answer = read_text(alice.post(edit, {"text": "Hear ye: war in the valley."}, follow=True))
+    letter.refresh_from_db()
+    if herald_posted:
+        assert "It was posted to the campaign's channel as written" in answer
+        assert letter.text == "Hear ye: peace in the valley."
+        (post,) = Notification.objects.filter(channel="discord").values_list("body", flat=True)
+        assert "peace in the valley" in post
+    else:
+        assert letter.text == "Hear ye: war in the valley."
 
 
 def test_a_kingdom_reading_the_herald_redraws_only_the_page_of_its_writer(league, cast):

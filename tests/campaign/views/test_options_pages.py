@@ -6,6 +6,7 @@ a campaign has on; a battle card prints each side's limits (OA2) and a siege's w
 import copy
 import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -183,11 +184,16 @@ def test_the_card_shows_both_players_the_artefacts_on_the_armies_that_fight(cast
     hand_off_a_battle(campaign, cast, artefacts=artefacts)
     battle = Battle.objects.get(campaign=campaign)
     url = reverse("battles:card", args=[campaign.slug, battle.number])
-    for name in ("alice", "bob"):
+    # Public once on a card (app ruling A24): the admin, a member in no side, reads them too.
+    for name in ("alice", "bob", "gm"):
         page = html.unescape(signed_in(Client(), cast[name]).get(url).text)
         assert "Magical artefacts on its armies: Red Blade (" in page
         assert "Magical artefacts on its armies: none (" in page  # blue's side
+        assert re.search(r"public once on a card, <a [^>]*>ruling A24</a>", page)
         assert "Home Ring" not in page
+    assert signed_in(Client(), cast["eve"]).get(url).status_code == 404
+    rules = html.unescape(Client().get(reverse("campaign:rules")).text)
+    assert "A24 Artefacts on a battle card are public." in rules
 
 
 def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
