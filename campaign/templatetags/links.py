@@ -32,11 +32,27 @@ def misleading(address: str) -> bool:
 
 
 class HonestUrlizer(Urlizer):
-    def handle_word(self, word: str, *, safe_input: bool, **options: object) -> str:  # type: ignore[override]
+    def handle_word(
+        self,
+        word: str,
+        *,
+        safe_input: bool,
+        trim_url_limit: int | None = None,
+        nofollow: bool = False,
+        autoescape: bool = False,
+    ) -> str:
         _, address, _ = self.trim_punctuation(word)
         if ("." in word or "@" in word or ":" in word) and misleading(address):
             return mark_safe(word) if safe_input else escape(word)
-        return str(super().handle_word(word, safe_input=safe_input, **options))
+        return str(
+            super().handle_word(
+                word,
+                safe_input=safe_input,
+                trim_url_limit=trim_url_limit,
+                nofollow=nofollow,
+                autoescape=autoescape,
+            )
+        )
 
 
 honest_urlizer = HonestUrlizer()
