@@ -4,16 +4,18 @@ photographs, wherever they are shown (the card, the photographs' own URLs, the c
 the end); but a report the admin hid, with its photographs, only for the admin and the
 side's player.
 
-A list attached to a battle is its side's player's from the start; the other side's
-player and the admin see it once both sides have attached theirs (so that nobody writes a
-counter-list), and every member once the result is in. A kingdom's book of lists is its
-player's alone (`battles.list_views`)."""
+A side's list is its player's from the start; the other side's player and the admin see
+it once both sides have attached theirs (so that nobody writes a counter-list), and every
+member once the result is in: `sees_list`, wherever the list is shown. A kingdom's book of
+lists is its player's alone (`battles.list_views`)."""
+
+from collections.abc import Collection
 
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from battles.models import AttachedList, Battle, BattleReport
+from battles.models import Battle, BattleReport
 from campaign.access import membership_for
 from campaign.models import Membership
 
@@ -45,23 +47,22 @@ def reports_seen(
     return reports.filter(Q(hidden_at=None) | Q(kingdom=membership.kingdom))
 
 
-def lists_seen(
+def sees_list(
     battle: Battle,
-    attached: list[AttachedList],
+    side: str,
     membership: Membership | None,
     *,
+    attached: Collection[str],
     result_in: bool,
-) -> list[AttachedList]:
-    """The lists attached to the battle that a member of its campaign sees (None: a
-    visitor, who sees none). `result_in`: the battle is resolved, or its result is
-    confirmed or decided and waits for the advance."""
-    if membership is None:
-        return []
-    sides = [a for a in attached if a.kingdom in battle.kingdoms]
-    if result_in or not battle.awaiting:
-        return sides
-    mine = membership.kingdom if membership.kingdom in battle.kingdoms else ""
-    both = {a.kingdom for a in sides} == set(battle.kingdoms)
-    if both and (mine or membership.is_admin):
-        return sides
-    return [a for a in sides if a.kingdom == mine]
+) -> bool:
+    """Whether a member of the battle's campaign sees the list of one of its sides (None: a
+    visitor, who never does), wherever it is: attached to the battle, or in a report of the
+    result, copied from the one attached or typed in, whatever became of the report and of
+    the list attached. `attached`: the sides whose list is attached now. `result_in`: the
+    battle is resolved, or its result is confirmed or decided and waits for the advance."""
+    if membership is None or side not in battle.kingdoms:
+        return False
+    if result_in or not battle.awaiting or membership.kingdom == side:
+        return True
+    both = set(battle.kingdoms) <= set(attached)
+    return both and (membership.kingdom in battle.kingdoms or membership.is_admin)

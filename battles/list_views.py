@@ -1,6 +1,6 @@
 """Army lists (issue 28): a kingdom's book of lists in a campaign, its player's alone (the
 rulebook asks for lists of 500 to 3,000 points written in advance), and the list each side
-attaches to a battle before it is played, shown on the card by `battles.access.lists_seen`'s
+attaches to a battle before it is played, shown on the card by `battles.access.sees_list`'s
 rule. Each form is checked for shape here and acted on by `battles.services`; a refusal
 is told in words, the book's forms shown again with what was typed."""
 
@@ -17,7 +17,7 @@ from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from battles import services
-from battles.access import battle_for, lists_seen
+from battles.access import battle_for, sees_list
 from battles.forms import ArmyListForm, AttachForm
 from battles.models import RULEBOOK_SIZES, ArmyList, AttachedList, Battle, ResultReport
 from campaign.access import player_for, signed_in_user
@@ -50,12 +50,15 @@ def lists_on_the_card(
     *,
     result_in: bool,
 ) -> Json:
-    """Each side's list as the viewer may see it, the kingdoms whose list is hidden from
-    them (a report's copy of it too), and for one of the battle's two players the lists of
-    their book to attach. Two queries."""
-    attached = list(battle.attached_lists.all())
-    seen = {a.kingdom: a for a in lists_seen(battle, attached, membership, result_in=result_in)}
-    by_side = {a.kingdom: a for a in attached}
+    """Each side's list as the viewer may see it, the sides whose list is hidden from them
+    (attached or not: a report's copy of it is hidden too), and for one of the battle's two
+    players the lists of their book to attach. Two queries."""
+    by_side = {a.kingdom: a for a in battle.attached_lists.all() if a.kingdom in battle.kingdoms}
+    seen = {
+        kingdom: by_side.get(kingdom)
+        for kingdom in battle.kingdoms
+        if sees_list(battle, kingdom, membership, attached=by_side, result_in=result_in)
+    }
     side_lists = [
         SideList(
             kingdom=kingdom,
@@ -75,9 +78,9 @@ def lists_on_the_card(
         why = "every member sees it once the result is in"
     found: Json = {
         "side_lists": side_lists,
-        "lists_shown": bool(seen),
+        "lists_shown": any(seen.values()),
         "lists_revealed": result_in or not battle.awaiting or len(by_side) == 2,
-        "hidden_lists": sorted(set(by_side) - set(seen)),
+        "hidden_lists": [kingdom for kingdom in battle.kingdoms if kingdom not in seen],
         "list_hidden_why": why,
         "lists_result_in": result_in,
     }

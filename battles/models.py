@@ -256,8 +256,8 @@ class ArmyList(models.Model):
     """A list in a kingdom's book of a campaign: its name, points, race and the list itself,
     as text pasted from any list builder. The kingdom's, not a user's: a kingdom handed
     over keeps its book. Only the kingdom's player reads the book; a list is shown to
-    anyone else only as attached to a battle (`AttachedList`), and then by the card's
-    rule (`battles.access.lists_seen`)."""
+    anyone else only as attached to a battle (`AttachedList`) or copied into a report of
+    the battle's result, and then by the card's rule (`battles.access.sees_list`)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="army_lists")
     kingdom = models.SlugField(max_length=20, help_text="The kingdom whose book it is in.")

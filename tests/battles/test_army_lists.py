@@ -3,7 +3,8 @@ attaches one of at most her side's points to her battle against bob's Brightwate
 card shows it to bob (and to gm, the admin) only once bob has attached his, to carol (a
 third player) only once the result is in; the report of the result takes the attached
 lists. Every refusal in words, with nothing saved and nothing typed lost; and an unrevealed
-list reaches nobody who may not see it, on any page or fragment."""
+list reaches nobody who may not see it, on any page or fragment, attached or in a report of
+the result, copied or typed in, whatever became of the report (issue 34)."""
 
 import html
 import re
@@ -566,6 +567,92 @@ def test_alice_sees_her_own_list_on_the_card_and_in_her_report(client, cast, bat
     services.battle_report(battle=battle, user=cast["alice"], result="win", winner="aldermark")
     page = words(signed_in(client, cast["alice"]).get(card_url(battle)))
     assert page.count("Horde of Hidden Spearmen") == 2  # in Lists, and in her report
+
+
+def _field_of(battle: Battle, kingdom: str) -> str:
+    """The report's field that holds the kingdom's side's list."""
+    return "attacker_list" if battle.attacker == kingdom else "defender_list"
+
+
+def _typed(battle: Battle, kingdom: str, text: str) -> dict[str, Any]:
+    """A report's details with the side's list typed in."""
+    return {_field_of(battle, kingdom): text}
+
+
+def _shown_to(battle: Battle, cast: dict[str, User], who: str, *secret_words: str) -> bool:
+    """Whether any of the words is on any page or htmx fragment the member opens."""
+    client = signed_in(Client(), cast[who])
+    pages = [
+        words(client.get(url, headers=htmx))
+        for url in pages_of(battle, who).values()
+        for htmx in ({}, {"HX-Request": "true"})
+    ]
+    return any(secret in page for page in pages for secret in secret_words)
+
+
+SECRET_LINES = (SECRET, *SECRET_TEXT.splitlines(), SECRET_RACE)
+
+
+@pytest.mark.parametrize("reporter", ["alice", "bob"])
+def test_a_list_taken_off_after_its_report_is_withdrawn_stays_hidden_from_the_other_side(
+    cast, battle, secret, reporter
+):
+    """Issue 34: alice attaches her list, a side reports (the report copies her list) and
+    withdraws the report, then alice takes her list off. The withdrawn report keeps the
+    copy; bob has attached none, so it is alice's alone."""
+    report = services.battle_report(battle=battle, user=cast[reporter], result="draw")
+    assert getattr(report, _field_of(battle, "aldermark")) == SECRET_TEXT
+    services.battle_withdraw(report=report, user=cast[reporter])
+    services.battle_list_withdraw(battle=battle, user=cast["alice"])
+    assert not AttachedList.objects.exists()
+    for who in ("bob", "carol", "gm"):
+        assert not _shown_to(battle, cast, who, *SECRET_LINES), who
+    assert _shown_to(battle, cast, "alice", SECRET_TEXT)
+
+
+TYPED = "Trebuchets of the Typed Host [120]"
+TYPED_BY_BOB = "Bob's Scribbled Shieldwall [200]"
+
+
+def test_a_list_typed_into_a_report_is_hidden_from_the_other_side_until_the_result_is_in(
+    cast, battle
+):
+    """No list attached: alice types hers into her report. bob, carol and gm see it only
+    once bob has confirmed."""
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark",
+        **_typed(battle, "aldermark", TYPED),
+    )  # fmt: skip
+    assert _shown_to(battle, cast, "alice", TYPED)
+    for who in ("bob", "carol", "gm"):
+        assert not _shown_to(battle, cast, who, TYPED), who
+    services.battle_confirm(report=report, user=cast["bob"])
+    for who in ("alice", "bob", "carol", "gm"):
+        assert _shown_to(battle, cast, who, TYPED), who
+
+
+def test_lists_typed_into_disputed_reports_are_hidden_until_the_admin_decides(cast, battle):
+    """alice reports with her list typed in, bob disputes it and reports with his: each
+    side sees its own, the admin neither, until the admin decides; then all three see
+    both."""
+    alices = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark",
+        **_typed(battle, "aldermark", TYPED),
+    )  # fmt: skip
+    services.battle_dispute(report=alices, user=cast["bob"], reason="It was a draw")
+    services.battle_report(
+        battle=battle, user=cast["bob"], result="draw",
+        **_typed(battle, "brightwater", TYPED_BY_BOB),
+    )  # fmt: skip
+    assert _shown_to(battle, cast, "alice", TYPED)
+    assert not _shown_to(battle, cast, "alice", TYPED_BY_BOB)
+    assert _shown_to(battle, cast, "bob", TYPED_BY_BOB)
+    assert not _shown_to(battle, cast, "bob", TYPED)
+    assert not _shown_to(battle, cast, "gm", TYPED, TYPED_BY_BOB)
+    services.battle_decide(battle=battle, actor=cast["gm"], result="draw")
+    for who in ("alice", "bob", "gm"):
+        for typed in (TYPED, TYPED_BY_BOB):
+            assert _shown_to(battle, cast, who, typed), (who, typed)
 
 
 def test_revealed_lists_print_with_the_card(client, cast, both):
