@@ -22,6 +22,7 @@ from battles.forms import ArmyListForm, AttachForm
 from battles.models import RULEBOOK_SIZES, ArmyList, AttachedList, Battle, ResultReport
 from campaign.access import player_for, signed_in_user
 from campaign.actions import carry_out, refused
+from campaign.forms import whole_number
 from campaign.models import Membership
 from campaign.services import ServiceError
 
@@ -147,12 +148,6 @@ def list_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 # --- the book ------------------------------------------------------------------------------
 
 
-def _number(request: HttpRequest, name: str) -> int | None:
-    """A whole number from the query string, or None."""
-    value = request.GET.get(name, "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
-
-
 def _race_of(membership: Membership) -> str:
     """The kingdom's race in the newest snapshot (chosen at the setup), or ""."""
     kingdoms = (
@@ -190,7 +185,7 @@ def _book_page(
             initial={f: getattr(being, f) for f in fields}, auto_id=f"list-{being.pk}-%s"
         )
     if form is None:
-        points = _number(request, "points")
+        points = whole_number(request.GET.get("points"))
         form = ArmyListForm(initial={"points": points, "race": _race_of(membership)})
     battles = (
         Battle.objects.filter(campaign=campaign, status=Battle.Status.AWAITING)
@@ -227,7 +222,7 @@ def _book_page(
 def army_lists(request: HttpRequest, slug: str) -> HttpResponse:
     """The player's own book of lists (`?edit=<list>`: with that list's form to change
     it; `?points=<n>`: the form to write one of that size)."""
-    return _book_page(request, player_for(request, slug), edited=_number(request, "edit"))
+    return _book_page(request, player_for(request, slug), edited=whole_number(request.GET.get("edit")))
 
 
 def _told_on(form: ArmyListForm, error: ServiceError) -> None:
