@@ -181,7 +181,8 @@ def test_alice_can_not_confirm_her_own_report(client, cast, battle):
     [
         ({"outcome": "carrowmoor"}, "Select a valid choice"),
         ({"outcome": ""}, "Choose the result."),
-        ({"outcome": "draw", "turns": "many"}, "Enter a whole number"),
+        ({"outcome": "draw", "turns": "many"}, "Write a whole number, in the digits 0 to 9."),
+        ({"outcome": "draw", "turns": "٣"}, "Write a whole number, in the digits 0 to 9."),
         ({"outcome": "draw", "seen": "1"}, "The campaign has moved on since you looked"),
         ({"outcome": "draw", "seen": ""}, "This field is required"),
     ],

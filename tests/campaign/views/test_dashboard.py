@@ -429,7 +429,7 @@ def test_the_admin_corrects_a_treasury(client, cast, at_orders):
         ("resources", {"kingdom": "red-elves", "gold": "-1", "food": "0", "reason": "x"},
          "greater than or equal to 0"),
         ("resources", {"kingdom": "red-elves", "gold": "lots", "food": "0", "reason": "x"},
-         "Enter a whole number."),
+         "Write a whole number, in the digits 0 to 9."),
         ("resources", {"kingdom": "eves-land", "gold": "1", "food": "0", "reason": "x"},
          "Select a valid choice."),
     ],
