@@ -691,17 +691,11 @@ def _apply_reported(campaign: Campaign, battle: Battle, entry: BattleInput, turn
     battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
     campaign = _record(campaign, battle, turn)
     if entry.captured and battle.winner is not None:  # option wizards (OA10)
+        refusal = _capture_refused(battle, entry)
+        if refusal is not None:
+            raise refusal
         beaten = [s for s in battle.sides if s.kingdom != battle.winner]
         armies = [a for side in beaten for a in side.armies]
-        on_the_card = {name for side in beaten for name in side.artefacts or ()}
-        strays = [name for name in entry.captured if name not in on_the_card]
-        if strays:
-            raise RuleError(
-                "capture-not-in-battle",
-                f"inputs.battles[{entry.position}].captured",
-                f"{', '.join(strays)} was not on the beaten side's armies in the battle at "
-                f"{list(battle.hex)}: only what its card lists can be captured (option OA10).",
-            )
         campaign = artefacts.taken(
             campaign, armies, battle.winner, battle.hex, turn, names=entry.captured
         )
@@ -889,6 +883,9 @@ def _misfit(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError
             _entry_field(entry),
             f"{entry.winner} did not fight the battle at {at}.",
         )
+    capture = _capture_refused(battle, entry)
+    if capture is not None:
+        return capture
     named = _named_in(entry)
     if not _of_battle(battle, entry):
         return RuleError(
@@ -899,6 +896,24 @@ def _misfit(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError
         )
     why = _not_allowed(campaign, battle, entry)
     return None if why is None else _choice_refused(entry, why)
+
+
+def _capture_refused(battle: Battle, entry: BattleInput) -> RuleError | None:
+    """Option wizards (OA10): a win captures only what the card lists on the beaten side's
+    armies (judged as soon as the result is given, not once the battle's turn comes)."""
+    if not entry.captured or entry.winner is None:
+        return None
+    beaten = [s for s in battle.sides if s.kingdom != entry.winner]
+    on_the_card = {name for side in beaten for name in side.artefacts or ()}
+    strays = [name for name in entry.captured if name not in on_the_card]
+    if not strays:
+        return None
+    return RuleError(
+        "capture-not-in-battle",
+        f"inputs.battles[{entry.position}].captured",
+        f"{', '.join(strays)} was not on the beaten side's armies in the battle at "
+        f"{list(battle.hex)}: only what its card lists can be captured (option OA10).",
+    )
 
 
 def _choice_refused(entry: BattleInput, why: str) -> RuleError:

@@ -29,6 +29,7 @@ from tests.rules.test_casebook_battles import (
     HOMES,
     OUTNUMBERED_AND_CUT_OFF,
     ROLL_OFF,
+    TWO_TILES,
     at_battles,
     report,
     side,
@@ -898,6 +899,31 @@ def test_oa10_a_capture_of_what_was_not_on_the_beaten_side_is_refused(name):
     with pytest.raises(RuleError) as refused:
         tabletop_win([name])
     assert refused.value.code == "capture-not-in-battle"
+
+
+def test_oa10_a_capture_is_judged_as_it_is_reported_while_an_earlier_battle_waits():
+    """Issue 35: red's battle at [0, 1] and blue's at [1, -1] are handed off together (B11);
+    blue-2 carries D, red-2 carries E. Blue's win at [1, -1] is reported, naming D, its own,
+    while [0, 1] still waits: it is refused now (B12, OA10), not once [0, 1]'s result has
+    come in (when the campaign could only stop on it)."""
+    handed_off = run(
+        at_battles(
+            inputs={"battle_choices": {"red": [[0, 1]]}},
+            dice=[4, 4, 4, 4],
+            options=WIZARDS,
+            artefacts=[held("D", "blue", "blue-2"), held("E", "red", "red-2")],
+            **TWO_TILES,
+        )
+    )
+    assert [b["status"] for b in handed_off["battles"]] == ["awaiting_result"] * 2
+    with pytest.raises(RuleError) as refused:
+        report(handed_off, {"hex": [1, -1], "result": "win", "winner": "blue", "captured": ["D"]})
+    assert refused.value.code == "capture-not-in-battle"
+    assert refused.value.field == "inputs.battles[0].captured"
+    waiting = report(
+        handed_off, {"hex": [1, -1], "result": "win", "winner": "blue", "captured": ["E"]}
+    )
+    assert [b["status"] for b in waiting["battles"]] == ["awaiting_result"] * 2
 
 
 def test_oa10_the_winner_of_a_slaughter_takes_what_the_slaughtered_army_carried():
