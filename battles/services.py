@@ -63,15 +63,24 @@ def side_of(battle: Battle, user: User) -> str:
 def _locked_open(battle: Battle, seen: int | None) -> Battle:
     """The battle, with its campaign's row locked, still waiting for its result and still
     as the player saw it; refused otherwise."""
-    Campaign.objects.select_for_update().get(pk=battle.campaign_id)
-    battle = Battle.objects.select_related("campaign").get(pk=battle.pk)
-    if not battle.awaiting or services.battle_settled_meanwhile(battle.campaign, battle.hex):
+    battle = _locked_awaiting(battle)
+    if services.battle_settled_meanwhile(battle.campaign, battle.hex):
         raise ServiceError("This battle is settled already.", code="settled")
     if seen is not None and seen != services.latest_snapshot(battle.campaign).number:
         raise ServiceError(
             "The campaign has moved on since you looked: check the battle and try again.",
             code="moved-on",
         )
+    return battle
+
+
+def _locked_awaiting(battle: Battle) -> Battle:
+    """The battle, with its campaign's row locked, still in its month (waiting for its
+    result, or with its result in and the month not advanced); refused otherwise."""
+    Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+    battle = Battle.objects.select_related("campaign").get(pk=battle.pk)
+    if not battle.awaiting:
+        raise ServiceError("This battle is settled already.", code="settled")
     return battle
 
 
@@ -359,24 +368,38 @@ def battle_decide(
     winner: str = "",
     reason: str = "",
     captured: Sequence[str] = (),
-) -> None:
+) -> bool:
     """The admin records the result for both sides (a dispute, an overdue report, a game
     played without the app), with option wizards the artefacts the winner took (OA10);
-    audited."""
-    battle = _locked_open(battle, None)
-    services.require_admin(battle.campaign, actor)
+    audited. A battle whose result is in (agreed, decided, conceded) but whose month has
+    not advanced has its result recorded again, with a reason, in place of the one given:
+    the way out of a result agreed in error; both players are told. True if it was."""
+    battle = _locked_awaiting(battle)
+    campaign = battle.campaign
+    services.require_admin(campaign, actor)
     winner = winner if result == "win" else ""
     _check_result(battle, result, winner)
-    services.battle_entry_save(
-        campaign=battle.campaign,
-        actor=actor,
-        entry=_entry(battle, result, winner, captured),
-        audit=AuditEntry.Action.BATTLE_DECIDED,
-        reason=reason,
+    entry = _entry(battle, result, winner, captured)
+    if not services.battle_settled_meanwhile(campaign, battle.hex):
+        services.battle_entry_save(
+            campaign=campaign, actor=actor, entry=entry,
+            audit=AuditEntry.Action.BATTLE_DECIDED, reason=reason,
+        )  # fmt: skip
+        battle.reports.filter(status__in=ResultReport.OPEN).update(
+            status=ResultReport.Status.SET_ASIDE, set_aside_why="the campaign's admin decided"
+        )
+        return False
+    services.battle_entry_rerecord(campaign=campaign, actor=actor, entry=entry, reason=reason)
+    battle.reports.filter(status=ResultReport.Status.CONFIRMED).update(
+        status=ResultReport.Status.SET_ASIDE,
+        set_aside_why="the campaign's admin recorded the result again",
     )
-    battle.reports.filter(status__in=ResultReport.OPEN).update(
-        status=ResultReport.Status.SET_ASIDE, set_aside_why="the campaign's admin decided"
-    )
+    audit = campaign.audit.filter(action=AuditEntry.Action.BATTLE_RERECORDED).latest("pk")
+    events.result_rerecorded(
+        campaign=campaign, admin=actor, audit_id=audit.pk, kingdoms=battle.kingdoms,
+        hex=battle.hex, result=result, winner=winner, reason=reason, link=card_url(battle),
+    )  # fmt: skip
+    return True
 
 
 @transaction.atomic

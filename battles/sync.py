@@ -1,7 +1,8 @@
 """Keeping the `Battle` rows equal to the `battles` entries of the newest snapshot: run
 inside the transaction that stores each snapshot (`campaign.signals.snapshot_stored`).
 A battle handed off gets its row and its deadline; a battle re-stated (ruling B11) sets
-aside what was reported for it and takes off a list attached above its side's new points; a battle resolved closes the reports still open; an undo
+aside what was reported for it and takes off a list attached above its side's new points; a battle resolved closes the reports still open; a result the engine set aside
+at an advance (`campaign.signals.decisions_refused`) sets its report aside; an undo
 or a correction that removes battles removes their rows. A battle handed off tells its two
 players (`notifications.events.battle_handed_off`), in the same transaction; not a
 battle of a campaign imported from a file, which happened on another site."""
@@ -100,3 +101,17 @@ def _set_aside(row: Battle, statuses: Any, why: str) -> None:
         status__in=[ResultReport.Status.WITHDRAWN, ResultReport.Status.SET_ASIDE]
     )
     open_.update(status=ResultReport.Status.SET_ASIDE, set_aside_why=why)
+
+
+def results_set_aside(*, campaign: Campaign, refused: list[Any], **_: Any) -> None:
+    """A battle's result given for both sides (agreed, or the admin's) that the engine set
+    aside at an advance: the report it came from is set aside too, with why, so that the
+    card asks for the result again."""
+    for each in refused:
+        if each.kind != "battles" or each.kingdom or each.hex is None:
+            continue
+        for row in Battle.objects.filter(
+            campaign=campaign, hex=each.hex, status=Battle.Status.AWAITING
+        ):
+            why = f"it no longer stood when the campaign moved on: {each.why}"
+            _set_aside(row, [ResultReport.Status.CONFIRMED], why[:200])

@@ -53,7 +53,7 @@ from campaign.rules.battles import naval_possible
 from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
-from campaign.services import ServiceError, battle_settled_meanwhile
+from campaign.services import ServiceError, battle_settled_meanwhile, settled_meanwhile
 
 type Json = dict[str, Any]
 
@@ -615,9 +615,11 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
     rows = rows_of(battles, cast, "")
     rows.sort(key=lambda r: (not r.disputed and not r.overdue, not r.battle.awaiting))
+    settled = settled_meanwhile(campaign)
     desks = [
         {
             "row": row,
+            "result_in": row.battle.awaiting and row.battle.hex in settled,
             "reports": [
                 r for r in row.battle.reports.all() if r.is_open or r.status == "confirmed"
             ],
@@ -637,11 +639,12 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 def _decide(battle: Battle, actor: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
-    services.battle_decide(
+    recorded_again = services.battle_decide(
         battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"],
         captured=data.get("captured") or (),
     )  # fmt: skip
-    return f"The result of battle {battle.number} is recorded: {TAKES_EFFECT}."
+    again = " again, in place of the one given (both players are told)" if recorded_again else ""
+    return f"The result of battle {battle.number} is recorded{again}: {TAKES_EFFECT}."
 
 
 def _simple(battle: Battle, actor: User, data: Json) -> str:

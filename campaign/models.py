@@ -581,6 +581,7 @@ class AuditEntry(models.Model):
         CORRECTED = "corrected", "corrected the state"
         BATTLE_RESULT = "battle-result", "settled a battle"
         BATTLE_DECIDED = "battle-decided", "decided a battle's result"
+        BATTLE_RERECORDED = "battle-rerecorded", "recorded a battle's result again"
         BATTLE_SIMPLE = "battle-simple", "settled a battle as a simple battle"
         BATTLE_EXTENDED = "battle-extended", "extended a battle's deadline"
         INVITED = "invited", "sent invitations by e-mail"

@@ -55,14 +55,17 @@ from django.dispatch import Signal
 @dataclass(frozen=True)
 class Refused:
     """A kingdom's decision (one entry of it, or all of it) that the engine refuses on the
-    state as it stands, given before an admin's correction or undo changed that state: its
-    page says so and its player is told; at a deadline it is set aside, and its unit (or
-    kingdom) takes the deadline default instead."""
+    state as it stands, given before an admin's correction or undo changed that state, or
+    refused at an advance: its page says so and its player is told. Set aside at an
+    advance, its unit (or kingdom) takes the deadline default at a deadline, and is asked
+    again otherwise; a battle's result (`kingdom` "": both players agreed, or the admin
+    decided) is asked again of the battle's players."""
 
     kingdom: str
     kind: str
     why: str
     unit: str | None = None  # the unit whose order it is, when it is one unit's
+    hex: list[int] | None = None  # the battle's tile, for a battle entry
 
 
 snapshot_stored = Signal()

@@ -104,41 +104,23 @@ def on_refused(
 ) -> None:
     """Part of a kingdom's draft no longer stands: an admin's correction or undo (`cause`)
     made it illegal, and its player may change it before the deadline; or at the deadline
-    the rules refused it and it took its default. Its player is told what, and why, with
-    the page where it is given."""
+    or an advance the rules refused it, and it was set aside (at the deadline taking its
+    default, at an advance asked again). A battle's result set aside is told to both of its
+    players. Each is told what, and why, with the page where it is given."""
     rulers = {m.kingdom: m for m in campaign.memberships.exclude(kingdom="").select_related("user")}
     letters = []
     for each in refused:
-        ruler = rulers.get(each.kingdom)
-        if ruler is None:
-            continue
-        words = next((w for kind, w in WORDS.items() if ANSWERS.get(kind) == each.kind), None)
-        page = absolute(reverse(words.page if words else "campaign:campaign", args=[campaign.slug]))
-        what = f"the order for {each.unit}" if each.unit else f"{ruler.kingdom_name}'s decision"
-        if cause == "deadline":
-            step = f" to {words.ask}" if words else ""
-            subject = "A decision of yours was set aside at the deadline"
-            body = (
-                f"At the deadline{step}, {what} no longer stood: {each.why}\n\nIt was set "
-                "aside and took the deadline's default instead, so that the campaign could go "
-                "on. The campaign page shows where it stands now."
-            )
-        else:
-            subject = f"Since the admin's {cause}, a decision of yours no longer stands"
-            body = (
-                f"Since the admin's {cause}, {what} no longer stands: "
-                f"{each.why}\n\nChange it before the deadline; left as it is, it takes the "
-                "deadline's default."
-            )
-        letters.append(Letter(ruler.user, subject_line(campaign.name, subject), body, page))
+        for kingdom in _told_of_refusal(snapshot.data, each):
+            ruler = rulers.get(kingdom)
+            if ruler is not None:
+                letters.append(_refusal_letter(campaign, ruler, each, cause))
     if not letters:
         return
     key = f"refused:{campaign.pk}:{snapshot.number}"
-    about = (
-        "Decisions set aside at the deadline"
-        if cause == "deadline"
-        else "Decisions no longer stand"
-    )
+    about = {
+        "deadline": "Decisions set aside at the deadline",
+        "advance": "Decisions set aside at the advance",
+    }.get(cause, "Decisions no longer stand")
     news = News(
         key,
         Kind.STEP,
@@ -152,6 +134,58 @@ def on_refused(
             outbox.write(campaign, news)
     except Exception:
         logger.exception("The news of decisions refused in %s could not be written.", campaign)
+
+
+def _told_of_refusal(data: Json, refused: Any) -> list[str]:
+    """The kingdoms told: the decision's own, or, for a battle's agreed or decided result,
+    both sides of the battle at its tile."""
+    if refused.kingdom or refused.hex is None:
+        return [refused.kingdom]
+    battle = next(
+        (
+            b
+            for b in reversed(data.get("battles", []))
+            if b["hex"] == refused.hex and b["status"] == "awaiting_result"
+        ),
+        None,
+    )
+    return [] if battle is None else [battle["attacker"], battle["defender"]]
+
+
+def _refusal_letter(campaign: Campaign, ruler: Any, each: Any, cause: str) -> Letter:
+    words = next((w for kind, w in WORDS.items() if ANSWERS.get(kind) == each.kind), None)
+    if each.hex is not None and not each.kingdom:
+        page = absolute(reverse("battles:list", args=[campaign.slug]))
+        subject = "A battle's result was set aside: report it again"
+        body = (
+            f"The result given for your battle no longer stood when the campaign moved on: "
+            f"{each.why}\n\nIt was set aside, and the battle waits for its result again: "
+            "report it on the battle's card, or ask the admin to record it."
+        )
+        return Letter(ruler.user, subject_line(campaign.name, subject), body, page)
+    page = absolute(reverse(words.page if words else "campaign:campaign", args=[campaign.slug]))
+    what = f"the order for {each.unit}" if each.unit else f"{ruler.kingdom_name}'s decision"
+    if cause in ("deadline", "advance"):
+        step = f" to {words.ask}" if words else ""
+        when_ = "At the deadline" if cause == "deadline" else "When the campaign moved on"
+        then = (
+            "took the deadline's default instead, so that the campaign could go on"
+            if cause == "deadline"
+            else "is asked of you again, so that the campaign could go on"
+        )
+        subject = f"A decision of yours was set aside at the {cause}"
+        body = (
+            f"{when_}{step}, {what} no longer stood: {each.why}\n\nIt was set aside and "
+            f"{then}. The campaign page shows where it stands now."
+        )
+    else:
+        subject = f"Since the admin's {cause}, a decision of yours no longer stands"
+        body = (
+            f"Since the admin's {cause}, {what} no longer stands: "
+            f"{each.why}\n\nChange it before the deadline; left as it is, it takes the "
+            "deadline's default."
+        )
+    return Letter(ruler.user, subject_line(campaign.name, subject), body, page)
 
 
 def on_kingdom_offered(*, campaign: Campaign, offer: Any, **_: Any) -> None:
@@ -333,6 +367,42 @@ def result_reported(
         link=card,
     )
     news = News(f"report:{report_id}", Kind.REPORT, letters, post, card, f"Report at {hex_}")
+    return outbox.write(campaign, news)
+
+
+def result_rerecorded(
+    *,
+    campaign: Campaign,
+    admin: User,
+    audit_id: int,
+    kingdoms: Sequence[str],
+    hex: list[int],
+    result: str,
+    winner: str,
+    reason: str,
+    link: str,
+) -> int:
+    """The admin recorded again the result of a battle whose result was in: both of its
+    players are told what stands now, and why."""
+    names = names_of(campaign)
+    players = players_of(campaign.memberships.select_related("user"), names)
+    card = absolute(link)
+    said = result_words(result, winner, names)
+    body = (
+        f"{shown(admin)}, the campaign's admin, recorded the result of your battle at "
+        f"[{hex[0]}, {hex[1]}] again: {said}. Their reason: “{reason}”\n\nThis result "
+        "stands in place of the one given before, and takes effect when the campaign moves on."
+    )
+    subject = subject_line(campaign.name, "The result of your battle was recorded again")
+    letters = [Letter(players[k].user, subject, body, card) for k in kingdoms if k in players]
+    news = News(
+        f"rerecorded:{audit_id}",
+        Kind.REPORT,
+        letters,
+        "",
+        card,
+        "",
+    )
     return outbox.write(campaign, news)
 
 

@@ -36,9 +36,11 @@ from campaign.services.advancing import (
 )
 from campaign.services.battle_entries import (
     SETTLING,
+    battle_entry_rerecord,
     battle_entry_save,
     battle_settled_meanwhile,
     check_battle_entry,
+    settled_meanwhile,
 )
 from campaign.services.common import (
     ServiceError,
@@ -133,6 +135,7 @@ __all__ = [
     "advance_from",
     "advance_when_ready",
     "asked_of",
+    "battle_entry_rerecord",
     "battle_entry_save",
     "battle_settled_meanwhile",
     "campaign_advance",
@@ -202,6 +205,7 @@ __all__ = [
     "ready_kingdoms",
     "record_audit",
     "require_admin",
+    "settled_meanwhile",
     "stale_draft",
     "step_hours",
     "store_snapshot",

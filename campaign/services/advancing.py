@@ -156,7 +156,7 @@ def _advance_locked(
     )  # fmt: skip
     Submission.objects.filter(pk__in=[s.pk for s in used]).update(consumed_by=snapshot)
     if aside:
-        _tell_set_aside(campaign, snapshot, aside)
+        _tell_set_aside(campaign, snapshot, aside, cause="deadline" if defaults else "advance")
     if advanced["clock"]["season"] == "ended":
         campaign.status = Campaign.Status.ENDED
         campaign.deadline = None
@@ -176,29 +176,34 @@ def _advance_locked(
 def _advanced(
     data: Json, used: list[Submission], *, deadline: bool
 ) -> tuple[Json, Json, list[Refused]]:
-    """The inputs gathered and the engine's answer. At a deadline, an entry of the drafts
-    that the engine refuses (an admin's correction made it illegal, say) is set aside and
-    the engine asked again: its unit or kingdom takes the deadline default (O3, W4-W7)
-    rather than the whole campaign stopping. Each try leaves one entry out, so it ends."""
+    """The inputs gathered and the engine's answer. An entry of the decisions that the
+    engine refuses (an admin's correction made it illegal, say, or a battle's result that
+    others' results made wrong) is set aside and the engine asked again, rather than the
+    whole campaign stopping: at a deadline its unit or kingdom takes the deadline default
+    (O3, W4-W7); otherwise it is asked again (a battle's result, of its players). Each try
+    leaves one entry out, so it ends; only the file's own state can stop it."""
     taken, aside = list(used), list[Refused]()
     while True:
         inputs = gather_inputs(data, taken)
         try:
             return inputs, advance_from(data, inputs, deadline=deadline), aside
         except RuleError as error:
-            smaller = set_aside(data, taken, error) if deadline else None
+            smaller = set_aside(data, taken, error)
             if smaller is None:
                 raise
             taken, left_out = smaller
             aside.append(left_out)
 
 
-def _tell_set_aside(campaign: Campaign, snapshot: Snapshot, aside: list[Refused]) -> None:
-    """Recorded for the admins, and announced so that each kingdom's player is told."""
+def _tell_set_aside(
+    campaign: Campaign, snapshot: Snapshot, aside: list[Refused], *, cause: str
+) -> None:
+    """Recorded for the admins, and announced so that each kingdom's player is told (and
+    the battles app sets aside a result it held as given)."""
     details = {"snapshot": snapshot.number, "set_aside": [refused_details(a) for a in aside]}
     record_audit(campaign, None, AuditEntry.Action.SET_ASIDE, details=details)
     decisions_refused.send(
-        sender=Snapshot, campaign=campaign, snapshot=snapshot, refused=aside, cause="deadline"
+        sender=Snapshot, campaign=campaign, snapshot=snapshot, refused=aside, cause=cause
     )
 
 

@@ -99,8 +99,10 @@ def gather_inputs(data: Json, submissions: Iterable[Submission]) -> Json:
 
 
 # Where the engine places a refusal among the decisions: "inputs.orders.red[2]",
-# "inputs.retreats.red-1", "inputs.capitals.red".
+# "inputs.retreats.red-1", "inputs.capitals.red"; a battle entry by its place among all
+# of them: "inputs.battles[3].captured".
 INPUT_FIELD = re.compile(r"^inputs\.(?P<kind>\w+)\.(?P<key>[\w-]+)(?:\[(?P<index>\d+)\])?")
+LISTED_FIELD = re.compile(r"^inputs\.(?P<kind>\w+)\[(?P<position>\d+)\]")
 
 
 def refused_details(refused: Refused) -> Json:
@@ -152,8 +154,9 @@ def set_aside(
     data: Json, submissions: list[Submission], error: RuleError
 ) -> tuple[list[Submission], Refused] | None:
     """The decisions without the entry the engine's `error` names, if it is one of theirs:
-    a kingdom's list loses that entry, a unit's order its unit, any other decision goes
-    whole. None if the error names nothing of theirs (the campaign then pauses)."""
+    a kingdom's list loses that entry, a unit's order its unit, a battle entry is taken
+    out of its list, any other decision goes whole. None if the error names nothing of
+    theirs (the campaign file's own state: the campaign then pauses)."""
     found = _refused_entry(data, submissions, error)
     if found is None:
         return None
@@ -163,17 +166,41 @@ def set_aside(
     return [*submissions[:i], *([left] if kept else []), *submissions[i + 1 :]], refused
 
 
+def _refused_listed(
+    data: Json, submissions: list[Submission], kind: str, position: int, why: str
+) -> tuple[int, Any, Refused] | None:
+    """The submission holding the entry at `position` of the gathered `kind` list (the
+    file's own entries first, then each submission's, in order: `gather_inputs`)."""
+    place = position - len(data.get("inputs", {}).get(kind, []))
+    if place < 0:
+        return None  # one of the file's own
+    for i, submission in enumerate(submissions):
+        payload = submission.payload
+        if submission.kind != kind or not isinstance(payload, list):
+            continue
+        if place < len(payload):
+            entry = payload[place]
+            rest = [e for n, e in enumerate(payload) if n != place]
+            hex_ = entry.get("hex") if isinstance(entry, dict) else None
+            return i, rest, Refused(submission.kingdom, kind, why, hex=hex_)
+        place -= len(payload)
+    return None
+
+
 def _refused_entry(
     data: Json, submissions: list[Submission], error: RuleError
 ) -> tuple[int, Any, Refused] | None:
     """Which of the `submissions` the engine's `error` names (its index), what of it is
     left without the refused entry (None: nothing), and the refusal; None if it names
     nothing of theirs."""
+    why = named(error.message, data)
+    listed = LISTED_FIELD.match(error.field or "")
+    if listed is not None:
+        return _refused_listed(data, submissions, listed["kind"], int(listed["position"]), why)
     found = INPUT_FIELD.match(error.field or "")
     if found is None:
         return None
     kind, key, index = found["kind"], found["key"], found["index"]
-    why = named(error.message, data)
     for i, submission in enumerate(submissions):
         payload = submission.payload
         if submission.kind != kind:

@@ -183,6 +183,92 @@ def test_the_admin_decides_a_disputed_battle_and_it_is_audited(
     assert (audit.actor, audit.reason) == (cast["gm"], "photos")
 
 
+def test_the_admin_records_a_confirmed_result_again_before_the_month_moves_on(
+    campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
+):
+    """Issue 35: a result agreed in error (alice's win, confirmed by bob) waits for the
+    month to move on; the admin records it again, with a reason: the agreed one is set
+    aside, both players are told, the log keeps why, and the new result is what stands."""
+    from notifications.models import Notification
+    from tests.notifications.notifying import with_addresses
+
+    with_addresses(cast)
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    services.battle_confirm(report=report, user=cast["bob"])  # the advance is not run yet
+    assert campaign_services.battle_settled_meanwhile(campaign, battle.hex)
+    refused(
+        lambda: services.battle_decide(
+            battle=battle, actor=cast["gm"], result="win", winner="brightwater"
+        ),
+        "no-reason",
+    )
+    refused(
+        lambda: services.battle_decide(
+            battle=battle, actor=cast["bob"], result="draw", reason="mine"
+        ),
+        "not-an-admin",
+    )
+    again = services.battle_decide(
+        battle=battle, actor=cast["gm"], result="win", winner="brightwater", reason="misclick"
+    )
+    assert again is True
+    (given,) = Submission.objects.filter(campaign=campaign, kind="battles", consumed_by=None)
+    assert given.payload == [{"hex": battle.hex, "result": "win", "winner": "brightwater"}]
+    report.refresh_from_db()
+    assert (report.status, report.set_aside_why) == (
+        "set_aside", "the campaign's admin recorded the result again"
+    )  # fmt: skip
+    audit = AuditEntry.objects.get(action="battle-rerecorded")
+    assert (audit.actor, audit.reason) == (cast["gm"], "misclick")
+    told = Notification.objects.filter(subject__contains="was recorded again")
+    assert {n.user for n in told} == {cast["alice"], cast["bob"]}
+    assert all("Brightwater won" in n.body and "misclick" in n.body for n in told)
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_services.queue_advance(campaign, seen(campaign))
+    assert newest(campaign)["battles"][0]["winner"] == "brightwater"
+
+
+def test_a_result_the_engine_refuses_at_the_advance_is_set_aside_and_never_pauses(
+    campaign, cast, battle
+):
+    """Issue 35: no decision a player or the admin gave pauses a campaign. A result agreed
+    when it stood, and refused by the engine when the campaign moves on (here: its winner
+    no longer a side of the battle), is set aside: the campaign runs on, the battle waits
+    for its result again, the agreed report is set aside, both players are told why, and
+    the log keeps it."""
+    from notifications.models import Notification
+    from tests.notifications.notifying import with_addresses
+
+    with_addresses(cast)
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    services.battle_confirm(report=report, user=cast["bob"])
+    given = Submission.objects.get(campaign=campaign, kind="battles", consumed_by=None)
+    given.payload = [{"hex": battle.hex, "result": "win", "winner": "carrowmoor"}]
+    given.save()
+    before = seen(campaign)
+
+    snapshot = campaign_services.campaign_advance(campaign_id=campaign.pk, snapshot_number=before)
+
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.RUNNING
+    assert snapshot is not None and snapshot.number == before + 1
+    battle.refresh_from_db()
+    assert battle.awaiting
+    assert [p["kind"] for p in newest(campaign)["pending"]] == ["battle_result"] * 2
+    report.refresh_from_db()
+    assert report.status == "set_aside"
+    assert "no longer stood when the campaign moved on" in report.set_aside_why
+    (aside,) = AuditEntry.objects.filter(action="set-aside")
+    assert aside.details["set_aside"][0]["kind"] == "battles"
+    told = Notification.objects.filter(subject__contains="result was set aside")
+    assert {n.user for n in told} == {cast["alice"], cast["bob"]}
+    assert not AuditEntry.objects.filter(action="advance-refused").exists()
+
+
 def test_the_admin_settles_it_as_a_simple_battle_with_every_die_recorded(
     campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):

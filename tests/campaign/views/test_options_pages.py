@@ -24,6 +24,7 @@ from tests.campaign.helpers import (
     hand_off_a_battle,
     kingdom_of,
     new_campaign,
+    play_from,
     play_until,
     signed_in,
 )
@@ -230,6 +231,47 @@ def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
         bob.post(confirm, {"seen": seen, "report": report.pk})
     holders = {a["name"]: a["holder"] for a in services.latest_snapshot(campaign).data["artefacts"]}
     assert holders["Blue Boots"] == {"kingdom": "red-elves", "army": "red-elves-1"}
+
+
+def test_a_capture_of_ones_own_artefact_is_refused_as_it_is_reported_in_a_later_battle(cast):
+    """Issue 35: two battles handed off in one month (B11); on the second's card alice ticks
+    her own artefact as taken. It was accepted, and stopped the campaign once the first
+    battle's result came in; it is refused when reported, in words, and nothing is kept."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    plains = [t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]]
+    first, second = (
+        plains[0],
+        next(h for h in plains[1:] if tuple(h) not in neighbours(tuple(plains[0]))),
+    )
+    data.update(
+        clock={"year": 1, "season": "summer", "month": 1, "step": "battles"},
+        player_order=["red-elves", "blue-dwarfs"],
+        tiles=[{"hex": h, "owner": "red-elves", "settlement": None} for h in (first, second)],
+        armies=[
+            {"id": f"{k}-{n}", "kingdom": k, "hex": h, "upright": True, "ally": None}
+            for n, h in ((1, first), (2, second))
+            for k in ("red-elves", "blue-dwarfs")
+        ],
+        artefacts=[
+            {"name": "Red Blade", "points": 25, "holder": {"kingdom": "red-elves", "army": "red-elves-2"}},
+            {"name": "Blue Boots", "points": 30, "holder": {"kingdom": "blue-dwarfs", "army": "blue-dwarfs-2"}},
+        ],
+        inputs={"battle_choices": {"red-elves": [first]}},
+        pending=[],
+    )  # fmt: skip
+    play_from(campaign, cast["gm"], data, "two battles")
+    assert Battle.objects.filter(campaign=campaign, status="awaiting_result").count() == 2
+    later = Battle.objects.get(campaign=campaign, hex=second)
+    act = reverse("battles:act", args=[campaign.slug, later.number, "report"])
+    seen = services.latest_snapshot(campaign).number
+    alice = signed_in(Client(), cast["alice"])
+    post = {"seen": seen, "outcome": "red-elves", "captured": ["Red Blade"]}
+    refused = html.unescape(alice.post(act, post, follow=True).text)
+    assert "Red Blade was not on the beaten side's armies" in refused
+    assert not later.reports.exists()
+    alice.post(act, {**post, "captured": ["Blue Boots"]})
+    assert later.reports.get().captured == ["Blue Boots"]
 
 
 def test_the_admins_decision_on_the_battle_desk_names_the_artefacts_taken(
