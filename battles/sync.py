@@ -103,15 +103,19 @@ def _set_aside(row: Battle, statuses: Any, why: str) -> None:
     open_.update(status=ResultReport.Status.SET_ASIDE, set_aside_why=why)
 
 
-def results_set_aside(*, campaign: Campaign, refused: list[Any], **_: Any) -> None:
+def results_set_aside(*, campaign: Campaign, refused: list[Any], cause: str, **_: Any) -> None:
     """A battle's result given for both sides (agreed, or the admin's) that the engine set
-    aside at an advance: the report it came from is set aside too, with why, so that the
-    card asks for the result again."""
+    aside at an advance, or that an undo took back: the report it came from is set aside
+    too, with why, so that the card asks for the result again."""
     for each in refused:
         if each.kind != "battles" or each.kingdom or each.hex is None:
             continue
+        why = (
+            each.why
+            if cause == "undo"
+            else f"it no longer stood when the campaign moved on: {each.why}"
+        )
         for row in Battle.objects.filter(
             campaign=campaign, hex=each.hex, status=Battle.Status.AWAITING
         ):
-            why = f"it no longer stood when the campaign moved on: {each.why}"
             _set_aside(row, [ResultReport.Status.CONFIRMED], why[:200])

@@ -157,10 +157,16 @@ def _refusal_letter(campaign: Campaign, ruler: Any, each: Any, cause: str) -> Le
     if each.hex is not None and not each.kingdom:
         page = absolute(reverse("battles:list", args=[campaign.slug]))
         subject = "A battle's result was set aside: report it again"
+        why = (
+            "The campaign's admin undid a step, and the result given for your battle was "
+            "taken back."
+            if cause == "undo"
+            else "The result given for your battle no longer stood when the campaign moved "
+            f"on: {each.why}"
+        )
         body = (
-            f"The result given for your battle no longer stood when the campaign moved on: "
-            f"{each.why}\n\nIt was set aside, and the battle waits for its result again: "
-            "report it on the battle's card, or ask the admin to record it."
+            f"{why}\n\nThe battle waits for its result again: report it on the battle's "
+            "card, or ask the admin to record it."
         )
         return Letter(ruler.user, subject_line(campaign.name, subject), body, page)
     page = absolute(reverse(words.page if words else "campaign:campaign", args=[campaign.slug]))

@@ -25,6 +25,7 @@ from campaign.services.advancing import (
     open_deadline,
     store_snapshot,
 )
+from campaign.services.battle_entries import SETTLING
 from campaign.services.common import (
     Json,
     ServiceError,
@@ -113,6 +114,7 @@ def campaign_undo(
         campaign=campaign, number=latest.number + 1, data=previous.data, decisions={},
         reason=Snapshot.Reason.UNDO, created_by=actor,
     )  # fmt: skip
+    taken_back = _results_given(campaign)
     Submission.objects.filter(campaign=campaign, consumed_by=None).update(consumed_by=snapshot)
     for submission in Submission.objects.filter(campaign=campaign, consumed_by=latest):
         submission.consumed_by, submission.ready = None, False
@@ -122,9 +124,28 @@ def campaign_undo(
     open_deadline(campaign, previous.data)
     campaign.save()
     refused = _drafts_that_no_longer_stand(campaign, snapshot, "undo")
+    if taken_back:
+        decisions_refused.send(
+            sender=Snapshot, campaign=campaign, snapshot=snapshot, refused=taken_back, cause="undo"
+        )
     details = {"undid": latest.number, "back_to": previous.number, "snapshot": snapshot.number}
     record_audit(campaign, actor, AuditEntry.Action.UNDONE, reason, details | refused)
     return snapshot
+
+
+def _results_given(campaign: Campaign) -> list[Refused]:
+    """The battles' results given and not yet used (agreed, decided, conceded): an undo
+    takes them back, and the battles wait for their results again."""
+    return [
+        Refused(
+            submission.kingdom, "battles", "the campaign's admin undid a step", hex=entry["hex"]
+        )
+        for submission in Submission.objects.filter(
+            campaign=campaign, kind="battles", consumed_by=None
+        )
+        for entry in submission.payload
+        if any(key in entry for key in SETTLING)
+    ]
 
 
 @transaction.atomic

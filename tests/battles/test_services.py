@@ -255,7 +255,8 @@ def test_a_result_the_engine_refuses_at_the_advance_is_set_aside_and_never_pause
 
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.RUNNING
-    assert snapshot is not None and snapshot.number == before + 1
+    assert snapshot is not None
+    assert snapshot.number == before + 1
     battle.refresh_from_db()
     assert battle.awaiting
     assert [p["kind"] for p in newest(campaign)["pending"]] == ["battle_result"] * 2
@@ -267,6 +268,42 @@ def test_a_result_the_engine_refuses_at_the_advance_is_set_aside_and_never_pause
     told = Notification.objects.filter(subject__contains="result was set aside")
     assert {n.user for n in told} == {cast["alice"], cast["bob"]}
     assert not AuditEntry.objects.filter(action="advance-refused").exists()
+
+
+def test_an_undo_takes_back_a_confirmed_result_and_the_battle_is_reported_again(
+    campaign, cast, battle
+):
+    """Issue 35: Undo reaches every state a confirmed result leaves. Confirmed and not yet
+    used by an advance, the result is taken back by an undo: its report is set aside, both
+    players are told, and the battle's result is reported again."""
+    from notifications.models import Notification
+    from tests.notifications.notifying import with_addresses
+
+    with_addresses(cast)
+    data = newest(campaign)
+    data["kingdoms"][0]["gold"] += 1  # a correction after the hand-off: the step undone
+    campaign_services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="a tithe", data=data, what="gold"
+    )
+    report = services.battle_report(
+        battle=battle, user=cast["alice"], result="win", winner="aldermark"
+    )
+    services.battle_confirm(report=report, user=cast["bob"])
+    campaign_services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="a mistake")
+
+    battle = Battle.objects.get(campaign=campaign, hex=battle.hex)
+    assert battle.awaiting
+    assert not campaign_services.battle_settled_meanwhile(campaign, battle.hex)
+    report.refresh_from_db()
+    assert (report.status, report.set_aside_why) == (
+        "set_aside", "the campaign's admin undid a step"
+    )  # fmt: skip
+    told = Notification.objects.filter(subject__contains="result was set aside")
+    assert {n.user for n in told} == {cast["alice"], cast["bob"]}
+    again = services.battle_report(
+        battle=battle, user=cast["bob"], result="win", winner="brightwater"
+    )
+    assert again.status == "reported"
 
 
 def test_the_admin_settles_it_as_a_simple_battle_with_every_die_recorded(
@@ -413,13 +450,15 @@ def test_an_imported_campaign_has_the_rows_of_its_battles(campaign, cast, battle
 def test_once_a_result_is_in_nothing_more_is_said_of_the_battle_before_the_advance(
     campaign, cast, battle
 ):
-    """The advance runs after the confirmation (a worker, later): until then the admin can't
-    decide it too, nor either side concede or report it again."""
+    """The advance runs after the confirmation (a worker, later): until then neither side
+    concedes or reports it again, and the admin records it only again, saying why (issue
+    35: the way out of a result agreed in error)."""
     report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
     services.battle_confirm(report=report, user=cast["bob"])  # its advance is not run here
     before = state(campaign)
     refused(
-        lambda: services.battle_decide(battle=battle, actor=cast["gm"], result="draw"), "settled"
+        lambda: services.battle_decide(battle=battle, actor=cast["gm"], result="draw"),
+        "no-reason",
     )
     refused(lambda: services.battle_resolve_simply(battle=battle, actor=cast["gm"]), "settled")
     refused(lambda: services.battle_concede(battle=battle, user=cast["alice"]), "settled")

@@ -71,8 +71,11 @@ def wrong(kind: str, data: Json, kingdom: str, legal: Any) -> Any:
 class Tempted(Table):
     """The table, whose players and admin each first give a decision the rules refuse."""
 
-    tempted: set[str]
     honestly: Any  # the table's own way to call a service
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.tempted: set[str] = set()
 
     def submit(self, given: Json) -> None:
         kind = given["kind"]
@@ -121,7 +124,7 @@ class Tempted(Table):
 
 def test_every_decision_the_rules_refuse_is_refused_as_it_is_given_and_nothing_pauses(run):
     table = seat(Tempted, run)
-    table.tempted = set()
+    assert isinstance(table, Tempted)
     rng = random.Random(SEED)
     for _ in range(MAX_STEPS):
         if table.newest().data["clock"]["season"] == "ended":
