@@ -1,6 +1,6 @@
 """The dashboard's board: what the campaign admin's page shows of where the campaign stands
-(the clock, who plays and who may still join, who it waits for and how far each kingdom
-has got, the audit log).
+(the clock, who plays and who may still join, what holds the campaign and what frees it,
+who it waits for and how far each kingdom has got, the audit log).
 
 Read only: the page fetches the newest snapshot, the members, whether each open decision
 is ready or a draft (never its payload: orders are sealed) and the newest audit entries,
@@ -9,6 +9,8 @@ and this turns them into the page."""
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from django.urls import reverse
 
 from campaign.asks import WORDS
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot
@@ -19,6 +21,7 @@ type Json = dict[str, Any]
 type Readiness = dict[tuple[str, str], bool]  # by (kingdom, `inputs` key): ready, or a draft
 
 AUDIT_SHOWN = 50
+Action = AuditEntry.Action
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,63 @@ def waiting_for(
         )
         for kingdom, kind in asked
     ]
+
+
+@dataclass(frozen=True)
+class Hold:
+    """What holds the campaign where it is, and the admin's way to free it: `way`, words
+    linked to `href`, where it is done."""
+
+    what: str
+    href: str
+    way: str
+
+
+def what_holds(
+    campaign: Campaign, data: Json | None, ready: Readiness, audit: list[AuditEntry]
+) -> list[Hold]:
+    """Why the campaign does not move on now, each with what frees it: paused (and why, if
+    the rules refused to advance), tabletop results awaited, kingdoms still deciding, or
+    every decision in and the advance on its way."""
+    if data is None or campaign.status in (Campaign.Status.OPEN, Campaign.Status.ENDED):
+        return []
+    if campaign.status == Campaign.Status.PAUSED:
+        stops = (Action.PAUSED, Action.RESUMED, Action.ADVANCE_REFUSED)
+        last = next((entry for entry in audit if entry.action in stops), None)
+        said = (
+            f": the rules refused to advance ({last.details.get('message', '')})"
+            if last is not None and last.action == Action.ADVANCE_REFUSED
+            else ""
+        )
+        return [Hold(f"The campaign is paused{said}.", "#controls", "Resume it")]
+    holds = []
+    pending = data.get("pending", [])
+    results = {tuple(p["hex"]) for p in pending if p["kind"] == "battle_result"}
+    if results:
+        holds.append(Hold(
+            f"{len(results)} battle{'s' if len(results) != 1 else ''} await{'' if len(results) != 1 else 's'} "
+            "the tabletop's result: their players report it, or you record it (again, if one "
+            "given was wrong).",
+            reverse("battles:admin", args=[campaign.slug]), "The battles desk",
+        ))  # fmt: skip
+    owed = {
+        (p["kingdom"], decisions.ANSWERS[p["kind"]])
+        for p in pending
+        if p["kind"] != "battle_result"
+    }
+    late = sorted({kingdom for kingdom, kind in owed if not ready.get((kingdom, kind))})
+    if late:
+        holds.append(Hold(
+            f"{len(late)} kingdom{'s' if len(late) != 1 else ''} still deciding: the deadline "
+            "gives what they have not given its default, or you advance now.",
+            "#waiting", "Who it waits for",
+        ))  # fmt: skip
+    elif owed and not results:
+        holds.append(Hold(
+            "Every decision is in: the campaign advances in a moment. If it does not, advance now.",
+            "#controls", "Advance now",
+        ))  # fmt: skip
+    return holds
 
 
 def _shown(value: Any) -> str:
@@ -116,4 +176,5 @@ def dashboard_board(
         else [],
         "kingdoms": (data or {}).get("kingdoms", []),
         "audit": audit_log(audit),
+        "holds": what_holds(campaign, data, ready, audit),
     }

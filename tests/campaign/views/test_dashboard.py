@@ -13,6 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import strip_tags
 
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
@@ -276,6 +277,38 @@ def test_an_advance_now_the_engine_refuses_says_the_campaign_is_paused(
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.PAUSED
     assert AuditEntry.objects.filter(campaign=campaign, action="advance-refused").exists()
+
+
+def holds(client: Client, campaign: Campaign) -> str:
+    page = html.unescape(client.get(dashboard_url(campaign)).text)
+    assert "<h1>Dashboard: Autumn League</h1>" in page
+    start = page.index("<h3>What holds it</h3>")
+    return strip_tags(page[start : page.index("</div>", start)])
+
+
+def test_the_dashboard_says_what_holds_the_campaign_and_what_frees_it(
+    client, cast, campaign, monkeypatch
+):
+    """Issue 35: kingdoms still deciding (and where to see who), a battle at the tabletop
+    (and the battles desk, where its result is recorded, or recorded again), a pause after
+    the rules refused to advance (and why, and where to resume)."""
+    signed_in(client, cast["gm"])
+    assert "2 kingdoms still deciding" in holds(client, campaign)
+    assert 'href="#waiting">Who it waits for</a>' in client.get(dashboard_url(campaign)).text
+    hand_off_a_battle(campaign, cast)
+    desk = reverse("battles:admin", args=[campaign.slug])
+    said = holds(client, campaign)
+    assert "1 battle awaits the tabletop's result" in said
+    assert f'href="{desk}">The battles desk</a>' in client.get(dashboard_url(campaign)).text
+
+    def refusing(data, **flags):
+        raise RuleError("bad-order", "map.tiles[0]", "The map is broken.")
+
+    monkeypatch.setattr("campaign.services.advancing.advance", refusing)
+    client.post(action_url(campaign, "advance"), {"reason": ""})
+    assert "The campaign is paused: the rules refused to advance (The map is broken.)." in holds(
+        client, campaign
+    )
 
 
 def test_undo_needs_a_reason_and_then_goes_back(client, cast, at_orders):
