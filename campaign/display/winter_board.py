@@ -117,6 +117,7 @@ def winter_context(
         "membership": board.membership,
         "board": board,
         "clock": board.data["clock"],
+        "summer_months": board.data["options"].get("months", 6),
         "ledger": words.ledger(board.data, board.kingdom, board.names),
         "everyone_ready": everyone_ready,
     }

@@ -29,7 +29,7 @@ from campaign.models import KINGDOM_NAME_LENGTH, WEEKDAYS, Campaign, default_dea
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MIN_SIZE
-from campaign.rules.options import OPTION_ROWS, OptionRow, offered
+from campaign.rules.options import OPTION_ROWS, OptionRow, offered, switched_on
 from campaign.services import ServiceError
 from config.ratelimit import too_many_posts, too_often
 
@@ -427,6 +427,8 @@ class CampaignFacts:
     options: dict[str, Any]
     orders: str
     battles: str
+    optional_rules: list[OptionRow]
+    letters: str
     deadlines: list[tuple[str, int]]
     days: str
 
@@ -447,6 +449,8 @@ def facts_of(campaign: Campaign) -> CampaignFacts:
         options=campaign.options,
         orders=_chosen(campaign, "orders"),
         battles=_chosen(campaign, "battles"),
+        optional_rules=switched_on(campaign.options),
+        letters=campaign.get_letters_display(),
         deadlines=[
             (label, campaign.deadlines.get(kind, 0)) for kind, label in DEADLINE_KINDS.items()
         ],

@@ -3,6 +3,7 @@ signs in and comes back; the page shows the campaign's options and takes a kingd
 name, a colour and a heraldry letter, each its own. Every refusal is told and changes
 nothing. And a group's way from the invitation to a running campaign."""
 
+import html
 from typing import Any
 
 import pytest
@@ -98,6 +99,24 @@ def test_the_page_shows_the_campaign_s_options_and_who_has_joined(client, cast, 
     assert 'type="color"' in page
     # The first colour nobody has is offered.
     assert 'value="#c0392b"' in page
+    assert '<dt>Optional rules</dt><dd class="optional-rules">No optional rules.</dd>' in page
+    assert (
+        "<dt>Letters</dt><dd>Letters: kingdoms write to each other, and to all through the herald</dd>"
+        in page
+    )
+
+
+def test_the_page_shows_the_optional_rules_and_letters_before_one_joins(client, cast):
+    """Issue 35: the README said the join page shows the campaign's options; its optional
+    rules and its letters were missing."""
+    made = services.campaign_create(
+        name="Autumn League", admin=cast["gm"], kingdoms=2, map_name="borderlands",
+        options={"wizards": True, "sieges": True}, letters=Campaign.Letters.HERALD,
+    )  # fmt: skip
+    page = html.unescape(signed_in(client, cast["eve"]).get(join_url(made)).text)
+    assert 'Optional rules: <a href="/rules/#option-wizards">' in page
+    assert '<a href="/rules/#option-sieges">Siege assaults</a>.' in page
+    assert "The herald only: every letter is public" in page
 
 
 def test_a_player_joins_with_a_name_a_colour_and_a_heraldry_letter(client, cast, campaign):

@@ -480,3 +480,18 @@ def test_a_winter_ready_refused_after_its_list_was_given_leaves_nothing_given(
     page = post(client, ready, {"ready": "yes", "seen": seen(wintry)})
     assert "Nothing was changed. The campaign could not move on." in page
     assert draft(wintry, "red-elves", "tithes") is None
+
+
+def test_out_of_winter_the_page_says_where_the_campaign_is_and_links_there(cast):
+    """Issue 35: a campaign of three summer months was told "winter comes after the sixth
+    summer month"; the page says which month it is of how many, and links to the orders."""
+    campaign = new_campaign(cast, options={"months": 3})
+    alice = signed_in(Client(), cast["alice"])
+    page = html.unescape(alice.get(url(campaign)).text)
+    assert "It is not winter: the kingdoms are being set up." in page
+    play_until(campaign, cast, at_step("orders"))
+    page = html.unescape(alice.get(url(campaign)).text)
+    assert "It is not winter: it is month 1 of 3 of the summer of year 1" in page
+    orders = reverse("campaign:orders", args=[campaign.slug])
+    assert f'<a href="{orders}">The summer\'s orders</a>' in page
+    assert "sixth" not in page
