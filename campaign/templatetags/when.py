@@ -1,6 +1,8 @@
 """`{% when campaign.deadline %}`: a deadline in the viewer's own time zone. Until the viewer
 has set one (the zone is still UTC, as for an account made before sign-up asked), it says so
-beside the time and links to where it is set, so nobody misreads a deadline by hours."""
+beside the time and links to where it is set, so nobody misreads a deadline by hours.
+
+`{{ letter.written_at|moment }}`: any other moment, in the viewer's zone, labelled with it."""
 
 from datetime import datetime
 from typing import Any
@@ -15,12 +17,20 @@ from django.utils.safestring import SafeString
 register = template.Library()
 
 
+def _time(moment: datetime, style: str) -> SafeString:
+    """`<time>` in the viewer's zone (accounts.middleware), its machine form to the second."""
+    here = timezone.localtime(moment).replace(microsecond=0)
+    return format_html('<time datetime="{}">{}</time>', here.isoformat(), date(here, style))
+
+
+@register.filter
+def moment(value: datetime) -> SafeString:
+    return _time(value, "D j M, H:i e")
+
+
 @register.simple_tag(takes_context=True)
 def when(context: dict[str, Any], moment: datetime) -> SafeString:
-    here = timezone.localtime(moment)  # the viewer's zone (accounts.middleware)
-    shown = format_html(
-        '<time datetime="{}">{}</time>', date(here, "c"), date(here, "D j M, H:i e")
-    )
+    shown = _time(moment, "D j M, H:i e")
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated or user.time_zone != "UTC":

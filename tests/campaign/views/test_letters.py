@@ -7,6 +7,7 @@ show on the pages that poll, which answer 304 while nothing a viewer may see has
 import html
 from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
@@ -463,3 +464,17 @@ def test_a_kingdom_reading_the_herald_redraws_only_the_page_of_its_writer(league
     redrawn = carol.get(herald, headers={**poll, "If-None-Match": carols["ETag"]})
     assert redrawn.status_code == 200
     assert "Change it" not in redrawn.text
+
+
+def test_a_letters_time_is_shown_in_the_readers_zone_and_says_which(league, cast):
+    """Issue 35: a letter said "UTC" beside a Berlin time."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.filter(pk=cast["bob"].pk).update(time_zone="Europe/Berlin")
+    write(signed_in(Client(), cast["alice"]), league, ["brightwater"], "Hello, neighbour.")
+    letter = Letter.objects.get()
+    page = signed_in(Client(), cast["bob"]).get(page_of(league, letter.correspondence)).text
+    berlin = timezone.localtime(letter.written_at, ZoneInfo("Europe/Berlin"))
+    assert f"{berlin:%H:%M} {berlin.tzname()}</time>" in page  # CET, or CEST in summer
+    assert f'<time datetime="{berlin.replace(microsecond=0).isoformat()}">' in page
+    assert " UTC" not in page
