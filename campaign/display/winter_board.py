@@ -143,8 +143,11 @@ def _step_context(board: Board) -> Json:
     data, me, kind = board.data, board.kingdom, board.kind
     if kind == "tithes":
         others = [k for k in data["player_order"] if k != me]
+        given = {gift.get("to") for gift in board.draft if isinstance(gift, dict)}
         return {
             "tithe_to": [(k, board.names.get(k, k)) for k in others],
+            # W4: each other kingdom at most once; the form offers those not given to yet
+            "tithe_open": [(k, board.names.get(k, k)) for k in others if k not in given],
             "player_order": [board.names.get(k, k) for k in data["player_order"]],
         }
     if kind == "purchases":

@@ -99,6 +99,20 @@ def test_w4_a_gift_is_listed_forecast_and_hidden_from_the_other_kingdom(client, 
     assert "No gifts: you pass." in bob_page
 
 
+def test_w4_the_form_no_longer_offers_a_kingdom_already_given_to(client, cast, wintry):
+    """Issue 35: the tithe form offered Blue Dwarfs again after a gift to it (W4: to each
+    other kingdom at most once); given to every other kingdom, it says so instead."""
+    alice = signed_in(client, cast["alice"])
+    assert '<option value="blue-dwarfs">Blue Dwarfs</option>' in alice.get(url(wintry)).text
+    page = post(
+        alice, change(wintry, "tithes", "add"),
+        {"to": "blue-dwarfs", "gold": "1", "seen": seen(wintry)},
+    )  # fmt: skip
+    assert '<option value="blue-dwarfs">' not in page
+    assert 'name="to"' not in page
+    assert "You give to every other kingdom once" in html.unescape(page)
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
