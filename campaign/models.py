@@ -574,7 +574,7 @@ class AuditEntry(models.Model):
         ADVANCED = "advanced", "advanced"
         ADVANCED_NOW = "advanced-now", "advanced at once"
         ADVANCE_REFUSED = "advance-refused", "could not advance"
-        SET_ASIDE = "set-aside", "set aside decisions the rules refused at the deadline"
+        SET_ASIDE = "set-aside", "set aside decisions the rules refused as the campaign moved on"
         ARCHIVED = "archived", "archived the campaign"
         UNARCHIVED = "unarchived", "put the campaign back on the home pages"
         UNDONE = "undone", "undid the last step"

@@ -121,6 +121,31 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def _decision_words(refused: Json, names: dict[str, str]) -> str:
+    """A decision set aside or no longer standing, as the audit log keeps it, in words."""
+    kingdom = refused.get("kingdom") or ""
+    kind = str(refused.get("kind") or "decision")
+    whose = f"{names.get(kingdom, kingdom)}'s " if kingdom else "the battle's "
+    what = {"battles": "battle result"}.get(kind, kind.replace("_", " "))
+    unit = f" for {refused['unit']}" if refused.get("unit") else ""
+    return f"{whose}{what}{unit} ({refused.get('why', '')})"
+
+
+def _detail(key: str, value: Any, names: dict[str, str]) -> str | None:
+    """One detail of an audit entry in words; None for one that says nothing (no
+    defaults taken)."""
+    if key == "snapshot":
+        return f"to snapshot #{value}"
+    if key == "defaults":
+        return "the late decisions took the deadline's defaults" if value else None
+    if key in ("set_aside", "no_longer_stand") and isinstance(value, list):
+        said = "set aside" if key == "set_aside" else "no longer standing"
+        return f"{said}: " + "; ".join(_decision_words(r, names) for r in value)
+    if key in ("kingdom", "winner", "to") and isinstance(value, str):
+        return f"{key}: {names.get(value, value)}"
+    return f"{key.replace('_', ' ')}: {_shown(value)}"
+
+
 @dataclass(frozen=True)
 class AuditLine:
     entry: AuditEntry
@@ -128,16 +153,19 @@ class AuditLine:
     what: str
 
 
-def audit_log(entries: list[AuditEntry]) -> list[AuditLine]:
-    return [
-        AuditLine(
-            entry=entry,
-            who=entry.actor.get_username() if entry.actor else "automatic",
-            what=entry.get_action_display()
-            + "".join(f"; {key}: {_shown(value)}" for key, value in _in_order(entry.details)),
+def audit_log(entries: list[AuditEntry], names: dict[str, str] | None = None) -> list[AuditLine]:
+    names = names or {}
+    lines = []
+    for entry in entries:
+        details = (_detail(key, value, names) for key, value in _in_order(entry.details))
+        lines.append(
+            AuditLine(
+                entry=entry,
+                who=entry.actor.get_username() if entry.actor else "automatic",
+                what=entry.get_action_display() + "".join(f"; {d}" for d in details if d),
+            )
         )
-        for entry in entries
-    ]
+    return lines
 
 
 def _in_order(details: Json) -> list[tuple[str, Any]]:
@@ -175,6 +203,6 @@ def dashboard_board(
         if data
         else [],
         "kingdoms": (data or {}).get("kingdoms", []),
-        "audit": audit_log(audit),
+        "audit": audit_log(audit, kingdom_names(data, players) if data else {}),
         "holds": what_holds(campaign, data, ready, audit),
     }

@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from campaign.asks import WORDS
 from campaign.rules.hexmap import hex_label
-from campaign.rules.state import BattleStatus
+from campaign.rules.state import BattleStatus, PendingKind
 from campaign.words import chapter_words
 
 type Event = Mapping[str, Any]
@@ -654,6 +655,13 @@ def _ship_built(d: _Describer, e: Event) -> Line:
     return Line(f"{d.k(e['kingdom'])} built ship {e['ship']} at {_hex(e['hex'])}.")
 
 
+def _deadline_default(d: _Describer, e: Event) -> Line:
+    """A kingdom's missing decision took the deadline's default (ruling A22)."""
+    words = WORDS[PendingKind(str(e["kind"]))].defaulted
+    took = words[0] if words else "took the deadline's default"
+    return Line(f"At the deadline, {d.k(e['kingdom'])} {took}.")
+
+
 def _capital_named(d: _Describer, e: Event) -> Line:
     return Line(f"{d.k(e['kingdom'])} named {_hex(e['hex'])} its new capital.")
 
@@ -732,6 +740,7 @@ _DESCRIPTIONS: dict[str, Callable[[_Describer, Event], Line]] = {
     "no-room": _no_room,
     "deployed": _deployed,
     "campaign-ended": _campaign_ended,
+    "deadline-default": _deadline_default,
 }
 EVENT_TYPES = frozenset(_DESCRIPTIONS)
 

@@ -258,6 +258,24 @@ def test_the_admin_advances_now_with_the_defaults(client, cast, campaign):
     ) in html.unescape(client.get(response.url).text)
 
 
+def test_who_took_which_default_is_told_in_words_in_the_report_and_the_audit_log(
+    client, cast, campaign
+):
+    """Issue 35: the month report said "Deadline default: kind races, kingdom red-elves"
+    and the audit log "defaults: True"."""
+    signed_in(client, cast["gm"])
+    client.post(action_url(campaign, "advance"), {"reason": ""})
+    report = html.unescape(
+        client.get(reverse("campaign:report", args=[campaign.slug, newest(campaign).number])).text
+    )
+    assert "At the deadline, Red Elves takes no race (Undeclared)." in report
+    assert "At the deadline, Blue Dwarfs takes no race (Undeclared)." in report
+    assert "kind races" not in report
+    log = html.unescape(page_of(client, campaign))
+    assert "advanced; the late decisions took the deadline's defaults; to snapshot #2" in log
+    assert "defaults: True" not in log
+
+
 def test_an_advance_now_the_engine_refuses_says_the_campaign_is_paused(
     client, cast, campaign, monkeypatch
 ):
