@@ -359,12 +359,14 @@ def battle_decide(
     winner: str = "",
     reason: str = "",
     captured: Sequence[str] = (),
+    seen: int | None = None,
 ) -> None:
     """The admin records the result for both sides (a dispute, an overdue report, a game
     played without the app), with option wizards the artefacts the winner took (OA10);
-    audited."""
+    audited. `seen`: the snapshot the admin's desk showed (`services.check_admin_saw`)."""
     battle = _locked_open(battle, None)
     services.require_admin(battle.campaign, actor)
+    services.check_admin_saw(battle.campaign, seen)
     winner = winner if result == "win" else ""
     _check_result(battle, result, winner)
     services.battle_entry_save(
@@ -380,11 +382,15 @@ def battle_decide(
 
 
 @transaction.atomic
-def battle_resolve_simply(*, battle: Battle, actor: User, reason: str = "") -> None:
+def battle_resolve_simply(
+    *, battle: Battle, actor: User, reason: str = "", seen: int | None = None
+) -> None:
     """The admin settles the battle as a simple land battle (rulings B6, B7): the dice
-    are rolled by the engine, recorded, and shown on the card; audited."""
+    are rolled by the engine, recorded, and shown on the card; audited. `seen` as for
+    `battle_decide`."""
     battle = _locked_open(battle, None)
     services.require_admin(battle.campaign, actor)
+    services.check_admin_saw(battle.campaign, seen)
     services.battle_entry_save(
         campaign=battle.campaign,
         actor=actor,
@@ -398,10 +404,14 @@ def battle_resolve_simply(*, battle: Battle, actor: User, reason: str = "") -> N
 
 
 @transaction.atomic
-def battle_extend(*, battle: Battle, actor: User, hours: int, reason: str = "") -> Battle:
-    """More time for the two players to play and report; audited."""
+def battle_extend(
+    *, battle: Battle, actor: User, hours: int, reason: str = "", seen: int | None = None
+) -> Battle:
+    """More time for the two players to play and report; audited. `seen` as for
+    `battle_decide`."""
     battle = _locked_open(battle, None)
     services.require_admin(battle.campaign, actor)
+    services.check_admin_saw(battle.campaign, seen)
     if hours < 1:
         raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
     due = max(battle.deadline or timezone.now(), timezone.now()) + timedelta(hours=hours)
