@@ -21,6 +21,7 @@ from campaign.forms import (
     WholeNumberField,
     read_hex,
     reason_field,
+    seen_field,
 )
 
 Choices = list[tuple[str, str]]
@@ -56,10 +57,10 @@ class BattleForm(forms.Form):
 
 
 class SeenForm(BattleForm):
-    """Every player's form carries the snapshot the player was looking at: a form from a
-    step the campaign has moved on from is refused."""
+    """Every player's form, and every form of the admin's desk, carries the snapshot its
+    page showed: a form from a step the campaign has moved on from is refused."""
 
-    seen = WholeNumberField(widget=forms.HiddenInput, min_value=1)
+    seen = seen_field()
 
 
 def captured_field() -> forms.MultipleChoiceField:
@@ -191,7 +192,7 @@ class RetreatForm(SeenForm):
         return cleaned
 
 
-class DecideForm(BattleForm):
+class DecideForm(SeenForm):
     outcome = outcome_field()
     captured = captured_field()
     reason = reason_field(required=False)
@@ -200,11 +201,11 @@ class DecideForm(BattleForm):
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]
 
 
-class SimpleForm(BattleForm):
+class SimpleForm(SeenForm):
     reason = reason_field(required=False)
 
 
-class ExtendForm(BattleForm):
+class ExtendForm(SeenForm):
     hours = WholeNumberField(min_value=1, max_value=MAX_EXTENSION_HOURS, label="Hours")
     reason = reason_field(required=False)
 

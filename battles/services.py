@@ -368,15 +368,18 @@ def battle_decide(
     winner: str = "",
     reason: str = "",
     captured: Sequence[str] = (),
+    seen: int | None = None,
 ) -> bool:
     """The admin records the result for both sides (a dispute, an overdue report, a game
     played without the app), with option wizards the artefacts the winner took (OA10);
     audited. A battle whose result is in (agreed, decided, conceded) but whose month has
     not advanced has its result recorded again, with a reason, in place of the one given:
-    the way out of a result agreed in error; both players are told. True if it was."""
+    the way out of a result agreed in error; both players are told. True if it was.
+    `seen`: the snapshot the admin's desk showed (`services.check_admin_saw`)."""
     battle = _locked_awaiting(battle)
     campaign = battle.campaign
     services.require_admin(campaign, actor)
+    services.check_admin_saw(campaign, seen)
     winner = winner if result == "win" else ""
     _check_result(battle, result, winner)
     entry = _entry(battle, result, winner, captured)
@@ -403,11 +406,15 @@ def battle_decide(
 
 
 @transaction.atomic
-def battle_resolve_simply(*, battle: Battle, actor: User, reason: str = "") -> None:
+def battle_resolve_simply(
+    *, battle: Battle, actor: User, reason: str = "", seen: int | None = None
+) -> None:
     """The admin settles the battle as a simple land battle (rulings B6, B7): the dice
-    are rolled by the engine, recorded, and shown on the card; audited."""
+    are rolled by the engine, recorded, and shown on the card; audited. `seen` as for
+    `battle_decide`."""
     battle = _locked_open(battle, None)
     services.require_admin(battle.campaign, actor)
+    services.check_admin_saw(battle.campaign, seen)
     services.battle_entry_save(
         campaign=battle.campaign,
         actor=actor,
@@ -421,10 +428,14 @@ def battle_resolve_simply(*, battle: Battle, actor: User, reason: str = "") -> N
 
 
 @transaction.atomic
-def battle_extend(*, battle: Battle, actor: User, hours: int, reason: str = "") -> Battle:
-    """More time for the two players to play and report; audited."""
+def battle_extend(
+    *, battle: Battle, actor: User, hours: int, reason: str = "", seen: int | None = None
+) -> Battle:
+    """More time for the two players to play and report; audited. `seen` as for
+    `battle_decide`."""
     battle = _locked_open(battle, None)
     services.require_admin(battle.campaign, actor)
+    services.check_admin_saw(battle.campaign, seen)
     if hours < 1:
         raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
     due = max(battle.deadline or timezone.now(), timezone.now()) + timedelta(hours=hours)

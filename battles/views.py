@@ -44,7 +44,7 @@ from battles.list_views import lists_on_the_card
 from battles.models import Battle, ResultReport
 from battles.report_views import on_the_card
 from campaign.access import admin_for, membership_for, newest_or_404
-from campaign.actions import carry_out
+from campaign.actions import carry_out, form_errors, refused
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import KingdomLook, Pick, looks_of, render_map
 from campaign.models import Campaign, Membership, Submission
@@ -605,10 +605,16 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Every battle's state for the admin, those that need a decision first (disputed,
-    overdue), with the reports side by side and the admin's forms."""
     membership, _ = admin_for(request, slug)
+    return _desk(request, membership)
+
+
+def _desk(request: HtmxHttpRequest, membership: Membership, *, status: int = 200) -> HttpResponse:
+    """Every battle's state for the admin, those that need a decision first (disputed,
+    overdue), with the reports side by side and the admin's forms, each carrying the
+    snapshot the desk shows (`seen`)."""
     campaign = membership.campaign
+    seen = {"seen": newest_or_404(campaign).number}
     cast = cast_of(campaign)
     battles = list(
         Battle.objects.filter(campaign=campaign).prefetch_related("reports").order_by("-number")
@@ -624,37 +630,42 @@ def battle_admin(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 r for r in row.battle.reports.all() if r.is_open or r.status == "confirmed"
             ],
             "decide": DecideForm(
+                initial=seen,
                 kingdoms=[(k, cast.name(k)) for k in row.battle.kingdoms],
                 artefacts=_on_the_card(row.battle),
                 auto_id=f"decide-{row.battle.number}-%s",
             ),
-            "simple": SimpleForm(auto_id=f"simple-{row.battle.number}-%s"),
-            "extend": ExtendForm(auto_id=f"extend-{row.battle.number}-%s"),
+            "simple": SimpleForm(initial=seen, auto_id=f"simple-{row.battle.number}-%s"),
+            "extend": ExtendForm(initial=seen, auto_id=f"extend-{row.battle.number}-%s"),
         }
         for row in rows
     ]
     context = {"campaign": campaign, "membership": membership, "desks": desks, "cast": cast}
-    return page_or_fragment(request, "battles/admin.html", context, fragment="desk")
+    return page_or_fragment(request, "battles/admin.html", context, fragment="desk", status=status)
 
 
 def _decide(battle: Battle, actor: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
     recorded_again = services.battle_decide(
         battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"],
-        captured=data.get("captured") or (),
+        captured=data.get("captured") or (), seen=data["seen"],
     )  # fmt: skip
     again = " again, in place of the one given (both players are told)" if recorded_again else ""
     return f"The result of battle {battle.number} is recorded{again}: {TAKES_EFFECT}."
 
 
 def _simple(battle: Battle, actor: User, data: Json) -> str:
-    services.battle_resolve_simply(battle=battle, actor=actor, reason=data["reason"])
+    services.battle_resolve_simply(
+        battle=battle, actor=actor, reason=data["reason"], seen=data["seen"]
+    )
     return f"Battle {battle.number} is settled as a simple battle: its dice are on its card."
 
 
 def _extend(battle: Battle, actor: User, data: Json) -> str:
     hours = data["hours"]
-    services.battle_extend(battle=battle, actor=actor, hours=hours, reason=data["reason"])
+    services.battle_extend(
+        battle=battle, actor=actor, hours=hours, reason=data["reason"], seen=data["seen"]
+    )
     return f"Battle {battle.number} has {hours} more hour{'s' if hours != 1 else ''}."
 
 
@@ -667,7 +678,10 @@ ADMIN_ACTIONS: dict[str, tuple[type[BattleForm], OnBattle]] = {
 
 @login_required
 @require_POST
-def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+def battle_admin_act(request: HtmxHttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    """Check the form, call the service; back to the desk with what happened or why not. A
+    form in a shape no desk sends (without its `seen`, say) is answered with the desk as it
+    stands and why, a 400 without htmx."""
     membership, actor = admin_for(request, slug)
     battle = get_object_or_404(Battle, campaign=membership.campaign, number=number)
     if action not in ADMIN_ACTIONS:
@@ -675,6 +689,9 @@ def battle_admin_act(request: HttpRequest, slug: str, number: int, action: str) 
     form_class, act = ADMIN_ACTIONS[action]
     kingdoms = [(k, k) for k in battle.kingdoms]
     form = form_class(request.POST, kingdoms=kingdoms, artefacts=_on_the_card(battle))
+    if not form.is_valid():
+        refused(request, form_errors(form))
+        return _desk(request, membership, status=200 if request.htmx else 400)
     carry_out(request, form, lambda data: act(battle, actor, data))
     return redirect(reverse("battles:admin", args=[slug]))
 

@@ -82,19 +82,45 @@ def reason_field(*, required: bool) -> forms.CharField:
     )
 
 
-class AdminActionForm(forms.Form):
+MAX_SNAPSHOT = 2**31 - 1
+OUT_OF_DATE = "This page is out of date: reload it and try again."
+
+
+def seen_field() -> WholeNumberField:
+    """The snapshot a page was drawn at, which its form carries back (hidden), so that a
+    post from a page the campaign has moved on from since is refused, never applied to a
+    state its sender did not see. A post without it (a forged one) is told to reload."""
+    return WholeNumberField(
+        min_value=1,
+        max_value=MAX_SNAPSHOT,
+        widget=forms.HiddenInput,
+        error_messages=dict.fromkeys(
+            ("required", "invalid", "min_value", "max_value"), OUT_OF_DATE
+        ),
+    )
+
+
+class DrawnAt(forms.Form):
+    """Every form of the admin's that changes the campaign carries `seen`, the snapshot its
+    page showed (services.check_admin_saw): a second tab's Advance now, extension, pause or
+    correction is refused once the campaign has moved on from what that tab shows."""
+
+    seen = seen_field()
+
+
+class AdminActionForm(DrawnAt):
     """Pause, resume, advance now: an optional reason for the audit log."""
 
     reason = reason_field(required=False)
 
 
-class UndoForm(forms.Form):
+class UndoForm(DrawnAt):
+    """An undo is of the advance the admin saw."""
+
     reason = reason_field(required=True)
-    # The snapshot the admin was looking at: an undo is of the advance they saw.
-    seen = WholeNumberField(required=False, min_value=0, widget=forms.HiddenInput)
 
 
-class ExtendForm(forms.Form):
+class ExtendForm(DrawnAt):
     hours = WholeNumberField(
         min_value=1,
         max_value=MAX_EXTENSION_HOURS,
@@ -109,8 +135,9 @@ class StartForm(forms.Form):
     """Starting takes no input: the form only carries the CSRF token."""
 
 
-class CampaignForm(forms.Form):
-    """A form whose choices come from the newest campaign file: its kingdoms and armies."""
+class CampaignForm(DrawnAt):
+    """A form whose choices come from the newest campaign file (its kingdoms and armies),
+    the one its page was drawn at (`seen`)."""
 
     def __init__(
         self,
@@ -164,7 +191,7 @@ class ArmyForm(CampaignForm):
         return cleaned
 
 
-class ArtefactsForm(forms.Form):
+class ArtefactsForm(DrawnAt):
     """Option wizards (OA8): the campaign's magical artefacts, one a line: "name, points"."""
 
     artefacts = forms.CharField(
@@ -197,9 +224,6 @@ class ResourcesForm(CampaignForm):
 
     def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
         self.set_choices("kingdom", kingdoms)
-
-
-MAX_SNAPSHOT = 2**31 - 1
 
 
 class DecisionForm(forms.Form):

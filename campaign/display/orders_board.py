@@ -15,7 +15,7 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg import Move, Pick, looks_of
+from campaign.display.mapsvg import Move, Pick, capital_of, looks_of
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
@@ -93,6 +93,9 @@ class Board:
     draft: str = ""  # the digest of the kingdom's open decisions this board shows
     stale: Refused | None = None  # what of the draft an admin's correction made illegal
     moved_on: str = ""  # the board moved on by itself from the one drawn: what ended
+    # Where the map opens on a phone, "q,r", when nothing on it is lit to tap (static/js/
+    # map.js opens it on the unit chosen, else the first to tap): the player's units.
+    opens_on: str = ""
 
     @property
     def ordered(self) -> int:
@@ -204,7 +207,20 @@ def orders_board(
         map_svg="",
         draft=digest,
         stale=stale,
+        opens_on=_opens_on(data, me, units),
     )
+
+
+def _opens_on(data: Json, kingdom: str, units: list[UnitRow]) -> str:
+    """The hex the map opens on, "q,r": the first of the kingdom's units to order (those
+    without an order first, as their picks are), else any of its units, else its capital;
+    "" for none."""
+    unordered_first = sorted(units, key=lambda u: u.order is not None)
+    found: Hex | None = unordered_first[0].hex if unordered_first else None
+    if found is None:
+        own = [u["hex"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom]
+        found = (own[0][0], own[0][1]) if own else capital_of(data, kingdom)
+    return f"{found[0]},{found[1]}" if found else ""
 
 
 def drawn(board: Board, snapshot: Snapshot, players: Sequence[Membership]) -> Board:

@@ -115,6 +115,9 @@ class Board:
     error: str | None = None
     notice: str | None = None
     map_svg: str = ""
+    # The digest of the kingdom's open decisions this board shows: its Ready confirms
+    # those, not a choice made since in another tab (services.check_draft).
+    draft: str = ""
 
     @property
     def races(self) -> tuple[str, ...]:
@@ -232,11 +235,13 @@ def setup_board(
     slot: str | None = None,
     error: str | None = None,
     notice: str | None = None,
+    digest: str = "",
 ) -> Board:
     """The board of `membership` at `snapshot`, among the campaign's `players`: `own`, its
     kingdom's open decision for the step; `ready`, the kingdoms with every open decision
     marked ready; `kept_plan`, the partial settlement plan kept for this snapshot; `slot`,
-    the settlement the next tap places."""
+    the settlement the next tap places; `digest`, that of the kingdom's open decisions
+    (`services.draft_digest`)."""
     data, me = snapshot.data, membership.kingdom
     step = data["clock"]["step"]
     names = kingdom_names(data, players)
@@ -260,6 +265,7 @@ def setup_board(
         revealed=_revealed(data, names) if step != "races" else [],
         error=error,
         notice=notice,
+        draft=digest,
     )
     board = replace(board, choices=_choices(data, mine, board))
     return replace(board, map_svg=_map(data, board, players))

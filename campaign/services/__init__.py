@@ -43,8 +43,10 @@ from campaign.services.battle_entries import (
     settled_meanwhile,
 )
 from campaign.services.common import (
+    DRAWN_BEFORE,
     ServiceError,
     asked_of,
+    check_admin_saw,
     check_seen,
     checked_zone,
     is_admin,
@@ -121,6 +123,7 @@ from campaign.services.submissions import (
 __all__ = [
     "ADVANCE_TASK",
     "COLOUR",
+    "DRAWN_BEFORE",
     "EDITABLE_FOR",
     "HERALDRY_SIGNS",
     "HEXES_PER_KINGDOM",
@@ -160,6 +163,7 @@ __all__ = [
     "campaign_undo",
     "campaigns_due",
     "campaigns_ready_not_advanced",
+    "check_admin_saw",
     "check_battle_entry",
     "check_draft",
     "check_seen",

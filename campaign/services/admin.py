@@ -1,5 +1,7 @@
 """The admin's controls: pause, resume, extend, advance now, undo, and corrections of the
-state, each audited."""
+state, each audited. Each takes `seen`, the snapshot the admin's page showed: a change
+from a page the campaign has moved on from since (another tab's advance, say) is refused,
+and nothing changes (`check_admin_saw`)."""
 
 import copy
 from collections.abc import Callable, Sequence
@@ -27,8 +29,10 @@ from campaign.services.advancing import (
 )
 from campaign.services.battle_entries import SETTLING
 from campaign.services.common import (
+    DRAWN_BEFORE,
     Json,
     ServiceError,
+    check_admin_saw,
     check_seen,
     latest_snapshot,
     locked_for_admin,
@@ -39,9 +43,12 @@ from campaign.signals import decisions_refused
 
 
 @transaction.atomic
-def campaign_pause(*, campaign: Campaign, actor: User, reason: str = "") -> Campaign:
+def campaign_pause(
+    *, campaign: Campaign, actor: User, reason: str = "", seen: int | None = None
+) -> Campaign:
     """Deadlines stop; the time left is kept for the resume."""
     campaign = locked_for_admin(campaign, actor)
+    check_admin_saw(campaign, seen)
     if campaign.status != Campaign.Status.RUNNING:
         raise ServiceError("Only a running campaign can be paused.", code="not-running")
     campaign.paused_with = (campaign.deadline - timezone.now()) if campaign.deadline else None
@@ -52,8 +59,11 @@ def campaign_pause(*, campaign: Campaign, actor: User, reason: str = "") -> Camp
 
 
 @transaction.atomic
-def campaign_resume(*, campaign: Campaign, actor: User, reason: str = "") -> Campaign:
+def campaign_resume(
+    *, campaign: Campaign, actor: User, reason: str = "", seen: int | None = None
+) -> Campaign:
     campaign = locked_for_admin(campaign, actor)
+    check_admin_saw(campaign, seen)
     if campaign.status != Campaign.Status.PAUSED:
         raise ServiceError("The campaign is not paused.", code="not-paused")
     left = max(campaign.paused_with or timedelta(0), timedelta(0))
@@ -67,8 +77,11 @@ def campaign_resume(*, campaign: Campaign, actor: User, reason: str = "") -> Cam
 
 
 @transaction.atomic
-def campaign_extend(*, campaign: Campaign, actor: User, hours: int, reason: str = "") -> Campaign:
+def campaign_extend(
+    *, campaign: Campaign, actor: User, hours: int, reason: str = "", seen: int | None = None
+) -> Campaign:
     campaign = locked_for_admin(campaign, actor)
+    check_admin_saw(campaign, seen)
     if hours < 1:
         raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
     if campaign.status == Campaign.Status.PAUSED:
@@ -82,14 +95,23 @@ def campaign_extend(*, campaign: Campaign, actor: User, hours: int, reason: str 
     return campaign
 
 
-def campaign_advance_now(*, campaign: Campaign, actor: User, reason: str = "") -> Snapshot | None:
-    """The admin advances at once, with the deadline defaults for whoever is not ready."""
+def campaign_advance_now(
+    *, campaign: Campaign, actor: User, reason: str = "", seen: int | None = None
+) -> Snapshot | None:
+    """The admin advances at once, with the deadline defaults for whoever is not ready.
+    With `seen`, the step advanced is the one the admin's page showed: a second tab's
+    "Advance now" (or one sent as a deadline's advance lands) is refused, never a second
+    advance that takes the next step's decisions away as it opens. Without it, whatever
+    step stands now; None if the campaign had moved on meanwhile."""
     with transaction.atomic():
         locked = locked_for_admin(campaign, actor)
+        check_admin_saw(locked, seen)
         number = latest_snapshot(locked).number
     snapshot = campaign_advance(
         campaign_id=campaign.pk, snapshot_number=number, defaults=True, actor=actor
     )
+    if snapshot is None and seen is not None:
+        raise ServiceError(DRAWN_BEFORE, code="moved-on")
     if reason and snapshot is not None:
         record_audit(
             campaign, actor, AuditEntry.Action.ADVANCED_NOW, reason, {"snapshot": snapshot.number}
@@ -106,7 +128,7 @@ def campaign_undo(
     `seen`, refused if an advance has landed since the admin looked: they undo what they saw."""
     campaign = locked_for_admin(campaign, actor)
     latest = latest_snapshot(campaign)
-    check_seen(latest, seen)
+    check_seen(latest, seen, words=DRAWN_BEFORE)
     if latest.number < 2:
         raise ServiceError("There is no advance to undo.", code="nothing-to-undo")
     previous = campaign.snapshots.get(number=latest.number - 1)
@@ -178,11 +200,17 @@ def campaign_correct(
 
 @transaction.atomic
 def campaign_set_artefacts(
-    *, campaign: Campaign, actor: User, reason: str, pool: Sequence[tuple[str, int]]
+    *,
+    campaign: Campaign,
+    actor: User,
+    reason: str,
+    pool: Sequence[tuple[str, int]],
+    seen: int | None = None,
 ) -> Snapshot:
     """Option wizards (OA8): before year 1 the admin edits the campaign's magical artefacts
     (each name once, 5 to 50 points), all of them free; a correction, audited."""
     campaign = locked_for_admin(campaign, actor)
+    check_admin_saw(campaign, seen)
     data = copy.deepcopy(latest_snapshot(campaign).data)
     if not data["options"].get("wizards"):
         raise ServiceError("This campaign plays without magical artefacts.", code="no-wizards")
@@ -226,12 +254,18 @@ def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot, cause: 
 
 @transaction.atomic
 def _correct_newest(
-    campaign: Campaign, actor: User, reason: str, what: str, change: Callable[[Json], None]
+    campaign: Campaign,
+    actor: User,
+    reason: str,
+    what: str,
+    change: Callable[[Json], None],
+    seen: int | None,
 ) -> Snapshot:
     """A correction made on the newest state, read under the campaign's lock: an advance,
     an undo or another correction that lands first is never overwritten by a state read
-    before it."""
+    before it; with `seen`, one that landed after the admin's page was drawn refuses it."""
     campaign = locked_for_admin(campaign, actor)
+    check_admin_saw(campaign, seen)
     data = copy.deepcopy(latest_snapshot(campaign).data)
     change(data)
     return campaign_correct(campaign=campaign, actor=actor, reason=reason, data=data, what=what)
@@ -245,6 +279,7 @@ def correct_tile(
     hex: list[int],
     owner: str | None,
     settlement: str | None,
+    seen: int | None = None,
 ) -> Snapshot:
     """Set (or clear, with owner None) the explored tile at a hex."""
 
@@ -254,7 +289,7 @@ def correct_tile(
             tiles.append({"hex": hex, "owner": owner, "settlement": settlement})
         data["tiles"] = sorted(tiles, key=lambda t: tuple(t["hex"]))
 
-    return _correct_newest(campaign, actor, reason, f"tile {hex}", change)
+    return _correct_newest(campaign, actor, reason, f"tile {hex}", change, seen)
 
 
 def correct_army(
@@ -265,6 +300,7 @@ def correct_army(
     army: str,
     hex: list[int] | None,
     upright: bool = True,
+    seen: int | None = None,
 ) -> Snapshot:
     """Move an army (or remove it, with hex None)."""
 
@@ -277,11 +313,18 @@ def correct_army(
         else:
             found.update(hex=hex, upright=upright)
 
-    return _correct_newest(campaign, actor, reason, f"army {army}", change)
+    return _correct_newest(campaign, actor, reason, f"army {army}", change, seen)
 
 
 def correct_resources(
-    *, campaign: Campaign, actor: User, reason: str, kingdom: str, gold: int, food: int
+    *,
+    campaign: Campaign,
+    actor: User,
+    reason: str,
+    kingdom: str,
+    gold: int,
+    food: int,
+    seen: int | None = None,
 ) -> Snapshot:
     """Set a kingdom's gold and food."""
 
@@ -293,4 +336,4 @@ def correct_resources(
             )
         found.update(gold=gold, food=food)
 
-    return _correct_newest(campaign, actor, reason, f"resources of {kingdom}", change)
+    return _correct_newest(campaign, actor, reason, f"resources of {kingdom}", change, seen)

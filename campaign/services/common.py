@@ -131,14 +131,26 @@ def named(message: str, data: Json) -> str:
     return re.sub(rf"(?<![\w-])({ids})(?![\w-])", lambda m: names[m[1]], message)
 
 
-def check_seen(snapshot: Snapshot, seen: int | None) -> None:
+MOVED_ON = "The campaign has moved on since you looked: check the new state and decide again."
+# An admin's post from a page drawn before the newest snapshot (another tab's advance, an
+# undo, a correction, a battle's result): the page it is answered with is the new state.
+DRAWN_BEFORE = "The campaign moved on since this page was drawn: here it is as it stands now."
+
+
+def check_seen(snapshot: Snapshot, seen: int | None, *, words: str = MOVED_ON) -> None:
     """`seen` is the snapshot the player was looking at: a decision made for a step that
-    has moved on since is refused rather than applied to a step the player never saw."""
+    has moved on since is refused (in `words`) rather than applied to a step the player
+    never saw."""
     if seen is not None and seen != snapshot.number:
-        raise ServiceError(
-            "The campaign has moved on since you looked: check the new state and decide again.",
-            code="moved-on",
-        )
+        raise ServiceError(words, code="moved-on")
+
+
+def check_admin_saw(campaign: Campaign, seen: int | None) -> None:
+    """An admin's change is made to the state their page showed (`seen`, its snapshot),
+    or refused in words: never to a step a second tab, a deadline or another admin has
+    moved the campaign to since."""
+    if seen is not None:
+        check_seen(latest_snapshot(campaign), seen, words=DRAWN_BEFORE)
 
 
 def locked_for_admin(campaign: Campaign, actor: User) -> Campaign:

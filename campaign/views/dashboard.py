@@ -3,7 +3,10 @@
 waits for, the deadline controls, the battles (served by the battles app), corrections,
 the notifications (the Discord webhook and how the messages stand, served by the
 notifications app) and the audit log. Every change goes through a service; a form only
-checks the shape of what was typed."""
+checks the shape of what was typed. Each form that changes the campaign carries the
+snapshot its page was drawn at (`seen`, campaign.forms.DrawnAt): a post from a page the
+campaign has moved on from since (a second tab) is refused, and answered with the page as
+it stands now."""
 
 from collections.abc import Callable
 from typing import Any
@@ -112,13 +115,14 @@ def _render(
     audit = list(campaign.audit.select_related("actor")[:AUDIT_SHOWN])
     context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now())
     page_forms = {action: _form(action, data, people_of(members)) for action in FORMS}
-    page_forms["undo"].initial["seen"] = snapshot.number if snapshot else None
     pool = (data or {}).get("artefacts") or []
     page_forms["artefacts"].initial["artefacts"] = "\n".join(
         f"{a['name']}, {a['points']}" for a in pool
     )
     if bound is not None and bound[0] in page_forms:
         page_forms[bound[0]] = bound[1]
+    for form in page_forms.values():
+        _drawn_at(form, snapshot)
     names = kingdom_names(data, context["players"])
     zone = getattr(request.user, "time_zone", "UTC")
     context |= {
@@ -136,6 +140,17 @@ def _render(
         ],
     }
     return page_or_fragment(request, TEMPLATE, context, fragment="board", status=status)
+
+
+def _drawn_at(form: forms.Form, snapshot: Snapshot | None) -> None:
+    """A form that changes the campaign carries the snapshot this page shows, a form sent
+    back with its errors included: the page it is on is drawn as the campaign stands now."""
+    if "seen" not in form.fields or snapshot is None:
+        return
+    if form.is_bound:
+        form.data = {**form.data, "seen": str(snapshot.number)}
+    else:
+        form.initial["seen"] = snapshot.number
 
 
 def ready_of(campaign: Campaign) -> Readiness:
@@ -161,25 +176,32 @@ def _start(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _pause(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_pause(campaign=campaign, actor=actor, reason=form["reason"])
+    services.campaign_pause(
+        campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
+    )
     return "The campaign is paused: its deadline stands still until you resume it."
 
 
 def _resume(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_resume(campaign=campaign, actor=actor, reason=form["reason"])
+    services.campaign_resume(
+        campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
+    )
     return "The campaign runs again, with the time that was left."
 
 
 def _extend(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     hours = form["hours"]
-    services.campaign_extend(campaign=campaign, actor=actor, hours=hours, reason=form["reason"])
+    services.campaign_extend(
+        campaign=campaign, actor=actor, hours=hours, reason=form["reason"], seen=form["seen"]
+    )
     return f"The deadline is {hours} hour{'s' if hours != 1 else ''} later."
 
 
 def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    snapshot = services.campaign_advance_now(campaign=campaign, actor=actor, reason=form["reason"])
-    if snapshot is None:
-        return "The campaign had already moved on: nothing was advanced."
+    snapshot = services.campaign_advance_now(
+        campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
+    )
+    assert snapshot is not None  # with `seen`, a step moved on from is refused
     before = campaign.snapshots.get(number=snapshot.number - 1).data
     names = kingdom_names(snapshot.data)
     campaign.refresh_from_db()
@@ -204,6 +226,7 @@ def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         hex=form["hex"],
         owner=form["owner"] or None,
         settlement=form["settlement"] or None,
+        seen=form["seen"],
     )
     return f"The tile at {form['hex']} is corrected." + _drafts_that_no_longer_stand(
         campaign, snapshot
@@ -218,6 +241,7 @@ def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         army=form["army"],
         hex=None if form["remove"] else form["hex"],
         upright=form["upright"],
+        seen=form["seen"],
     )
     done = "removed" if form["remove"] else "corrected"
     return f"The army {form['army']} is {done}." + _drafts_that_no_longer_stand(campaign, snapshot)
@@ -231,6 +255,7 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         kingdom=form["kingdom"],
         gold=form["gold"],
         food=form["food"],
+        seen=form["seen"],
     )
     return "The treasury is corrected." + _drafts_that_no_longer_stand(campaign, snapshot)
 
@@ -238,7 +263,7 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 def _artefacts(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     pool = form["artefacts"]
     services.campaign_set_artefacts(
-        campaign=campaign, actor=actor, reason=form["reason"], pool=pool
+        campaign=campaign, actor=actor, reason=form["reason"], pool=pool, seen=form["seen"]
     )
     return f"The campaign's magical artefacts are set: {len(pool)}, all free."
 
@@ -375,9 +400,9 @@ def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRe
     form = _form(action, newest.data if newest else None, people, request.POST)
     if not form.is_valid():
         refused(request, form_errors(form))
-        return _render(
-            request, membership, bound=(action, form), status=200 if request.htmx else 400
-        )
+        # A post that carries no page's `seen` was never on this page: the page, afresh.
+        shown = None if "seen" in form.errors else (action, form)
+        return _render(request, membership, bound=shown, status=200 if request.htmx else 400)
     invitation = invitation_link(request, campaign)
     act = ACTIONS[action]
     if carry_out(

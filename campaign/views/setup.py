@@ -60,13 +60,20 @@ def _kept_plan(request: HttpRequest, campaign: Campaign, snapshot: int) -> Plan:
     return dict(draft["plan"]) if draft and draft.get("snapshot") == snapshot else {}
 
 
+def _open_decisions(membership: Membership) -> list[Submission]:
+    """The open decisions of the member's kingdom, if it rules one."""
+    if not membership.kingdom:
+        return []
+    return list(
+        Submission.objects.filter(
+            campaign=membership.campaign, kingdom=membership.kingdom, consumed_by=None
+        )
+    )
+
+
 def _own(membership: Membership, kind: str | None) -> Submission | None:
     """The kingdom's open decision of `kind`, if it rules one and has given it."""
-    if not (membership.kingdom and kind):
-        return None
-    return Submission.objects.filter(
-        campaign=membership.campaign, kingdom=membership.kingdom, kind=kind, consumed_by=None
-    ).first()
+    return next((d for d in _open_decisions(membership) if kind and d.kind == kind), None)
 
 
 def _board(
@@ -83,11 +90,13 @@ def _board(
     players = list(campaign.memberships.exclude(kingdom=""))
     if snapshot is None:
         return not_started(membership, error)
+    kind, given = setup_kind(snapshot.data), _open_decisions(membership)
     return setup_board(
         membership,
         snapshot,
         players=players,
-        own=_own(membership, setup_kind(snapshot.data)),
+        own=next((d for d in given if kind and d.kind == kind), None),
+        digest=services.draft_digest(given),
         ready=services.ready_kingdoms(campaign),
         kept_plan=_kept_plan(request, campaign, snapshot.number),
         slot=slot,
@@ -262,7 +271,9 @@ def _check_site(data: Json, kingdom: str, hex_: list[int], *, seen: int, number:
 @login_required
 @require_POST
 def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Mark the kingdom's choice ready (or, with ready=0, take that back)."""
+    """Mark the kingdom's choice ready (or, with ready=no, take that back). Ready confirms
+    the choice its page showed (`draft`, its digest): one changed since in another tab is
+    refused, and the board shows the choice as it stands."""
     membership = membership_for(request, slug)
     assert isinstance(request.user, User)  # login_required
     try:
@@ -273,6 +284,7 @@ def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             user=request.user,
             ready=ready,
             seen=decision.seen,
+            draft=decision.draft,
         )
     except ServiceError as refusal:
         return _answer(request, membership, error=refusal.message)

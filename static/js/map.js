@@ -1,6 +1,7 @@
 // The campaign map: pan and zoom with @panzoom/panzoom (drag, pinch, Ctrl + wheel, buttons,
 // arrow keys), and a panel that tells what is on a tapped hex. Without JavaScript the map is
-// a plain SVG in a scrollable frame, with each hex's details in its <title>.
+// a plain SVG in a scrollable frame, with each hex's details in its <title>. A page that loads
+// this without panzoom (the orders page) has only the first: its map opens on what it asks.
 (function () {
   "use strict";
 

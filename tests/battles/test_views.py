@@ -184,7 +184,7 @@ def test_alice_can_not_confirm_her_own_report(client, cast, battle):
         ({"outcome": "draw", "turns": "many"}, "Write a whole number, in the digits 0 to 9."),
         ({"outcome": "draw", "turns": "٣"}, "Write a whole number, in the digits 0 to 9."),
         ({"outcome": "draw", "seen": "1"}, "The campaign has moved on since you looked"),
-        ({"outcome": "draw", "seen": ""}, "This field is required"),
+        ({"outcome": "draw", "seen": ""}, "This page is out of date: reload it and try again."),
     ],
 )
 def test_a_forged_or_stale_report_is_refused_with_a_message(client, cast, battle, data, message):
@@ -367,7 +367,7 @@ def test_only_the_admin_acts_at_the_desk(
         signed_in(client, cast[visitor])
     url = reverse("battles:admin_act", args=[battle.campaign.slug, battle.number, action])
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url, data)
+        response = client.post(url, {**data, "seen": seen(battle.campaign)})
     after = (
         Battle.objects.get().deadline,
         campaign_services.latest_snapshot(battle.campaign).number,
@@ -382,13 +382,67 @@ def test_only_the_admin_acts_at_the_desk(
 
 def test_a_bad_extension_is_refused_with_a_message(client, cast, battle):
     url = reverse("battles:admin_act", args=[battle.campaign.slug, battle.number, "extend"])
-    response = signed_in(client, cast["gm"]).post(url, {"hours": "0"}, follow=True)
+    response = signed_in(client, cast["gm"]).post(
+        url, {"hours": "0", "seen": seen(battle.campaign)}, follow=True
+    )
     assert "Nothing was changed." in response.text
     battle.refresh_from_db()
     assert battle.deadline is not None
     assert battle.deadline < timezone.now() + timedelta(
         hours=battle.campaign.deadlines["battles"] + 1
     )
+
+
+DESK = [("decide", {"outcome": "draw"}), ("simple", {}), ("extend", {"hours": "12"})]
+
+
+def desk_state(battle: Battle) -> tuple[Any, ...]:
+    return (
+        Battle.objects.get(pk=battle.pk).deadline,
+        campaign_services.latest_snapshot(battle.campaign).number,
+        list(Submission.objects.filter(campaign=battle.campaign).values_list("payload", "ready")),
+    )
+
+
+def test_each_form_of_the_desk_carries_the_snapshot_it_shows(client, cast, battle):
+    page = signed_in(client, cast["gm"]).get(desk_url(battle.campaign)).text
+    forms = re.findall(r'<form [^>]*action="[^"]*/admin/([a-z]+)/"[^>]*>(.*?)</form>', page, re.S)
+    drawn_at = f'<input type="hidden" name="seen" value="{seen(battle.campaign)}"'
+    assert sorted(action for action, form in forms if drawn_at in form) == sorted(
+        action for action, _ in DESK
+    )
+
+
+@pytest.mark.parametrize(("action", "data"), DESK)
+def test_a_desk_post_from_before_the_newest_snapshot_is_refused(client, cast, battle, action, data):
+    """Issue 35: a second tab's desk, drawn before the campaign moved on (a correction
+    here), decides, settles or extends nothing; the desk as it stands says why."""
+    stale = seen(battle.campaign)
+    data_now = campaign_services.latest_snapshot(battle.campaign).data
+    campaign_services.campaign_correct(
+        campaign=battle.campaign, actor=cast["gm"], reason="typo", data=data_now, what="nothing"
+    )
+    before = desk_state(battle)
+    url = reverse("battles:admin_act", args=[battle.campaign.slug, battle.number, action])
+    response = signed_in(client, cast["gm"]).post(url, {**data, "seen": stale}, follow=True)
+    assert (
+        "Nothing was changed. The campaign moved on since this page was drawn: here it is as "
+        "it stands now."
+    ) in html.unescape(response.text)
+    assert f'name="seen" value="{seen(battle.campaign)}"' in response.text
+    assert desk_state(battle) == before
+
+
+@pytest.mark.parametrize(("action", "data"), DESK)
+def test_a_desk_post_without_its_page_is_a_400_in_words(client, cast, battle, action, data):
+    before = desk_state(battle)
+    url = reverse("battles:admin_act", args=[battle.campaign.slug, battle.number, action])
+    response = signed_in(client, cast["gm"]).post(url, data)
+    assert response.status_code == 400
+    assert "Nothing was changed. This page is out of date: reload it and try again." in (
+        html.unescape(response.text)
+    )
+    assert desk_state(battle) == before
 
 
 def test_the_dashboard_links_to_the_desk(client, cast, battle):

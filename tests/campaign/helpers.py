@@ -116,6 +116,12 @@ def action_url(campaign: Campaign, action: str) -> str:
     return reverse("campaign:dashboard_action", args=[campaign.slug, action])
 
 
+def seen_now(campaign: Campaign) -> dict[str, str]:
+    """What an admin's form carries besides what is typed in it: `seen`, the snapshot its
+    page was drawn at (campaign.forms.DrawnAt), here the newest."""
+    return {"seen": str(services.latest_snapshot(campaign).number)}
+
+
 def turned_away(response: Any, visitor: str | None) -> None:
     """A visitor signed out is sent to sign in; a signed-in one who may not finds nothing."""
     if visitor is None:

@@ -20,6 +20,7 @@ from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import map_from_json
+from notifications.models import Notification
 from tests.campaign.helpers import (
     a_move_drafted,
     action_url,
@@ -29,11 +30,13 @@ from tests.campaign.helpers import (
     kingdom_of,
     new_campaign,
     play_until,
+    seen_now,
     set_up_by_the_deadlines,
     signed_in,
     turned_away,
     without_tokens,
 )
+from tests.notifications.notifying import with_addresses
 
 pytestmark = pytest.mark.django_db
 
@@ -211,7 +214,9 @@ def test_an_open_campaign_that_is_not_full_can_not_start(client, cast):
 
 def test_the_admin_pauses_and_resumes(client, cast, campaign):
     signed_in(client, cast["gm"])
-    response = client.post(action_url(campaign, "pause"), {"reason": "holiday"})
+    response = client.post(
+        action_url(campaign, "pause"), {**seen_now(campaign), "reason": "holiday"}
+    )
     assert response.status_code == 302
     assert response.url == dashboard_url(campaign)
     paused = Campaign.objects.get(pk=campaign.pk)
@@ -220,7 +225,7 @@ def test_the_admin_pauses_and_resumes(client, cast, campaign):
     assert "The campaign is paused" in page
     assert "will be left on resuming" in page
     assert "<strong>gm</strong> paused: <q>holiday</q>" in page
-    client.post(action_url(campaign, "resume"), {"reason": ""})
+    client.post(action_url(campaign, "resume"), {**seen_now(campaign), "reason": ""})
     resumed = Campaign.objects.get(pk=campaign.pk)
     assert resumed.status == Campaign.Status.RUNNING
     assert abs(resumed.deadline - campaign.deadline) < timedelta(minutes=1)
@@ -228,14 +233,17 @@ def test_the_admin_pauses_and_resumes(client, cast, campaign):
 
 def test_a_refusal_is_told_and_changes_nothing(client, cast, campaign):
     before = state(campaign)
-    response = signed_in(client, cast["gm"]).post(action_url(campaign, "resume"), follow=True)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(campaign, "resume"), seen_now(campaign), follow=True
+    )
     assert "Nothing was changed. The campaign is not paused." in messages_of(response)
     assert state(campaign) == before
 
 
 def test_the_admin_extends_the_deadline(client, cast, campaign):
     signed_in(client, cast["gm"]).post(
-        action_url(campaign, "extend"), {"hours": "24", "reason": "a busy week"}
+        action_url(campaign, "extend"),
+        {**seen_now(campaign), "hours": "24", "reason": "a busy week"},
     )
     assert Campaign.objects.get(pk=campaign.pk).deadline - campaign.deadline == timedelta(hours=24)
     assert AuditEntry.objects.filter(action="extended", reason="a busy week").exists()
@@ -244,7 +252,9 @@ def test_the_admin_extends_the_deadline(client, cast, campaign):
 def test_the_admin_advances_now_with_the_defaults(client, cast, campaign):
     page = page_of(signed_in(client, cast["gm"]), campaign)
     assert "<summary>Advance now…</summary>" in page  # asks to confirm first
-    response = client.post(action_url(campaign, "advance"), {"reason": "everyone agreed"})
+    response = client.post(
+        action_url(campaign, "advance"), {**seen_now(campaign), "reason": "everyone agreed"}
+    )
     assert response.status_code == 302
     snapshot = newest(campaign)
     assert (snapshot.number, snapshot.defaults) == (2, True)
@@ -287,7 +297,9 @@ def test_an_advance_now_the_engine_refuses_says_the_campaign_is_paused(
 
     monkeypatch.setattr("campaign.services.advancing.advance", refusing)
     signed_in(client, cast["gm"])
-    response = client.post(action_url(campaign, "advance"), {"reason": ""}, follow=True)
+    response = client.post(
+        action_url(campaign, "advance"), {**seen_now(campaign), "reason": ""}, follow=True
+    )
     said = " ".join(messages_of(response))
     assert "The rules engine refused to advance: Red's army cannot go there." in said
     assert "The campaign is paused" in said
@@ -333,11 +345,11 @@ def test_undo_needs_a_reason_and_then_goes_back(client, cast, at_orders):
     signed_in(client, cast["gm"])
     assert "<summary>Undo…</summary>" in page_of(client, at_orders)
     before = state(at_orders)
-    response = client.post(action_url(at_orders, "undo"), {"reason": "  "})
+    response = client.post(action_url(at_orders, "undo"), {**seen_now(at_orders), "reason": "  "})
     assert response.status_code == 400
     assert "Nothing was changed. Say why." in response.text
     assert state(at_orders) == before
-    client.post(action_url(at_orders, "undo"), {"reason": "Bob was away"})
+    client.post(action_url(at_orders, "undo"), {**seen_now(at_orders), "reason": "Bob was away"})
     undo = newest(at_orders)
     assert undo.reason == Snapshot.Reason.UNDO
     assert undo.data["clock"]["step"] == "armies"  # back before the last step of the setup
@@ -357,7 +369,7 @@ def test_an_undo_of_a_step_that_moved_on_since_the_admin_looked_is_refused(clien
     response = client.post(
         action_url(at_orders, "undo"), {"reason": "Bob was away", "seen": seen}, follow=True
     )
-    assert "Nothing was changed. The campaign has moved on since you looked" in " ".join(
+    assert "Nothing was changed. The campaign moved on since this page was drawn" in " ".join(
         messages_of(response)
     )
     assert state(at_orders) == before
@@ -366,7 +378,9 @@ def test_an_undo_of_a_step_that_moved_on_since_the_admin_looked_is_refused(clien
 def test_nothing_to_undo_at_the_start(client, cast, campaign):
     signed_in(client, cast["gm"])
     assert "Undo…" not in page_of(client, campaign)
-    response = client.post(action_url(campaign, "undo"), {"reason": "oops"}, follow=True)
+    response = client.post(
+        action_url(campaign, "undo"), {**seen_now(campaign), "reason": "oops"}, follow=True
+    )
     assert "Nothing was changed. There is no advance to undo." in messages_of(response)
 
 
@@ -381,7 +395,9 @@ def test_nothing_to_undo_at_the_start(client, cast, campaign):
 )
 def test_a_bad_extension_is_a_form_error(client, cast, campaign, data, error):
     before = state(campaign)
-    response = signed_in(client, cast["gm"]).post(action_url(campaign, "extend"), data)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(campaign, "extend"), {**seen_now(campaign), **data}
+    )
     assert response.status_code == 400
     assert error in response.text
     assert state(campaign) == before
@@ -396,8 +412,8 @@ def test_the_admin_corrects_a_tile(client, cast, at_orders):
     hex_ = land_next_to(data, red["capital"])
     response = signed_in(client, cast["gm"]).post(
         action_url(at_orders, "tile"),
-        {"hex": f"{hex_[0]}, {hex_[1]}", "owner": "red-elves", "settlement": "village",
-         "reason": "forgot the village"},
+        {**seen_now(at_orders), "hex": f"{hex_[0]}, {hex_[1]}", "owner": "red-elves",
+         "settlement": "village", "reason": "forgot the village"},
     )  # fmt: skip
     assert response.status_code == 302
     snapshot = newest(at_orders)
@@ -415,12 +431,14 @@ def test_the_admin_moves_lays_down_and_removes_an_army(client, cast, at_orders):
     to = land_next_to(data, army["hex"])
     signed_in(client, cast["gm"]).post(
         action_url(at_orders, "army"),
-        {"army": army["id"], "hex": f"[{to[0]}, {to[1]}]", "reason": "misplaced"},
-    )
+        {**seen_now(at_orders), "army": army["id"], "hex": f"[{to[0]}, {to[1]}]",
+         "reason": "misplaced"},
+    )  # fmt: skip
     moved = next(a for a in newest(at_orders).data["armies"] if a["id"] == army["id"])
     assert (moved["hex"], moved["upright"]) == (to, False)  # the box was left unticked
     client.post(
-        action_url(at_orders, "army"), {"army": army["id"], "remove": "on", "reason": "no-show"}
+        action_url(at_orders, "army"),
+        {**seen_now(at_orders), "army": army["id"], "remove": "on", "reason": "no-show"},
     )
     assert army["id"] not in {a["id"] for a in newest(at_orders).data["armies"]}
 
@@ -436,7 +454,12 @@ def test_a_correction_that_breaks_a_draft_says_so_to_the_admin_and_on_the_player
 
     response = signed_in(client, cast["gm"]).post(
         action_url(at_orders, "army"),
-        {"army": army, "hex": f"[{far[0]}, {far[1]}]", "reason": "misplaced"},
+        {
+            **seen_now(at_orders),
+            "army": army,
+            "hex": f"[{far[0]}, {far[1]}]",
+            "reason": "misplaced",
+        },
     )
 
     told = html.unescape(client.get(response["Location"]).text)
@@ -459,7 +482,13 @@ def test_a_correction_that_breaks_a_draft_says_so_to_the_admin_and_on_the_player
 def test_the_admin_corrects_a_treasury(client, cast, at_orders):
     signed_in(client, cast["gm"]).post(
         action_url(at_orders, "resources"),
-        {"kingdom": "red-elves", "gold": "2", "food": "1", "reason": "forgot a tithe"},
+        {
+            **seen_now(at_orders),
+            "kingdom": "red-elves",
+            "gold": "2",
+            "food": "1",
+            "reason": "forgot a tithe",
+        },
     )
     red = next(k for k in newest(at_orders).data["kingdoms"] if k["id"] == "red-elves")
     assert (red["gold"], red["food"]) == (2, 1)
@@ -489,7 +518,9 @@ def test_a_bad_correction_is_a_form_error_and_changes_nothing(
     client, cast, at_orders, action, data, error
 ):
     before = state(at_orders)
-    response = signed_in(client, cast["gm"]).post(action_url(at_orders, action), data)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(at_orders, action), {**seen_now(at_orders), **data}
+    )
     assert response.status_code == 400
     assert error in response.text
     assert "Nothing was changed." in response.text
@@ -510,7 +541,7 @@ def test_a_correction_the_rules_refuse_is_told_and_changes_nothing(client, cast,
         post = {**post, "hex": f"{ocean[0]},{ocean[1]}"}
     before = state(at_orders)
     response = signed_in(client, cast["gm"]).post(
-        action_url(at_orders, "army"), {**post, "reason": "x"}, follow=True
+        action_url(at_orders, "army"), {**seen_now(at_orders), **post, "reason": "x"}, follow=True
     )
     [message] = messages_of(response)
     assert message.startswith("Nothing was changed. ")
@@ -522,12 +553,139 @@ def test_a_tile_off_the_map_is_refused(client, cast, at_orders):
     before = state(at_orders)
     response = signed_in(client, cast["gm"]).post(
         action_url(at_orders, "tile"),
-        {"hex": "500,500", "owner": "red-elves", "reason": "x"},
+        {**seen_now(at_orders), "hex": "500,500", "owner": "red-elves", "reason": "x"},
         follow=True,
     )
     [message] = messages_of(response)
     assert message.startswith("Nothing was changed. ")
     assert state(at_orders) == before
+
+
+# --- a page the campaign has moved on from (issue 35) ----------------------------------------
+
+DRAWN_BEFORE = "The campaign moved on since this page was drawn: here it is as it stands now."
+OUT_OF_DATE = "This page is out of date: reload it and try again."
+
+# Each post that changes the campaign, as its form on the page sends it (bar `seen`).
+CHANGES = {
+    "pause": {"reason": "x"},
+    "resume": {"reason": "x"},
+    "extend": {"hours": "5", "reason": "x"},
+    "advance": {"reason": "x"},
+    "undo": {"reason": "x"},
+    "tile": {"hex": "LAND", "owner": "red-elves", "settlement": "village", "reason": "x"},
+    "army": {"army": "red-elves-1", "remove": "on", "reason": "x"},
+    "resources": {"kingdom": "red-elves", "gold": "9", "food": "9", "reason": "x"},
+}
+
+
+def change(campaign: Campaign, action: str) -> dict[str, str]:
+    """The post of `action` at the campaign's newest state (paused for a resume)."""
+    if action == "resume":
+        Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.PAUSED)
+    data = newest(campaign).data
+    red = next(k for k in data["kingdoms"] if k["id"] == "red-elves")
+    land = land_next_to(data, red["capital"])
+    return {k: f"{land[0]},{land[1]}" if v == "LAND" else v for k, v in CHANGES[action].items()}
+
+
+def test_every_form_that_changes_the_campaign_carries_the_snapshot_its_page_shows(
+    client, cast, at_orders
+):
+    page = page_of(signed_in(client, cast["gm"]), at_orders)
+    forms = dict(re.findall(r'<form [^>]*action="[^"]*/dashboard/([a-z-]+)/"[^>]*>(.*?)</form>',
+                            page, re.S))  # fmt: skip
+    seen = f'<input type="hidden" name="seen" value="{newest(at_orders).number}"'
+    shown = {"pause", "extend", "advance", "undo", "tile", "army", "resources"}  # running
+    assert shown <= set(forms)
+    assert {action for action in shown if seen in forms[action]} == shown
+
+
+@pytest.mark.parametrize("action", CHANGES)
+def test_a_post_from_a_page_drawn_before_the_newest_snapshot_is_refused(
+    client, cast, at_orders, action
+):
+    """A second tab still showing the step before: its advance, extension, pause, resume,
+    undo or correction changes nothing, and the admin reads why over the page as it stands."""
+    post = change(at_orders, action)
+    stale = newest(at_orders).number - 1  # the step before: another tab advanced since
+    before = state(at_orders)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(at_orders, action), {**post, "seen": stale}, follow=True
+    )
+    assert messages_of(response) == [f"Nothing was changed. {DRAWN_BEFORE}"]
+    assert f"Snapshot #{newest(at_orders).number} " in response.text
+    assert f'name="seen" value="{newest(at_orders).number}"' in response.text
+    assert state(at_orders) == before
+
+
+@pytest.mark.parametrize("action", CHANGES)
+def test_a_post_without_the_page_it_came_from_is_a_400_in_words(client, cast, at_orders, action):
+    """A forged form, or one from a page of before this check: never a 500, and nothing
+    changes."""
+    post = change(at_orders, action)
+    before = state(at_orders)
+    response = signed_in(client, cast["gm"]).post(action_url(at_orders, action), post)
+    assert response.status_code == 400
+    assert f"Nothing was changed. {OUT_OF_DATE}" in response.text
+    assert state(at_orders) == before
+
+
+def test_a_stale_htmx_post_returns_the_board_as_it_stands_with_why(client, cast, at_orders):
+    before = state(at_orders)
+    response = signed_in(client, cast["gm"]).post(
+        action_url(at_orders, "extend"),
+        {"hours": "5", "seen": newest(at_orders).number - 1},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="board"')
+    assert html.escape(DRAWN_BEFORE) in response.text
+    assert f'name="seen" value="{newest(at_orders).number}"' in response.text
+    assert state(at_orders) == before
+
+
+def test_a_form_sent_back_with_its_errors_carries_the_snapshot_the_page_now_shows(
+    client, cast, at_orders
+):
+    response = signed_in(client, cast["gm"]).post(
+        action_url(at_orders, "extend"),
+        {"hours": "soon", "seen": newest(at_orders).number - 1},
+        headers={"HX-Request": "true"},
+    )
+    assert "Give the hours as a whole number." in response.text
+    extend = re.search(r'action="[^"]*/dashboard/extend/".*?</form>', response.text, re.S)
+    assert extend is not None
+    assert f'name="seen" value="{newest(at_orders).number}"' in extend.group(0)
+
+
+def test_a_second_tab_does_not_advance_the_campaign_again(client, cast, campaign):
+    """Issue 35: "Advance now" in one tab, then in a second tab that still shows the races.
+    The capitals step opened by the first is left alone: the kingdom whose turn it is keeps
+    its choice, and nobody is told a second time that it is their turn."""
+    with_addresses(cast)
+    signed_in(client, cast["gm"])
+    first, second = page_of(client, campaign), page_of(client, campaign)  # two tabs
+    drawn_at = re.search(r'name="seen" value="(\d+)"', first)
+    assert drawn_at is not None
+    assert drawn_at.group(0) in second
+    advanced = client.post(
+        action_url(campaign, "advance"), {"seen": drawn_at.group(1), "reason": ""}, follow=True
+    )
+    assert messages_of(advanced)[0].startswith("Advanced.")
+    opened = newest(campaign)
+    assert opened.data["clock"]["step"] == "capitals"
+    told, before = Notification.objects.count(), state(campaign)
+
+    response = client.post(
+        action_url(campaign, "advance"), {"seen": drawn_at.group(1), "reason": ""}, follow=True
+    )
+
+    assert messages_of(response) == [f"Nothing was changed. {DRAWN_BEFORE}"]
+    assert state(campaign) == before
+    assert newest(campaign).number == opened.number
+    assert newest(campaign).data["pending"] == opened.data["pending"]  # its turn still
+    assert Notification.objects.count() == told
 
 
 # --- nobody else may act --------------------------------------------------------------------
@@ -565,6 +723,8 @@ def test_only_the_admin_may_act(client, cast, battle_waiting, action, visitor):
     before = state(campaign)
     if visitor is not None:
         signed_in(client, cast[visitor])
+    if action != "start":
+        post |= seen_now(campaign)
     response = client.post(action_url(campaign, action), post)
     if visitor == "gm":
         assert response.status_code == 302
@@ -606,7 +766,9 @@ def test_every_form_posts_without_javascript_and_with_htmx(client, cast, at_orde
 
 def test_an_htmx_post_returns_the_refreshed_board(client, cast, campaign):
     response = signed_in(client, cast["gm"]).post(
-        action_url(campaign, "pause"), {"reason": "holiday"}, headers={"HX-Request": "true"}
+        action_url(campaign, "pause"),
+        {**seen_now(campaign), "reason": "holiday"},
+        headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<div id="board"')
@@ -618,7 +780,9 @@ def test_an_htmx_post_returns_the_refreshed_board(client, cast, campaign):
 
 def test_an_htmx_post_with_a_bad_value_returns_the_board_with_the_error(client, cast, campaign):
     response = signed_in(client, cast["gm"]).post(
-        action_url(campaign, "extend"), {"hours": "soon"}, headers={"HX-Request": "true"}
+        action_url(campaign, "extend"),
+        {**seen_now(campaign), "hours": "soon"},
+        headers={"HX-Request": "true"},
     )
     assert response.status_code == 200  # htmx swaps only successful answers
     assert response.text.lstrip().startswith('<div id="board"')

@@ -24,6 +24,7 @@ from tests.campaign.helpers import (
     action_url,
     dashboard_url,
     new_campaign,
+    seen_now,
     signed_in,
     turned_away,
 )
@@ -342,7 +343,7 @@ def test_an_admin_makes_another_member_an_admin(client, cast, running):
     signed_in(client, cast["alice"])
     assert client.get(dashboard_url(running)).status_code == 200
     assert client.get(reverse("campaign:kingdom", args=[running.slug])).status_code == 200
-    response = client.post(action_url(running, "pause"), {"reason": "tea"})
+    response = client.post(action_url(running, "pause"), {**seen_now(running), "reason": "tea"})
     assert response.status_code == 302
     assert Campaign.objects.get(pk=running.pk).status == Campaign.Status.PAUSED
 

@@ -26,6 +26,7 @@ from tests.campaign.helpers import (
     new_campaign,
     play_from,
     play_until,
+    seen_now,
     signed_in,
 )
 from tests.campaign.views.test_new_campaign import NEW, choices
@@ -294,6 +295,7 @@ def test_the_admins_decision_on_the_battle_desk_names_the_artefacts_taken(
     decide = reverse("battles:admin_act", args=[campaign.slug, battle.number, "decide"])
     before = services.latest_snapshot(campaign).number
     forged = {"outcome": "blue-dwarfs", "captured": ["Home Ring"], "reason": "disputed"}
+    forged |= seen_now(campaign)
     refused = html.unescape(gm.post(decide, forged, follow=True).text)
     assert "Nothing was changed." in refused
     assert services.latest_snapshot(campaign).number == before
@@ -442,13 +444,17 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
         ("Sword, ²", "Line 1: write the name, a comma, the points."),  # issue 34: was a 500
         ("Sword, 25\nShield, ٢٥", "Line 2: write the name, a comma, the points."),
     ):
-        response = gm.post(url, {"artefacts": lines, "reason": "house list"}, follow=True)
+        response = gm.post(
+            url, {**seen_now(campaign), "artefacts": lines, "reason": "house list"}, follow=True
+        )
         assert why in html.unescape(response.text)
     assert services.latest_snapshot(campaign).number == before
     bob = signed_in(Client(), cast["bob"])
     assert bob.post(url, {"artefacts": "Sword, 25", "reason": "x"}).status_code == 404
     response = gm.post(
-        url, {"artefacts": "Sword, 25\nShield, 10", "reason": "house list"}, follow=True
+        url,
+        {**seen_now(campaign), "artefacts": "Sword, 25\nShield, 10", "reason": "house list"},
+        follow=True,
     )
     assert "The campaign's magical artefacts are set: 2, all free." in html.unescape(response.text)
     data = services.latest_snapshot(campaign).data
@@ -457,8 +463,29 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
         {"name": "Shield", "points": 10, "holder": None},
     ]
     play_until(campaign, cast, at_step("orders"))
-    response = gm.post(url, {"artefacts": "Axe, 20", "reason": "late"}, follow=True)
+    response = gm.post(
+        url, {**seen_now(campaign), "artefacts": "Axe, 20", "reason": "late"}, follow=True
+    )
     assert "edited before year 1 only" in html.unescape(response.text)
+
+
+def test_the_artefacts_from_a_page_drawn_before_the_newest_snapshot_are_refused(cast):
+    """Issue 35: a second tab's pool, drawn before the races were advanced, changes
+    nothing; the dashboard says why and shows the pool as it stands."""
+    campaign = new_campaign(cast, options={"wizards": True})
+    gm = signed_in(Client(), cast["gm"])
+    stale = seen_now(campaign)
+    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # another tab
+    url = reverse("campaign:dashboard_action", args=[campaign.slug, "artefacts"])
+    before = services.latest_snapshot(campaign)
+    response = gm.post(url, {**stale, "artefacts": "Sword, 25", "reason": "x"}, follow=True)
+    assert (
+        "Nothing was changed. The campaign moved on since this page was drawn: here it is as "
+        "it stands now."
+    ) in html.unescape(response.text)
+    assert "Blade of Slashing, 5" in response.text
+    assert services.latest_snapshot(campaign).number == before.number
+    assert services.latest_snapshot(campaign).data["artefacts"] == before.data["artefacts"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -469,7 +496,9 @@ def test_the_admins_artefacts_post_locks_the_campaign_in_a_transaction(cast):
     campaign = new_campaign(cast, options={"wizards": True})
     gm = signed_in(Client(), cast["gm"])
     url = reverse("campaign:dashboard_action", args=[campaign.slug, "artefacts"])
-    response = gm.post(url, {"artefacts": "Sword, 25", "reason": "house list"}, follow=True)
+    response = gm.post(
+        url, {**seen_now(campaign), "artefacts": "Sword, 25", "reason": "house list"}, follow=True
+    )
     assert response.status_code == 200
     assert "The campaign's magical artefacts are set: 1, all free." in html.unescape(response.text)
 

@@ -3,6 +3,7 @@ the engine judges each order at once; the draft stays sealed, in its resolution 
 editable until ready. For each kind of visitor: a player, the admin, a player of another
 campaign, a signed-out visitor."""
 
+import copy
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -15,6 +16,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
+from campaign.display.orders_board import orders_board
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex
@@ -95,6 +97,34 @@ def test_a_player_sees_their_unit_outlined_on_the_map_and_none_ordered(client, c
     assert "0 of 1 unit ordered." in page
     assert f'aria-label="Choose army {army["id"]} at [{army["hex"][0]}, {army["hex"][1]}]"' in page
     assert "Ready" in page
+
+
+def test_on_a_phone_the_map_opens_on_the_players_unit(client, cast, campaign):
+    """Issue 35: static/js/map.js scrolls the map's frame to the unit chosen, else the
+    first lit to tap, else the hex the frame names: the player's unit, also once ready."""
+    army = army_of(campaign, cast["alice"])
+    opens_on = f'class="map-frame orders-map" data-centre="{army["hex"][0]},{army["hex"][1]}"'
+    page = signed_in(client, cast["alice"]).get(url(campaign)).text
+    assert "/static/js/map.js" in page
+    assert opens_on in page
+    give(client, campaign, army["id"], "defend")
+    ready = client.post(
+        url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
+    ).text
+    assert 'class="pick' not in ready  # nothing lit to tap
+    assert opens_on in ready
+
+
+def test_a_kingdom_without_units_opens_the_map_on_its_capital(cast, campaign):
+    alice = campaign.memberships.get(user=cast["alice"])
+    data = copy.deepcopy(newest(campaign).data)
+    data["armies"] = [a for a in data["armies"] if a["kingdom"] != alice.kingdom]
+    capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == alice.kingdom)
+    services.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="lost", data=data, what="alice's army"
+    )
+    board = orders_board(alice, newest(campaign), [alice], draft=None, ready=set(), digest="")
+    assert board.opens_on == f"{capital[0]},{capital[1]}"
 
 
 def test_choosing_a_unit_lights_up_exactly_the_tiles_the_engine_allows(client, cast, campaign):

@@ -321,6 +321,63 @@ def test_a_stale_page_is_refused(cast, at_capitals):
     assert open_submissions(at_capitals) == []
 
 
+# --- two tabs (issue 35) -------------------------------------------------------------------
+
+DRAFT = re.compile(r'name="draft" value="([0-9a-f]*)"')
+
+
+def drawn_draft(board: str) -> str:
+    """The digest of the choice a board shows, which its Ready form sends."""
+    found = DRAFT.search(board)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_ready_form_carries_the_choice_its_page_shows(cast, at_capitals):
+    me = whose_turn(cast, at_capitals, "capital")
+    post(me, at_capitals, "capital", hex=tile(asked(at_capitals, "capital")["choices"][0]))
+    mine = Submission.objects.filter(campaign=at_capitals, consumed_by=None)
+    assert drawn_draft(page(me, at_capitals)) == services.draft_digest(mine)
+
+
+def test_ready_in_one_tab_never_founds_the_capital_another_tab_tapped(cast, at_capitals):
+    """A capital tapped at one tile in tab A and another in tab B: Ready in tab A is
+    refused (the choice changed in tab B since tab A was drawn), nothing is ready, and tab
+    A's board shows the capital as it stands, for Ready to confirm it there."""
+    campaign = at_capitals
+    me = whose_turn(cast, campaign, "capital")
+    here, there = (tile(h) for h in asked(campaign, "capital")["choices"][:2])
+    tab_a = post(me, campaign, "capital", hex=here, htmx=True).text
+    tab_b = post(me, campaign, "capital", hex=there, htmx=True).text
+    assert drawn_draft(tab_a) != drawn_draft(tab_b)
+
+    response = post(me, campaign, "ready", ready="yes", draft=drawn_draft(tab_a), htmx=True)
+
+    assert "Your decisions changed in another tab or window since this page was drawn" in (
+        response.text.replace("&#x27;", "'")
+    )
+    [capital] = open_submissions(campaign)
+    assert (capital.payload, capital.ready) == ([int(c) for c in there.split(",")], False)
+    q, r = there.split(",")
+    assert f"Your capital: <strong>[{q}, {r}]</strong>." in response.text
+    assert asked(campaign, "capital")["kingdom"] == capital.kingdom  # still its turn
+    assert drawn_draft(response.text) == drawn_draft(tab_b)  # Ready there confirms it
+
+
+def test_ready_founds_the_capital_its_own_page_shows(
+    cast, at_capitals, django_capture_on_commit_callbacks
+):
+    campaign = at_capitals
+    me = whose_turn(cast, campaign, "capital")
+    kingdom = asked(campaign, "capital")["kingdom"]
+    here = asked(campaign, "capital")["choices"][0]
+    tab_a = post(me, campaign, "capital", hex=tile(here), htmx=True).text
+    with django_capture_on_commit_callbacks(execute=True):
+        post(me, campaign, "ready", ready="yes", draft=drawn_draft(tab_a), htmx=True)
+    founded = next(k for k in newest(campaign)["kingdoms"] if k["id"] == kingdom)
+    assert founded["capital"] == here
+
+
 @pytest.fixture
 def at_settlements(cast, at_capitals):
     play_until(at_capitals, cast, at_step("settlements"))
