@@ -121,12 +121,21 @@ class UndoForm(DrawnAt):
 
 
 class ExtendForm(DrawnAt):
+    """The deadline moved later, or nearer (`direction`), by some hours."""
+
     hours = WholeNumberField(
         min_value=1,
         max_value=MAX_EXTENSION_HOURS,
         initial=24,
         label="Hours",
         error_messages={"invalid": "Give the hours as a whole number."},
+    )
+    direction = forms.ChoiceField(
+        choices=[("later", "Later"), ("earlier", "Earlier")],
+        initial="later",
+        widget=forms.RadioSelect,
+        label="Move the deadline",
+        required=False,
     )
     reason = reason_field(required=False)
 

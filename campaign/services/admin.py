@@ -80,16 +80,32 @@ def campaign_resume(
 def campaign_extend(
     *, campaign: Campaign, actor: User, hours: int, reason: str = "", seen: int | None = None
 ) -> Campaign:
+    """The deadline moves `hours` later, or nearer with negative hours (issue 35: a group
+    all ready early may bring it in), never into the past: to end the step now, advance
+    now. While paused, the time left on resuming moves alike."""
     campaign = locked_for_admin(campaign, actor)
     check_admin_saw(campaign, seen)
-    if hours < 1:
-        raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
+    if hours == 0:
+        raise ServiceError("Move it by at least one hour.", code="bad-hours", field="hours")
+    moved = timedelta(hours=hours)
     if campaign.status == Campaign.Status.PAUSED:
-        campaign.paused_with = (campaign.paused_with or timedelta(0)) + timedelta(hours=hours)
+        left = (campaign.paused_with or timedelta(0)) + moved
+        if left <= timedelta(0):
+            raise ServiceError(
+                "That leaves no time on resuming: move it by fewer hours, or resume and "
+                "advance now.", code="deadline-past", field="hours",
+            )  # fmt: skip
+        campaign.paused_with = left
     elif campaign.deadline is not None:
-        campaign.deadline = on_a_deadline_day(campaign, campaign.deadline + timedelta(hours=hours))
+        due = on_a_deadline_day(campaign, campaign.deadline + moved)
+        if due <= timezone.now():
+            raise ServiceError(
+                "That would put the deadline in the past: move it by fewer hours, or "
+                "advance now.", code="deadline-past", field="hours",
+            )  # fmt: skip
+        campaign.deadline = due
     else:
-        raise ServiceError("The campaign has no deadline to extend.", code="no-deadline")
+        raise ServiceError("The campaign has no deadline to move.", code="no-deadline")
     campaign.save()
     record_audit(campaign, actor, AuditEntry.Action.EXTENDED, reason, {"hours": hours})
     return campaign

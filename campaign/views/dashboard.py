@@ -190,11 +190,12 @@ def _resume(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _extend(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    hours = form["hours"]
+    hours = -form["hours"] if form.get("direction") == "earlier" else form["hours"]
     services.campaign_extend(
         campaign=campaign, actor=actor, hours=hours, reason=form["reason"], seen=form["seen"]
     )
-    return f"The deadline is {hours} hour{'s' if hours != 1 else ''} later."
+    said = "later" if hours > 0 else "earlier"
+    return f"The deadline is {abs(hours)} hour{'s' if abs(hours) != 1 else ''} {said}."
 
 
 def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:

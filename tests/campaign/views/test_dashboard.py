@@ -13,6 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import strip_tags
 
 from campaign import services
@@ -247,6 +248,29 @@ def test_the_admin_extends_the_deadline(client, cast, campaign):
     )
     assert Campaign.objects.get(pk=campaign.pk).deadline - campaign.deadline == timedelta(hours=24)
     assert AuditEntry.objects.filter(action="extended", reason="a busy week").exists()
+
+
+def test_the_admin_brings_the_deadline_nearer_but_never_into_the_past(client, cast, campaign):
+    """Issue 35: a deadline could only be extended; a group ready early may bring it in."""
+    gm = signed_in(client, cast["gm"])
+    before = campaign.deadline
+    response = gm.post(
+        action_url(campaign, "extend"),
+        {**seen_now(campaign), "hours": "6", "direction": "earlier", "reason": "all ready"},
+        follow=True,
+    )
+    assert "The deadline is 6 hours earlier." in messages_of(response)
+    assert before - Campaign.objects.get(pk=campaign.pk).deadline == timedelta(hours=6)
+    hours_left = int(
+        (Campaign.objects.get(pk=campaign.pk).deadline - timezone.now()) / timedelta(hours=1)
+    )
+    response = gm.post(
+        action_url(campaign, "extend"),
+        {**seen_now(campaign), "hours": str(hours_left + 1), "direction": "earlier", "reason": ""},
+        follow=True,
+    )
+    assert "That would put the deadline in the past" in " ".join(messages_of(response))
+    assert before - Campaign.objects.get(pk=campaign.pk).deadline == timedelta(hours=6)
 
 
 def test_the_admin_advances_now_with_the_defaults(client, cast, campaign):
