@@ -54,6 +54,7 @@ class SideView:
     name: str
     player: str
     role: str  # "attacker" or "defender"
+    stance: str  # how the card names its part: "picked this battle", "besieged in its fortress"
     armies: list[str]
     ships: list[str]
     points: int
@@ -80,6 +81,7 @@ def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> lis
             name=names.get(side["kingdom"], side["kingdom"]),
             player=players.get(side["kingdom"], "nobody"),
             role="attacker" if side["kingdom"] == battle.attacker else "defender",
+            stance=stance_of(battle, side["kingdom"]),
             armies=list(side["armies"]),
             ships=list(side["ships"]),
             points=side["points"],
@@ -91,6 +93,17 @@ def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> lis
         )
         for side in battle.sides
     ]
+
+
+def stance_of(battle: Battle, kingdom: str) -> str:
+    """A side's part, as the card names it: in a siege (option sieges, OA14) the besieged
+    and the side assaulting its walls, whichever of them picked the battle (B2); otherwise
+    the side that picked it."""
+    siege = battle.details.get("siege")
+    if siege:
+        where = "fortress" if siege["works"] == "stone" else "capital"
+        return f"besieged in its {where}" if kingdom == siege["side"] else "assaulting its walls"
+    return "picked this battle" if kingdom == battle.attacker else ""
 
 
 def one_deck(battle: Battle) -> bool:
@@ -237,12 +250,12 @@ def _changes(
     data: Json, battle: Battle, result: str, winner: str, names: dict[str, str]
 ) -> list[str]:
     entry: Json = {"hex": battle.hex, "result": result, **({"winner": winner} if winner else {})}
-    trial = copy.deepcopy(data)
-    trial.setdefault("inputs", {}).setdefault("battles", []).append(entry)
-    try:
-        after = advance(trial)
-    except RuleError as error:
-        return [f"The rules would refuse it: {error.message}"]
+    earlier = _awaiting_before(data, battle)
+    after = _tried(data, [*({"hex": h, "result": "draw"} for h in earlier), entry])
+    if isinstance(after, RuleError) and earlier:
+        after = _tried(data, [entry])  # the earlier battles can't end in a draw: as it stands
+    if isinstance(after, RuleError):
+        return [f"The rules would refuse it: {after.message}"]
     events = after["events"][len(data["events"]) :]
     own = next(
         (
@@ -256,7 +269,36 @@ def _changes(
     )
     if own is None:
         return ["It is applied once the battles picked before it are settled (ruling B11)."]
-    return _describe(events, after, battle, winner, names)
+    following = events[events.index(own) + 1 :]
+    said = _describe(following, after, battle, winner, names)
+    if earlier:
+        said.insert(0, f"Once the battles picked before it are settled ({B11}), as they leave it:")
+    return said
+
+
+B11 = "ruling B11"
+
+
+def _awaiting_before(data: Json, battle: Battle) -> list[list[int]]:
+    """The tiles of the battles of its month awaiting their results that were picked before
+    it (ruling B11: results are applied in picking order)."""
+    awaiting = [
+        b["hex"]
+        for b in data.get("battles", [])
+        if b["status"] == BattleStatus.AWAITING_RESULT
+        and (b["year"], b["month"]) == (battle.year, battle.month)
+    ]
+    return awaiting[: awaiting.index(battle.hex)] if battle.hex in awaiting else []
+
+
+def _tried(data: Json, entries: list[Json]) -> Json | RuleError:
+    """The engine's answer to the file with these results added, or its refusal."""
+    trial = copy.deepcopy(data)
+    trial.setdefault("inputs", {}).setdefault("battles", []).extend(entries)
+    try:
+        return advance(trial)
+    except RuleError as error:
+        return error
 
 
 def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
@@ -301,6 +343,14 @@ def _describe(
             lines.append(f"{', '.join(event['units'])} has nowhere to retreat and is destroyed.")
         elif event["type"] == "strategy-learned" and event["kingdom"] in battle.kingdoms:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} learns a new strategy.")
+        elif event["type"] == "artefact-taken" and event.get("hex") == battle.hex:
+            taker, taken_from = event.get("to"), event["from"]
+            lines.append(
+                f"{names.get(taker, taker)} takes {event['artefact']} from "
+                f"{names.get(taken_from, taken_from)} (option OA10)."
+                if taker
+                else f"{event['artefact']} goes back to the pool (option OA10)."
+            )
     for asked in after.get("pending", []):
         if asked["kind"] == "retreat" and asked.get("unit") in units:
             choices = ", ".join(at(h) for h in asked["choices"])

@@ -53,3 +53,19 @@ def test_oa12_the_set_up_steps_of_one_shared_deck():
     plain = setup_steps(a_battle(), NAMES)
     assert "Put the Battlefields condition card Heavy Rain in play." in plain
     assert not any("Objective cards" in step or "one Battlefield deck" in step for step in plain)
+
+
+def test_oa14_a_siege_card_names_the_besieged_and_the_assault_whoever_picked_the_battle():
+    """Issue 35: "picked this battle" was said of the besieged, who had picked it (B2);
+    in a siege the card names the besieged and the side assaulting its walls."""
+    from battles.card import stance_of
+
+    battle = a_battle(sieges=True)
+    battle.attacker, battle.defender = "blue", "red"  # the besieged picked it
+    battle.details = {"siege": {"side": "blue", "works": "stone"}}
+    assert stance_of(battle, "blue") == "besieged in its fortress"
+    assert stance_of(battle, "red") == "assaulting its walls"
+    battle.details = {"siege": {"side": "blue", "works": "wood"}}
+    assert stance_of(battle, "blue") == "besieged in its capital"
+    battle.details = {}
+    assert (stance_of(battle, "blue"), stance_of(battle, "red")) == ("picked this battle", "")

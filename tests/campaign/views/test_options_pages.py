@@ -102,6 +102,8 @@ def test_a_siege_card_prints_the_works_and_each_sides_limits_to_both_players(cas
     ]
     for page in pages:
         assert "Siege assault" in page
+        assert '<h3>Blue Dwarfs <span class="muted">(bob, besieged in its fortress)' in page
+        assert '<h3>Red Elves <span class="muted">(alice, assaulting its walls)' in page
         assert (
             "Blue Dwarfs is besieged in its fortress: instead of the defender's benefit it sets "
             "up, wholly in its own half before the first unit deploys, 2 stone towers, 2 stone "
@@ -232,6 +234,10 @@ def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
         bob.post(confirm, {"seen": seen, "report": report.pk})
     holders = {a["name"]: a["holder"] for a in services.latest_snapshot(campaign).data["artefacts"]}
     assert holders["Blue Boots"] == {"kingdom": "red-elves", "army": "red-elves-1"}
+    # Issue 35: the card's "What it did" tells the capture
+    assert "Red Elves takes Blue Boots from Blue Dwarfs (option OA10)." in html.unescape(
+        bob.get(card).text
+    )
 
 
 def test_a_capture_of_ones_own_artefact_is_refused_as_it_is_reported_in_a_later_battle(cast):
@@ -273,6 +279,12 @@ def test_a_capture_of_ones_own_artefact_is_refused_as_it_is_reported_in_a_later_
     assert not later.reports.exists()
     alice.post(act, {**post, "captured": ["Blue Boots"]})
     assert later.reports.get().captured == ["Blue Boots"]
+    # What each result would do is told even while the earlier battle waits (B11)
+    card = html.unescape(
+        alice.get(reverse("battles:card", args=[campaign.slug, later.number])).text
+    )
+    assert "Once the battles picked before it are settled (ruling B11), as they leave it:" in card
+    assert "It is applied once the battles picked before it are settled" not in card
 
 
 def test_the_admins_decision_on_the_battle_desk_names_the_artefacts_taken(
