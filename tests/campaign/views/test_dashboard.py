@@ -297,7 +297,7 @@ def test_who_took_which_default_is_told_in_words_in_the_report_and_the_audit_log
     """Issue 35: the month report said "Deadline default: kind races, kingdom red-elves"
     and the audit log "defaults: True"."""
     signed_in(client, cast["gm"])
-    client.post(action_url(campaign, "advance"), {"reason": ""})
+    client.post(action_url(campaign, "advance"), {**seen_now(campaign), "reason": ""})
     report = html.unescape(
         client.get(reverse("campaign:report", args=[campaign.slug, newest(campaign).number])).text
     )
@@ -358,7 +358,7 @@ def test_the_dashboard_says_what_holds_the_campaign_and_what_frees_it(
         raise RuleError("bad-order", "map.tiles[0]", "The map is broken.")
 
     monkeypatch.setattr("campaign.services.advancing.advance", refusing)
-    client.post(action_url(campaign, "advance"), {"reason": ""})
+    client.post(action_url(campaign, "advance"), {**seen_now(campaign), "reason": ""})
     assert "The campaign is paused: the rules refused to advance (The map is broken.)." in holds(
         client, campaign
     )
