@@ -14,6 +14,7 @@ import io
 import logging
 import math
 import secrets
+import struct
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from typing import IO, TYPE_CHECKING
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
-from PIL import Image, ImageCms, ImageOps
+from PIL import Image, ImageCms, ImageMode, ImageOps, JpegImagePlugin
 
 from campaign.services import ServiceError
 
@@ -42,6 +43,14 @@ READ_AS = frozenset({*FORMATS, "MPO"})
 # parts as a WebP. Served with this content type, never another.
 CONTENT_TYPES = {"jpg": "image/jpeg", "webp": "image/webp"}
 FOLDER = "battle-photos"  # in the default storage
+# What decoding a picture may hold at once (`_check_before_decoding`).
+MAX_DECODED = 100 * 1024 * 1024
+# How a JPEG is coded (its frame marker): baseline, extended and progressive, with Huffman
+# or arithmetic codes; those in one pass when their first scan holds every component.
+JPEG_FRAMES = frozenset({0xC0, 0xC1, 0xC2, 0xC9, 0xCA})
+JPEG_SEQUENTIAL = frozenset({0xC0, 0xC1, 0xC9})
+PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # a pixel's samples, by its colour type
+STANDALONE_MARKERS = frozenset({0x00, 0x01, *range(0xD0, 0xD9)})  # no length follows
 
 # Pillow warns past this many pixels and refuses twice as many; the warning is an error
 # here too (`develop`), so a picture that claims more is refused before it is decoded.
@@ -50,6 +59,11 @@ Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
 
 TOO_MANY_PIXELS = "That picture has too many pixels: at most 40 megapixels."
+TOO_LARGE_DECODED = (
+    "That picture is too large to open here: send a smaller one, or a JPEG as a phone's "
+    "camera saves it (a PNG of at most 25 megapixels, half that at 16 bits a colour; a WebP "
+    "of at most 6)."
+)
 UNREADABLE = (
     "That file is not a photograph this site can read: send a JPEG, PNG or WebP picture, "
     "whole (a file cut short or of another kind is refused)."
@@ -84,7 +98,7 @@ def develop(upload: IO[bytes], size: int) -> Developed:
             # A corrupt EXIF block is of no matter: the EXIF is dropped.
             warnings.filterwarnings("ignore", category=UserWarning, module="PIL")
             with Image.open(upload, formats=FORMATS) as image:
-                return _developed(image)
+                return _developed(image, upload, size)
     except ServiceError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -93,15 +107,118 @@ def develop(upload: IO[bytes], size: int) -> Developed:
         raise refused(UNREADABLE, "unreadable") from None
 
 
-def _developed(image: Image.Image) -> Developed:
-    """From a picture opened but not yet decoded: its size checked first."""
+def fitted(size: tuple[int, int], longest: int) -> tuple[int, int]:
+    """The size of the same shape at most `longest` pixels on its longer side, its shorter
+    side rounded to the nearest pixel (at least one); the size itself if it is no larger."""
+    width, height = size
+    if max(width, height) <= longest:
+        return size
+    if width >= height:
+        return longest, max(1, round(height * longest / width))
+    return max(1, round(width * longest / height)), longest
+
+
+def _check_before_decoding(
+    image: Image.Image, upload: IO[bytes], size: int, kept: tuple[int, int]
+) -> None:
+    """Refuse a picture of `size` bytes, opened but not yet decoded, that is not of a kind
+    read here, has too many pixels, or would take too much memory to decode: its pixels as
+    Pillow keeps them and what its decoder and its metadata hold besides. A JPEG is set to
+    be decoded at a half, a quarter or an eighth (`draft`) if that is still no smaller than
+    the copy kept."""
     width, height = image.size
     if image.format not in READ_AS:
         raise refused(UNREADABLE, "unreadable")
     if width * height > MAX_PIXELS:
         raise refused(TOO_MANY_PIXELS, "too-many-pixels")
-    if image.format in ("JPEG", "MPO"):
-        image.draft("RGB", (LARGE, LARGE))  # decoded at a half, quarter or eighth if it can be
+    # Its metadata (EXIF, XMP, colour profile, comments) is read from the file: at most its
+    # size, held about twice over as it is read and parsed.
+    held = 2 * size
+    if image.format == "WEBP":
+        # libwebp decodes the whole frame, keeps it twice, and hands Pillow a copy.
+        held += 3 * pixel_bytes(image.mode, image.size)
+    elif isinstance(image, JpegImagePlugin.JpegImageFile):  # an MPO too
+        held += _jpeg_coefficients(image, upload)
+        image.draft("RGB", kept)
+    decoded = pixel_bytes(image.mode, image.size)
+    if image.format == "PNG":
+        decoded = max(decoded, _png_inflated(image, upload))
+    if held + decoded > MAX_DECODED:
+        raise refused(TOO_LARGE_DECODED, "too-large-decoded")
+
+
+def pixel_bytes(mode: str, size: tuple[int, int]) -> int:
+    """What Pillow holds for a picture of this mode and size: 1 byte a pixel for a bilevel,
+    grey or palette picture, 2 for 16-bit grey, 4 for 32-bit and for every mode of several
+    8-bit bands (RGB too: Pillow keeps room for a fourth)."""
+    described = ImageMode.getmode(mode)
+    depth = 4 if len(described.bands) > 1 else int(described.typestr[-1])
+    return size[0] * size[1] * depth
+
+
+def _png_inflated(image: Image.Image, upload: IO[bytes]) -> int:
+    """The bytes of a PNG's pixels as they are inflated and unfiltered, each sample at its
+    own depth (a 16-bit RGBA pixel is 8 of them, which Pillow keeps in 4): decoding it
+    takes its time over each. The upload is left where it was."""
+    where = upload.tell()
+    upload.seek(24)  # its header's bit depth and colour type
+    depth, colour = upload.read(2)
+    upload.seek(where)
+    row = math.ceil(image.width * PNG_SAMPLES.get(colour, 4) * depth / 8)
+    return row * image.height
+
+
+def _jpeg_coefficients(image: JpegImagePlugin.JpegImageFile, upload: IO[bytes]) -> int:
+    """What libjpeg holds besides the picture for a JPEG it reads in several passes
+    (progressive, or a scan for each component): every 8 by 8 block of every component,
+    64 coefficients of 2 bytes, at full size however reduced it is drawn; 0 for a JPEG
+    read in one pass. A JPEG coded another way (lossless, hierarchical) is refused."""
+    frame, components = _jpeg_first_scan(upload)
+    if frame not in JPEG_FRAMES:
+        raise refused(UNREADABLE, "unreadable")
+    if frame in JPEG_SEQUENTIAL and components == len(image.layer):
+        return 0
+    width, height = image.size
+    most_across = max(across for _, across, _, _ in image.layer)
+    most_down = max(down for _, _, down, _ in image.layer)
+    blocks = 0
+    for _, across, down, _ in image.layer:
+        columns = math.ceil(math.ceil(width * across / most_across) / 8)
+        rows = math.ceil(math.ceil(height * down / most_down) / 8)
+        blocks += columns * rows
+    return blocks * 64 * 2
+
+
+def _jpeg_first_scan(upload: IO[bytes]) -> tuple[int, int]:
+    """A JPEG's frame marker (0xC0 to 0xCF: how it is coded) and how many components its
+    first scan holds, from its markers read as Pillow reads them (other bytes between them
+    skipped); 0 for what is not found. The upload is left where it was."""
+    where = upload.tell()
+    upload.seek(2)  # past the start of image
+    frame = 0
+    try:
+        while byte := upload.read(1):
+            if byte != b"\xff":
+                continue
+            marker = upload.read(1)
+            while marker == b"\xff":  # bytes that fill the space before a marker
+                marker = upload.read(1)
+            if not marker or marker[0] in STANDALONE_MARKERS:
+                continue
+            (length,) = struct.unpack(">H", upload.read(2))
+            if marker[0] == 0xDA:  # the start of a scan
+                return frame, upload.read(1)[0]
+            if 0xC0 <= marker[0] <= 0xCF and marker[0] not in (0xC4, 0xC8, 0xCC):
+                frame = marker[0]
+            upload.seek(length - 2, io.SEEK_CUR)
+        return frame, 0
+    finally:
+        upload.seek(where)
+
+
+def _developed(image: Image.Image, upload: IO[bytes], size: int) -> Developed:
+    """From a picture opened but not yet decoded: checked first (`_check_before_decoding`)."""
+    _check_before_decoding(image, upload, size, fitted(image.size, LARGE))
     image.load()
     upright = _in_srgb(_upright(image))
     large = _plain(upright)

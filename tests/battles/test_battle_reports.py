@@ -25,7 +25,9 @@ from tests.battles.pictures import (
     bomb,
     cut_out,
     declaring,
+    declaring_jpeg,
     encoded,
+    flat_png,
     noise_png,
     phone_jpeg,
     png,
@@ -285,6 +287,32 @@ HOSTILE = {
         "photo.png",
         UNREADABLE,
     ),
+    # Issue 34: what decoding would hold, refused before it is decoded.
+    "a 16-bit RGBA PNG of 6,320 by 6,320, 480 KB as it is one colour": (
+        flat_png((6320, 6320), bytes(range(8)), depth=16),
+        "photo.png",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a 16-bit RGBA PNG of 3,700 by 3,700: 8 bytes a pixel inflated": (
+        flat_png((3700, 3700), bytes(range(8)), depth=16),
+        "photo.png",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a progressive JPEG of 40 megapixels": (
+        declaring_jpeg(encoded(scene((64, 48)), "JPEG", progressive=True), 7300, 5479),
+        "photo.jpg",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a JPEG of 40 megapixels scanned a component at a time": (
+        declaring_jpeg(encoded(scene((64, 48)), "JPEG"), 7300, 5479, one_by_one=True),
+        "photo.jpg",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a lossless JPEG": (
+        declaring_jpeg(encoded(scene((64, 48)), "JPEG"), 64, 48, frame=0xC3),
+        "photo.jpg",
+        UNREADABLE,
+    ),
 }
 
 
@@ -343,6 +371,32 @@ def test_the_files_of_a_photograph_not_saved_are_deleted(cast, resolved, media, 
     with pytest.raises(RuntimeError):
         add_photo(resolved, cast["alice"], JPEG)
     assert stored(media) == []
+
+
+# --- what a photograph may cost (issue 34) ----------------------------------------------------------
+# What each upload costs a process is measured in tests/battles/test_photo_memory.py.
+
+
+@pytest.mark.parametrize(
+    ("mode", "each"),
+    [("1", 1), ("L", 1), ("P", 1), ("I;16", 2), ("I;16B", 2), ("I", 4), ("F", 4)]
+    + [(mode, 4) for mode in ("LA", "PA", "RGB", "RGBA", "RGBa", "CMYK", "YCbCr")],
+)
+def test_pillow_holds_a_pixel_of_each_mode_in_so_many_bytes(mode, each):
+    assert photos.pixel_bytes(mode, (3000, 2000)) == 3000 * 2000 * each
+
+
+def test_a_webp_is_counted_at_16_bytes_a_pixel_and_refused_past_6_megapixels(cast, resolved, media):
+    large = encoded(Image.new("RGB", (2600, 2600), "red"), "WEBP", lossless=True)
+    assert refusal(resolved, cast["alice"], large, "photo.webp") == photos.TOO_LARGE_DECODED
+    assert stored(media) == []
+
+
+def test_a_screenshot_of_12_megapixels_is_kept(cast, resolved, media):
+    photo = add_photo(
+        resolved, cast["alice"], flat_png((4000, 3000), b"\x20\x40\x60", colour=2), "a.png"
+    )
+    assert (photo.width, photo.height) == (1600, 1200)
 
 
 # --- photographs on the card, and served ----------------------------------------------------
