@@ -51,6 +51,7 @@ JPEG_FRAMES = frozenset({0xC0, 0xC1, 0xC2, 0xC9, 0xCA})
 JPEG_SEQUENTIAL = frozenset({0xC0, 0xC1, 0xC9})
 PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # a pixel's samples, by its colour type
 STANDALONE_MARKERS = frozenset({0x00, 0x01, *range(0xD0, 0xD9)})  # no length follows
+BAND = 1_000_000  # pixels of the decoded picture reduced at a time (a factor wide at least)
 
 # Pillow warns past this many pixels and refuses twice as many; the warning is an error
 # here too (`develop`), so a picture that claims more is refused before it is decoded.
@@ -97,14 +98,25 @@ def develop(upload: IO[bytes], size: int) -> Developed:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             # A corrupt EXIF block is of no matter: the EXIF is dropped.
             warnings.filterwarnings("ignore", category=UserWarning, module="PIL")
-            with Image.open(upload, formats=FORMATS) as image:
-                return _developed(image, upload, size)
+            reduced, kept = _decoded(upload, size)
+            return _developed(reduced, kept)
     except ServiceError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise refused(TOO_MANY_PIXELS, "too-many-pixels") from None
     except Exception:
         raise refused(UNREADABLE, "unreadable") from None
+
+
+def _decoded(upload: IO[bytes], size: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The picture checked, decoded and reduced (`_reduced`), and the size of the copy
+    kept. The picture at full size is let go as this returns, before any other step:
+    leaving `with` closes its file, not its pixels, which go with its last reference."""
+    with Image.open(upload, formats=FORMATS) as image:
+        kept = fitted(image.size, LARGE)
+        _check_before_decoding(image, upload, size, kept)
+        image.load()
+        return _reduced(image), kept
 
 
 def fitted(size: tuple[int, int], longest: int) -> tuple[int, int]:
@@ -216,13 +228,47 @@ def _jpeg_first_scan(upload: IO[bytes]) -> tuple[int, int]:
         upload.seek(where)
 
 
-def _developed(image: Image.Image, upload: IO[bytes], size: int) -> Developed:
-    """From a picture opened but not yet decoded: checked first (`_check_before_decoding`)."""
-    _check_before_decoding(image, upload, size, fitted(image.size, LARGE))
-    image.load()
-    upright = _in_srgb(_upright(image))
-    large = _plain(upright)
-    large.thumbnail((LARGE, LARGE), Image.Resampling.LANCZOS)
+def _reduced(image: Image.Image) -> Image.Image:
+    """The decoded picture reduced by a whole factor to less than twice the copy kept
+    (Pillow's `reduce`: the average of each square of pixels), a band across its longer
+    side at a time so that it is never copied whole; with its `info` (EXIF, colour profile,
+    XMP), in a mode that the later steps read as they would the picture's own."""
+    width, height = image.size
+    factor = max(1, max(width, height) // LARGE)
+    mode = _working_mode(image)
+    reduced = Image.new(mode, (-(-width // factor), -(-height // factor)))
+    across = width >= height
+    longer, shorter = (width, height) if across else (height, width)
+    step = factor * max(1, BAND // (factor * shorter))
+    for start in range(0, longer, step):
+        end = min(longer, start + step)
+        band = image.crop((start, 0, end, height) if across else (0, start, width, end))
+        if mode == "RGBa":
+            band = band.convert("RGBA")  # a transparent colour becomes an alpha band first
+        at = (start // factor, 0) if across else (0, start // factor)
+        reduced.paste(band.convert(mode).reduce(factor), at)
+    # Its transparency is in its alpha band now (16-bit grey's, which never matched
+    # `_plain`'s 8-bit pixels, is dropped as it was before).
+    reduced.info = {key: value for key, value in image.info.items() if key != "transparency"}
+    return reduced
+
+
+def _working_mode(image: Image.Image) -> str:
+    """A mode Pillow reduces and resizes, keeping what `_plain` makes of the picture:
+    transparent pictures premultiplied by their alpha (as Pillow's own resize does, so that
+    the colour of what cannot be seen does not bleed into what can), 16-bit grey in 32 bits,
+    bilevel as grey, a palette's colours."""
+    if image.mode.startswith("I;16"):
+        return "I"
+    if image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info:
+        return "RGBa"
+    return {"1": "L", "P": "RGB"}.get(image.mode, image.mode)
+
+
+def _developed(reduced: Image.Image, kept: tuple[int, int]) -> Developed:
+    """From the reduced picture: resized to the copy kept, turned upright, in sRGB, drawn
+    again without metadata, with a thumbnail."""
+    large = _plain(_in_srgb(_upright(reduced.resize(kept, Image.Resampling.LANCZOS))))
     small = large.copy()
     small.thumbnail((THUMBNAIL, THUMBNAIL), Image.Resampling.LANCZOS)
     extension = "webp" if large.mode == "RGBA" else "jpg"

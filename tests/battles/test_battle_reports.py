@@ -399,6 +399,37 @@ def test_a_screenshot_of_12_megapixels_is_kept(cast, resolved, media):
     assert (photo.width, photo.height) == (1600, 1200)
 
 
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_panorama_is_reduced_a_band_at_a_time_each_in_its_place(cast, resolved, media, turned):
+    """Its left half red, its right blue (its top and bottom if turned a quarter); sizes
+    that are no multiple of the factor it is reduced by (5)."""
+    picture = scene((8003, 499))
+    if turned:
+        picture = picture.transpose(Image.Transpose.ROTATE_90)
+    photo = add_photo(resolved, cast["alice"], encoded(picture, "PNG"), "panorama.png")
+    image = opened(kept(photo))
+    first, last = (1, 50), (1598, 50)
+    if turned:
+        assert image.size == (100, 1600)
+        first, last = (50, 1598), (50, 1)  # the left half turned is at the bottom
+    else:
+        assert image.size == (1600, 100)
+    assert pixel(image, first)[0] > 200 > pixel(image, first)[2]
+    assert pixel(image, last)[2] > 200 > pixel(image, last)[0]
+
+
+def test_a_large_picture_with_transparent_parts_keeps_them_through_its_reduction(
+    cast, resolved, media
+):
+    photo = add_photo(resolved, cast["alice"], cut_out((3300, 1700)), "cut-out.png")
+    image = opened(kept(photo))
+    assert (image.format, image.size) == ("WEBP", (1600, 824))
+    red, nothing = pixel(image, (10, 10)), pixel(image, (1590, 10))
+    assert red[3] == 255
+    assert red[0] > 200 > red[2]  # no colour of what cannot be seen at its edge
+    assert nothing[3] == 0
+
+
 # --- photographs on the card, and served ----------------------------------------------------
 
 
