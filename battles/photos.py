@@ -23,7 +23,7 @@ from typing import IO, TYPE_CHECKING
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
-from PIL import Image, ImageCms, ImageMode, ImageOps, JpegImagePlugin
+from PIL import ExifTags, Image, ImageCms, ImageMode, JpegImagePlugin, PngImagePlugin
 
 from campaign.services import ServiceError
 
@@ -56,6 +56,21 @@ BAND = 1_000_000  # pixels of the decoded picture reduced at a time (a factor wi
 # Pillow warns past this many pixels and refuses twice as many; the warning is an error
 # here too (`develop`), so a picture that claims more is refused before it is decoded.
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+
+# A PNG's text (its comments, XMP) is read whole, and a chunk of it can be inflated a
+# thousandfold: Pillow's own limit is 64 MB, refused past this.
+PngImagePlugin.MAX_TEXT_MEMORY = 4 * 1024 * 1024
+
+# How each EXIF orientation is turned upright.
+TURNS = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
 
 SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
 
@@ -282,11 +297,15 @@ def _developed(reduced: Image.Image, kept: tuple[int, int]) -> Developed:
 
 
 def _upright(image: Image.Image) -> Image.Image:
-    """The picture turned as its EXIF orientation says; as it is if that can't be read."""
+    """The picture turned as its EXIF orientation says; as it is if that can't be read.
+    Only that tag is read: `ImageOps.exif_transpose` writes the EXIF again without it, which
+    decodes every value, and a file of 10 MB can hold millions of them."""
     try:
-        return ImageOps.exif_transpose(image)
+        orientation = image.getexif().get(ExifTags.Base.Orientation)
     except (OSError, ValueError, TypeError, KeyError, SyntaxError):
         return image
+    turn = TURNS.get(orientation) if isinstance(orientation, int) else None
+    return image.transpose(turn) if turn is not None else image
 
 
 def _in_srgb(image: Image.Image) -> Image.Image:

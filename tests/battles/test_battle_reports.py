@@ -5,6 +5,7 @@ report; every refusal in words, with nothing stored; and a hidden report reaches
 who may not see it, on the card, at the photographs' URLs, in the chronicle or at the end."""
 
 import io
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from campaign.models import AuditEntry
 from campaign.services import ServiceError
 from tests.battles.pictures import (
     GPS_IFD,
+    ORIENTATION,
     bomb,
+    chunk,
     cut_out,
     declaring,
     declaring_jpeg,
@@ -207,6 +210,15 @@ def test_a_photograph_is_turned_upright_by_its_exif_orientation(cast, resolved, 
     assert blue[2] > 200 > blue[0]
 
 
+def test_a_png_is_turned_upright_by_the_orientation_in_its_exif_too(cast, resolved, media):
+    exif = Image.Exif()
+    exif[ORIENTATION] = 6
+    photo = add_photo(resolved, cast["alice"], encoded(scene((200, 100)), "PNG", exif=exif))
+    image = opened(kept(photo))
+    assert image.size == (100, 200)
+    assert pixel(image, (50, 10))[0] > 200 > pixel(image, (50, 10))[2]  # red, at the top
+
+
 def test_a_small_photograph_is_kept_at_its_own_size(cast, resolved, media):
     photo = add_photo(resolved, cast["alice"], png((640, 480)), "table.png")
     assert opened(kept(photo)).size == (640, 480)
@@ -311,6 +323,19 @@ HOSTILE = {
     "a lossless JPEG": (
         declaring_jpeg(encoded(scene((64, 48)), "JPEG"), 64, 48, frame=0xC3),
         "photo.jpg",
+        UNREADABLE,
+    ),
+    "a PNG of 5 MB of text, inflated from a few KB": (
+        flat_png(
+            (64, 48),
+            b"\x10\x20\x30",
+            colour=2,
+            before=b"".join(
+                chunk(b"zTXt", b"note %d\x00\x00" % n + zlib.compress(b"t" * 1_000_000))
+                for n in range(5)
+            ),
+        ),
+        "photo.png",
         UNREADABLE,
     ),
 }
