@@ -1,10 +1,16 @@
 """The photographs of battle reports, developed from what a player uploads: a JPEG, PNG or
 WebP as Pillow reads its content (whatever its name or the browser says it is), at most
-12 MB and 40 megapixels (the size read from its header, before a pixel is decoded), turned
-upright by its EXIF orientation and drawn again without any of its metadata (EXIF and its
-GPS position, XMP, comments, colour profile: the colours are first converted to sRGB), as a
-copy at most 1,600 pixels on its longer side and a thumbnail at most 400. What was uploaded
-is not kept. A refusal is a `ServiceError` in words.
+12 MB and 40 megapixels, and refused if decoding it would hold more than 100 MB: its pixels
+as Pillow keeps them (or a PNG's as they are inflated, 8 bytes a pixel at 16 bits RGBA) and
+what its decoder and metadata hold besides, a JPEG counted at the half, quarter or eighth it
+is decoded at; all of this is read from its header, before a pixel is decoded. Once decoded
+it is reduced, a band at a time, to less than twice the copy kept, and the picture at full
+size is let go before anything else is done: turned upright by its EXIF orientation, drawn
+again without any of its metadata (EXIF and its GPS position, XMP, comments, colour profile:
+the colours are first converted to sRGB), as a copy at most 1,600 pixels on its longer side
+and a thumbnail at most 400. Developing any upload accepted grows a process by less than
+150 MB (tests/battles/test_photo_memory.py). What was uploaded is not kept. A refusal is a
+`ServiceError` in words.
 
 They are kept in Django's default storage (`STORAGES`: files under VAR_DIR by default, an
 S3-compatible store in production if it is set: docs/deploy.md); a photograph's files go
