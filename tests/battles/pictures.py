@@ -85,10 +85,72 @@ def declaring(data: bytes, width: int, height: int) -> bytes:
     return data[:16] + header + crc + data[33:]
 
 
+def declaring_jpeg(
+    data: bytes, width: int, height: int, *, frame: int | None = None, one_by_one: bool = False
+) -> bytes:
+    """A JPEG whose frame header says it is `width` by `height` (coded as `frame` says, its
+    marker 0xC0 to 0xCF, if given), its scan cut down to its first component if
+    `one_by_one`, as a JPEG scanned a component at a time begins: all that is read before
+    it is decoded. Made from Pillow's JPEG, whose markers follow each other."""
+    at, out = 2, bytearray(data[:2])
+    while data[at + 1] != 0xDA:
+        length = struct.unpack(">H", data[at + 2 : at + 4])[0]
+        segment = bytearray(data[at : at + 2 + length])
+        if 0xC0 <= segment[1] <= 0xCF and segment[1] not in (0xC4, 0xC8, 0xCC):
+            segment[5:9] = struct.pack(">HH", height, width)
+            segment[1] = frame or segment[1]
+        out += segment
+        at += 2 + length
+    length = struct.unpack(">H", data[at + 2 : at + 4])[0]
+    scan = data[at + 4 : at + 2 + length]
+    if one_by_one:
+        scan = b"\x01" + scan[1:3] + scan[-3:]  # the first component's tables; the bands
+    return bytes(
+        out + b"\xff\xda" + struct.pack(">H", len(scan) + 2) + scan + data[at + 2 + length :]
+    )
+
+
 def bomb(width: int = 20_000, height: int = 20_000) -> bytes:
     """A small PNG that declares 20,000 by 20,000 pixels (400 megapixels): decoding what it
     says would take more than a gigabyte."""
     return declaring(png((16, 16)), width, height)
+
+
+def chunk(kind: bytes, data: bytes) -> bytes:
+    """A PNG chunk: its length, kind, data and checksum."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def flat_png(
+    size: tuple[int, int], pixel: bytes, *, depth: int = 8, colour: int = 6, before: bytes = b""
+) -> bytes:
+    """A PNG of one colour written by hand, quick to make and small however many pixels it
+    has (its rows deflated a megabyte at a time, each block alike): `pixel` is one pixel's
+    bytes for PNG's colour type `colour` (0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6
+    RGBA) at `depth` bits a sample; `before` holds chunks to put before its pixels."""
+    width, height = size
+    row = b"\x00" + pixel * width  # each row unfiltered
+    rows = max(1, (1 << 20) // len(row))
+    blocks, rest = divmod(height, rows)
+
+    def deflated(count: int, flush: int) -> bytes:
+        compressor = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw: no header, no checksum
+        return compressor.compress(row * count) + compressor.flush(flush)
+
+    checksum, block = 1, row * rows
+    for _ in range(blocks):
+        checksum = zlib.adler32(block, checksum)
+    checksum = zlib.adler32(row * rest, checksum)
+    # A full flush ends a block on a byte and starts the next afresh: blocks alike can follow.
+    pixels = deflated(rows, zlib.Z_FULL_FLUSH) * blocks + deflated(rest, zlib.Z_FINISH)
+    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + before
+        + chunk(b"IDAT", b"\x78\xda" + pixels + struct.pack(">I", checksum))
+        + chunk(b"IEND", b"")
+    )
 
 
 def upload(

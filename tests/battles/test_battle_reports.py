@@ -5,6 +5,7 @@ report; every refusal in words, with nothing stored; and a hidden report reaches
 who may not see it, on the card, at the photographs' URLs, in the chronicle or at the end."""
 
 import io
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,14 @@ from campaign.models import AuditEntry
 from campaign.services import ServiceError
 from tests.battles.pictures import (
     GPS_IFD,
+    ORIENTATION,
     bomb,
+    chunk,
     cut_out,
     declaring,
+    declaring_jpeg,
     encoded,
+    flat_png,
     noise_png,
     phone_jpeg,
     png,
@@ -205,6 +210,15 @@ def test_a_photograph_is_turned_upright_by_its_exif_orientation(cast, resolved, 
     assert blue[2] > 200 > blue[0]
 
 
+def test_a_png_is_turned_upright_by_the_orientation_in_its_exif_too(cast, resolved, media):
+    exif = Image.Exif()
+    exif[ORIENTATION] = 6
+    photo = add_photo(resolved, cast["alice"], encoded(scene((200, 100)), "PNG", exif=exif))
+    image = opened(kept(photo))
+    assert image.size == (100, 200)
+    assert pixel(image, (50, 10))[0] > 200 > pixel(image, (50, 10))[2]  # red, at the top
+
+
 def test_a_small_photograph_is_kept_at_its_own_size(cast, resolved, media):
     photo = add_photo(resolved, cast["alice"], png((640, 480)), "table.png")
     assert opened(kept(photo)).size == (640, 480)
@@ -285,6 +299,45 @@ HOSTILE = {
         "photo.png",
         UNREADABLE,
     ),
+    # Issue 34: what decoding would hold, refused before it is decoded.
+    "a 16-bit RGBA PNG of 6,320 by 6,320, 480 KB as it is one colour": (
+        flat_png((6320, 6320), bytes(range(8)), depth=16),
+        "photo.png",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a 16-bit RGBA PNG of 3,700 by 3,700: 8 bytes a pixel inflated": (
+        flat_png((3700, 3700), bytes(range(8)), depth=16),
+        "photo.png",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a progressive JPEG of 40 megapixels": (
+        declaring_jpeg(encoded(scene((64, 48)), "JPEG", progressive=True), 7300, 5479),
+        "photo.jpg",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a JPEG of 40 megapixels scanned a component at a time": (
+        declaring_jpeg(encoded(scene((64, 48)), "JPEG"), 7300, 5479, one_by_one=True),
+        "photo.jpg",
+        photos.TOO_LARGE_DECODED,
+    ),
+    "a lossless JPEG": (
+        declaring_jpeg(encoded(scene((64, 48)), "JPEG"), 64, 48, frame=0xC3),
+        "photo.jpg",
+        UNREADABLE,
+    ),
+    "a PNG of 5 MB of text, inflated from a few KB": (
+        flat_png(
+            (64, 48),
+            b"\x10\x20\x30",
+            colour=2,
+            before=b"".join(
+                chunk(b"zTXt", b"note %d\x00\x00" % n + zlib.compress(b"t" * 1_000_000))
+                for n in range(5)
+            ),
+        ),
+        "photo.png",
+        UNREADABLE,
+    ),
 }
 
 
@@ -343,6 +396,63 @@ def test_the_files_of_a_photograph_not_saved_are_deleted(cast, resolved, media, 
     with pytest.raises(RuntimeError):
         add_photo(resolved, cast["alice"], JPEG)
     assert stored(media) == []
+
+
+# --- what a photograph may cost (issue 34) ----------------------------------------------------------
+# What each upload costs a process is measured in tests/battles/test_photo_memory.py.
+
+
+@pytest.mark.parametrize(
+    ("mode", "each"),
+    [("1", 1), ("L", 1), ("P", 1), ("I;16", 2), ("I;16B", 2), ("I", 4), ("F", 4)]
+    + [(mode, 4) for mode in ("LA", "PA", "RGB", "RGBA", "RGBa", "CMYK", "YCbCr")],
+)
+def test_pillow_holds_a_pixel_of_each_mode_in_so_many_bytes(mode, each):
+    assert photos.pixel_bytes(mode, (3000, 2000)) == 3000 * 2000 * each
+
+
+def test_a_webp_is_counted_at_16_bytes_a_pixel_and_refused_past_6_megapixels(cast, resolved, media):
+    large = encoded(Image.new("RGB", (2600, 2600), "red"), "WEBP", lossless=True)
+    assert refusal(resolved, cast["alice"], large, "photo.webp") == photos.TOO_LARGE_DECODED
+    assert stored(media) == []
+
+
+def test_a_screenshot_of_12_megapixels_is_kept(cast, resolved, media):
+    photo = add_photo(
+        resolved, cast["alice"], flat_png((4000, 3000), b"\x20\x40\x60", colour=2), "a.png"
+    )
+    assert (photo.width, photo.height) == (1600, 1200)
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_panorama_is_reduced_a_band_at_a_time_each_in_its_place(cast, resolved, media, turned):
+    """Its left half red, its right blue (its top and bottom if turned a quarter); sizes
+    that are no multiple of the factor it is reduced by (5)."""
+    picture = scene((8003, 499))
+    if turned:
+        picture = picture.transpose(Image.Transpose.ROTATE_90)
+    photo = add_photo(resolved, cast["alice"], encoded(picture, "PNG"), "panorama.png")
+    image = opened(kept(photo))
+    first, last = (1, 50), (1598, 50)
+    if turned:
+        assert image.size == (100, 1600)
+        first, last = (50, 1598), (50, 1)  # the left half turned is at the bottom
+    else:
+        assert image.size == (1600, 100)
+    assert pixel(image, first)[0] > 200 > pixel(image, first)[2]
+    assert pixel(image, last)[2] > 200 > pixel(image, last)[0]
+
+
+def test_a_large_picture_with_transparent_parts_keeps_them_through_its_reduction(
+    cast, resolved, media
+):
+    photo = add_photo(resolved, cast["alice"], cut_out((3300, 1700)), "cut-out.png")
+    image = opened(kept(photo))
+    assert (image.format, image.size) == ("WEBP", (1600, 824))
+    red, nothing = pixel(image, (10, 10)), pixel(image, (1590, 10))
+    assert red[3] == 255
+    assert red[0] > 200 > red[2]  # no colour of what cannot be seen at its edge
+    assert nothing[3] == 0
 
 
 # --- photographs on the card, and served ----------------------------------------------------
