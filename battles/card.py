@@ -251,24 +251,16 @@ def _changes(
 ) -> list[str]:
     entry: Json = {"hex": battle.hex, "result": result, **({"winner": winner} if winner else {})}
     earlier = _awaiting_before(data, battle)
-    after = _tried(data, [*({"hex": h, "result": "draw"} for h in earlier), entry])
+    units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
+    after = _tried(data, [*({"hex": h, "result": "draw"} for h in earlier), entry], units)
     if isinstance(after, RuleError) and earlier:
-        after = _tried(data, [entry])  # the earlier battles can't end in a draw: as it stands
+        after = _tried(data, [entry], units)  # the earlier can't end in a draw: as it stands
     if isinstance(after, RuleError):
         return [f"The rules would refuse it: {after.message}"]
-    events = after["events"][len(data["events"]) :]
-    own = next(
-        (
-            e
-            for e in events
-            if e["type"] == "battle"
-            and e["hex"] == battle.hex
-            and e.get("status") == BattleStatus.RESOLVED
-        ),
-        None,
-    )
+    own = _resolved_in(after, data, battle)
     if own is None:
         return ["It is applied once the battles picked before it are settled (ruling B11)."]
+    events = after["events"][len(data["events"]) :]
     following = events[events.index(own) + 1 :]
     said = _describe(following, after, battle, winner, names)
     if earlier:
@@ -291,14 +283,40 @@ def _awaiting_before(data: Json, battle: Battle) -> list[list[int]]:
     return awaiting[: awaiting.index(battle.hex)] if battle.hex in awaiting else []
 
 
-def _tried(data: Json, entries: list[Json]) -> Json | RuleError:
-    """The engine's answer to the file with these results added, or its refusal."""
+def _tried(data: Json, entries: list[Json], own: set[str]) -> Json | RuleError:
+    """The engine's answer to the file with these results added, or its refusal; a retreat
+    an earlier battle asks of a unit not among `own` is taken to the first tile offered, so
+    the trial goes on to the results after it (at most as many times as there are
+    battles)."""
     trial = copy.deepcopy(data)
-    trial.setdefault("inputs", {}).setdefault("battles", []).extend(entries)
-    try:
-        return advance(trial)
-    except RuleError as error:
-        return error
+    inputs = trial.setdefault("inputs", {})
+    inputs.setdefault("battles", []).extend(entries)
+    for _ in range(len(data.get("battles", [])) + 1):
+        try:
+            after: Json = advance(trial)
+        except RuleError as error:
+            return error
+        asked = [
+            p for p in after.get("pending", []) if p["kind"] == "retreat" and p["unit"] not in own
+        ]
+        if not asked or any(p["unit"] in inputs.get("retreats", {}) for p in asked):
+            return after
+        inputs.setdefault("retreats", {}).update({p["unit"]: p["choices"][0] for p in asked})
+    return after
+
+
+def _resolved_in(after: Json, data: Json, battle: Battle) -> Json | None:
+    """The event of the battle's result among those the engine added to `data`."""
+    return next(
+        (
+            e
+            for e in after["events"][len(data["events"]) :]
+            if e["type"] == "battle"
+            and e["hex"] == battle.hex
+            and e.get("status") == BattleStatus.RESOLVED
+        ),
+        None,
+    )
 
 
 def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
