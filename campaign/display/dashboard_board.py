@@ -6,6 +6,7 @@ Read only: the page fetches the newest snapshot, the members, whether each open 
 is ready or a draft (never its payload: orders are sealed) and the newest audit entries,
 and this turns them into the page."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -68,11 +69,20 @@ class Hold:
     way: str
 
 
+def _battles(n: int) -> str:
+    return f"{n} battle{'s' if n != 1 else ''}"
+
+
 def what_holds(
-    campaign: Campaign, data: Json | None, ready: Readiness, audit: list[AuditEntry]
+    campaign: Campaign,
+    data: Json | None,
+    ready: Readiness,
+    audit: list[AuditEntry],
+    settled: Sequence[Sequence[int]] = (),
 ) -> list[Hold]:
     """Why the campaign does not move on now, each with what frees it: paused (and why, if
-    the rules refused to advance), tabletop results awaited, kingdoms still deciding, or
+    the rules refused to advance), tabletop results awaited (`settled`: the tiles of those
+    whose result is in, waiting for an earlier one, ruling B11), kingdoms still deciding, or
     every decision in and the advance on its way."""
     if data is None or campaign.status in (Campaign.Status.OPEN, Campaign.Status.ENDED):
         return []
@@ -88,12 +98,21 @@ def what_holds(
     holds = []
     pending = data.get("pending", [])
     results = {tuple(p["hex"]) for p in pending if p["kind"] == "battle_result"}
-    if results:
+    given = results & {tuple(h) for h in settled}
+    desk = reverse("battles:admin", args=[campaign.slug])
+    if results - given:
+        n = len(results - given)
         holds.append(Hold(
-            f"{len(results)} battle{'s' if len(results) != 1 else ''} await{'' if len(results) != 1 else 's'} "
-            "the tabletop's result: their players report it, or you record it (again, if one "
-            "given was wrong).",
-            reverse("battles:admin", args=[campaign.slug]), "The battles desk",
+            f"{_battles(n)} await{'s' if n == 1 else ''} the tabletop's result: their players "
+            "report it, or you record it.",
+            desk, "The battles desk",
+        ))  # fmt: skip
+    if given:
+        holds.append(Hold(
+            f"{_battles(len(given))} ha{'s' if len(given) == 1 else 've'} its result in, applied "
+            "once the battles picked before it are settled; if one was given in error, record "
+            "it again.",
+            desk, "The battles desk",
         ))  # fmt: skip
     owed = {
         (p["kingdom"], decisions.ANSWERS[p["kind"]])
@@ -181,6 +200,7 @@ def dashboard_board(
     ready: Readiness,
     audit: list[AuditEntry],
     now: datetime,
+    settled: Sequence[Sequence[int]] = (),
 ) -> dict[str, Any]:
     """The page's context of where the campaign stands (the view adds its forms, the
     invitation link and what the deadline would do)."""
@@ -204,5 +224,5 @@ def dashboard_board(
         else [],
         "kingdoms": (data or {}).get("kingdoms", []),
         "audit": audit_log(audit, kingdom_names(data, players) if data else {}),
-        "holds": what_holds(campaign, data, ready, audit),
+        "holds": what_holds(campaign, data, ready, audit, settled),
     }

@@ -113,7 +113,8 @@ def _render(
     members = list(campaign.memberships.select_related("user"))
     ready = ready_of(campaign)
     audit = list(campaign.audit.select_related("actor")[:AUDIT_SHOWN])
-    context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now())
+    settled = services.settled_meanwhile(campaign)
+    context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now(), settled)
     page_forms = {action: _form(action, data, people_of(members)) for action in FORMS}
     pool = (data or {}).get("artefacts") or []
     page_forms["artefacts"].initial["artefacts"] = "\n".join(

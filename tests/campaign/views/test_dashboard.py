@@ -353,6 +353,15 @@ def test_the_dashboard_says_what_holds_the_campaign_and_what_frees_it(
     said = holds(client, campaign)
     assert "1 battle awaits the tabletop's result" in said
     assert f'href="{desk}">The battles desk</a>' in client.get(dashboard_url(campaign)).text
+    from battles import services as battles
+    from battles.models import Battle
+
+    battle = Battle.objects.get(campaign=campaign)
+    report = battles.battle_report(battle=battle, user=cast["alice"], result="draw")
+    battles.battle_confirm(report=report, user=cast["bob"])  # its advance not run here
+    said = holds(client, campaign)
+    assert "1 battle has its result in" in said
+    assert "awaits the tabletop's result" not in said
 
     def refusing(data, **flags):
         raise RuleError("bad-order", "map.tiles[0]", "The map is broken.")
