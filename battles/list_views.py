@@ -222,7 +222,9 @@ def _book_page(
 def army_lists(request: HttpRequest, slug: str) -> HttpResponse:
     """The player's own book of lists (`?edit=<list>`: with that list's form to change
     it; `?points=<n>`: the form to write one of that size)."""
-    return _book_page(request, player_for(request, slug), edited=whole_number(request.GET.get("edit")))
+    return _book_page(
+        request, player_for(request, slug), edited=whole_number(request.GET.get("edit"))
+    )
 
 
 def _told_on(form: ArmyListForm, error: ServiceError) -> None:

@@ -63,6 +63,7 @@ class Refused:
     kind: str
     why: str
     unit: str | None = None  # the unit whose order it is, when it is one unit's
+    unit_name: str = ""  # that unit's name (campaign.gazetteer), as its player reads it
 
 
 snapshot_stored = Signal()

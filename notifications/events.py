@@ -114,7 +114,11 @@ def on_refused(
             continue
         words = next((w for kind, w in WORDS.items() if ANSWERS.get(kind) == each.kind), None)
         page = absolute(reverse(words.page if words else "campaign:campaign", args=[campaign.slug]))
-        what = f"the order for {each.unit}" if each.unit else f"{ruler.kingdom_name}'s decision"
+        what = (
+            f"the order for {each.unit_name or each.unit}"
+            if each.unit
+            else f"{ruler.kingdom_name}'s decision"
+        )
         if cause == "deadline":
             step = f" to {words.ask}" if words else ""
             subject = "A decision of yours was set aside at the deadline"

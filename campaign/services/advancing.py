@@ -29,6 +29,7 @@ from campaign.services.common import (
     ServiceError,
     checked_zone,
     latest_snapshot,
+    named,
     record_audit,
 )
 from campaign.services.inputs import (
@@ -128,8 +129,9 @@ def campaign_advance(
                 "The rules engine refused to advance; the campaign is paused.",
                 details,
             )
+        said = named(error.message, latest_snapshot(campaign).data, campaign.gazetteer)
         raise ServiceError(
-            f"The rules engine refused to advance: {error.message} The campaign is paused: "
+            f"The rules engine refused to advance: {said} The campaign is paused: "
             "correct the state, or resume it once the decisions are changed.",
             code=error.code, field=error.field, changed=True,
         ) from None  # fmt: skip
@@ -149,7 +151,9 @@ def _advance_locked(
         return None
     open_submissions = Submission.objects.filter(campaign=campaign, consumed_by=None)
     used = list(open_submissions if defaults else open_submissions.filter(ready=True))
-    inputs, advanced, aside = _advanced(latest.data, used, deadline=defaults)
+    inputs, advanced, aside = _advanced(
+        latest.data, used, deadline=defaults, gazetteer=campaign.gazetteer
+    )
     snapshot = store_snapshot(
         campaign=campaign, number=latest.number + 1, data=advanced, decisions=inputs,
         reason=Snapshot.Reason.ADVANCE, defaults=defaults, created_by=actor,
@@ -174,7 +178,7 @@ def _advance_locked(
 
 
 def _advanced(
-    data: Json, used: list[Submission], *, deadline: bool
+    data: Json, used: list[Submission], *, deadline: bool, gazetteer: Json | None
 ) -> tuple[Json, Json, list[Refused]]:
     """The inputs gathered and the engine's answer. At a deadline, an entry of the drafts
     that the engine refuses (an admin's correction made it illegal, say) is set aside and
@@ -186,7 +190,7 @@ def _advanced(
         try:
             return inputs, advance_from(data, inputs, deadline=deadline), aside
         except RuleError as error:
-            smaller = set_aside(data, taken, error) if deadline else None
+            smaller = set_aside(data, taken, error, gazetteer=gazetteer) if deadline else None
             if smaller is None:
                 raise
             taken, left_out = smaller

@@ -103,7 +103,13 @@ def submission_save(
         campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
     ).first()
     given = submission.payload if final and submission is not None else []
-    check_with_engine(snapshot.data, kind, kingdom, [*given, *payload] if final else payload)
+    check_with_engine(
+        snapshot.data,
+        kind,
+        kingdom,
+        [*given, *payload] if final else payload,
+        gazetteer=campaign.gazetteer,
+    )
     if submission is not None and submission.ready and not final:
         raise ServiceError(
             "You marked this ready: withdraw that first to change it.", code="already-ready"
@@ -149,19 +155,21 @@ def submission_set_ready(
         for kind, payload in (unsaved or {}).items():
             if not own.filter(kind=kind).exists():
                 submission_save(campaign=campaign, user=user, kind=kind, payload=payload, seen=seen)
-        _check_still_stands(snapshot, own)
+        _check_still_stands(snapshot, own, campaign.gazetteer)
     count = own.update(ready=ready)
     if ready and count:
         advance_when_ready(campaign, snapshot)
     return count
 
 
-def _check_still_stands(snapshot: Snapshot, own: Iterable[Submission]) -> None:
+def _check_still_stands(
+    snapshot: Snapshot, own: Iterable[Submission], gazetteer: Json | None
+) -> None:
     """Ready commits the kingdom's whole draft, as the engine judges it now: a decision an
     admin's correction (or undo) has made illegal since it was given is refused here, in
     the game's words, rather than at the deadline."""
     try:
-        check_decisions_with_engine(snapshot.data, own)
+        check_decisions_with_engine(snapshot.data, own, gazetteer=gazetteer)
     except ServiceError as refused:
         raise ServiceError(
             f"Your decisions no longer stand as they are: {refused.message} Change them, then "

@@ -34,7 +34,7 @@ from campaign.rules.options import switched_on
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
 from campaign.views.story import banners_of
-from campaign.words import chapter_words, kingdom_names, licence_words
+from campaign.words import chapter_words, kingdom_names, licence_words, names_of
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,8 @@ def _stale_draft(
     own = Submission.objects.filter(
         campaign_id=membership.campaign_id, kingdom=membership.kingdom, consumed_by=None
     )
-    return services.stale_draft(snapshot.data, snapshot.number, own)
+    campaign = membership.campaign
+    return services.stale_draft(snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer)
 
 
 def _home(data: dict[str, Any] | None, membership: Membership | None) -> str:
@@ -289,7 +290,7 @@ def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not chapters:
         raise Http404("Nothing has happened yet.")
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
-    names = kingdom_names(data, players)
+    names = names_of(data, campaign.gazetteer, players)
     reports = [
         report.month_report(
             data,

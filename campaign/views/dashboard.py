@@ -249,7 +249,7 @@ def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot) -> str:
     names = kingdom_names(snapshot.data)
     return "".join(
         f" {names.get(r.kingdom, r.kingdom)}'s "
-        f"{f'order for {r.unit}' if r.unit else 'decision'} no longer stands ({r.why}): "
+        f"{f'order for {r.unit_name or r.unit}' if r.unit else 'decision'} no longer stands ({r.why}): "
         "its player is told, and must decide again."
         for r in services.drafts_no_longer_standing(campaign, snapshot.data)
     )
