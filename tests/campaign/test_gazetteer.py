@@ -3,6 +3,7 @@ and how pages and messages say places and units by it. No database."""
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -14,8 +15,9 @@ from campaign.rules.mapgen import generate_map
 KINGDOMS = ["Aldermark", "Duskhollow"]
 
 
-def builtin(name: str) -> dict:
-    return map_to_json(load_builtin_map(name))
+def builtin(name: str) -> dict[str, Any]:
+    hexmap: dict[str, Any] = map_to_json(load_builtin_map(name))
+    return hexmap
 
 
 @pytest.mark.parametrize("map_name", sorted(BUILTIN_MAPS))
@@ -37,11 +39,12 @@ def test_every_name_is_unique_in_the_campaign_and_none_is_a_kingdoms(map_name):
 
 
 def test_a_large_generated_map_has_enough_names_for_every_tile():
-    hexmap = map_to_json(generate_map(8, 3, 3000))
+    hexmap: dict[str, Any] = map_to_json(generate_map(8, 3, 3000))
     made = make_gazetteer(hexmap, 3, KINGDOMS)
     names = [name.casefold() for name in all_names(made)]
     land = [t for t in hexmap["tiles"] if t["terrain"] in ARMY_TERRAIN]
-    assert len(made["settlements"]) == len(land) > 1500
+    settlements: dict[str, str] = made["settlements"]
+    assert len(settlements) == len(land) > 1500
     assert len(names) == len(set(names))
 
 
