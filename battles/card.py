@@ -4,25 +4,23 @@ and what each result would do to the campaign. The last is asked of the rules en
 trial advance with that result), never worked out again here."""
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
+from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.rules.hexmap import hex_label
 from campaign.rules.state import BattleStatus
+from campaign.words import joined
 
 type Json = dict[str, Any]
 
 
-def at(hex_: list[int]) -> str:
-    return hex_label((hex_[0], hex_[1]))
-
-
-def tile_words(data: Json, hex_: list[int], names: dict[str, str]) -> str:
-    """A tile as a player picking a retreat reads it: `[2, 3]: forest, a village of
-    Brightwater`."""
+def tile_words(data: Json, hex_: list[int], names: Names) -> str:
+    """A tile as a player picking a retreat reads it: `Harrowby: forest, a village of
+    Brightwater`, `the Greywood: forest, held by Brightwater`."""
     terrain: Json = next((t for t in data["map"]["tiles"] if t["hex"] == hex_), {})
     held = next((t for t in data["tiles"] if t["hex"] == hex_), None)
     words = [terrain.get("terrain", "unknown")]
@@ -32,7 +30,7 @@ def tile_words(data: Json, hex_: list[int], names: dict[str, str]) -> str:
         words.append(
             f"a {held['settlement']} of {owner}" if held["settlement"] else f"held by {owner}"
         )
-    return f"{at(hex_)}: {', '.join(words)}"
+    return f"{names.place(hex_, picking=True)}: {', '.join(words)}"
 
 
 KINDS = {
@@ -72,7 +70,7 @@ class Outcome:
     changes: list[str]
 
 
-def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> list[SideView]:
+def sides(battle: Battle, names: Names, players: dict[str, str]) -> list[SideView]:
     reckoning = strategy_reckoning(battle, names)
     return [
         SideView(
@@ -80,8 +78,8 @@ def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> lis
             name=names.get(side["kingdom"], side["kingdom"]),
             player=players.get(side["kingdom"], "nobody"),
             role="attacker" if side["kingdom"] == battle.attacker else "defender",
-            armies=list(side["armies"]),
-            ships=list(side["ships"]),
+            armies=[names.short(army) for army in side["armies"]],
+            ships=[names.short(ship) for ship in side["ships"]],
             points=side["points"],
             strategy_cards=side["strategy_cards"],
             defending=side["defending"],
@@ -99,7 +97,7 @@ def one_deck(battle: Battle) -> bool:
     return bool(battle.board) and bool(battle.campaign.options.get("common_deck"))
 
 
-def strategy_reckoning(battle: Battle, names: dict[str, str]) -> dict[str, str]:
+def strategy_reckoning(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
     """Option common_deck (OA13), by kingdom: its strategy cards are one for each upright
     army of the other side, plus the strategies it has learned from pitched battles lost."""
     if not one_deck(battle) or len(battle.sides) != 2:
@@ -123,7 +121,7 @@ WORKS = {
 }
 
 
-def siege_words(battle: Battle, names: dict[str, str]) -> str:
+def siege_words(battle: Battle, names: Mapping[str, str]) -> str:
     """The siege of a battle, if it is one (option sieges, OA14 and OA15): who is besieged
     and the works they set up; "" for none."""
     siege = battle.details.get("siege")
@@ -144,7 +142,7 @@ def game_size(battle: Battle) -> int:
     return max((side["points"] for side in battle.sides), default=0)
 
 
-def _lists_step(battle: Battle, names: dict[str, str]) -> str:
+def _lists_step(battle: Battle, names: Mapping[str, str]) -> str:
     """Picking the lists: each side's of at most its own points."""
     points = {side["points"] for side in battle.sides}
     if len(points) == 1:
@@ -176,7 +174,7 @@ OBJECTIVE_CARDS = (
 )
 
 
-def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
+def setup_steps(battle: Battle, names: Mapping[str, str]) -> list[str]:
     """Setting up the game, in order (kings-of-war.md), with this battle's own facts; none
     for a battle not played at the tabletop."""
     if not battle.board:
@@ -221,7 +219,7 @@ def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
     return steps
 
 
-def outcomes(data: Json, battle: Battle, names: dict[str, str]) -> list[Outcome]:
+def outcomes(data: Json, battle: Battle, names: Names) -> list[Outcome]:
     """What a win for each side, and a draw, would do to the campaign, as the engine
     would apply it now. Empty for a battle that is settled."""
     if not battle.awaiting:
@@ -233,16 +231,14 @@ def outcomes(data: Json, battle: Battle, names: dict[str, str]) -> list[Outcome]
     ]
 
 
-def _changes(
-    data: Json, battle: Battle, result: str, winner: str, names: dict[str, str]
-) -> list[str]:
+def _changes(data: Json, battle: Battle, result: str, winner: str, names: Names) -> list[str]:
     entry: Json = {"hex": battle.hex, "result": result, **({"winner": winner} if winner else {})}
     trial = copy.deepcopy(data)
     trial.setdefault("inputs", {}).setdefault("battles", []).append(entry)
     try:
         after = advance(trial)
     except RuleError as error:
-        return [f"The rules would refuse it: {error.message}"]
+        return [f"The rules would refuse it: {names.said(error.message)}"]
     events = after["events"][len(data["events"]) :]
     own = next(
         (
@@ -259,7 +255,7 @@ def _changes(
     return _describe(events, after, battle, winner, names)
 
 
-def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
+def changes(data: Json, battle: Battle, names: Names) -> list[str]:
     """What the battle did to the campaign, from the events that followed it in the file
     of the snapshot that resolved it (`data`); empty if it is not there."""
     events = data.get("events", [])
@@ -280,31 +276,36 @@ def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
 
 
 def _describe(
-    events: list[Json], after: Json, battle: Battle, winner: str, names: dict[str, str]
+    events: list[Json], after: Json, battle: Battle, winner: str, names: Names
 ) -> list[str]:
     """The events that follow a battle's result, in words: the tile, might, retreats,
     losses, strategies; and the retreats still to be chosen in `after`."""
-    where = at(battle.hex)
+    names = names.seeing(events)
+    hex_ = battle.hex
+    where = names.place(hex_) if names.is_settlement(hex_) else f"the tile {names.at(hex_)}"
     lines = []
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
     for event in events:
         if event["type"] == "tile-taken" and event["hex"] == battle.hex:
-            lines.append(
-                f"{names.get(event['kingdom'], event['kingdom'])} takes the tile at {where}."
-            )
+            lines.append(f"{names.get(event['kingdom'], event['kingdom'])} takes {where}.")
         elif event["type"] == "capital-lost" and event["hex"] == battle.hex:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} loses its capital.")
         elif event["type"] == "retreated" and event["unit"] in units:
             lying = "" if event["upright"] else ", and lies on its side"
-            lines.append(f"{event['unit']} retreats to {at(event['to'])}{lying}.")
+            lines.append(
+                f"{names.unit(event['unit'])} retreats to {names.place(event['to'])}{lying}."
+            )
         elif event["type"] == "destroyed" and units & set(event["units"]):
-            lines.append(f"{', '.join(event['units'])} has nowhere to retreat and is destroyed.")
+            lost = joined(names.units(event["units"]))
+            lines.append(f"{lost}: nowhere to retreat, destroyed.")
         elif event["type"] == "strategy-learned" and event["kingdom"] in battle.kingdoms:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} learns a new strategy.")
     for asked in after.get("pending", []):
         if asked["kind"] == "retreat" and asked.get("unit") in units:
-            choices = ", ".join(at(h) for h in asked["choices"])
-            lines.append(f"{asked['unit']} retreats to a tile its player chooses: {choices}.")
+            choices = ", ".join(names.place(h) for h in asked["choices"])
+            lines.append(
+                f"{names.unit(asked['unit'])} retreats to a tile its player chooses: {choices}."
+            )
     if winner and battle.kind == "pitched":
         lines.append(
             f"{names.get(winner, winner)} gains 1 might (a pitched battle won on the tabletop)."

@@ -15,7 +15,11 @@ It is stored as JSON (`Campaign.gazetteer`):
 
     {"regions": [{"name": "the Greywood", "hexes": [[0, 1], [1, 1]]}, ...],
      "settlements": {"0,1": "Harrowby", ...},
+     "settled": ["0,1", ...],
      "units": {"aldermark-1": "the Iron Host"}}
+
+`settled`: the tiles a settlement has stood on (`record_settled`, as each snapshot is
+stored): they are called by their settlement's name from then on.
 
 `Names` reads it for pages and messages: a kingdom by its id (it is the mapping of the
 kingdoms' names, as `campaign.words.kingdom_names` makes it), a place by its hex, a unit by
@@ -182,7 +186,7 @@ def make_gazetteer(hexmap: Json, seed: int, kingdoms: Iterable[str] = ()) -> Jso
             if not short and not long:
                 long = names.shuffled(_long_settlement_names())
             settlements[hex_key(h)] = names.draw(short, long)
-    return {"regions": regions, "settlements": settlements, "units": {}}
+    return {"regions": regions, "settlements": settlements, "settled": [], "units": {}}
 
 
 def hex_key(h: Sequence[int]) -> str:
@@ -223,6 +227,17 @@ def settled(tiles: Iterable[Any] = (), events: Iterable[Any] = ()) -> frozenset[
             for hexes in event["settlements"].values():
                 found.extend(hexes if isinstance(hexes, list) else ())
     return frozenset(h for h in map(_as_hex, found) if h is not None)
+
+
+def record_settled(gazetteer: Json, data: Mapping[str, Any]) -> bool:
+    """Add to the gazetteer's `settled` the tiles the campaign file `data` has a settlement
+    on, or had one on (`settled`); whether it changed."""
+    before = set(gazetteer.get("settled", []))
+    found = {hex_key(h) for h in settled(data.get("tiles") or (), data.get("events") or ())}
+    if found <= before:
+        return False
+    gazetteer["settled"] = sorted(before | found)
+    return True
 
 
 # --- Reading the names ------------------------------------------------------------------------
@@ -266,7 +281,7 @@ class Names(Mapping[str, str]):
             for h in region["hexes"]
         }
         self.given: dict[str, str] = dict(gazetteer.get("units", {}))
-        self.settled = frozenset(settled)
+        self.settled = frozenset(settled) | {_key_hex(k) for k in gazetteer.get("settled", [])}
 
     @classmethod
     def of(
@@ -315,19 +330,25 @@ class Names(Mapping[str, str]):
         found = _as_hex(h)
         return found is not None and found in self.settled and found in self.settlements
 
-    def place(self, h: Sequence[int]) -> str:
+    def place(self, h: Sequence[int], *, picking: bool = False) -> str:
         """A tile in words: its settlement's name if one stands (or stood) there, else its
-        region's ("Harrowby", "the Greywood")."""
+        region's ("Harrowby", "the Greywood"). Where a player picks a tile (`picking`), a
+        region's tile has its coordinates too, to tell it from the region's others ("the
+        Greywood [2, 1]")."""
         found = _as_hex(h)
         if found is not None and self.is_settlement(found):
             return self.settlements[found]
-        return self.region(h)
+        region = self.region(h)
+        if picking and found is not None and found in self.regions:
+            return f"{region} {hex_label(found)}"
+        return region
 
-    def at(self, h: Sequence[int]) -> str:
-        """ "at Harrowby", "in the Greywood"."""
+    def at(self, h: Sequence[int], *, picking: bool = False) -> str:
+        """The tile where something is: "at Harrowby", "in the Greywood" (and with
+        `picking`, its coordinates: see `place`)."""
         found = _as_hex(h)
         if found is not None and not self.is_settlement(found) and found in self.regions:
-            return f"in {self.regions[found]}"
+            return f"in {self.place(h, picking=picking)}"
         return f"at {self.place(h)}"
 
     def route(self, start: Sequence[int], end: Sequence[int]) -> str:

@@ -133,7 +133,7 @@ def winter_context(
                 for army in step["artefact_spots"][here_at]
             ]
         if step.get("here_at"):
-            step["here_place"] = board.names.place(step["here_at"])
+            step["here_place"] = board.names.place(step["here_at"], picking=True)
         context |= step
         context["forecast"] = words.forecast(
             board.data, board.kingdom, board.kind, board.draft, board.names
@@ -313,7 +313,7 @@ def _artefact_picks(
     return [
         Pick(
             hex=h,
-            label=f"Place an artefact at {names.place(h)}: "
+            label=f"Place an artefact at {names.place(h, picking=True)}: "
             + ", ".join(f"on {names.unit(army)}" if army else "at your capital" for army in places),
             href=f"?at={h[0]},{h[1]}#here",
             kind="chosen" if h == here else "target",
@@ -329,7 +329,7 @@ def _purchase_picks(choices: list[Choice], here: Hex | None, names: Names) -> li
     return [
         Pick(
             hex=h,
-            label=f"What you could add {names.at(h)}",
+            label=f"What you could add {names.at(h, picking=True)}",
             href=f"?at={h[0]},{h[1]}#here",
             kind="chosen" if h == here else "target",
         )

@@ -13,6 +13,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from accounts.models import User
+from campaign.gazetteer import record_settled
 from campaign.models import (
     AuditEntry,
     Campaign,
@@ -216,8 +217,13 @@ def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:
 
 def store_snapshot(**fields: Any) -> Snapshot:
     """Store a new snapshot and announce it (`signals.snapshot_stored`) inside the same
-    transaction, so the rows other apps keep of it (battles, the outbox) commit with it."""
+    transaction, so the rows other apps keep of it (battles, the outbox) commit with it.
+    A settlement it has that the campaign had not is named from now on (its gazetteer's
+    `settled`)."""
     snapshot = Snapshot.objects.create(**fields)
+    campaign = snapshot.campaign
+    if campaign.gazetteer and record_settled(campaign.gazetteer, snapshot.data):
+        campaign.save(update_fields=["gazetteer"])
     snapshot_stored.send(
         sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot, imported=False
     )

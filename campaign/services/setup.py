@@ -245,13 +245,13 @@ def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
         started = advance(data)
     except RuleError as error:
         raise ServiceError(error.message, code=error.code, field=error.field) from None
+    campaign.gazetteer = make_gazetteer(
+        campaign.map, int(campaign.options["seed"]), [m.kingdom_name for m in players]
+    )
     snapshot = store_snapshot(
         campaign=campaign, number=1, data=started, reason=Snapshot.Reason.START, created_by=actor
     )
     campaign.status = Campaign.Status.RUNNING
-    campaign.gazetteer = make_gazetteer(
-        campaign.map, int(campaign.options["seed"]), [m.kingdom_name for m in players]
-    )
     open_deadline(campaign, started)
     campaign.save()
     record_audit(campaign, actor, AuditEntry.Action.STARTED)

@@ -398,7 +398,7 @@ def test_w5_a_purchase_is_chosen_by_tapping_its_tile_on_the_map(
     here = client.get(url(wintry), {"at": f"{q},{r}"}).text
     section = here[here.index('id="here"') :]
     section = section[: section.index("</div>")]
-    assert f"What you could add at {names(wintry).place([int(q), int(r)])}" in section
+    assert f"What you could add at {names(wintry).place([int(q), int(r)], picking=True)}" in section
     offered = re.findall(r'name="purchase" value="([^"]+)"', section)
     assert offered
     purchase = json.loads(html.unescape(offered[0]))
