@@ -204,7 +204,9 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "steps": card.setup_steps(battle, cast.names),
         "siege": card.siege_words(battle, cast.names),
         "outcomes": card.outcomes(snapshot.data, battle, cast.names),
-        "map_svg": snapshot_map(snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)]),
+        "map_svg": snapshot_map(
+            snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)], names=cast.names
+        ),
         "play_times": list(battle.play_times.all()),
         "now": timezone.now(),
     }
@@ -466,7 +468,7 @@ def _tap_to_choose(
         for h in choices
     ]
     around = [n for p in picks for n in (p.hex, *neighbours(p.hex))]
-    return render_map(data, kingdoms=cast.looks, picks=picks, focus=around)
+    return render_map(data, kingdoms=cast.looks, picks=picks, focus=around, names=cast.names)
 
 
 @login_required

@@ -26,6 +26,7 @@ kingdoms' names, as `campaign.words.kingdom_names` makes it), a place by its hex
 its id, and an engine's message with its hexes and ids put into names. No Django, no
 database."""
 
+import hashlib
 import random
 import re
 from collections import deque
@@ -308,6 +309,18 @@ class Names(Mapping[str, str]):
     def __len__(self) -> int:
         return len(self.kingdoms)
 
+    def fingerprint(self) -> str:
+        """A short digest of every name these say: what a picture drawn with them is kept
+        under (a renamed place or unit draws it anew)."""
+        said = (
+            sorted(self.kingdoms.items()),
+            sorted(self.settlements.items()),
+            sorted(self.regions.items()),
+            sorted(self.given.items()),
+            sorted(self.settled),
+        )
+        return hashlib.sha256(repr(said).encode()).hexdigest()[:16]
+
     def kingdom(self, kingdom: object) -> str:
         return self.kingdoms.get(str(kingdom), str(kingdom))
 
@@ -350,6 +363,12 @@ class Names(Mapping[str, str]):
         if found is not None and not self.is_settlement(found) and found in self.regions:
             return f"in {self.place(h, picking=picking)}"
         return f"at {self.place(h)}"
+
+    def places(self) -> list[str]:
+        """Every place a page may say, in alphabetical order: the regions, and the
+        settlements that stand or stood."""
+        settled = {self.settlements[h] for h in self.settled if h in self.settlements}
+        return sorted(set(self.regions.values()) | settled, key=str.casefold)
 
     def route(self, start: Sequence[int], end: Sequence[int]) -> str:
         """ "from Harrowby to the Greywood", or "within the Greywood" for a move that stays
@@ -404,12 +423,13 @@ class Names(Mapping[str, str]):
         each unit's id ("Army aldermark-1", "aldermark-s1") as its name, each kingdom's
         id as its name."""
         message = HEX.sub(self._hex_said, message)
-        if not self.kingdoms:
-            return message
-        ids = "|".join(re.escape(i) for i in sorted(self.kingdoms, key=len, reverse=True))
-        units = re.compile(rf"(?:\b(?:[Aa]rmy|[Ss]hip) )?(?<![\w-])((?:{ids})-s?\d+)(?![\w-])")
-        message = units.sub(lambda m: self.unit(m[1]), message)
-        return re.sub(rf"(?<![\w-])({ids})(?![\w-])", lambda m: self.kingdoms[m[1]], message)
+        if self.kingdoms:
+            ids = "|".join(re.escape(i) for i in sorted(self.kingdoms, key=len, reverse=True))
+            unit = rf"(?:\b(?:[Aa]rmy|[Ss]hip) )?(?<![\w-])((?:{ids})-s?\d+)(?![\w-])"
+            message = re.sub(unit, lambda m: self.unit(m[1]), message)
+            kingdom = rf"(?<![\w-])({ids})(?![\w-])"
+            message = re.sub(kingdom, lambda m: self.kingdoms[m[1]], message)
+        return message[:1].upper() + message[1:]  # a place's or a unit's name may begin it
 
     def _hex_said(self, found: re.Match[str]) -> str:
         h = (int(found[2]), int(found[3]))

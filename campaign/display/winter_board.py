@@ -301,7 +301,13 @@ def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[M
     own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
     around = [n for h in own for n in neighbours(h)]
     return render_map(
-        board.data, kingdoms=looks, picks=picks, moves=[], focus=[*own, *around], marks=marks
+        board.data,
+        kingdoms=looks,
+        picks=picks,
+        moves=[],
+        focus=[*own, *around],
+        marks=marks,
+        names=board.names,
     )
 
 

@@ -96,6 +96,7 @@ from campaign.services.members import (
     offer_decline,
     offers_to,
 )
+from campaign.services.names import place_rename, unit_rename
 from campaign.services.setup import (
     HEXES_PER_KINGDOM,
     MAX_DEADLINE_HOURS,
@@ -197,6 +198,7 @@ __all__ = [
     "one_at_a_time",
     "open_deadline",
     "owing",
+    "place_rename",
     "queue_advance",
     "ready_among",
     "ready_kingdoms",
@@ -207,5 +209,6 @@ __all__ = [
     "store_snapshot",
     "submission_save",
     "submission_set_ready",
+    "unit_rename",
     "unread_letters",
 ]

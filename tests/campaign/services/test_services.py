@@ -686,7 +686,9 @@ def test_at_the_deadline_a_draft_a_correction_made_illegal_takes_its_default(peo
     assert (aside["kingdom"], aside["kind"], aside["unit"]) == (red, "orders", army)
     assert aside["why"]
     told = Notification.objects.get(user=cast["alice"], subject__contains="set aside")
-    assert f"the order for {army} no longer stood" in told.body
+    named = names_of(after.data, campaign.gazetteer).unit(army)
+    assert f"the order for {named} no longer stood" in told.body
+    assert army not in told.body
     assert "took the deadline's default instead" in told.body
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None).exists()
 
