@@ -70,14 +70,18 @@ def unit_rename(
 ) -> str:
     """The player names one of their kingdom's armies or ships; an empty `name` gives it
     back its own ("Aldermark's 1st army"). Refused for a unit of another kingdom
-    (`not-yours`), and for a page the campaign has moved on from (`seen`). Its name now."""
+    (`not-yours`), one there is not (`no-such-unit`), and from a page the campaign has
+    moved on from (`seen`). Its name now."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     snapshot = latest_snapshot(campaign)
     check_seen(snapshot, seen)
     data = snapshot.data
-    units = [u for u in (*data.get("armies", []), *data.get("ships", []))]
-    if not any(u["id"] == unit and u["kingdom"] == kingdom for u in units):
+    units = [*data.get("armies", []), *data.get("ships", [])]
+    found = next((u for u in units if u["id"] == unit), None)
+    if found is None:
+        raise ServiceError("There is no such army or ship now.", code="no-such-unit")
+    if found["kingdom"] != kingdom:
         raise ServiceError("You may only name your own kingdom's units.", code="not-yours")
     names = names_of(data, campaign.gazetteer)
     given: dict[str, str] = campaign.gazetteer.setdefault("units", {})
