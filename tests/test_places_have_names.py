@@ -2,7 +2,7 @@
 to have battles (one of them reported, disputed and decided), explorations and a winter's
 purchases, says every place and every army by its name in all that its players read: each
 month's report, the chronicle, the winter ledger, the kingdom page, the battle cards, and
-every e-mail and Discord post of the outbox. No hex is written as `[q, r]` and no unit by
+every e-mail and Discord post of the outbox; and the winter's forecast. No hex is written as `[q, r]` and no unit by
 its id (`red-elves-1`), except in the form controls where a player picks a tile."""
 
 import random
@@ -28,7 +28,7 @@ from tests.campaign.helpers import new_campaign, signed_in
 pytestmark = pytest.mark.django_db
 
 HEX = re.compile(r"\[-?\d+, -?\d+\]")
-UNIT_ID = re.compile(r"\b(?:red-elves|blue-dwarfs)-s?\d+\b")
+UNIT_ID = re.compile(r"\b(?:red-elves|blue-dwarfs)-s?\d+\b", re.IGNORECASE)
 
 
 class Visible(HTMLParser):
@@ -124,6 +124,10 @@ def test_every_page_and_message_says_places_and_armies_by_their_names(people, se
             for kingdom in ("red-elves", "blue-dwarfs"):
                 lines = winter.ledger(snapshot.data, kingdom, names)
                 ledgers += len(lines)
+                step = snapshot.data["clock"]["step"]
+                if step in ("build", "deploy"):  # and what the defaults would do: the forecast
+                    kind = "purchases" if step == "build" else "deploy"
+                    lines += winter.forecast(snapshot.data, kingdom, kind, [], names).lines
                 said_by_name(" ".join(lines), f"the ledger of snapshot {snapshot.number}")
 
     assert ledgers
@@ -131,5 +135,6 @@ def test_every_page_and_message_says_places_and_armies_by_their_names(people, se
     kinds = set(messages.values_list("kind", flat=True))
     assert {"step", "month", "battle", "report", "dispute"} <= kinds, kinds
     assert messages.filter(channel="discord").exists()
-    for message in messages:
-        said_by_name(f"{message.subject}\n{message.body}", f"a {message.kind} {message.channel}")
+    for message in messages:  # a Discord post's brackets come escaped: "\[2, 1\]"
+        text = f"{message.subject}\n{message.body}".replace("\\", "")
+        said_by_name(text, f"a {message.kind} {message.channel}")
