@@ -13,7 +13,7 @@ from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.state import BattleStatus
-from campaign.words import joined
+from campaign.words import capitalised, joined
 
 type Json = dict[str, Any]
 
@@ -312,4 +312,4 @@ def _describe(
         )
     if not winner:
         lines.append("Nobody takes the tile; armies in a tile their kingdom does not hold retreat.")
-    return lines
+    return [capitalised(line) for line in lines]  # a unit's name may begin it

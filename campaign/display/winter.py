@@ -11,6 +11,7 @@ from campaign.display.report import QUEST_OUTCOMES
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
+from campaign.words import capitalised
 
 type Json = dict[str, Any]
 
@@ -69,7 +70,7 @@ def ledger(data: Json, kingdom: str, names: Names) -> list[str]:
             )
         elif kind in FORECAST_EVENTS and (mine or event.get("to") == kingdom):
             lines.append(event_line(event, names))
-    return lines
+    return [capitalised(line) for line in lines]  # a unit's name may begin it
 
 
 def _tile_by_tile(gathered: Json, names: Names) -> str:
@@ -112,7 +113,7 @@ def forecast(data: Json, kingdom: str, kind: str, payload: Any, names: Names) ->
     events = after["events"][len(data.get("events", [])) :]
     names = names.seeing(events)  # the settlements the list would build, by their names
     lines = [
-        event_line(e, names, foreseen=True)
+        capitalised(event_line(e, names, foreseen=True))
         for e in events
         if e["type"] in FORECAST_EVENTS and (e.get("kingdom") == kingdom or e.get("to") == kingdom)
     ]

@@ -15,6 +15,7 @@ from campaign import services
 from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
 from campaign.rules import decisions
+from campaign.words import names_of
 from tests.e2e.conftest import sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,5 +129,7 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     standings = alice.get_by_role("region", name="Where the kingdoms stand")
     expect(standings).to_contain_text(str(score["might"]))
     report = alice.locator("main").inner_text()
-    assert f"{recruited[0]}" in report
+    said = names_of(after, campaign.gazetteer)
+    assert f"Aldermark recruited {said.unit(recruited[0], whose=True)} " in report
+    assert recruited[0] not in report
     screenshot(alice, "winter-alice-report")
