@@ -26,6 +26,7 @@ kingdoms' names, as `campaign.words.kingdom_names` makes it), a place by its hex
 its id, and an engine's message with its hexes and ids put into names. No Django, no
 database."""
 
+import copy
 import hashlib
 import random
 import re
@@ -106,7 +107,7 @@ def _long_settlement_names() -> list[str]:
     ]
 
 
-class _Names:
+class _NamePool:
     """Names drawn in a seeded order, never one already taken (in any case)."""
 
     def __init__(self, rng: random.Random, taken: Iterable[str]) -> None:
@@ -114,24 +115,30 @@ class _Names:
         self.taken = {name.casefold() for name in taken}
 
     def draw(self, *pools: list[str]) -> str:
+        """The next name of the first pool that has one not taken."""
         for pool in pools:
-            while pool:
-                name = pool.pop()
-                if name.casefold() not in self.taken:
-                    self.taken.add(name.casefold())
-                    return name
+            name = self._take(pool)
+            if name:
+                return name
         raise ValueError("The names ran out.")  # only past tens of thousands of places
 
     def region(self, ways: list[list[str]], spare: list[str]) -> str:
         """A region's name: one way of naming its terrain, chosen at random, then a name
         made that way; the spare names once every way is spent."""
-        while ways := [way for way in ways if way]:
-            way = self.rng.choice(ways)
-            name = self.draw(way) if any(n.casefold() not in self.taken for n in way) else ""
+        while live := [way for way in ways if way]:
+            name = self._take(self.rng.choice(live))
             if name:
                 return name
-            way.clear()
         return self.draw(spare)
+
+    def _take(self, pool: list[str]) -> str:
+        """The pool's next name not taken ("" once it is spent), taken now."""
+        while pool:
+            name = pool.pop()
+            if name.casefold() not in self.taken:
+                self.taken.add(name.casefold())
+                return name
+        return ""
 
     def shuffled(self, names: list[str]) -> list[str]:
         self.rng.shuffle(names)
@@ -169,7 +176,7 @@ def make_gazetteer(hexmap: Json, seed: int, kingdoms: Iterable[str] = ()) -> Jso
     all unique and none of them one of the `kingdoms`' names. Deterministic."""
     terrain = {(t["hex"][0], t["hex"][1]): str(t["terrain"]) for t in hexmap.get("tiles", [])}
     rng = random.Random(f"mighty kingdoms place names {seed}")
-    names = _Names(rng, kingdoms)
+    names = _NamePool(rng, kingdoms)
     roots = _roots()
     ways = {
         kind: [names.shuffled(_fills(p, roots)) for p in patterns]
@@ -295,8 +302,8 @@ class Names(Mapping[str, str]):
 
     def seeing(self, events: Iterable[Any]) -> "Names":
         """These names, with the settlements these events found or built as well."""
-        more = Names(self.kingdoms, settled=self.settled | settled((), events))
-        more.settlements, more.regions, more.given = self.settlements, self.regions, self.given
+        more = copy.copy(self)
+        more.settled = self.settled | settled((), events)
         return more
 
     # The mapping: the kingdoms' names.
@@ -371,8 +378,8 @@ class Names(Mapping[str, str]):
         return sorted(set(self.regions.values()) | settled, key=str.casefold)
 
     def route(self, start: Sequence[int], end: Sequence[int]) -> str:
-        """ "from Harrowby to the Greywood", or "within the Greywood" for a move that stays
-        in one region between tiles without a settlement."""
+        """A move in words: "from Harrowby to the Greywood", or "within the Greywood" for
+        one that stays in a region, between tiles without a settlement."""
         there, here = self.place(start), self.place(end)
         if there == here and not self.is_settlement(start) and not self.is_settlement(end):
             return f"within {there}"
@@ -397,9 +404,17 @@ class Names(Mapping[str, str]):
     def short(self, unit: object) -> str:
         """A unit by its name where its kingdom is said already: the name its player gave
         it, else "1st army", "2nd ship"."""
-        given = self.given.get(str(unit))
-        if given:
-            return given
+        return self.given.get(str(unit)) or self._numbered(unit)
+
+    def default_unit(self, unit: object) -> str:
+        """A unit by its kingdom's name and its number: "Aldermark's 1st army"."""
+        owner = self.owner(unit)
+        if owner is None:
+            return str(unit)
+        return f"{possessive(self.kingdoms[owner])} {self._numbered(unit)}"
+
+    def _numbered(self, unit: object) -> str:
+        """A unit by its number: "1st army" for "aldermark-1", "2nd ship" for "aldermark-s2"."""
         owner = self.owner(unit)
         if owner is None:
             return str(unit)
@@ -407,12 +422,6 @@ class Names(Mapping[str, str]):
         kind = "ship" if number.startswith("s") else "army"
         digits = number.removeprefix("s")
         return f"{ordinal(int(digits)) if digits.isdigit() else digits} {kind}"
-
-    def default_unit(self, unit: object) -> str:
-        owner = self.owner(unit)
-        if owner is None:
-            return str(unit)
-        return f"{possessive(self.kingdoms[owner])} {Names(self.kingdoms).short(unit)}"
 
     def units(self, units: Iterable[object], *, whose: bool = False) -> list[str]:
         return [self.unit(u, whose=whose) for u in units]
