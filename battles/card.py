@@ -4,25 +4,23 @@ and what each result would do to the campaign. The last is asked of the rules en
 trial advance with that result), never worked out again here."""
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
+from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.rules.hexmap import hex_label
 from campaign.rules.state import BattleStatus
+from campaign.words import capitalised, joined
 
 type Json = dict[str, Any]
 
 
-def at(hex_: list[int]) -> str:
-    return hex_label((hex_[0], hex_[1]))
-
-
-def tile_words(data: Json, hex_: list[int], names: dict[str, str]) -> str:
-    """A tile as a player picking a retreat reads it: `[2, 3]: forest, a village of
-    Brightwater`."""
+def tile_words(data: Json, hex_: list[int], names: Names) -> str:
+    """A tile as a player picking a retreat reads it: `Harrowby: forest, a village of
+    Brightwater`, `the Greywood: forest, held by Brightwater`."""
     terrain: Json = next((t for t in data["map"]["tiles"] if t["hex"] == hex_), {})
     held = next((t for t in data["tiles"] if t["hex"] == hex_), None)
     words = [terrain.get("terrain", "unknown")]
@@ -32,7 +30,7 @@ def tile_words(data: Json, hex_: list[int], names: dict[str, str]) -> str:
         words.append(
             f"a {held['settlement']} of {owner}" if held["settlement"] else f"held by {owner}"
         )
-    return f"{at(hex_)}: {', '.join(words)}"
+    return f"{names.place(hex_, picking=True)}: {', '.join(words)}"
 
 
 KINDS = {
@@ -73,7 +71,7 @@ class Outcome:
     changes: list[str]
 
 
-def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> list[SideView]:
+def sides(battle: Battle, names: Names, players: dict[str, str]) -> list[SideView]:
     reckoning = strategy_reckoning(battle, names)
     return [
         SideView(
@@ -82,8 +80,8 @@ def sides(battle: Battle, names: dict[str, str], players: dict[str, str]) -> lis
             player=players.get(side["kingdom"], "nobody"),
             role="attacker" if side["kingdom"] == battle.attacker else "defender",
             stance=stance_of(battle, side["kingdom"]),
-            armies=list(side["armies"]),
-            ships=list(side["ships"]),
+            armies=[names.short(army) for army in side["armies"]],
+            ships=[names.short(ship) for ship in side["ships"]],
             points=side["points"],
             strategy_cards=side["strategy_cards"],
             defending=side["defending"],
@@ -112,7 +110,7 @@ def one_deck(battle: Battle) -> bool:
     return bool(battle.board) and bool(battle.campaign.options.get("common_deck"))
 
 
-def strategy_reckoning(battle: Battle, names: dict[str, str]) -> dict[str, str]:
+def strategy_reckoning(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
     """Option common_deck (OA13), by kingdom: its strategy cards are one for each upright
     army of the other side, plus the strategies it has learned from pitched battles lost."""
     if not one_deck(battle) or len(battle.sides) != 2:
@@ -136,7 +134,7 @@ WORKS = {
 }
 
 
-def siege_words(battle: Battle, names: dict[str, str]) -> str:
+def siege_words(battle: Battle, names: Mapping[str, str]) -> str:
     """The siege of a battle, if it is one (option sieges, OA14 and OA15): who is besieged
     and the works they set up; "" for none."""
     siege = battle.details.get("siege")
@@ -157,7 +155,7 @@ def game_size(battle: Battle) -> int:
     return max((side["points"] for side in battle.sides), default=0)
 
 
-def _lists_step(battle: Battle, names: dict[str, str]) -> str:
+def _lists_step(battle: Battle, names: Mapping[str, str]) -> str:
     """Picking the lists: each side's of at most its own points."""
     points = {side["points"] for side in battle.sides}
     if len(points) == 1:
@@ -189,7 +187,7 @@ OBJECTIVE_CARDS = (
 )
 
 
-def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
+def setup_steps(battle: Battle, names: Mapping[str, str]) -> list[str]:
     """Setting up the game, in order (kings-of-war.md), with this battle's own facts; none
     for a battle not played at the tabletop."""
     if not battle.board:
@@ -234,7 +232,7 @@ def setup_steps(battle: Battle, names: dict[str, str]) -> list[str]:
     return steps
 
 
-def outcomes(data: Json, battle: Battle, names: dict[str, str]) -> list[Outcome]:
+def outcomes(data: Json, battle: Battle, names: Names) -> list[Outcome]:
     """What a win for each side, and a draw, would do to the campaign, as the engine
     would apply it now. Empty for a battle that is settled."""
     if not battle.awaiting:
@@ -246,9 +244,7 @@ def outcomes(data: Json, battle: Battle, names: dict[str, str]) -> list[Outcome]
     ]
 
 
-def _changes(
-    data: Json, battle: Battle, result: str, winner: str, names: dict[str, str]
-) -> list[str]:
+def _changes(data: Json, battle: Battle, result: str, winner: str, names: Names) -> list[str]:
     entry: Json = {"hex": battle.hex, "result": result, **({"winner": winner} if winner else {})}
     earlier = _awaiting_before(data, battle)
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
@@ -256,7 +252,7 @@ def _changes(
     if isinstance(after, RuleError) and earlier:
         after = _tried(data, [entry], units)  # the earlier can't end in a draw: as it stands
     if isinstance(after, RuleError):
-        return [f"The rules would refuse it: {after.message}"]
+        return [f"The rules would refuse it: {names.said(after.message)}"]
     own = _resolved_in(after, data, battle)
     if own is None:
         return ["It is applied once the battles picked before it are settled (ruling B11)."]
@@ -319,7 +315,7 @@ def _resolved_in(after: Json, data: Json, battle: Battle) -> Json | None:
     )
 
 
-def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
+def changes(data: Json, battle: Battle, names: Names) -> list[str]:
     """What the battle did to the campaign, from the events that followed it in the file
     of the snapshot that resolved it (`data`); empty if it is not there."""
     events = data.get("events", [])
@@ -340,25 +336,28 @@ def changes(data: Json, battle: Battle, names: dict[str, str]) -> list[str]:
 
 
 def _describe(
-    events: list[Json], after: Json, battle: Battle, winner: str, names: dict[str, str]
+    events: list[Json], after: Json, battle: Battle, winner: str, names: Names
 ) -> list[str]:
     """The events that follow a battle's result, in words: the tile, might, retreats,
     losses, strategies; and the retreats still to be chosen in `after`."""
-    where = at(battle.hex)
+    names = names.seeing(events)
+    hex_ = battle.hex
+    where = names.place(hex_) if names.is_settlement(hex_) else f"the tile {names.at(hex_)}"
     lines = []
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
     for event in events:
         if event["type"] == "tile-taken" and event["hex"] == battle.hex:
-            lines.append(
-                f"{names.get(event['kingdom'], event['kingdom'])} takes the tile at {where}."
-            )
+            lines.append(f"{names.get(event['kingdom'], event['kingdom'])} takes {where}.")
         elif event["type"] == "capital-lost" and event["hex"] == battle.hex:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} loses its capital.")
         elif event["type"] == "retreated" and event["unit"] in units:
             lying = "" if event["upright"] else ", and lies on its side"
-            lines.append(f"{event['unit']} retreats to {at(event['to'])}{lying}.")
+            lines.append(
+                f"{names.unit(event['unit'])} retreats to {names.place(event['to'])}{lying}."
+            )
         elif event["type"] == "destroyed" and units & set(event["units"]):
-            lines.append(f"{', '.join(event['units'])} has nowhere to retreat and is destroyed.")
+            lost = joined(names.units(event["units"]))
+            lines.append(f"{lost}: nowhere to retreat, destroyed.")
         elif event["type"] == "strategy-learned" and event["kingdom"] in battle.kingdoms:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} learns a new strategy.")
         elif event["type"] == "artefact-taken" and event.get("hex") == battle.hex:
@@ -371,12 +370,14 @@ def _describe(
             )
     for asked in after.get("pending", []):
         if asked["kind"] == "retreat" and asked.get("unit") in units:
-            choices = ", ".join(at(h) for h in asked["choices"])
-            lines.append(f"{asked['unit']} retreats to a tile its player chooses: {choices}.")
+            choices = ", ".join(names.place(h) for h in asked["choices"])
+            lines.append(
+                f"{names.unit(asked['unit'])} retreats to a tile its player chooses: {choices}."
+            )
     if winner and battle.kind == "pitched":
         lines.append(
             f"{names.get(winner, winner)} gains 1 might (a pitched battle won on the tabletop)."
         )
     if not winner:
         lines.append("Nobody takes the tile; armies in a tile their kingdom does not hold retreat.")
-    return lines
+    return [capitalised(line) for line in lines]  # a unit's name may begin it

@@ -4,6 +4,7 @@ attaches to a battle before it is played, shown on the card by `battles.access.s
 rule. Each form is checked for shape here and acted on by `battles.services`; a refusal
 is told in words, the book's forms shown again with what was typed."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +47,7 @@ class SideList:
 def lists_on_the_card(
     battle: Battle,
     membership: Membership,
-    names: dict[str, str],
+    names: Mapping[str, str],
     reports: list[ResultReport],
     *,
     result_in: bool,

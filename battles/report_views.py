@@ -4,6 +4,7 @@ shows it again), and the photographs are served, only to those who may see the r
 (`battles.access`). Each form is checked for shape here and acted on by
 `battles.services`; a refusal is a message on the card, and nothing changes."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +43,7 @@ class Told:
     removable: bool  # the viewer may remove its photographs
 
 
-def on_the_card(battle: Battle, membership: Membership, names: dict[str, str]) -> Json:
+def on_the_card(battle: Battle, membership: Membership, names: Mapping[str, str]) -> Json:
     """The battle reports of a resolved battle that the viewer may see, and for one of its
     two players the forms to write theirs and add photographs. Two queries."""
     if battle.awaiting:

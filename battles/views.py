@@ -47,6 +47,7 @@ from campaign.access import admin_for, membership_for, newest_or_404
 from campaign.actions import carry_out, form_errors, refused
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import KingdomLook, Pick, looks_of, render_map
+from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.battles import naval_possible
@@ -65,7 +66,7 @@ type Json = dict[str, Any]
 class Cast:
     """The campaign's kingdoms as people read them."""
 
-    names: dict[str, str]
+    names: Names
     players: dict[str, str]
     looks: dict[str, KingdomLook]
 
@@ -76,7 +77,7 @@ class Cast:
 def cast_of(campaign: Campaign) -> Cast:
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     return Cast(
-        names={p.kingdom: p.kingdom_name for p in players},
+        names=Names({p.kingdom: p.kingdom_name for p in players}, campaign.gazetteer),
         players={p.kingdom: p.user.get_username() for p in players},
         looks=looks_of(players),
     )
@@ -162,7 +163,9 @@ def _asked_of_player(
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
     pending = [p for p in data.get("pending", []) if p["kingdom"] == mine]
     found["retreat_asked"] = [
-        p["unit"] for p in pending if p["kind"] == "retreat" and p.get("unit") in units
+        cast.names.unit(p["unit"])
+        for p in pending
+        if p["kind"] == "retreat" and p.get("unit") in units
     ]
     if any(p["kind"] == "last_stand" and p["hex"] == battle.hex for p in pending):
         found["last_stand_form"] = LastStandForm(
@@ -190,7 +193,7 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "battle": battle,
         "cast": cast,
         "sides": card.sides(battle, cast.names, cast.players),
-        "where": card.at(battle.hex),
+        "where": cast.names.at(battle.hex),
         "kind": card.KINDS.get(battle.kind, battle.kind),
         "state": state_words(battle, reports, cast),
         "mine": mine,
@@ -201,7 +204,9 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "steps": card.setup_steps(battle, cast.names),
         "siege": card.siege_words(battle, cast.names),
         "outcomes": card.outcomes(snapshot.data, battle, cast.names),
-        "map_svg": snapshot_map(snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)]),
+        "map_svg": snapshot_map(
+            snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)], names=cast.names
+        ),
         "play_times": list(battle.play_times.all()),
         "now": timezone.now(),
     }
@@ -343,7 +348,7 @@ def rows_of(battles: list[Battle], cast: Cast, kingdom: str) -> list[Row]:
         rows.append(
             Row(
                 battle=battle,
-                where=card.at(battle.hex),
+                where=cast.names.at(battle.hex),
                 fighters=f"{cast.name(battle.attacker)} against {cast.name(battle.defender)}",
                 state=state_words(battle, reports, cast),
                 asked=asks_of_me(battle, reports, kingdom),
@@ -403,12 +408,12 @@ def decisions(data: Json, kingdom: str, seen: int, cast: Cast, slug: str) -> lis
                 initial={"seen": seen, "hex": f"{asked['hex'][0]},{asked['hex'][1]}"},
                 auto_id=f"stand-{n}-%s",
             )
-            found.append(Decision("last_stand", card.at(asked["hex"]), form, asked))
+            found.append(Decision("last_stand", cast.names.at(asked["hex"]), form, asked))
         elif asked["kind"] == "battle_choice":
             state = parse_campaign(data)
             tiles = [
                 (
-                    card.at(h),
+                    cast.names.at(h, picking=True),
                     ChooseForm(initial={"seen": seen, "hex": f"{h[0]},{h[1]}"}),
                     naval_possible(state, (h[0], h[1]), kingdom),
                 )
@@ -425,11 +430,12 @@ def decisions(data: Json, kingdom: str, seen: int, cast: Cast, slug: str) -> lis
             choices = [
                 (f"{h[0]},{h[1]}", card.tile_words(data, h, cast.names)) for h in asked["choices"]
             ]
+            named = cast.names.unit(unit)
             on_map = _tap_to_choose(
-                data, cast, slug, asked["choices"], "retreat", f"{unit} retreats to",
+                data, cast, slug, asked["choices"], "retreat", f"{named} retreats to",
                 f"retreat-{unit}", seen,
             )  # fmt: skip
-            facts = {**asked, "choices": choices, "map_svg": on_map}
+            facts = {**asked, "unit_name": named, "choices": choices, "map_svg": on_map}
             found.append(Decision("retreat", "", SeenForm(initial={"seen": seen}), facts))
     return found
 
@@ -462,7 +468,7 @@ def _tap_to_choose(
         for h in choices
     ]
     around = [n for p in picks for n in (p.hex, *neighbours(p.hex))]
-    return render_map(data, kingdoms=cast.looks, picks=picks, focus=around)
+    return render_map(data, kingdoms=cast.looks, picks=picks, focus=around, names=cast.names)
 
 
 @login_required
@@ -587,13 +593,14 @@ def my_battles(request: HtmxHttpRequest) -> HttpResponse:
         against = battle.opponent_of(me)
         reports = list(battle.reports.all())
         names = {k: v for (c, k), v in kingdom_names.items() if c == battle.campaign_id}
+        named = Names(names, battle.campaign.gazetteer)
         items.append(
             MyBattle(
                 battle=battle,
-                where=card.at(battle.hex),
+                where=named.at(battle.hex),
                 against=names.get(against, against),
                 asked=asks_of_me(battle, reports, me),
-                state=state_words(battle, reports, Cast(names, {}, {})),
+                state=state_words(battle, reports, Cast(named, {}, {})),
             )
         )
     return page_or_fragment(request, "battles/mine.html", {"items": items}, fragment="mine")

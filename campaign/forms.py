@@ -8,9 +8,10 @@ from typing import Any
 from django import forms
 from django.core.validators import validate_email
 
+from campaign.gazetteer import NAME_LENGTH
 from campaign.models import Membership
 from campaign.rules.hexmap import Hex
-from campaign.words import kingdom_names
+from campaign.words import names_of
 
 type Choices = list[tuple[str, str]]
 
@@ -153,13 +154,16 @@ class CampaignForm(DrawnAt):
         *args: Any,
         kingdoms: Choices | None = None,
         armies: Choices | None = None,
+        places: Choices | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.places = places or []
         self.setup_choices(kingdoms or [], armies or [])
 
     def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
-        """Fill the choice fields; each form knows which it has."""
+        """Fill the choice fields; each form knows which it has (`self.places`: the places
+        the campaign's pages name)."""
 
     def set_choices(self, field: str, choices: Choices) -> None:
         choice_field = self.fields[field]
@@ -198,6 +202,18 @@ class ArmyForm(CampaignForm):
         if not cleaned.get("remove") and cleaned.get("hex") is None and "hex" not in self.errors:
             self.add_error("hex", "Say where the army stands, or remove it.")
         return cleaned
+
+
+class PlaceForm(CampaignForm):
+    """Issue 35: a place renamed, chosen by the name it has now (a place renamed meanwhile
+    is no longer in the list, and the service refuses it)."""
+
+    place = forms.ChoiceField(label="Place")
+    name = forms.CharField(label="Its new name", max_length=NAME_LENGTH)
+    reason = reason_field(required=True)
+
+    def setup_choices(self, kingdoms: Choices, armies: Choices) -> None:
+        self.set_choices("place", self.places)
 
 
 class ArtefactsForm(DrawnAt):
@@ -352,15 +368,19 @@ class HandOverForm(PeopleForm):
         return cleaned
 
 
-def correction_choices(data: dict[str, Any] | None) -> dict[str, Choices]:
-    """The kingdoms and armies the dashboard's corrections offer, from the newest file."""
+def correction_choices(
+    data: dict[str, Any] | None, gazetteer: dict[str, Any] | None = None
+) -> dict[str, Choices]:
+    """The kingdoms, armies and places the dashboard's corrections offer, from the newest
+    file and the campaign's names (`gazetteer`)."""
     data = data or {}
-    names = kingdom_names(data)
+    names = names_of(data, gazetteer)
     return {
         "kingdoms": list(names.items()),
         "armies": [
-            (a["id"], f"{a['id']} ({names.get(a['kingdom'], a['kingdom'])}) at "
-             f"[{a['hex'][0]}, {a['hex'][1]}]{'' if a['upright'] else ', on its side'}")
+            (a["id"], f"{names.unit(a['id'], whose=True)} {names.at(a['hex'], picking=True)}"
+             f"{'' if a['upright'] else ', on its side'}")
             for a in data.get("armies", [])
         ],
+        "places": [(place, place) for place in names.places()],
     }  # fmt: skip

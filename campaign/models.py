@@ -69,6 +69,12 @@ class Campaign(models.Model):
     )
     map_name = models.CharField(max_length=60, help_text="A built-in map, or 'generated'.")
     map: models.JSONField[dict[str, Any]] = models.JSONField(help_text="The campaign file's map.")
+    gazetteer: models.JSONField[dict[str, Any]] = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The names of its places and units (campaign.gazetteer), made when it "
+        "starts: the app's, not the campaign file's.",
+    )
     join_code = models.CharField(max_length=20, unique=True, default=new_join_code)
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="When the current step is due."
@@ -597,6 +603,7 @@ class AuditEntry(models.Model):
         BATTLE_REPORT_HIDDEN = "battle-report-hidden", "hid a battle report"
         BATTLE_REPORT_SHOWN = "battle-report-shown", "showed a hidden battle report again"
         BATTLE_PHOTO_REMOVED = "battle-photo-removed", "removed a photograph of a battle report"
+        PLACE_RENAMED = "place-renamed", "renamed a place"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

@@ -65,6 +65,7 @@ class Refused:
     kind: str
     why: str
     unit: str | None = None  # the unit whose order it is, when it is one unit's
+    unit_name: str = ""  # that unit's name (campaign.gazetteer), as its player reads it
     hex: list[int] | None = None  # the battle's tile, for a battle entry
 
 

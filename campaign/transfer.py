@@ -7,7 +7,7 @@ yet used; `file` is the newest snapshot's campaign file (the public contract of
     {"export": 1,
      "campaign": {"name", "slug", "status", "kingdoms", "options", "deadlines", "map_name",
                   "map", "join_code", "deadline", "paused_with", "created_at", "public",
-                  "deadline_days", "time_zone", "letters"},
+                  "deadline_days", "time_zone", "letters", "names"},
      "members": [{"username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin",
                   "joined_at"}],
      "snapshots": [{"number", "reason", "defaults", "data", "decisions", "created_by",
@@ -37,7 +37,9 @@ these parts (an older export) imports with none. Each names kingdoms by their id
 must be the campaign's (those of the newest campaign file, or the players' before the
 start), and users by username (a user missing here leaves the writer unknown, as for a
 deleted account). `campaign.letters` is the campaign's choice of who writes to whom (on,
-herald or none).
+herald or none). `campaign.names` is the campaign's gazetteer (campaign.gazetteer: its
+places' and units' names, which the campaign file does not hold); a started campaign
+imported without it (an older export) has its places named anew from its map and seed.
 
 - `correspondences`: the herald's (`herald` true, `kingdoms` empty: every member's) and
   those between the `kingdoms` listed (two or more), each once. Its `letters` are in the
@@ -61,6 +63,7 @@ longer in the campaign (its player left before the start) has its letters, read 
 lists left out of the export."""
 
 import json
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
@@ -75,6 +78,8 @@ from django.utils.dateparse import parse_datetime, parse_duration
 from django.utils.duration import duration_iso_string
 
 from accounts.models import User
+from accounts.names import plain_name
+from campaign.gazetteer import NAME_LENGTH, make_gazetteer, record_settled
 from campaign.models import (
     HERALD,
     LETTER_LENGTH,
@@ -108,8 +113,9 @@ TOP_OPTIONAL = (
 CAMPAIGN = ("name", "slug", "status", "kingdoms", "options", "deadlines", "map_name")
 CAMPAIGN_OPTIONAL = (
     "map", "join_code", "deadline", "paused_with", "created_at", "public", "deadline_days",
-    "time_zone", "letters",
+    "time_zone", "letters", "names",
 )  # fmt: skip
+GAZETTEER = ("regions", "settlements", "settled", "units")
 MEMBER = ("username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin")
 SNAPSHOT = ("number", "reason", "defaults", "data", "decisions", "created_at")
 SUBMISSION = ("kingdom", "kind", "payload", "snapshot", "ready")
@@ -119,6 +125,7 @@ LETTER = ("kingdom", "text", "written_at")
 READ = ("kingdom", "letters")
 SLUG_LENGTH = 60  # Campaign.slug
 KINGDOM_LENGTH = 20  # a kingdom's id (Membership.kingdom)
+HEX_KEY = re.compile(r"-?[0-9]{1,5},-?[0-9]{1,5}")
 
 
 # --- export ---------------------------------------------------------------------------
@@ -160,6 +167,7 @@ def campaign_export(campaign: Campaign) -> Json:
                 "deadline_days": campaign.deadline_days,
                 "time_zone": campaign.time_zone,
                 "letters": campaign.letters,
+                "names": campaign.gazetteer,
             },
             "members": [
                 {
@@ -306,6 +314,12 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
         + [name for row in correspondences for _, name, _ in row.letters],
     )
     campaign.map = hexmap
+    if not campaign.gazetteer and newest is not None:  # an older export: named anew
+        seed = campaign.options.get("seed")
+        named = [m.kingdom_name for _, _, m in members if m.kingdom_name]
+        campaign.gazetteer = make_gazetteer(hexmap, seed if isinstance(seed, int) else 0, named)
+    if campaign.gazetteer and newest is not None:
+        record_settled(campaign.gazetteer, newest)
     campaign.save()
     put_back_times([campaign], [stamps])
     for name, _, membership in members:
@@ -419,7 +433,56 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
         campaign.time_zone = _time_zone(obj, where)
     if obj.get("letters") is not None:
         campaign.letters = _letters_choice(obj, where)
+    if obj.get("names") is not None:
+        campaign.gazetteer = _gazetteer(obj["names"], f"{where}.names")
     return campaign, hexmap, stamps_of(obj, where, ("created_at",))
+
+
+def _gazetteer(value: object, where: str) -> Json:
+    """The campaign's names as `campaign.gazetteer` keeps them, each a plain name."""
+    obj = fields_of(value, where, (), GAZETTEER)
+    regions = []
+    for i, region in enumerate(list_of(obj.get("regions", []), f"{where}.regions")):
+        at = f"{where}.regions[{i}]"
+        row = fields_of(region, at, ("name", "hexes"))
+        hexes = [_hex_of(h, f"{at}.hexes[{n}]") for n, h in enumerate(list_of(row["hexes"], at))]
+        regions.append({"name": _name_of(row["name"], f"{at}.name"), "hexes": hexes})
+    settlements = {
+        _hex_key(key, f"{where}.settlements"): _name_of(name, f"{where}.settlements.{key}")
+        for key, name in _dict(obj, "settlements", where).items()
+    } if "settlements" in obj else {}  # fmt: skip
+    settled = [_hex_key(key, f"{where}.settled") for key in list_of(obj.get("settled", []), where)]
+    units = {
+        unit: _name_of(name, f"{where}.units.{unit[:KINGDOM_LENGTH + 6]}")
+        for unit, name in _dict(obj, "units", where).items()
+    } if "units" in obj else {}  # fmt: skip
+    return {"regions": regions, "settlements": settlements, "settled": settled, "units": units}
+
+
+def _name_of(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise refused(where, f"{where} must be a text.")
+    try:
+        return plain_name(value, max_length=NAME_LENGTH, what=where)
+    except ValidationError as error:
+        raise refused(where, str(error.messages[0])) from None
+
+
+def _hex_of(value: object, where: str) -> list[int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)
+    ):
+        raise refused(where, f"{where} must be a hex, two whole numbers [q, r].")
+    return [value[0], value[1]]
+
+
+def _hex_key(value: object, where: str) -> str:
+    """A hex as the gazetteer's keys write it, "q,r"."""
+    if not isinstance(value, str) or HEX_KEY.fullmatch(value) is None:
+        raise refused(where, f'{where}: {str(value)[:40]!r} is not a hex written "q,r".')
+    return value
 
 
 def _deadline_days(obj: Json, where: str) -> list[int]:

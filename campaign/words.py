@@ -1,7 +1,8 @@
 """Plain words that pages and messages share: where the site is served (for links written
 far from any request), a moment in its reader's time zone, the part of the campaign a clock
 stands in, a list said in English, how a kingdom and a person are named to others. No database, no
-request: the dashboard, the deadlines' sentences and the notifications read them alike."""
+request: the dashboard, the deadlines' sentences and the notifications read them alike.
+How places and units are named: `campaign.gazetteer`, read by `names_of`."""
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -9,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
+
+from campaign.gazetteer import Names
 
 if TYPE_CHECKING:  # no model is loaded here: the pure display modules read these words too
     from accounts.models import User
@@ -30,6 +33,13 @@ def kingdom_names(data: Json | None, players: Iterable[Ruler] = ()) -> dict[str,
     does, else its id. The one way every page and message names a kingdom."""
     names = {k["id"]: k.get("name") or k["id"] for k in (data or {}).get("kingdoms", [])}
     return names | {p.kingdom: p.kingdom_name for p in players if p.kingdom and p.kingdom_name}
+
+
+def names_of(data: Json | None, gazetteer: Json | None, players: Iterable[Ruler] = ()) -> Names:
+    """Every name a page or message says in a campaign: its kingdoms' (`kingdom_names`), and
+    its places' and units' (the campaign's gazetteer), as they read in the campaign file
+    `data`. The one way every page and message names a place or a unit."""
+    return Names.of(data, gazetteer, kingdom_names(data, players))
 
 
 def site_url() -> str:

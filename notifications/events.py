@@ -29,6 +29,7 @@ from campaign.asks import WORDS
 from campaign.models import Campaign, Snapshot
 from campaign.rules.decisions import ANSWERS
 from campaign.words import absolute, chapter_words, joined, kingdom_names, shown, when
+from campaign.words import names_of as campaign_names
 from notifications import outbox
 from notifications.discord import discord_time
 from notifications.models import DiscordWebhook, Notification, Reminder
@@ -170,7 +171,11 @@ def _refusal_letter(campaign: Campaign, ruler: Any, each: Any, cause: str) -> Le
         )
         return Letter(ruler.user, subject_line(campaign.name, subject), body, page)
     page = absolute(reverse(words.page if words else "campaign:campaign", args=[campaign.slug]))
-    what = f"the order for {each.unit}" if each.unit else f"{ruler.kingdom_name}'s decision"
+    what = (
+        f"the order for {each.unit_name or each.unit}"
+        if each.unit
+        else f"{ruler.kingdom_name}'s decision"
+    )
     if cause in ("deadline", "advance"):
         step = f" to {words.ask}" if words else ""
         when_ = "At the deadline" if cause == "deadline" else "When the campaign moved on"
@@ -293,12 +298,12 @@ def battle_handed_off(
     """A battle goes to the tabletop: both its players are told, with its card (`link`, a
     path) and when its result is due. Called by `battles.sync` as it makes the row (not
     for an imported snapshot's battles)."""
-    names = kingdom_names(snapshot.data)
+    names = campaign_names(snapshot.data, campaign.gazetteer)
     players = players_of(members_of(campaign), names)
     attacker, defender = str(entry["attacker"]), str(entry["defender"])
     entry_sides = (attacker, defender)
     card = absolute(link)
-    hex_ = f"[{entry['hex'][0]}, {entry['hex'][1]}]"
+    where = names.at(entry["hex"])
     kind = entry.get("kind", "pitched")
     letters = []
     for side, other in ((attacker, defender), (defender, attacker)):
@@ -310,7 +315,7 @@ def battle_handed_off(
         due = f" by {when(deadline, zone)}" if deadline else ""
         body = (
             f"{campaign.name}, {chapter_words(snapshot.data['clock'])}.\n\n"
-            f"The {kind} battle at {hex_} between {names.get(attacker, attacker)} (who picked "
+            f"The {kind} battle {where} between {names.get(attacker, attacker)} (who picked "
             f"it) and {names.get(defender, defender)} goes to the tabletop. Agree a time with "
             f"{opponent.named if opponent else names.get(other, other)}, play it, and report "
             f"the result on its card{due}."
@@ -321,7 +326,7 @@ def battle_handed_off(
         [players[k].named if k in players else str(names.get(k, k)) for k in entry_sides]
     )
     lines = [
-        f"A {kind} battle at {hex_} goes to the tabletop: {sides}."
+        f"A {kind} battle {where} goes to the tabletop: {sides}."
         + (f" Its result is due {discord_time(deadline)}." if deadline else "")
     ]
     news = News(
@@ -330,7 +335,7 @@ def battle_handed_off(
         letters,
         post_text(campaign.name, chapter_words(snapshot.data["clock"]), *lines, link=card),
         card,
-        f"Battle at {hex_}: {sides}",
+        f"Battle {where}: {sides}",
     )
     return outbox.write(campaign, news)
 
@@ -352,12 +357,12 @@ def result_reported(
     players = players_of(campaign.memberships.select_related("user"), names)
     card = absolute(link)
     said = result_words(result, winner, names)
-    hex_ = f"[{hex[0]}, {hex[1]}]"
+    where = names.at(hex)
     who = f"{shown(reporter)} ({names.get(kingdom, kingdom)})"
     letters = []
     if opponent in players:
         body = (
-            f"{who} reports the result of your battle at {hex_}: {said}.\n\n"
+            f"{who} reports the result of your battle {where}: {said}.\n\n"
             "Confirm it, or dispute it and say why, on the battle's card: the campaign moves "
             "on once you confirm."
         )
@@ -369,10 +374,10 @@ def result_reported(
     post = post_text(
         campaign.name,
         "",
-        f"{who} reports the battle at {hex_}: {said}. Waiting for {other} to confirm.",
+        f"{who} reports the battle {where}: {said}. Waiting for {other} to confirm.",
         link=card,
     )
-    news = News(f"report:{report_id}", Kind.REPORT, letters, post, card, f"Report at {hex_}")
+    news = News(f"report:{report_id}", Kind.REPORT, letters, post, card, f"Report {where}")
     return outbox.write(campaign, news)
 
 
@@ -429,33 +434,33 @@ def result_disputed(
     """The opponent disputes a report: its reporter and the campaign's admins are told (the
     admins decide, on the battles desk: `desk`, a path)."""
     names = names_of(campaign)
-    hex_ = f"[{hex[0]}, {hex[1]}]"
+    where = names.at(hex)
     said = result_words(result, winner, names)
     who = shown(disputer)
     reporting = f"{shown(reporter) if reporter else 'a player'} ({names.get(kingdom, kingdom)})"
     body = (
-        f"{who} disputes the report of the battle at {hex_} by {reporting}: {said}.\n"
+        f"{who} disputes the report of the battle {where} by {reporting}: {said}.\n"
         f"Their reason: “{reason}”\n\nThe campaign's admins decide the result."
     )
     letters = []
     if reporter is not None:
-        subject = f"{who} disputes your report of the battle at {hex_}"
+        subject = f"{who} disputes your report of the battle {where}"
         letters.append(Letter(reporter, subject_line(campaign.name, subject), body, absolute(link)))
     admins = campaign.memberships.filter(is_admin=True).select_related("user")
     for admin in admins:
         if reporter is None or admin.user.pk != reporter.pk:
-            subject = f"A result to decide: {who} disputes the battle at {hex_}"
+            subject = f"A result to decide: {who} disputes the battle {where}"
             letters.append(
                 Letter(admin.user, subject_line(campaign.name, subject), body, absolute(desk))
             )
     post = post_text(
         campaign.name,
         "",
-        f"{who} disputes the report of the battle at {hex_} by {reporting}: the admins decide.",
+        f"{who} disputes the report of the battle {where} by {reporting}: the admins decide.",
         link=absolute(link),
     )
     news = News(
-        f"dispute:{report_id}", Kind.DISPUTE, letters, post, absolute(link), f"Dispute at {hex_}"
+        f"dispute:{report_id}", Kind.DISPUTE, letters, post, absolute(link), f"Dispute {where}"
     )
     return outbox.write(campaign, news)
 

@@ -5,7 +5,7 @@ facts gathered here (`snapshot_news` compares a new snapshot with the one before
 outbox writes them (`outbox.write`)."""
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from campaign import services
 from campaign.asks import WORDS, in_order_of_play
+from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.state import OrdersMode
@@ -256,7 +257,7 @@ def ended_news(
     return News(key, Kind.ENDED, letters, post, end, "The campaign has ended")
 
 
-def result_words(result: str, winner: str, names: dict[str, str]) -> str:
+def result_words(result: str, winner: str, names: Mapping[str, str]) -> str:
     return f"{names.get(winner, winner)} won" if result == "win" else "a draw"
 
 
@@ -292,7 +293,7 @@ def members_of(campaign: Campaign) -> list[Membership]:
     return list(campaign.memberships.select_related("user"))
 
 
-def players_of(members: Iterable[Membership], names: dict[str, str]) -> dict[str, Player]:
+def players_of(members: Iterable[Membership], names: Mapping[str, str]) -> dict[str, Player]:
     return {
         m.kingdom: Player(m.kingdom, m.kingdom_name or names.get(m.kingdom, m.kingdom), m.user)
         for m in members
@@ -300,9 +301,13 @@ def players_of(members: Iterable[Membership], names: dict[str, str]) -> dict[str
     }
 
 
-def names_of(campaign: Campaign) -> dict[str, str]:
+def names_of(campaign: Campaign) -> Names:
+    """The names the campaign's messages say: its kingdoms' as their players named them,
+    and its places' and units' (`campaign.words.names_of`) as its newest file reads."""
     members = campaign.memberships.exclude(kingdom="").values_list("kingdom", "kingdom_name")
-    return {kingdom: name or kingdom for kingdom, name in members}
+    kingdoms = {kingdom: name or kingdom for kingdom, name in members}
+    data = services.latest_snapshot(campaign).data
+    return Names.of(data, campaign.gazetteer, kingdom_names(data) | kingdoms)
 
 
 def newly_asked(

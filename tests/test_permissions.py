@@ -190,6 +190,8 @@ MATRIX: dict[str, Door] = {
         NOBODY, NOT_OFFERED
     ),  # the campaign has not ended (tests/campaign/views/test_end.py)
     "campaign:kingdom": Door(PLAYERS, NOT_OFFERED),
+    # Issue 35: a player names their own units (tests/campaign/views/test_names.py).
+    "campaign:unit_name": Door(NOT_OFFERED, PLAYERS),
     # Letters (issue 28): every member reads the herald and writes (the admin, who rules no
     # kingdom, is refused in words); a correspondence is its kingdoms' alone
     # (tests/campaign/views/test_letters.py).

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from django import template
 
 from battles.access import reports_seen
-from battles.card import at
 from battles.models import BattlePhoto, BattleReport
+from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership
 
 register = template.Library()
@@ -29,7 +29,7 @@ class ReportLink:
     battle: int  # its card's number
     kingdom: str
     side: str  # the kingdom's name
-    where: str  # the battle's tile
+    where: str  # the battle's tile in words: "at Harrowby", "in the Greywood"
     when: str  # "year 1, month 3"
     hidden: bool
     thumbnail: BattlePhoto | None  # its first photograph
@@ -55,6 +55,7 @@ def battle_reports(campaign: Campaign, membership: Membership | None) -> Campaig
         membership,
     )
     names = dict(campaign.memberships.exclude(kingdom="").values_list("kingdom", "kingdom_name"))
+    places = Names(names, campaign.gazetteer)
     for report in reports:
         if not report.text and report.first_photo is None:
             continue
@@ -63,7 +64,7 @@ def battle_reports(campaign: Campaign, membership: Membership | None) -> Campaig
             battle=battle.number,
             kingdom=report.kingdom,
             side=names.get(report.kingdom) or report.kingdom,
-            where=at(battle.hex),
+            where=places.at(battle.hex),
             when=f"year {battle.year}, month {battle.month}",
             hidden=report.hidden,
             thumbnail=report.first_photo,

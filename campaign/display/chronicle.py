@@ -2,8 +2,9 @@
 `events` and `battles`, each month with the snapshot that shows its end (for its map and
 its report) and each battle with its card's number; optionally only what names one kingdom.
 
-Pure: no Django, no I/O. The views pass in the events, the battles, the kingdoms' names and
-the snapshots' (number, clock); the templates turn the numbers into links.
+Pure: no Django, no I/O. The views pass in the events, the battles, the campaign's names
+(its kingdoms', places' and units') and the snapshots' (number, clock); the templates turn
+the numbers into links.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.display import report, story
+from campaign.gazetteer import Names
 from campaign.rules.state import BattleStatus
 
 type Json = Mapping[str, Any]
@@ -119,7 +121,7 @@ def chronicle_of(
     events: Sequence[Json],
     battles: Sequence[object],
     *,
-    names: Mapping[str, str],
+    names: Names,
     months: Mapping[story.MonthKey, int],
     kingdom: str = "",
 ) -> list[ChronicleMonth]:

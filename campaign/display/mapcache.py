@@ -1,9 +1,10 @@
 """The campaign map of a snapshot, drawn once and kept in the cache (Redis when configured).
 
 A snapshot never changes, so its ground (hexes, units, last month's arrows) depends only on
-the snapshot, the kingdoms' looks (a player may edit them) and the framing. The key holds
-these and the drawing code's own fingerprint, so an edited look or a new release never
-shows an old picture. What one viewer sees over it (the hexes they may tap, their own
+the snapshot, the kingdoms' looks (a player may edit them), the campaign's names (an admin
+may rename a place, a player an army) and the framing. The key holds these and the drawing
+code's own fingerprint, so an edited look, a new name or a new release never shows an old
+picture. What one viewer sees over it (the hexes they may tap, their own
 planned moves, marks) is small and drawn over the kept ground on each request, so a tap
 does not draw the whole map again. When the cache does not answer (Redis down), the ground
 is drawn as before and the page still renders."""
@@ -27,6 +28,7 @@ from campaign.display.mapsvg import (
     draw_overlay,
     laid_over,
 )
+from campaign.gazetteer import Names
 from campaign.models import Snapshot
 from campaign.rules.hexmap import Hex
 
@@ -48,9 +50,12 @@ def ground_key(
     kingdoms: Mapping[str, KingdomLook],
     focus: Sequence[Hex] = (),
     last_moves: bool = True,
+    names: Names | None = None,
 ) -> str:
-    """The cache key of the snapshot's ground as drawn with these looks and this framing."""
-    drawn = repr((sorted(kingdoms.items()), list(focus), last_moves))
+    """The cache key of the snapshot's ground as drawn with these looks, names and this
+    framing."""
+    said = names.fingerprint() if names is not None else ""
+    drawn = repr((sorted(kingdoms.items()), list(focus), last_moves, said))
     digest = hashlib.sha256(drawn.encode()).hexdigest()
     # The time it was stored, besides its id: a database restored or recreated under the
     # same cache gives its ids again to other snapshots.
@@ -66,17 +71,21 @@ def snapshot_map(
     moves: Sequence[Move] | None = None,
     focus: Sequence[Hex] = (),
     marks: Sequence[Mark] = (),
+    names: Names | None = None,
 ) -> str:
     """`render_map` of the snapshot's file: its ground from the cache when it holds it, the
-    viewer's overlay (picks, planned moves, marks) drawn over it each time."""
+    viewer's overlay (picks, planned moves, marks) drawn over it each time. `names`: the
+    campaign's, as `render_map` takes them."""
     last_moves = moves is None
-    key = ground_key(snapshot, kingdoms=kingdoms, focus=focus, last_moves=last_moves)
+    key = ground_key(snapshot, kingdoms=kingdoms, focus=focus, last_moves=last_moves, names=names)
     ground = _kept(key)
     if ground is None:
-        ground = draw_ground(snapshot.data, kingdoms=kingdoms, focus=focus, last_moves=last_moves)
+        ground = draw_ground(
+            snapshot.data, kingdoms=kingdoms, focus=focus, last_moves=last_moves, names=names
+        )
         _keep(key, ground)
     overlay = draw_overlay(
-        snapshot.data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks
+        snapshot.data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks, names=names
     )
     return laid_over(ground, overlay)
 

@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from campaign.display.svg import FONTS, SVG_NS, coordinate, element, text_element, title_element
+from campaign.gazetteer import Names
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 from campaign.words import Ruler
 
@@ -461,7 +462,13 @@ def _unit_number(unit_id: str) -> str:
 
 
 def _draw_unit(
-    parent: ET.Element, x: float, y: float, unit: _Unit, look: _Look | None, scale: float
+    parent: ET.Element,
+    x: float,
+    y: float,
+    unit: _Unit,
+    look: _Look | None,
+    scale: float,
+    names: Names,
 ) -> None:
     colour, ink, letter = (look.colour, look.ink, look.letter) if look else (_NEUTRAL, "#111", "")
     kind = "ship" if unit.ship else "army"
@@ -474,7 +481,7 @@ def _draw_unit(
         "g",
         {"class": f"unit {kind} {stance}", "data-unit": unit.id, "transform": transform},
     )
-    title_element(token, _unit_words(unit, look))
+    title_element(token, _unit_words(unit, names))
     body = element(token, "g", {} if unit.upright else {"transform": "rotate(90)"})
     shape = {
         "d": _SHIP_SHAPE if unit.ship else _ARMY_SHAPE,
@@ -514,7 +521,12 @@ def _draw_unit(
 
 
 def _draw_units(
-    parent: ET.Element, x: float, y: float, units: Sequence[_Unit], looks: Mapping[str, _Look]
+    parent: ET.Element,
+    x: float,
+    y: float,
+    units: Sequence[_Unit],
+    looks: Mapping[str, _Look],
+    names: Names,
 ) -> None:
     count = len(units)
     columns = 3 if count <= 6 else math.ceil(math.sqrt(2 * count))
@@ -526,29 +538,28 @@ def _draw_units(
         row, column = divmod(i, columns)
         in_row = min(columns, count - row * columns)
         ux = x + (column - (in_row - 1) / 2) * pitch_x
-        _draw_unit(parent, ux, top + row * pitch_y, unit, looks.get(unit.kingdom), scale)
+        _draw_unit(parent, ux, top + row * pitch_y, unit, looks.get(unit.kingdom), scale, names)
 
 
-def _unit_details(unit: _Unit) -> str:
+def _unit_details(unit: _Unit, names: Names) -> str:
     details = ["upright" if unit.upright else "on its side"]
     if unit.defending:
         details.append("defending")
     if unit.ally:
         details.append(f"allied {unit.ally}")
     if unit.carrying:
-        details.append(f"carrying {unit.carrying}")
+        details.append(f"carrying {names.unit(unit.carrying)}")
     if unit.aboard:
-        details.append(f"aboard {unit.aboard}")
+        details.append(f"aboard {names.unit(unit.aboard)}")
     return ", ".join(details)
 
 
-def _unit_words(unit: _Unit, look: _Look | None) -> str:
-    owner = f" of {look.name}" if look else ""
-    return f"{'ship' if unit.ship else 'army'} {unit.id}{owner} ({_unit_details(unit)})"
+def _unit_words(unit: _Unit, names: Names) -> str:
+    return f"{names.unit(unit.id, whose=True)} ({_unit_details(unit, names)})"
 
 
-def _unit_list(units: Iterable[_Unit]) -> str:
-    return ", ".join(f"{unit.id} ({_unit_details(unit)})" for unit in units)
+def _unit_list(units: Iterable[_Unit], names: Names) -> str:
+    return ", ".join(f"{names.unit(u.id, whose=True)} ({_unit_details(u, names)})" for u in units)
 
 
 def _names(kingdom_ids: Iterable[str], looks: Mapping[str, _Look]) -> str:
@@ -561,6 +572,7 @@ def _draw_moves(
     moves: Sequence[Move],
     looks: Mapping[str, _Look],
     on_map: Container[Hex],
+    names: Names,
 ) -> None:
     layer = element(root, "g", {"class": "moves", "pointer-events": "none"})
     markers: dict[str, str] = {}
@@ -603,7 +615,8 @@ def _draw_moves(
             {"class": "move planned" if move.planned else "move", "data-unit": move.unit},
         )
         verb = "is ordered to move" if move.planned else "moved"
-        title_element(arrow, f"{move.unit} {verb} {hex_label(move.start)} to {hex_label(move.end)}")
+        route = f"from {names.place(move.start)} to {names.place(move.end)}"
+        title_element(arrow, f"{names.unit(move.unit, whose=True)} {verb} {route}")
         halo = {"stroke": "#ffffff", "stroke-width": "5", "stroke-opacity": "0.8"}
         element(arrow, "line", {**line, **halo, "stroke-linecap": "round"})
         element(
@@ -633,9 +646,18 @@ class _Scene:
     rivers: Mapping[Hex, Sequence[Hex]]
     towers: frozenset[Hex] = frozenset()  # option wizards (OA5)
     sieges: bool = False  # option sieges (OA14): fortresses and capitals say "fortified"
+    names: Names = field(default_factory=Names)
 
 
-def _scene(data: Mapping[str, Any], kingdoms: Mapping[str, KingdomLook]) -> _Scene:
+def _names_for(data: Mapping[str, Any], looks: Mapping[str, _Look], names: Names | None) -> Names:
+    """The names the map says: those given, else the kingdoms' alone (places then go by
+    their coordinates, as on a map previewed before a campaign has names)."""
+    return names if names is not None else Names({k: look.name for k, look in looks.items()})
+
+
+def _scene(
+    data: Mapping[str, Any], kingdoms: Mapping[str, KingdomLook], names: Names | None = None
+) -> _Scene:
     game_map = data.get("map") or {}
     terrain = _by_hex(game_map.get("tiles"))
     looks = _looks(data, kingdoms)
@@ -658,6 +680,7 @@ def _scene(data: Mapping[str, Any], kingdoms: Mapping[str, KingdomLook]) -> _Sce
         rivers=_river_links(terrain),
         towers=frozenset(h for h in map(_hex, data.get("towers") or []) if h is not None),
         sieges=bool((data.get("options") or {}).get("sieges")),
+        names=_names_for(data, looks, names),
     )
 
 
@@ -678,6 +701,7 @@ def render_map(
     moves: Sequence[Move] | None = None,
     focus: Sequence[Hex] = (),
     marks: Sequence[Mark] = (),
+    names: Names | None = None,
 ) -> str:
     """The campaign file's map as one inline SVG string (no script, no external file).
 
@@ -686,12 +710,17 @@ def render_map(
     are the hexes the player may tap now, drawn on top as links. `moves` are the arrows to
     draw; by default the moves of the newest resolved summer month. With `focus`, the
     picture is framed on those hexes (a battle's tile and its neighbours). `marks` are
-    outlined above the units (a winter's supply lines).
+    outlined above the units (a winter's supply lines). `names`: the campaign's, which
+    the titles say places and units by (`campaign.words.names_of`).
 
     It is `draw_ground` with `draw_overlay` laid over it (`laid_over`): the ground is the
     same for every viewer of a snapshot, so it can be kept once and the overlay drawn anew."""
-    ground = draw_ground(data, kingdoms=kingdoms, focus=focus, last_moves=moves is None)
-    overlay = draw_overlay(data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks)
+    ground = draw_ground(
+        data, kingdoms=kingdoms, focus=focus, last_moves=moves is None, names=names
+    )
+    overlay = draw_overlay(
+        data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks, names=names
+    )
     return laid_over(ground, overlay)
 
 
@@ -701,10 +730,11 @@ def draw_ground(
     kingdoms: Mapping[str, KingdomLook],
     focus: Sequence[Hex] = (),
     last_moves: bool = True,
+    names: Names | None = None,
 ) -> str:
     """The map as every viewer sees it: hexes, shores, units, and with `last_moves` the
     arrows of the newest resolved summer month."""
-    scene = _scene(data, kingdoms)
+    scene = _scene(data, kingdoms, names)
     framed = [h for h in focus if h in scene.terrain] or list(scene.terrain)
     if framed:
         xs = [_centre(h)[0] for h in framed]
@@ -742,9 +772,9 @@ def draw_ground(
     for h in sorted(scene.units, key=lambda h: (h[1], h[0])):
         x, y = _centre(h)
         group = element(tokens, "g", {"class": "hex-units", "data-hex": f"{h[0]},{h[1]}"})
-        _draw_units(group, x, y, scene.units[h], scene.looks)
+        _draw_units(group, x, y, scene.units[h], scene.looks, scene.names)
     if last_moves:
-        _draw_moves(root, defs, _last_month_moves(data), scene.looks, scene.terrain)
+        _draw_moves(root, defs, _last_month_moves(data), scene.looks, scene.terrain, scene.names)
     return ET.tostring(root, encoding="unicode")
 
 
@@ -755,6 +785,7 @@ def draw_overlay(
     picks: Sequence[Pick] = (),
     moves: Sequence[Move] = (),
     marks: Sequence[Mark] = (),
+    names: Names | None = None,
 ) -> str:
     """What one viewer sees over the ground, as SVG elements to lay over it: `moves` (a
     player's planned arrows), `marks`, then `picks` on top; each only on the map's hexes."""
@@ -762,7 +793,8 @@ def draw_overlay(
     root = ET.Element("g")
     if moves:
         defs = element(root, "defs")
-        _draw_moves(root, defs, moves, _looks(data, kingdoms), on_map)
+        looks = _looks(data, kingdoms)
+        _draw_moves(root, defs, moves, looks, on_map, _names_for(data, looks, names))
     _draw_marks(root, [m for m in marks if m.hex in on_map])
     _draw_picks(root, [p for p in picks if p.hex in on_map])
     return "".join(ET.tostring(layer, encoding="unicode") for layer in root)
@@ -976,9 +1008,13 @@ def _hex_words(h: Hex, scene: _Scene) -> str:
     flags = [f for f in ("river", "coast", "bridge") if tile.get(f)]
     if tile.get("start"):
         flags.append("start tile")
-    words = [", ".join([f"{hex_label(h)} {kind}", *flags])]
+    names = scene.names
+    place = names.place(h, picking=True)
+    where = place if place.endswith(hex_label(h)) else f"{place} {hex_label(h)}"
+    words = [", ".join([f"{where} {kind}", *flags])]
     if scene.water_edges.get(h):
-        words.append("water edge to " + ", ".join(hex_label(n) for n in scene.water_edges[h]))
+        edges = ", ".join(names.place(n, picking=True) for n in scene.water_edges[h])
+        words.append(f"water edge to {edges}")
     owner = _text(holding.get("owner")) if holding else ""
     if h in scene.towers:
         words.append(TOWER_WORDS)
@@ -1001,9 +1037,9 @@ def _hex_words(h: Hex, scene: _Scene) -> str:
     armies = [u for u in units if not u.ship]
     ships = [u for u in units if u.ship]
     if armies:
-        words.append(("army " if len(armies) == 1 else "armies ") + _unit_list(armies))
+        words.append(_unit_list(armies, names))
     if ships:
-        words.append(("ship " if len(ships) == 1 else "ships ") + _unit_list(ships))
+        words.append(_unit_list(ships, names))
     return " · ".join(words)
 
 
@@ -1203,7 +1239,7 @@ def _legend_unit(*, ship: bool, upright: bool, defending: bool = False) -> _Draw
     unit = _Unit("k-1", "k", (0, 0), ship, upright, defending, None, None, None)
 
     def draw(root: ET.Element, prefix: str) -> None:
-        _draw_unit(root, 0, 0, unit, _LEGEND_LOOK, 1.0)
+        _draw_unit(root, 0, 0, unit, _LEGEND_LOOK, 1.0, Names({"k": _LEGEND_LOOK.name}))
 
     return draw
 

@@ -9,21 +9,22 @@ and the draft's digest, and this turns them into the board."""
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.urls import reverse
 
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg import Move, Pick, capital_of, looks_of
+from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
-from campaign.rules.hexmap import Hex, hex_label
+from campaign.rules.hexmap import Hex
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.orders import OrderChoices, order_choices, unordered
 from campaign.signals import Refused
-from campaign.words import kingdom_names
+from campaign.words import names_of
 
 type Json = dict[str, Any]
 
@@ -43,18 +44,28 @@ class UnitRow:
     id: str
     noun: str  # "Army" or "Ship"
     hex: Hex
-    where: str
+    where: str  # "at Harrowby", "in the Greywood"
     upright: bool
     carrying: str | None
     order: Json | None
     aboard: str | None = None  # the ship whose order takes this army aboard (ruling O8)
+    names: Names = field(default_factory=Names, compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """ "Aldermark's 1st army", or the name its player gave it."""
+        return self.names.unit(self.id)
+
+    @property
+    def carrying_name(self) -> str:
+        return self.names.unit(self.carrying) if self.carrying else ""
 
     @property
     def order_words(self) -> str:
         if self.order:
-            return order_words(self.order)
+            return order_words(self.order, self.names)
         if self.aboard:
-            return f"Aboard {self.aboard}: the ship's order is its order"
+            return f"Aboard {self.names.unit(self.aboard)}: the ship's order is its order"
         return "No order yet"
 
     @property
@@ -86,7 +97,7 @@ class Board:
     selected: UnitRow | None
     moves: list[Target]
     orders: list[str]
-    carry: list[str]
+    carry: list[tuple[str, str]]  # the armies a ship may take aboard: (id, name)
     error: str | None
     given: list[tuple[str, str]]  # cycle mode: (kingdom name, order) given this month
     map_svg: str
@@ -126,12 +137,12 @@ class Board:
         return not self.asked or self.ready
 
 
-def order_words(order: Json) -> str:
+def order_words(order: Json, names: Names) -> str:
     words = ORDER_WORDS.get(order.get("order", ""), str(order.get("order")))
     if order.get("to") is not None:
-        words += f" to {hex_label(tuple(order['to']))}"
+        words += f" to {names.place(order['to'])}"
     if order.get("carry"):
-        words += f", carrying {order['carry']}"
+        words += f", carrying {names.unit(order['carry'])}"
     return words
 
 
@@ -176,12 +187,12 @@ def orders_board(
     summer_orders = data["clock"]["step"] == "orders"
     mine = [p for p in data.get("pending", []) if p["kind"] == "orders" and p["kingdom"] == me]
     given = drafted(draft, data, me)
-    units = _unit_rows(data, me, given, missing=_still_to_order(data, me, given))
+    names = names_of(data, membership.campaign.gazetteer, players)
+    units = _unit_rows(data, me, given, _still_to_order(data, me, given), names)
     if next_after is not None and not cycle:
         selected = next((u.id for u in units if not u.settled and u.id != next_after), None)
     chosen = next((u for u in units if u.id == selected), None)
     choices = _choices(data, chosen.id) if chosen and mine else None
-    names = kingdom_names(data, players)
     pending_orders = [p for p in data.get("pending", []) if p["kind"] == "orders"]
     return Board(
         campaign=membership.campaign,
@@ -199,9 +210,9 @@ def orders_board(
         units=units,
         ready=bool(draft and draft.ready and not cycle),
         selected=chosen,
-        moves=[Target(h, _hex_words(data, h)) for h in choices.moves] if choices else [],
+        moves=[Target(h, _hex_words(data, h, names)) for h in choices.moves] if choices else [],
         orders=[kind.value for kind in choices.orders] if choices else [],
-        carry=list(choices.carry) if choices else [],
+        carry=[(army, names.unit(army)) for army in choices.carry] if choices else [],
         error=error,
         given=_given_in_cycle(data, names) if cycle and summer_orders else [],
         map_svg="",
@@ -231,7 +242,8 @@ def drawn(board: Board, snapshot: Snapshot, players: Sequence[Membership]) -> Bo
         for unit in board.units
         if unit.order and unit.order.get("to")
     ]
-    svg = snapshot_map(snapshot, kingdoms=looks, picks=_picks(board), moves=planned)
+    names = names_of(snapshot.data, board.campaign.gazetteer, players)
+    svg = snapshot_map(snapshot, kingdoms=looks, picks=_picks(board), moves=planned, names=names)
     return replace(board, map_svg=svg)
 
 
@@ -282,10 +294,11 @@ def _still_to_order(data: Json, kingdom: str, drafted: list[Json]) -> list[str]:
     return unordered(state, kingdom, state.inputs.orders.get(kingdom, ()))
 
 
-def _unit_rows(data: Json, kingdom: str, drafted: list[Json], missing: list[str]) -> list[UnitRow]:
+def _unit_rows(
+    data: Json, kingdom: str, drafted: list[Json], missing: list[str], names: Names
+) -> list[UnitRow]:
     """The kingdom's units to order: those ordered first, in their sequence, then the
     armies aboard a ship by its order, then those still without one."""
-    tiles = {tuple(t["hex"]): t for t in data["map"]["tiles"]}
     units = {u["id"]: (u, "Army") for u in data["armies"] if u["kingdom"] == kingdom}
     units |= {u["id"]: (u, "Ship") for u in data["ships"] if u["kingdom"] == kingdom}
     orders = {o["unit"]: o for o in drafted}
@@ -301,11 +314,12 @@ def _unit_rows(data: Json, kingdom: str, drafted: list[Json], missing: list[str]
                 id=unit_id,
                 noun=noun,
                 hex=where,
-                where=f"{hex_label(where)} {tiles[where]['terrain']}",
+                where=names.at(where),
                 upright=unit["upright"],
                 carrying=unit.get("carrying"),
                 order=orders.get(unit_id),
                 aboard=carried.get(unit_id),
+                names=names,
             )
         )
     return rows
@@ -323,17 +337,20 @@ def _choices(data: Json, unit_id: str) -> OrderChoices | None:
         return None
 
 
-def _hex_words(data: Json, h: Hex) -> str:
+def _hex_words(data: Json, h: Hex, names: Names) -> str:
+    """A tile a unit may move to, as the player picking it reads it: "Harrowby, plains",
+    "the Greywood [2, 1], forest, unexplored"."""
     terrain = next(t for t in data["map"]["tiles"] if tuple(t["hex"]) == h)["terrain"]
     explored = next((t for t in data["tiles"] if tuple(t["hex"]) == h), None)
-    return f"{hex_label(h)} {terrain}" + ("" if explored or terrain == "ocean" else ", unexplored")
+    unexplored = "" if explored or terrain == "ocean" else ", unexplored"
+    return f"{names.place(h, picking=True)}, {terrain}{unexplored}"
 
 
-def _given_in_cycle(data: Json, names: dict[str, str]) -> list[tuple[str, str]]:
+def _given_in_cycle(data: Json, names: Names) -> list[tuple[str, str]]:
     """Cycle mode: the orders given so far this month, public as soon as given (O1)."""
     given = (data.get("inputs") or {}).get("orders", {})
     return [
-        (names.get(kingdom, kingdom), f"{order['unit']}: {order_words(order)}")
+        (names.get(kingdom, kingdom), f"{names.unit(order['unit'])}: {order_words(order, names)}")
         for kingdom in data["player_order"]
         for order in given.get(kingdom, [])
     ]
@@ -353,7 +370,7 @@ def _picks(board: Board) -> list[Pick]:
         return [
             Pick(
                 hex=h,
-                label=f"Choose {unit.noun.lower()} {unit.id} at {hex_label(h)}",
+                label=f"Choose {unit.name} {unit.where}",
                 href=f"{url}?unit={unit.id}",
                 kind="unit",
                 attrs={**swap, "hx-get": f"{url}?unit={unit.id}"},
@@ -364,7 +381,7 @@ def _picks(board: Board) -> list[Pick]:
     picks = [
         Pick(
             hex=chosen.hex,
-            label=f"{chosen.noun} {chosen.id} is here: tap to choose another unit",
+            label=f"{chosen.name} is here: tap to choose another unit",
             href=url,
             kind="chosen",
             attrs={**swap, "hx-get": url},
@@ -376,7 +393,7 @@ def _picks(board: Board) -> list[Pick]:
         picks.append(
             Pick(
                 hex=target.hex,
-                label=f"Move {chosen.id} to {target.label}",
+                label=f"Move {chosen.name} to {target.label}",
                 href=f"{url}?unit={chosen.id}&to={to}",
                 attrs={
                     **swap,

@@ -5,7 +5,8 @@ new player order.
 Pure: no database, no request (a chapter is named as campaign.words names it). It reads
 only public parts of the file (`events`, `battles`, `kingdoms`' names) and the orders the
 view passes in once they are resolved; never `inputs`, nor a kingdom's race outside the
-event that reveals the races.
+event that reveals the races. Places and units are said by their names (`Names`, from the
+campaign's gazetteer), never by their hexes and ids.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -13,12 +14,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.asks import WORDS
-from campaign.rules.hexmap import hex_label
+from campaign.gazetteer import Names
 from campaign.rules.state import BattleStatus, PendingKind
-from campaign.words import chapter_words
+from campaign.words import capitalised, chapter_words
 
 type Event = Mapping[str, Any]
-type Names = Mapping[str, str]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -144,8 +144,10 @@ def month_report(
     names: Names | None = None,
 ) -> ChapterReport:
     """The report of one chapter of the campaign file `data`. `orders` are the month's
-    orders (the `inputs.orders` they were resolved from), passed only once resolved."""
-    names = {**file_names(data), **(names or {})}
+    orders (the `inputs.orders` they were resolved from), passed only once resolved.
+    `names`: the campaign's (`campaign.words.names_of`); without them, the kingdoms' names
+    from the file, and hexes and ids for the rest."""
+    names = names if names is not None else Names.of(data, None, file_names(data))
     events = [e for e in _list(data.get("events")) if chapter_of(e) == chapter]
     battles = [b for b in _list(data.get("battles")) if isinstance(b, Mapping)]
     sections: dict[str, list[Line]] = {}
@@ -192,19 +194,20 @@ def file_names(data: Mapping[str, Any]) -> dict[str, str]:
 
 def _orders(orders: Mapping[str, Any], names: Names) -> tuple[KingdomOrders, ...]:
     return tuple(
-        KingdomOrders(_name(kingdom, names), tuple(order_words(o) for o in _list(given)))
+        KingdomOrders(_name(kingdom, names), tuple(order_words(o, names) for o in _list(given)))
         for kingdom, given in orders.items()
     )
 
 
-def order_words(order: Mapping[str, Any]) -> str:
-    """One order as a player would read it: "red-1: move to [1, 0], carrying red-5"."""
+def order_words(order: Mapping[str, Any], names: Names) -> str:
+    """One order as a player would read it: "Aldermark's 1st army: move to Harrowby,
+    carrying Aldermark's 5th army"."""
     unit, kind = order.get("unit", "?"), str(order.get("order", "?"))
-    words = f"{unit}: {kind}"
+    words = f"{names.unit(unit)}: {kind}"
     if order.get("to") is not None:
-        words += f" to {_hex(order['to'])}"
+        words += f" to {names.place(order['to'])}"
     if order.get("carry"):
-        words += f", carrying {order['carry']}"
+        words += f", carrying {names.unit(order['carry'])}"
     return words
 
 
@@ -214,14 +217,14 @@ def _handoff(battle: Mapping[str, Any], names: Names) -> Handoff:
         units = [*_list(side.get("armies")), *_list(side.get("ships"))]
         cards = _int(side.get("strategy_cards"))
         sides.append(
-            f"{_name(side.get('kingdom'), names)}: {_words_list(units) or 'no units'}, "
+            f"{_name(side.get('kingdom'), names)}: {_words_list([names.short(u) for u in units]) or 'no units'}, "
             f"{side.get('points', 0)} points, "
             f"{_count(cards, 'strategy card')}{', defending' if side.get('defending') else ''}"
         )
     extra = _mapping(battle.get("extra"))
     stand = battle.get("last_stand")
     return Handoff(
-        hex=_hex(battle.get("hex")),
+        hex=names.place(battle.get("hex") or ()),
         sides=tuple(sides),
         board=str(battle.get("board") or ""),
         condition=str(battle.get("condition") or ""),
@@ -262,9 +265,17 @@ class _Describer:
         return _name(kingdom_id, self.names)
 
     def unit(self, unit_id: object) -> str:
-        """A unit with its kingdom's name, read from its id ("red-2", "red-s1")."""
-        owner = str(unit_id).rsplit("-", 1)[0]
-        return f"{unit_id} ({self.names[owner]})" if owner in self.names else str(unit_id)
+        """A unit by its name, with its kingdom's if its player named it."""
+        return self.names.unit(unit_id, whose=True)
+
+    def units(self, unit_ids: object) -> str:
+        return _words_list([self.unit(u) for u in _list(unit_ids)])
+
+    def place(self, hex_: object) -> str:
+        return self.names.place(_list(hex_))
+
+    def at(self, hex_: object) -> str:
+        return self.names.at(_list(hex_))
 
     def line(self, event: Event) -> Line:
         kind = str(event.get("type", ""))
@@ -272,7 +283,8 @@ class _Describer:
         try:
             line = describe(self, event)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            line = _generic(event)  # a malformed event still gets a line
+            line = _generic(event, self.names)  # a malformed event still gets a line
+        line = replace(line, text=capitalised(line.text))  # a unit's name may begin it
         dice = [die for die in _list(event.get("dice")) if isinstance(die, int)]
         if [roll.value for roll in line.rolls] != dice:  # every die is shown, whatever it did
             line = replace(line, rolls=_generic(event).rolls)
@@ -302,13 +314,14 @@ class _Describer:
 
 
 def _generic_for(d: _Describer, event: Event) -> Line:
-    return _generic(event)
+    return _generic(event, d.names)
 
 
-def _generic(event: Event) -> Line:
+def _generic(event: Event, names: Names | None = None) -> Line:
     kind = str(event.get("type") or "event")
+    names = names if names is not None else Names()
     details = ", ".join(
-        f"{key} {_value(value)}"
+        f"{key} {_value(value, names)}"
         for key, value in event.items()
         if key not in ("year", "season", "month", "step", "type", "dice")
     )
@@ -344,42 +357,47 @@ def _player_order(d: _Describer, e: Event) -> Line:
 
 
 def _capital_founded(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} founded its capital at {_hex(e['hex'])}.")
+    return Line(f"{d.k(e['kingdom'])} founded its capital, {d.names.settlement(e['hex'])}.")
 
 
 def _settlements_placed(d: _Describer, e: Event) -> Line:
     placed = [
-        f"{kind} at {_words_list([_hex(h) for h in hexes])}"
+        f"{kind} {_words_list([d.names.settlement(h) for h in hexes])}"
         for kind, hexes in e["settlements"].items()
         if hexes
     ]
-    controlled = _list(e.get("controlled"))
+    controlled = list(dict.fromkeys(d.at(h) for h in _list(e.get("controlled"))))
     text = f"{d.k(e['kingdom'])} placed its settlements: {'; '.join(placed) or 'none'}"
     if controlled:
-        text += f", and controls {_words_list([_hex(h) for h in controlled])}"
+        text += f", and controls land {_words_list(controlled)}"
     return Line(text + ".")
 
 
 def _army_placed(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} placed its first army, {e['army']}, at {_hex(e['hex'])}.")
+    return Line(
+        f"{d.k(e['kingdom'])} placed its first army, {d.unit(e['army'])}, {d.at(e['hex'])}."
+    )
 
 
 def _moved(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.unit(e['unit'])} moved from {_hex(e['from'])} to {_hex(e['to'])}.")
+    return Line(f"{d.unit(e['unit'])} moved {d.names.route(e['from'], e['to'])}.")
 
 
 def _explored(d: _Describer, e: Event) -> Line:
     first, second, *again = e["dice"]  # with option wizards, doubles roll two more (OA4)
     found = f"a {e['settlement']}" if e.get("settlement") else "no settlement"
-    decided = f"{d.k(e['kingdom'])} exploring {_hex(e['hex'])}: {first} + {second} = "
+    if e.get("settlement"):
+        found += f", {d.names.settlement(e['hex'])}"
+    where = d.names.region(e["hex"])
+    decided = f"{d.k(e['kingdom'])} exploring {where}: {first} + {second} = "
     decided += f"{first + second}, {found}"
     text = (
-        f"{d.k(e['kingdom'])} explored {_hex(e['hex'])}: rolled {first} + {second} = "
+        f"{d.k(e['kingdom'])} explored new land in {where}: rolled {first} + {second} = "
         f"{first + second} and found {found}"
     )
     rolls = [Roll(first, decided), Roll(second, decided)]
     if again:
-        no_tower = f"{d.k(e['kingdom'])} exploring {_hex(e['hex'])}: no second doubles, no tower"
+        no_tower = f"{d.k(e['kingdom'])} exploring {where}: no second doubles, no tower"
         text += f" (doubles, then {again[0]} and {again[1]}: no Wizard's tower)"
         rolls += [Roll(die, no_tower) for die in again]
     return Line(f"{text}.", tuple(rolls))
@@ -388,9 +406,10 @@ def _explored(d: _Describer, e: Event) -> Line:
 def _tower_raised(d: _Describer, e: Event) -> Line:
     """Option wizards (OA4, OA5)."""
     dice = e["dice"]
-    decided = f"{d.k(e['kingdom'])} exploring {_hex(e['hex'])}: doubles twice, a Wizard's tower"
+    where = d.names.region(e["hex"])
+    decided = f"{d.k(e['kingdom'])} exploring {where}: doubles twice, a Wizard's tower"
     return Line(
-        f"{d.k(e['kingdom'])} explored {_hex(e['hex'])}: rolled {dice[0]} and {dice[1]}, then "
+        f"{d.k(e['kingdom'])} explored new land in {where}: rolled {dice[0]} and {dice[1]}, then "
         f"{dice[2]} and {dice[3]}: doubles twice, and a Wizard's tower rose there; "
         f"{d.unit(e['unit'])} stayed where it was.",
         tuple(Roll(die, decided) for die in dice),
@@ -411,10 +430,10 @@ def _quest(d: _Describer, e: Event) -> Line:
     outcome = QUEST_OUTCOMES.get(e["outcome"]) or f"{e['artefact']} was found"
     who = f"{d.k(e['kingdom'])}'s {e['hero']} ({e['points']} points)"
     die, *picks = e["dice"]
-    decided = f"{who} at the tower at {_hex(e['tower'])}: {e['result']}, {outcome}"
+    decided = f"{who} at the tower {d.at(e['tower'])}: {e['result']}, {outcome}"
     picked = f"{who}: the pick among the free artefacts, {e['artefact']}"
     return Line(
-        f"{who} went on a quest to the Wizard's tower at {_hex(e['tower'])}: rolled "
+        f"{who} went on a quest to the Wizard's tower {d.at(e['tower'])}: rolled "
         f"{die} + {bonus} = {e['result']}: {outcome}.",
         (Roll(die, decided), *(Roll(pick, picked) for pick in picks)),
     )
@@ -423,11 +442,9 @@ def _quest(d: _Describer, e: Event) -> Line:
 def _artefact_taken(d: _Describer, e: Event) -> Line:
     """Option wizards (OA10)."""
     if e.get("to"):
-        return Line(
-            f"{d.k(e['to'])} took {e['artefact']} from {d.k(e['from'])} at {_hex(e['hex'])}."
-        )
+        return Line(f"{d.k(e['to'])} took {e['artefact']} from {d.k(e['from'])} {d.at(e['hex'])}.")
     return Line(
-        f"{e['artefact']}, lost by {d.k(e['from'])} at {_hex(e['hex'])}, returned to the pool."
+        f"{e['artefact']}, lost by {d.k(e['from'])} {d.at(e['hex'])}, returned to the pool."
     )
 
 
@@ -437,43 +454,50 @@ def _artefact_returned(d: _Describer, e: Event) -> Line:
 
 def _tile_taken(d: _Describer, e: Event) -> Line:
     before = f" from {d.k(e['from'])}" if e.get("from") else ""
-    return Line(f"{d.k(e['kingdom'])} took control of {_hex(e['hex'])}{before}.")
+    taken = d.place(e["hex"]) if d.names.is_settlement(e["hex"]) else f"land {d.at(e['hex'])}"
+    return Line(f"{d.k(e['kingdom'])} took {taken}{before}.")
 
 
 def _capital_lost(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} lost its capital at {_hex(e['hex'])} ({e.get('how')}).")
+    return Line(f"{d.k(e['kingdom'])} lost its capital, {d.place(e['hex'])} ({e.get('how')}).")
 
 
 def _unit_at(text: str) -> Callable[[_Describer, Event], Line]:
     def describe(d: _Describer, e: Event) -> Line:
-        return Line(text.format(unit=d.unit(e["unit"]), hex=_hex(e["hex"])))
+        return Line(text.format(unit=d.unit(e["unit"]), at=d.at(e["hex"])))
 
     return describe
 
 
+def _defended(d: _Describer, e: Event) -> Line:
+    if d.names.is_settlement(e["hex"]):
+        return Line(f"{d.unit(e['unit'])} defends {d.place(e['hex'])}.")
+    return Line(f"{d.unit(e['unit'])} holds its ground {d.at(e['hex'])}.")
+
+
 def _raze_failed(d: _Describer, e: Event) -> Line:
-    enemies = _words_list([str(x) for x in _list(e.get("enemies"))])
+    enemies = d.units(e.get("enemies"))
     return Line(
-        f"{d.unit(e['unit'])} could not raze at {_hex(e['hex'])}: enemy units there ({enemies})."
+        f"{d.unit(e['unit'])} could not raze {d.place(e['hex'])}: enemy units there ({enemies})."
     )
 
 
 def _razed(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.unit(e['unit'])} razed the {e['settlement']} at {_hex(e['hex'])}.")
+    return Line(f"{d.unit(e['unit'])} razed the {e['settlement']} of {d.place(e['hex'])}.")
 
 
 def _army_landed(d: _Describer, e: Event) -> Line:
-    return Line(f"Army {e['army']} landed from ship {e['ship']} at {_hex(e['hex'])}.")
+    return Line(f"{d.unit(e['army'])} landed from {d.unit(e['ship'])} {d.at(e['hex'])}.")
 
 
 def _army_boarded(d: _Describer, e: Event) -> Line:
-    return Line(f"Army {e['army']} boarded ship {e['ship']} at {_hex(e['hex'])}.")
+    return Line(f"{d.unit(e['army'])} boarded {d.unit(e['ship'])} {d.at(e['hex'])}.")
 
 
 def _slowed(d: _Describer, e: Event) -> Line:
     return Line(
-        f"{d.unit(e['unit'])} was slowed by the terrain between {_hex(e['from'])} and "
-        f"{_hex(e['to'])} and lies on its side."
+        f"{d.unit(e['unit'])} was slowed by the terrain between {d.place(e['from'])} and "
+        f"{d.place(e['to'])} and lies on its side."
     )
 
 
@@ -483,7 +507,7 @@ def _battle(d: _Describer, e: Event) -> Line:
 
 
 def _battle_words(d: _Describer, e: Event, entry: Mapping[str, Any] | None) -> Line:
-    where, kind = _hex(e["hex"]), str(e["kind"])
+    where, kind = d.at(e["hex"]), str(e["kind"])
     attacker, defender = d.k(e["attacker"]), d.k(e["defender"])
     extra = _mapping(entry and entry.get("extra"))
     dice = [int(x) for x in _list(e.get("dice"))]
@@ -493,29 +517,29 @@ def _battle_words(d: _Describer, e: Event, entry: Mapping[str, Any] | None) -> L
     if kind == "simple":
         rolls = _split(dice, len(_list(extra.get("attacker_dice"))), attacker, defender, where)
         hits = f"hits {extra.get('attacker_hits', '?')} to {extra.get('defender_hits', '?')}"
-        text = f"Simple battle at {where}, {attacker} against {defender}: {hits}; {result}."
+        text = f"Simple battle {where}, {attacker} against {defender}: {hits}; {result}."
         return Line(text, rolls)
     if kind == "naval":
-        return _naval(where, attacker, defender, dice, extra, result)
+        return _naval(d, where, attacker, defender, dice, extra, result)
     if kind == "land_water":
         total = _int(extra.get("attacker_total"))
         cut = next((i for i in range(len(dice) + 1) if sum(dice[:i]) == total), len(dice))
         rolls = _split(dice, cut, attacker, defender, where)
         text = (
-            f"Land/water battle at {where}, {attacker} against {defender}: totals "
+            f"Land/water battle {where}, {attacker} against {defender}: totals "
             f"{extra.get('attacker_total', '?')} to {extra.get('defender_total', '?')}; {result}."
         )
         return Line(text, rolls)
     if kind == "slaughter":
-        removed = f": {extra['removed']} is removed" if extra.get("removed") else ""
-        return Line(f"{attacker} slaughtered {defender}'s units at {where}{removed}.")
+        removed = f": {d.unit(extra['removed'])} is removed" if extra.get("removed") else ""
+        return Line(f"{attacker} slaughtered {defender}'s units {where}{removed}.")
     if kind == "concession":
         conceding = d.k(extra.get("conceded_by")) if extra.get("conceded_by") else "one side"
         forced = " (fewer upright armies: it had to)" if extra.get("forced") else ""
-        return Line(f"{conceding} conceded the battle at {where}{forced}; {result}.")
+        return Line(f"{conceding} conceded the battle {where}{forced}; {result}.")
     if kind == "pitched":
-        return Line(f"The tabletop battle at {where}, {attacker} against {defender}: {result}.")
-    return Line(f"Battle ({kind}) at {where}, {attacker} against {defender}: {result}.")
+        return Line(f"The tabletop battle {where}, {attacker} against {defender}: {result}.")
+    return Line(f"Battle ({kind}) {where}, {attacker} against {defender}: {result}.")
 
 
 def _result(e: Event, d: _Describer) -> str:
@@ -534,11 +558,11 @@ def _handed_off(
     rolls: tuple[Roll, ...] = ()
     if len(dice) == 2:
         rolls = (
-            Roll(dice[0], f"the condition of the battle at {where}: {condition}"),
-            Roll(dice[1], f"the scenario of the battle at {where}: {scenario}"),
+            Roll(dice[0], f"the condition of the battle {where}: {condition}"),
+            Roll(dice[1], f"the scenario of the battle {where}: {scenario}"),
         )
     return Line(
-        f"The battle at {where}, {attacker} against {defender}, is handed off to the "
+        f"The battle {where}, {attacker} against {defender}, is handed off to the "
         f"tabletop{board}: {scenario}, {condition}.",
         rolls,
     )
@@ -546,12 +570,13 @@ def _handed_off(
 
 def _split(dice: list[int], cut: int, attacker: str, defender: str, where: str) -> tuple[Roll, ...]:
     return tuple(
-        Roll(die, f"{attacker if i < cut else defender}'s die in the battle at {where}")
+        Roll(die, f"{attacker if i < cut else defender}'s die in the battle {where}")
         for i, die in enumerate(dice)
     )
 
 
 def _naval(
+    d: _Describer,
     where: str,
     attacker: str,
     defender: str,
@@ -564,20 +589,21 @@ def _naval(
     for number, naval_round in enumerate(_list(extra.get("rounds")), start=1):
         for who, key in ((attacker, "attacker_dice"), (defender, "defender_dice")):
             for die in _list(naval_round.get(key)):
-                rolls.append(Roll(die, f"{who}'s die in round {number} at sea at {where}"))
+                meaning = f"{who}'s die in round {number} of the naval battle {where}"
+                rolls.append(Roll(die, meaning))
         sunk += [*_list(naval_round.get("attacker_sunk")), *_list(naval_round.get("defender_sunk"))]
     if [r.value for r in rolls] != dice:  # the battles list does not match: plain dice
-        rolls = [Roll(die, f"a die in the naval battle at {where}") for die in dice]
-    lost = f"; sunk: {_words_list(sunk)}" if sunk else ""
-    text = f"Naval battle at {where}, {attacker} against {defender}{lost}; {result}."
+        rolls = [Roll(die, f"a die in the naval battle {where}") for die in dice]
+    lost = f"; sunk: {d.units(sunk)}" if sunk else ""
+    text = f"Naval battle {where}, {attacker} against {defender}{lost}; {result}."
     return Line(text, tuple(rolls))
 
 
 def _battle_restated(d: _Describer, e: Event) -> Line:
     sides = _mapping(e.get("sides"))
-    who = "; ".join(f"{d.k(k)}: {_words_list(u) or 'no units'}" for k, u in sides.items())
+    who = "; ".join(f"{d.k(k)}: {d.units(u) or 'no units'}" for k, u in sides.items())
     board = f", now on a {e['board']} board" if e.get("board") else ""
-    return Line(f"The battle at {_hex(e['hex'])} is restated after a retreat ({who}){board}.")
+    return Line(f"The battle {d.at(e['hex'])} is restated after a retreat ({who}){board}.")
 
 
 def _strategy_learned(d: _Describer, e: Event) -> Line:
@@ -587,33 +613,27 @@ def _strategy_learned(d: _Describer, e: Event) -> Line:
 
 def _retreated(d: _Describer, e: Event) -> Line:
     lying = "" if e.get("upright") else ", and lies on its side"
-    return Line(f"{d.unit(e['unit'])} retreated from {_hex(e['from'])} to {_hex(e['to'])}{lying}.")
+    return Line(f"{d.unit(e['unit'])} retreated {d.names.route(e['from'], e['to'])}{lying}.")
 
 
 def _destroyed(d: _Describer, e: Event) -> Line:
-    units = _words_list([str(u) for u in _list(e.get("units"))])
-    return Line(f"Destroyed at {_hex(e['hex'])} ({e.get('why')}): {units}.")
+    return Line(f"Destroyed {d.at(e['hex'])} ({e.get('why')}): {d.units(e.get('units'))}.")
 
 
 def _recalled(d: _Describer, e: Event) -> Line:
-    return Line(
-        f"Army {e['army']} ({d.k(e['kingdom'])}) is recalled from {_hex(e['from'])} "
-        f"to {_hex(e['to'])}."
-    )
+    return Line(f"{d.unit(e['army'])} is recalled {d.names.route(e['from'], e['to'])}.")
 
 
 def _supply_lost(d: _Describer, e: Event) -> Line:
-    return Line(
-        f"Army {e['army']} ({d.k(e['kingdom'])}) at {_hex(e['hex'])} has no way home and is lost."
-    )
+    return Line(f"{d.unit(e['army'])} {d.at(e['hex'])} has no way home and is lost.")
 
 
 def _ship_lost(d: _Describer, e: Event) -> Line:
-    return Line(f"Ship {e['ship']} ({d.k(e['kingdom'])}) has no free port and is lost.")
+    return Line(f"{d.unit(e['ship'])} has no free port and is lost.")
 
 
 def _ship_docked(d: _Describer, e: Event) -> Line:
-    return Line(f"Ship {e['ship']} ({d.k(e['kingdom'])}) docked at {_hex(e['hex'])}.")
+    return Line(f"{d.unit(e['ship'])} docked {d.at(e['hex'])}.")
 
 
 def _eliminated(d: _Describer, e: Event) -> Line:
@@ -638,21 +658,22 @@ def _tithe(d: _Describer, e: Event) -> Line:
 def _purchase_skipped(d: _Describer, e: Event) -> Line:
     purchase = _mapping(e.get("purchase"))
     what = purchase.get("kind") or "purchase"
-    where = f" at {_hex(purchase['hex'])}" if "hex" in purchase else ""
-    return Line(f"{d.k(e['kingdom'])} could not buy a {what}{where}: {e.get('reason')}")
+    where = f" {d.at(purchase['hex'])}" if "hex" in purchase else ""
+    reason = d.names.said(str(e.get("reason")))
+    return Line(f"{d.k(e['kingdom'])} could not buy a {what}{where}: {reason}")
 
 
 def _disbanded(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} disbanded army {e['army']}.")
+    return Line(f"{d.k(e['kingdom'])} disbanded {d.unit(e['army'])}.")
 
 
 def _recruited(d: _Describer, e: Event) -> Line:
     ally = f", an allied {e['ally']} army" if e.get("ally") else ""
-    return Line(f"{d.k(e['kingdom'])} recruited army {e['army']} at {_hex(e['hex'])}{ally}.")
+    return Line(f"{d.k(e['kingdom'])} recruited {d.unit(e['army'])} {d.at(e['hex'])}{ally}.")
 
 
 def _ship_built(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} built ship {e['ship']} at {_hex(e['hex'])}.")
+    return Line(f"{d.k(e['kingdom'])} built {d.unit(e['ship'])} {d.at(e['hex'])}.")
 
 
 def _deadline_default(d: _Describer, e: Event) -> Line:
@@ -663,11 +684,11 @@ def _deadline_default(d: _Describer, e: Event) -> Line:
 
 
 def _capital_named(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} named {_hex(e['hex'])} its new capital.")
+    return Line(f"{d.k(e['kingdom'])} named {d.place(e['hex'])} its new capital.")
 
 
 def _built(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} built a {e['settlement']} at {_hex(e['hex'])}.")
+    return Line(f"{d.k(e['kingdom'])} built a {e['settlement']} at {d.names.settlement(e['hex'])}.")
 
 
 def _resources_lost(d: _Describer, e: Event) -> Line:
@@ -677,15 +698,15 @@ def _resources_lost(d: _Describer, e: Event) -> Line:
 
 
 def _starved(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])}'s army {e['army']} went hungry and is disbanded.")
+    return Line(f"{d.unit(e['army'])} went hungry and is disbanded.")
 
 
 def _no_room(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])}'s army {e['army']} found no room to deploy and is lost.")
+    return Line(f"{d.unit(e['army'])} found no room to deploy and is lost.")
 
 
 def _deployed(d: _Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} deployed army {e['army']} at {_hex(e['hex'])}.")
+    return Line(f"{d.k(e['kingdom'])} deployed {d.unit(e['army'])} {d.at(e['hex'])}.")
 
 
 def _campaign_ended(d: _Describer, e: Event) -> Line:
@@ -702,18 +723,18 @@ _DESCRIPTIONS: dict[str, Callable[[_Describer, Event], Line]] = {
     "moved": _moved,
     "explored": _explored,
     "tower-raised": _tower_raised,
-    "tower-blocked": _unit_at("{unit} found a Wizard's tower at {hex} and stayed where it was."),
+    "tower-blocked": _unit_at("{unit} found a Wizard's tower {at} and stayed where it was."),
     "quest": _quest,
     "artefact-taken": _artefact_taken,
     "artefact-returned": _artefact_returned,
     "tile-taken": _tile_taken,
     "capital-lost": _capital_lost,
-    "raze-nothing-left": _unit_at("{unit} found nothing left to raze at {hex}."),
+    "raze-nothing-left": _unit_at("{unit} found nothing left to raze {at}."),
     "raze-failed": _raze_failed,
     "razed": _razed,
-    "defended": _unit_at("{unit} defends {hex}."),
-    "regrouped": _unit_at("{unit} regrouped at {hex} and stands upright."),
-    "stayed": _unit_at("{unit} stayed at {hex}."),
+    "defended": _defended,
+    "regrouped": _unit_at("{unit} regrouped {at} and stands upright."),
+    "stayed": _unit_at("{unit} stayed {at}."),
     "army-landed": _army_landed,
     "army-boarded": _army_boarded,
     "slowed-by-terrain": _slowed,
@@ -760,12 +781,6 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _hex(value: object) -> str:
-    if isinstance(value, list | tuple) and len(value) == 2:
-        return hex_label((value[0], value[1]))
-    return str(value)
-
-
 def _name(kingdom_id: object, names: Names) -> str:
     return names.get(str(kingdom_id), str(kingdom_id))
 
@@ -778,11 +793,15 @@ def _words_list(items: Sequence[str]) -> str:
     return ", ".join(str(item) for item in items)
 
 
-def _value(value: object) -> str:
+def _value(value: object, names: Names) -> str:
+    """A value of an event in words: a hex as its place, a unit's or a kingdom's id as its
+    name."""
     if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return _hex(value)
+        return names.place(value)
     if isinstance(value, list):
-        return _words_list([_value(v) for v in value])
+        return _words_list([_value(v, names) for v in value])
     if isinstance(value, Mapping):
-        return "; ".join(f"{k} {_value(v)}" for k, v in value.items())
+        return "; ".join(f"{names.kingdom(k)} {_value(v, names)}" for k, v in value.items())
+    if isinstance(value, str) and (value in names or names.owner(value)):
+        return names.kingdom(value) if value in names else names.unit(value, whose=True)
     return str(value)

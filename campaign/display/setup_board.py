@@ -18,7 +18,7 @@ from campaign.display.mapsvg import Pick, direction, from_capital, looks_of, ren
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 from campaign.rules.setup import RACES
-from campaign.words import kingdom_names
+from campaign.words import kingdom_names, names_of
 
 type Json = dict[str, Any]
 type Plan = dict[str, list[int]]  # settlement slot -> [q, r]
@@ -288,7 +288,8 @@ def _map(data: Json, board: Board, players: Sequence[Membership]) -> str:
     focus = [n for c in board.choices for n in (c.hex, *neighbours(c.hex))]
     if board.step == "capitals":
         focus = []
-    return render_map(shown, kingdoms=looks, picks=_picks(board), focus=focus)
+    names = names_of(shown, board.campaign.gazetteer, players)
+    return render_map(shown, kingdoms=looks, picks=_picks(board), focus=focus, names=names)
 
 
 def _status(

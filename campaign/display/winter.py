@@ -1,44 +1,44 @@
 """A winter in words, for the kingdom planning it: what recall and the harvest did
 (the ledger), what each choice it has listed would do (the forecast, from a trial run
 of the engine with the other kingdoms giving and buying nothing), and its purchases in
-words. Pure: campaign files in, sentences out."""
+words, its places and units by their names (`Names`). Pure: campaign files in, sentences
+out."""
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from campaign.display.report import QUEST_OUTCOMES
+from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.rules.hexmap import hex_label
+from campaign.words import capitalised
 
 type Json = dict[str, Any]
 
 
-def at(hex_: list[int]) -> str:
-    return hex_label((hex_[0], hex_[1]))
-
-
-def purchase_words(purchase: Json) -> str:
+def purchase_words(purchase: Json, names: Names) -> str:
     """A purchase of the campaign file, as a player reads it."""
     if "disband" in purchase:
-        return f"Disband {purchase['disband']}"
+        return f"Disband {names.unit(purchase['disband'])}"
     if "quest" in purchase:  # option wizards (OA6)
         return (
             f"Send {purchase['hero']} ({purchase['points']} points) on a quest to the Wizard's "
-            f"tower at {at(purchase['quest'])}"
+            f"tower {names.at(purchase['quest'])}"
         )
+    at = names.at(purchase["hex"])
     if "recruit" in purchase:
         ally = f" (allied: {purchase['ally']})" if purchase.get("ally") else ""
-        return f"Raise an army{ally} at {at(purchase['hex'])}"
+        return f"Raise an army{ally} {at}"
     if purchase["build"] == "capital":
-        return f"Name {at(purchase['hex'])} the new capital"
+        return f"Name {names.place(purchase['hex'])} the new capital"
     if purchase["build"] == "ship":
-        return f"Build a ship at {at(purchase['hex'])}"
-    return f"Build a {purchase['build']} at {at(purchase['hex'])}"
+        return f"Build a ship {at}"
+    if purchase["build"] == "village":
+        return f"Build a village, {names.settlement(purchase['hex'])}, {at}"
+    return f"Build a {purchase['build']} {at}"
 
 
-def ledger(data: Json, kingdom: str, names: Mapping[str, str]) -> list[str]:
+def ledger(data: Json, kingdom: str, names: Names) -> list[str]:
     """What this winter has done to the kingdom so far: armies brought home or cut off,
     ships docked or lost, gold and food gathered, tithes given and received, purchases
     made or skipped, armies gone hungry, what was lost unspent."""
@@ -50,34 +50,35 @@ def ledger(data: Json, kingdom: str, names: Mapping[str, str]) -> list[str]:
         mine = event.get("kingdom") == kingdom
         kind = event["type"]
         if kind == "recalled" and mine:
-            lines.append(
-                f"{event['army']} came home from {at(event['from'])} to {at(event['to'])}."
-            )
+            came = names.route(event["from"], event["to"])
+            lines.append(f"{names.unit(event['army'])} came home {came}.")
         elif kind == "supply-lost" and mine:
             lines.append(
-                f"{event['army']} at {at(event['hex'])} was cut off from the capital and lost."
+                f"{names.unit(event['army'])} {names.at(event['hex'])} was cut off from the "
+                "capital and lost."
             )
         elif kind == "ship-docked" and mine:
-            lines.append(f"{event['ship']} docked at {at(event['hex'])}.")
+            lines.append(f"{names.unit(event['ship'])} docked {names.at(event['hex'])}.")
         elif kind == "ship-lost" and mine:
-            lines.append(f"{event['ship']} found no port and was lost.")
+            lines.append(f"{names.unit(event['ship'])} found no port and was lost.")
         elif kind == "gathered" and mine:
-            lines.append(
-                f"Gathered {event['gold']} gold and {event['food']} food{_tile_by_tile(event)}."
-            )
+            tiles = _tile_by_tile(event, names)
+            lines.append(f"Gathered {event['gold']} gold and {event['food']} food{tiles}.")
         elif kind == "resources-lost" and mine:
             lines.append(
                 f"{event['gold']} gold and {event['food']} food were left unspent, and lost."
             )
         elif kind in FORECAST_EVENTS and (mine or event.get("to") == kingdom):
             lines.append(event_line(event, names))
-    return lines
+    return [capitalised(line) for line in lines]  # a unit's name may begin it
 
 
-def _tile_by_tile(gathered: Json) -> str:
+def _tile_by_tile(gathered: Json, names: Names) -> str:
     """Where a harvest came from ("" for an event recorded before the engine told it)."""
     parts = [
-        f"{at(y['hex'])} {y['gold']} gold" if y["gold"] else f"{at(y['hex'])} {y['food']} food"
+        f"{names.place(y['hex'])} {y['gold']} gold"
+        if y["gold"]
+        else f"{names.place(y['hex'])} {y['food']} food"
         for y in gathered.get("tiles", [])
     ]
     return f": {', '.join(parts)}" if parts else ""
@@ -103,22 +104,21 @@ FORECAST_EVENTS = {
 }  # fmt: skip
 
 
-def forecast(
-    data: Json, kingdom: str, kind: str, payload: Any, names: Mapping[str, str]
-) -> Forecast:
+def forecast(data: Json, kingdom: str, kind: str, payload: Any, names: Names) -> Forecast:
     trial = {**data, "inputs": {**data.get("inputs", {}), kind: {kingdom: payload}}}
     try:
         after = advance(trial, defaults=True)
     except RuleError as error:
-        return Forecast([], (0, 0), 0, 0, 0, 0, refused=error.message)
+        return Forecast([], (0, 0), 0, 0, 0, 0, refused=names.said(error.message))
     events = after["events"][len(data.get("events", [])) :]
+    names = names.seeing(events)  # the settlements the list would build, by their names
     lines = [
-        event_line(e, names, foreseen=True)
+        capitalised(event_line(e, names, foreseen=True))
         for e in events
         if e["type"] in FORECAST_EVENTS and (e.get("kingdom") == kingdom or e.get("to") == kingdom)
     ]
     if kind == "deploy":
-        lines += placed_artefacts(after, kingdom)
+        lines += placed_artefacts(after, kingdom, names)
     lost = next(
         (e for e in events if e["type"] == "resources-lost" and e["kingdom"] == kingdom), None
     )
@@ -133,12 +133,12 @@ def forecast(
     )
 
 
-def event_line(event: Json, names: Mapping[str, str], *, foreseen: bool = False) -> str:
+def event_line(event: Json, names: Names, *, foreseen: bool = False) -> str:
     """A winter event of a kingdom's, as a forecast (`foreseen`) or a ledger tells it. A
     forecast never tells a die that is still to be rolled: a quest's outcome is its die's."""
     kind = event["type"]
     if kind == "quest":
-        went = f"{event['hero']} goes on a quest to the Wizard's tower at {at(event['tower'])}"
+        went = f"{event['hero']} goes on a quest to the Wizard's tower {names.at(event['tower'])}"
         if foreseen:
             return f"{went}: a die decides what he finds."
         found = (
@@ -154,32 +154,33 @@ def event_line(event: Json, names: Mapping[str, str], *, foreseen: bool = False)
         )
         return f"{giver} gives {to} {event['gold']} gold and {event['food']} food."
     if kind == "built":
-        return f"A {event['settlement']} is built at {at(event['hex'])}."
+        return f"A {event['settlement']} is built at {names.settlement(event['hex'])}."
     if kind == "recruited":
-        return f"{event['army']} is raised at {at(event['hex'])}."
+        return f"{names.unit(event['army'])} is raised {names.at(event['hex'])}."
     if kind == "ship-built":
-        return f"{event['ship']} is built at {at(event['hex'])}."
+        return f"{names.unit(event['ship'])} is built {names.at(event['hex'])}."
     if kind == "capital-named":
-        return f"{at(event['hex'])} becomes the capital."
+        return f"{names.place(event['hex'])} becomes the capital."
     if kind == "disbanded":
-        return f"{event['army']} is disbanded."
+        return f"{names.unit(event['army'])} is disbanded."
     if kind == "purchase-skipped":
-        return f"Skipped: {purchase_words(_as_input(event['purchase']))}: {event['reason']}"
+        said = purchase_words(_as_input(event["purchase"]), names)
+        return f"Skipped: {said}: {names.said(str(event['reason']))}"
     if kind == "starved":
-        return f"{event['army']} goes hungry and is lost."
+        return f"{names.unit(event['army'])} goes hungry and is lost."
     if kind == "no-room":
-        return f"{event['army']} finds no room to deploy and is lost."
-    return f"{event['army']} deploys at {at(event['hex'])}."
+        return f"{names.unit(event['army'])} finds no room to deploy and is lost."
+    return f"{names.unit(event['army'])} deploys {names.at(event['hex'])}."
 
 
-def placed_artefacts(data: Json, kingdom: str) -> list[str]:
+def placed_artefacts(data: Json, kingdom: str, names: Names) -> list[str]:
     """Option wizards (OA9): where each of the kingdom's artefacts sits, for its own
     player's eyes only."""
     lines = []
     for artefact in data.get("artefacts") or []:
         holder = artefact["holder"] or {}
         if holder.get("kingdom") == kingdom:
-            where = f"on army {holder['army']}" if holder.get("army") else "at your capital"
+            where = f"on {names.unit(holder['army'])}" if holder.get("army") else "at your capital"
             lines.append(f"{artefact['name']} {where}.")
     return lines
 

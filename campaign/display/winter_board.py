@@ -16,13 +16,14 @@ from django.urls import reverse
 
 from campaign.display import winter as words
 from campaign.display.mapsvg import Mark, Pick, from_capital, looks_of, render_map
+from campaign.gazetteer import Names
 from campaign.models import Membership, Snapshot, Submission
 from campaign.rules import decisions
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
 from campaign.signals import Refused
-from campaign.words import kingdom_names
+from campaign.words import names_of
 
 type Json = dict[str, Any]
 
@@ -55,7 +56,7 @@ class Board:
     kind: str | None  # the `inputs` key asked of the kingdom now, if any
     draft: Any  # what the kingdom has given of it so far
     ready: bool
-    names: dict[str, str]
+    names: Names
     digest: str = ""  # of the kingdom's open decisions, for Ready (services.check_draft)
     stale: Refused | None = None  # what of them an admin's correction made illegal
 
@@ -100,7 +101,7 @@ def winter_board(
         kind=kind,
         draft=given.payload if given is not None else NOTHING.get(kind or ""),
         ready=given is not None and given.ready,
-        names=kingdom_names(snapshot.data, players),
+        names=names_of(snapshot.data, membership.campaign.gazetteer, players),
         digest=digest,
         stale=stale,
     )
@@ -128,12 +129,18 @@ def winter_context(
             step["here"] = [c for c in step["choices"] if c.hex and c.hex == step["here_at"]]
         elif board.kind == "deploy" and here_at in step["artefact_spots"]:  # OA9
             step["here_at"] = here_at
-            step["here"] = step["artefact_spots"][here_at]
+            step["here"] = [
+                (army, board.names.unit(army) if army else "")
+                for army in step["artefact_spots"][here_at]
+            ]
+        if step.get("here_at"):
+            step["here_place"] = board.names.place(step["here_at"], picking=True)
         context |= step
         context["forecast"] = words.forecast(
             board.data, board.kingdom, board.kind, board.draft, board.names
         )
-        marks, context["cut_off"] = _supply_marks(board)
+        marks, cut_off = _supply_marks(board)
+        context["cut_off"] = list(dict.fromkeys(board.names.place(h) for h in cut_off))
         context["map_svg"] = _winter_map(board, step, marks, players)
     return context
 
@@ -154,11 +161,11 @@ def _step_context(board: Board) -> Json:
         state = parse_campaign({**data, "inputs": {"purchases": {me: board.draft}}})
         planned = state.inputs.purchases.get(me, ())
         return {
-            "listed": [words.purchase_words(p) for p in board.draft],
-            "quest_towers": _quest_towers(data, me),
+            "listed": [words.purchase_words(p, board.names) for p in board.draft],
+            "quest_towers": [(t, board.names.at(t)) for t in _quest_towers(data, me)],
             "choices": [
                 Choice(
-                    _with_place(data, me, dump_purchase(c.purchase)),
+                    _with_place(data, me, dump_purchase(c.purchase), board.names),
                     json.dumps(dump_purchase(c.purchase)),
                     c.reason,
                     _price_words(c.gold, c.food),
@@ -168,7 +175,8 @@ def _step_context(board: Board) -> Json:
         }
     if kind == "feed":
         asked = next(p for p in data["pending"] if p["kind"] == "feed" and p["kingdom"] == me)
-        return {"hungry": asked["armies"], "short": asked["short"]}
+        hungry = [(army, board.names.unit(army)) for army in asked["armies"]]
+        return {"hungry": hungry, "short": asked["short"]}
     if kind == "deploy":
         state = parse_campaign({**data, "inputs": {"deploy": {me: board.draft}}})
         left = deploy_choices(state, me, state.inputs.deploy.get(me, ()))
@@ -178,12 +186,21 @@ def _step_context(board: Board) -> Json:
             for a in data.get("artefacts") or []
             if (a["holder"] or {}).get("kingdom") == me and a["name"] not in placed
         ]
+        names = board.names
         return {
             "to_place": left.armies,
+            "to_place_names": [names.unit(army) for army in left.armies],
             "room": left.room,
-            "deployed": [_deploy_words(entry) for entry in board.draft],
+            "room_words": [
+                (f"{h[0]},{h[1]}", f"{names.place(h)} ({n} left)")
+                for h, n in left.room.items()
+                if n
+            ],
+            "deployed": [_deploy_words(entry, names) for entry in board.draft],
             "artefacts_to_place": held,  # option wizards (OA9): secret to the kingdom
-            "own_armies": [a["id"] for a in data["armies"] if a["kingdom"] == me],
+            "own_armies": [
+                (a["id"], names.unit(a["id"])) for a in data["armies"] if a["kingdom"] == me
+            ],
             "artefact_spots": _artefact_spots(data, me, board.draft) if held else {},
         }
     return {}
@@ -215,25 +232,25 @@ def _quest_towers(data: Json, kingdom: str) -> list[Hex]:
     return [t for t in towers if any(n in own for n in neighbours(t))]
 
 
-def _deploy_words(entry: Json) -> str:
+def _deploy_words(entry: Json, names: Names) -> str:
     """A line of the deploy list: an army's place, or an artefact's (option wizards)."""
     if "artefact" in entry:
-        where = f"on army {entry['army']}" if entry.get("army") else "at the capital"
+        where = f"on {names.unit(entry['army'])}" if entry.get("army") else "at the capital"
         return f"{entry['artefact']} {where}"
-    return f"{entry['army']} to {words.at(entry['hex'])}"
+    return f"{names.unit(entry['army'])} to {names.place(entry['hex'])}"
 
 
-def _choice_words(purchase: Json) -> str:
+def _choice_words(purchase: Json, names: Names) -> str:
     """A purchase offered; the allied army's race is named when it is added."""
     if purchase.get("ally"):
-        return f"Raise the allied army at {words.at(purchase['hex'])}"
-    return words.purchase_words(purchase)
+        return f"Raise the allied army {names.at(purchase['hex'])}"
+    return words.purchase_words(purchase, names)
 
 
-def _with_place(data: Json, kingdom: str, purchase: Json) -> str:
+def _with_place(data: Json, kingdom: str, purchase: Json, names: Names) -> str:
     """A purchase offered, and where that is in words ("…: your fortress north-east of
-    your capital"), never its coordinates alone."""
-    said = _choice_words(purchase)
+    your capital"), never its coordinates."""
+    said = _choice_words(purchase, names)
     if purchase.get("hex") is None:
         return said
     h = (purchase["hex"][0], purchase["hex"][1])
@@ -254,12 +271,9 @@ def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:
     """The kingdom's tiles outlined as connected to its capital or cut off (M7, W1), and
     the cut-off ones."""
     lines = supply(parse_campaign({**board.data, "inputs": {}}), board.kingdom)
-    marks = [
-        Mark(h, "supplied", f"[{h[0]}, {h[1]}]: connected to the capital") for h in lines.connected
-    ]
-    marks += [
-        Mark(h, "cut-off", f"[{h[0]}, {h[1]}]: cut off from the capital") for h in lines.cut_off
-    ]
+    place = board.names.place
+    marks = [Mark(h, "supplied", f"{place(h)}: connected to the capital") for h in lines.connected]
+    marks += [Mark(h, "cut-off", f"{place(h)}: cut off from the capital") for h in lines.cut_off]
     return marks, sorted(lines.cut_off)
 
 
@@ -267,12 +281,12 @@ def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[M
     """The map framed on the kingdom, its supply lines outlined; at deployment, the
     settlements with room lit for placing the next army."""
     looks = looks_of(players)
-    armies = step.get("to_place", ())
+    armies, names = step.get("to_place", ()), board.names
     url = reverse("campaign:winter_change", args=[board.membership.campaign.slug, "deploy", "add"])
     picks = [
         Pick(
             hex=h,
-            label=f"Deploy {armies[0]} at [{h[0]}, {h[1]}] ({room} left)",
+            label=f"Deploy {names.unit(armies[0])} at {names.place(h)} ({room} left)",
             href="#deploy-form",
             attrs={
                 "hx-post": url,
@@ -286,23 +300,31 @@ def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[M
         for h, room in step.get("room", {}).items()
         if room > 0 and armies
     ]
-    picks += _purchase_picks(step.get("choices", ()), step.get("here_at"))
-    picks += _artefact_picks(step.get("artefact_spots", {}), step.get("here_at"))
+    picks += _purchase_picks(step.get("choices", ()), step.get("here_at"), names)
+    picks += _artefact_picks(step.get("artefact_spots", {}), step.get("here_at"), names)
     own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
     around = [n for h in own for n in neighbours(h)]
     return render_map(
-        board.data, kingdoms=looks, picks=picks, moves=[], focus=[*own, *around], marks=marks
+        board.data,
+        kingdoms=looks,
+        picks=picks,
+        moves=[],
+        focus=[*own, *around],
+        marks=marks,
+        names=board.names,
     )
 
 
-def _artefact_picks(spots: dict[Hex, list[str | None]], here: Hex | None) -> list[Pick]:
+def _artefact_picks(
+    spots: dict[Hex, list[str | None]], here: Hex | None, names: Names
+) -> list[Pick]:
     """Option wizards (OA9): each tile where an artefact may go, lit to tap: the tap shows,
     under the map, the armies there and the capital to choose from (`?at=q,r`)."""
     return [
         Pick(
             hex=h,
-            label=f"Place an artefact at [{h[0]}, {h[1]}]: "
-            + ", ".join(f"on army {army}" if army else "at your capital" for army in places),
+            label=f"Place an artefact at {names.place(h, picking=True)}: "
+            + ", ".join(f"on {names.unit(army)}" if army else "at your capital" for army in places),
             href=f"?at={h[0]},{h[1]}#here",
             kind="chosen" if h == here else "target",
         )
@@ -310,14 +332,14 @@ def _artefact_picks(spots: dict[Hex, list[str | None]], here: Hex | None) -> lis
     ]
 
 
-def _purchase_picks(choices: list[Choice], here: Hex | None) -> list[Pick]:
+def _purchase_picks(choices: list[Choice], here: Hex | None, names: Names) -> list[Pick]:
     """Each tile where a purchase is possible, lit to tap: the tap shows, under the map,
     what the kingdom could build or raise there (`?at=q,r`)."""
     tiles = sorted({c.hex for c in choices if c.hex is not None and not c.reason})
     return [
         Pick(
             hex=h,
-            label=f"What you could add at [{h[0]}, {h[1]}]",
+            label=f"What you could add {names.at(h, picking=True)}",
             href=f"?at={h[0]},{h[1]}#here",
             kind="chosen" if h == here else "target",
         )

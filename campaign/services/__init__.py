@@ -100,6 +100,7 @@ from campaign.services.members import (
     offer_decline,
     offers_to,
 )
+from campaign.services.names import place_rename, unit_rename
 from campaign.services.setup import (
     HEXES_PER_KINGDOM,
     MAX_DEADLINE_HOURS,
@@ -204,6 +205,7 @@ __all__ = [
     "one_at_a_time",
     "open_deadline",
     "owing",
+    "place_rename",
     "queue_advance",
     "ready_among",
     "ready_kingdoms",
@@ -215,5 +217,6 @@ __all__ = [
     "store_snapshot",
     "submission_save",
     "submission_set_ready",
+    "unit_rename",
     "unread_letters",
 ]

@@ -13,6 +13,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from accounts.models import User
+from campaign.gazetteer import record_settled
 from campaign.models import (
     AuditEntry,
     Campaign,
@@ -29,6 +30,7 @@ from campaign.services.common import (
     ServiceError,
     checked_zone,
     latest_snapshot,
+    named,
     record_audit,
 )
 from campaign.services.inputs import (
@@ -128,8 +130,9 @@ def campaign_advance(
                 "The rules engine refused to advance; the campaign is paused.",
                 details,
             )
+        said = named(error.message, latest_snapshot(campaign).data, campaign.gazetteer)
         raise ServiceError(
-            f"The rules engine refused to advance: {error.message} The campaign is paused: "
+            f"The rules engine refused to advance: {said} The campaign is paused: "
             "correct the state, or resume it once the decisions are changed.",
             code=error.code, field=error.field, changed=True,
         ) from None  # fmt: skip
@@ -149,7 +152,9 @@ def _advance_locked(
         return None
     open_submissions = Submission.objects.filter(campaign=campaign, consumed_by=None)
     used = list(open_submissions if defaults else open_submissions.filter(ready=True))
-    inputs, advanced, aside = _advanced(latest.data, used, deadline=defaults)
+    inputs, advanced, aside = _advanced(
+        latest.data, used, deadline=defaults, gazetteer=campaign.gazetteer
+    )
     snapshot = store_snapshot(
         campaign=campaign, number=latest.number + 1, data=advanced, decisions=inputs,
         reason=Snapshot.Reason.ADVANCE, defaults=defaults, created_by=actor,
@@ -174,7 +179,7 @@ def _advance_locked(
 
 
 def _advanced(
-    data: Json, used: list[Submission], *, deadline: bool
+    data: Json, used: list[Submission], *, deadline: bool, gazetteer: Json | None
 ) -> tuple[Json, Json, list[Refused]]:
     """The inputs gathered and the engine's answer. An entry of the decisions that the
     engine refuses (an admin's correction made it illegal, say, or a battle's result that
@@ -188,7 +193,7 @@ def _advanced(
         try:
             return inputs, advance_from(data, inputs, deadline=deadline), aside
         except RuleError as error:
-            smaller = set_aside(data, taken, error)
+            smaller = set_aside(data, taken, error, gazetteer=gazetteer)
             if smaller is None:
                 raise
             taken, left_out = smaller
@@ -217,8 +222,13 @@ def advance_from(data: Json, inputs: Json, *, deadline: bool) -> Json:
 
 def store_snapshot(**fields: Any) -> Snapshot:
     """Store a new snapshot and announce it (`signals.snapshot_stored`) inside the same
-    transaction, so the rows other apps keep of it (battles, the outbox) commit with it."""
+    transaction, so the rows other apps keep of it (battles, the outbox) commit with it.
+    A settlement it has that the campaign had not is named from now on (its gazetteer's
+    `settled`)."""
     snapshot = Snapshot.objects.create(**fields)
+    campaign = snapshot.campaign
+    if campaign.gazetteer and record_settled(campaign.gazetteer, snapshot.data):
+        campaign.save(update_fields=["gazetteer"])
     snapshot_stored.send(
         sender=Snapshot, campaign=snapshot.campaign, snapshot=snapshot, imported=False
     )

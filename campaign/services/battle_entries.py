@@ -41,7 +41,7 @@ def check_battle_entry(campaign: Campaign, entry: Json) -> Snapshot:
             "The result of that battle is in already: the campaign is moving on.",
             code="settled",
         )
-    check_with_engine(snapshot.data, "battles", "", [entry])
+    check_with_engine(snapshot.data, "battles", "", [entry], gazetteer=campaign.gazetteer)
     return snapshot
 
 

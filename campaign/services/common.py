@@ -1,7 +1,6 @@
 """What every service reads and how it refuses: the newest snapshot, whose kingdom, who is
 ready, the admins' lock, the audit log."""
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -20,7 +19,7 @@ from campaign.models import (
     Submission,
 )
 from campaign.rules import decisions
-from campaign.words import kingdom_names
+from campaign.words import names_of
 
 type Json = dict[str, Any]
 
@@ -121,14 +120,12 @@ def checked_zone(name: str) -> str:
     return name
 
 
-def named(message: str, data: Json) -> str:
-    """The engine's message with each kingdom's id replaced by its name ("Aldermark may give
-    to Duskhollow only once a winter"); a unit's id ("aldermark-1") is left as it is."""
-    names = kingdom_names(data)
-    if not names:
-        return message
-    ids = "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True))
-    return re.sub(rf"(?<![\w-])({ids})(?![\w-])", lambda m: names[m[1]], message)
+def named(message: str, data: Json, gazetteer: Json | None = None) -> str:
+    """The engine's message in the campaign's names: each kingdom's id as its name
+    ("Aldermark may give to Duskhollow only once a winter"), each unit's id as its name
+    ("Aldermark's 1st army") and each hex as its place ("Harrowby", "in the Greywood"),
+    from the campaign's `gazetteer`."""
+    return names_of(data, gazetteer).said(message)
 
 
 MOVED_ON = "The campaign has moved on since you looked: check the new state and decide again."

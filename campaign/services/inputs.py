@@ -21,6 +21,7 @@ from campaign.services.common import (
     named,
 )
 from campaign.signals import Refused as Refused
+from campaign.words import names_of
 
 
 def merge_inputs(
@@ -43,27 +44,33 @@ def cycle_orders(data: Json, kind: str) -> bool:
     return kind == "orders" and orders_in_cycle(data["options"])
 
 
-def check_with_engine(data: Json, kind: str, kingdom: str, payload: Any) -> None:
+def check_with_engine(
+    data: Json, kind: str, kingdom: str, payload: Any, *, gazetteer: Json | None
+) -> None:
     """Run the engine on the state with this decision added: an illegal decision is refused
-    now, in the game's words, rather than at the deadline."""
+    now, in the game's words (and the campaign's names, its `gazetteer`), rather than at
+    the deadline."""
     trial = merge_inputs(
         data.get("inputs", {}), kind, kingdom, payload, append=cycle_orders(data, kind)
     )
-    _judged(data, trial)
+    _judged(data, trial, gazetteer)
 
 
-def check_decisions_with_engine(data: Json, decisions: Iterable[Submission]) -> None:
+def check_decisions_with_engine(
+    data: Json, decisions: Iterable[Submission], *, gazetteer: Json | None
+) -> None:
     """Run the engine on the state with these decisions (a kingdom's, all of them) added:
     refused, in the game's words, if together they no longer stand (the state was
     corrected since they were given, say)."""
-    _judged(data, gather_inputs(data, decisions))
+    _judged(data, gather_inputs(data, decisions), gazetteer)
 
 
-def _judged(data: Json, inputs: Json) -> None:
+def _judged(data: Json, inputs: Json, gazetteer: Json | None) -> None:
     try:
         advance({**data, "inputs": inputs})
     except RuleError as error:
-        raise ServiceError(named(error.message, data), code=error.code, field=error.field) from None
+        said = named(error.message, data, gazetteer)
+        raise ServiceError(said, code=error.code, field=error.field) from None
 
 
 def everyone_ready(campaign: Campaign, snapshot: Snapshot) -> bool:
@@ -121,43 +128,51 @@ def drafts_no_longer_standing(campaign: Campaign, data: Json) -> list[Refused]:
     for submission in Submission.objects.filter(campaign=campaign, consumed_by=None):
         if submission.kingdom:
             drafts.setdefault(submission.kingdom, []).append(submission)
-    found = (no_longer_standing(data, decisions) for decisions in drafts.values())
+    found = (
+        no_longer_standing(data, decisions, gazetteer=campaign.gazetteer)
+        for decisions in drafts.values()
+    )
     return [refused for refused in found if refused is not None]
 
 
-def stale_draft(data: Json, number: int, decisions: Iterable[Submission]) -> Refused | None:
+def stale_draft(
+    data: Json, number: int, decisions: Iterable[Submission], *, gazetteer: Json | None
+) -> Refused | None:
     """`no_longer_standing` for a kingdom's open decisions at the newest snapshot (`number`,
     its file `data`), when any of them was given before it (a correction or an undo came
     since): those given on it were checked by the engine as they were given."""
     given = list(decisions)
     if not any(decision.snapshot < number for decision in given):
         return None
-    return no_longer_standing(data, given)
+    return no_longer_standing(data, given, gazetteer=gazetteer)
 
 
-def no_longer_standing(data: Json, decisions: Iterable[Submission]) -> Refused | None:
+def no_longer_standing(
+    data: Json, decisions: Iterable[Submission], *, gazetteer: Json | None
+) -> Refused | None:
     """What of a kingdom's open `decisions` the engine refuses on `data`, the newest state
     (None: they all stand)."""
     given = list(decisions)
     try:
         advance({**data, "inputs": gather_inputs(data, given)})
     except RuleError as error:
-        found = _refused_entry(data, given, error)
+        found = _refused_entry(data, given, error, gazetteer)
         if found is not None:
             return found[2]
         kingdom = given[0].kingdom if given else ""
-        return Refused(kingdom, given[0].kind if given else "", named(error.message, data))
+        why = named(error.message, data, gazetteer)
+        return Refused(kingdom, given[0].kind if given else "", why)
     return None
 
 
 def set_aside(
-    data: Json, submissions: list[Submission], error: RuleError
+    data: Json, submissions: list[Submission], error: RuleError, *, gazetteer: Json | None
 ) -> tuple[list[Submission], Refused] | None:
     """The decisions without the entry the engine's `error` names, if it is one of theirs:
     a kingdom's list loses that entry, a unit's order its unit, a battle entry is taken
     out of its list, any other decision goes whole. None if the error names nothing of
     theirs (the campaign file's own state: the campaign then pauses)."""
-    found = _refused_entry(data, submissions, error)
+    found = _refused_entry(data, submissions, error, gazetteer)
     if found is None:
         return None
     i, kept, refused = found
@@ -188,12 +203,13 @@ def _refused_listed(
 
 
 def _refused_entry(
-    data: Json, submissions: list[Submission], error: RuleError
+    data: Json, submissions: list[Submission], error: RuleError, gazetteer: Json | None
 ) -> tuple[int, Any, Refused] | None:
     """Which of the `submissions` the engine's `error` names (its index), what of it is
     left without the refused entry (None: nothing), and the refusal; None if it names
     nothing of theirs."""
-    why = named(error.message, data)
+    names = names_of(data, gazetteer)
+    why = names.said(error.message)
     listed = LISTED_FIELD.match(error.field or "")
     if listed is not None:
         return _refused_listed(data, submissions, listed["kind"], int(listed["position"]), why)
@@ -207,7 +223,7 @@ def _refused_entry(
             continue
         if kind in BY_UNIT and isinstance(payload, dict) and key in payload:
             others = {unit: where for unit, where in payload.items() if unit != key}
-            return i, others, Refused(submission.kingdom, kind, why, unit=key)
+            return i, others, Refused(submission.kingdom, kind, why, key, names.unit(key))
         if submission.kingdom != key:
             continue
         if index is not None and isinstance(payload, list) and not cycle_orders(data, kind):
@@ -216,6 +232,7 @@ def _refused_entry(
             entry = payload[int(index)]
             unit = entry.get("unit") if isinstance(entry, dict) else None
             rest = [e for n, e in enumerate(payload) if n != int(index)]
-            return i, rest, Refused(submission.kingdom, kind, why, unit=unit)
+            named_unit = names.unit(unit) if unit else ""
+            return i, rest, Refused(submission.kingdom, kind, why, unit, named_unit)
         return i, None, Refused(submission.kingdom, kind, why)
     return None

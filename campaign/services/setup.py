@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
+from campaign.gazetteer import make_gazetteer
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
 from campaign.models import (
     CAMPAIGN_NAME_LENGTH,
@@ -221,7 +222,8 @@ def campaign_delete(*, campaign: Campaign, actor: User) -> None:
 
 @transaction.atomic
 def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
-    """Start a full campaign at setup: the first snapshot, waiting for the races."""
+    """Start a full campaign at setup: the first snapshot, waiting for the races; its
+    places are named (campaign.gazetteer)."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     require_admin(campaign, actor)
     if campaign.status != Campaign.Status.OPEN:
@@ -243,6 +245,9 @@ def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
         started = advance(data)
     except RuleError as error:
         raise ServiceError(error.message, code=error.code, field=error.field) from None
+    campaign.gazetteer = make_gazetteer(
+        campaign.map, int(campaign.options["seed"]), [m.kingdom_name for m in players]
+    )
     snapshot = store_snapshot(
         campaign=campaign, number=1, data=started, reason=Snapshot.Reason.START, created_by=actor
     )

@@ -15,7 +15,7 @@ from campaign.models import (
     Submission,
 )
 from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, LISTED
-from campaign.rules.hexmap import hex_label, neighbours
+from campaign.rules.hexmap import neighbours
 from campaign.services.advancing import advance_when_ready
 from campaign.services.common import (
     Json,
@@ -26,6 +26,7 @@ from campaign.services.common import (
     latest_snapshot,
 )
 from campaign.services.inputs import check_decisions_with_engine, check_with_engine, cycle_orders
+from campaign.words import names_of
 
 # What a player may say about a battle through its submissions: for its own kingdom only.
 # Results reach the engine through `battle_entry_save`, once the opponent has confirmed a
@@ -33,7 +34,9 @@ from campaign.services.inputs import check_decisions_with_engine, check_with_eng
 PLAYER_BATTLE_ENTRIES = {"concede", "last_stand", "naval"}
 
 
-def _check_own(data: Json, kind: str, kingdom: str, payload: Any) -> None:
+def _check_own(
+    data: Json, kind: str, kingdom: str, payload: Any, gazetteer: Json | None = None
+) -> None:
     """A player decides only for its own kingdom and its own units."""
     if kind in LISTED:
         for entry in payload if isinstance(payload, list) else [payload]:
@@ -45,7 +48,7 @@ def _check_own(data: Json, kind: str, kingdom: str, payload: Any) -> None:
                     code="not-yours", field=kind,
                 )  # fmt: skip
     if kind == "purchases" and isinstance(payload, list):
-        _check_quests(data, kingdom, payload)
+        _check_quests(data, kingdom, payload, gazetteer)
     if kind in BY_UNIT:
         own = {u["id"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom}
         if not isinstance(payload, dict) or not set(payload) <= own:
@@ -54,7 +57,7 @@ def _check_own(data: Json, kind: str, kingdom: str, payload: Any) -> None:
             )
 
 
-def _check_quests(data: Json, kingdom: str, purchases: list[Any]) -> None:
+def _check_quests(data: Json, kingdom: str, purchases: list[Any], gazetteer: Json | None) -> None:
     """Option wizards (OA6): a hero goes only to a Wizard's tower beside the kingdom's
     lands. The engine would skip such a quest at the build step; the page refuses it now."""
     own = {tuple(t["hex"]) for t in data["tiles"] if t["owner"] == kingdom}
@@ -63,9 +66,10 @@ def _check_quests(data: Json, kingdom: str, purchases: list[Any]) -> None:
         if tower is None:
             continue  # not a quest, or one the engine refuses by its shape
         if not any(n in own for n in neighbours(tower)):
+            where = names_of(data, gazetteer).at(tower)
             raise ServiceError(
-                f"Your kingdom controls no tile next to {hex_label(tower)}: a "
-                "hero goes only to a Wizard's tower beside your lands (option OA6).",
+                f"Your kingdom controls no tile next to the tower {where}: a hero goes only to "
+                "a Wizard's tower beside your lands (option OA6).",
                 code="quest-not-bordered", field="purchases",
             )  # fmt: skip
 
@@ -96,14 +100,20 @@ def submission_save(
         raise ServiceError(
             "Nothing of that kind is asked of your kingdom now.", code="not-asked", field=kind
         )
-    _check_own(snapshot.data, kind, kingdom, payload)
+    _check_own(snapshot.data, kind, kingdom, payload, campaign.gazetteer)
     # An order given in the cycle (ruling O1) and a battle entry are final once given.
     final = cycle_orders(snapshot.data, kind) or kind in LISTED
     submission = Submission.objects.filter(
         campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
     ).first()
     given = submission.payload if final and submission is not None else []
-    check_with_engine(snapshot.data, kind, kingdom, [*given, *payload] if final else payload)
+    check_with_engine(
+        snapshot.data,
+        kind,
+        kingdom,
+        [*given, *payload] if final else payload,
+        gazetteer=campaign.gazetteer,
+    )
     if submission is not None and submission.ready and not final:
         raise ServiceError(
             "You marked this ready: withdraw that first to change it.", code="already-ready"
@@ -149,19 +159,21 @@ def submission_set_ready(
         for kind, payload in (unsaved or {}).items():
             if not own.filter(kind=kind).exists():
                 submission_save(campaign=campaign, user=user, kind=kind, payload=payload, seen=seen)
-        _check_still_stands(snapshot, own)
+        _check_still_stands(snapshot, own, campaign.gazetteer)
     count = own.update(ready=ready)
     if ready and count:
         advance_when_ready(campaign, snapshot)
     return count
 
 
-def _check_still_stands(snapshot: Snapshot, own: Iterable[Submission]) -> None:
+def _check_still_stands(
+    snapshot: Snapshot, own: Iterable[Submission], gazetteer: Json | None
+) -> None:
     """Ready commits the kingdom's whole draft, as the engine judges it now: a decision an
     admin's correction (or undo) has made illegal since it was given is refused here, in
     the game's words, rather than at the deadline."""
     try:
-        check_decisions_with_engine(snapshot.data, own)
+        check_decisions_with_engine(snapshot.data, own, gazetteer=gazetteer)
     except ServiceError as refused:
         raise ServiceError(
             f"Your decisions no longer stand as they are: {refused.message} Change them, then "

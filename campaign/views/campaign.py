@@ -34,7 +34,7 @@ from campaign.rules.options import switched_on
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
 from campaign.views.story import banners_of
-from campaign.words import chapter_words, kingdom_names, licence_words
+from campaign.words import chapter_words, kingdom_names, licence_words, names_of
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,8 @@ def _stale_draft(
     own = Submission.objects.filter(
         campaign_id=membership.campaign_id, kingdom=membership.kingdom, consumed_by=None
     )
-    return services.stale_draft(snapshot.data, snapshot.number, own)
+    campaign = membership.campaign
+    return services.stale_draft(snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer)
 
 
 def _home(data: dict[str, Any] | None, membership: Membership | None) -> str:
@@ -243,11 +244,12 @@ def _history(
     looks = looks_of(players)
     data = shown.data
     chapters = report.chapters_to_report(data["events"], _events_before(campaign, shown.number))
+    names = names_of(data, campaign.gazetteer, players)
     return History(
         number=shown.number,
         newest=newest.number,
         clock=chapter_words(data["clock"]),
-        map_svg=snapshot_map(shown, kingdoms=looks),
+        map_svg=snapshot_map(shown, kingdoms=looks, names=names),
         report_title=" and ".join(report.chapter_title(c) for c in chapters),
     )
 
@@ -289,7 +291,7 @@ def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not chapters:
         raise Http404("Nothing has happened yet.")
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
-    names = kingdom_names(data, players)
+    names = names_of(data, campaign.gazetteer, players)
     reports = [
         report.month_report(
             data,
@@ -355,25 +357,50 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
     data, me = snapshot.data, membership.kingdom
     kingdom = next(k for k in data["kingdoms"] if k["id"] == me)
     carried = {s["carrying"] for s in data["ships"] if s["carrying"]}
+    names = names_of(data, membership.campaign.gazetteer, [membership])
     return render(
         request,
         "campaign/kingdom.html",
         {
             "campaign": membership.campaign,
             "membership": membership,
+            "seen": snapshot.number,
             "kingdom": kingdom,
             "armies": [
-                dict(a, aboard=a["id"] in carried, licence_words=licence_words(a.get("licence")))
+                dict(
+                    a,
+                    name=names.unit(a["id"]),
+                    named=a["id"] in names.given,
+                    where=names.at(a["hex"]),
+                    aboard=a["id"] in carried,
+                    licence_words=licence_words(a.get("licence")),
+                )
                 for a in data["armies"]
                 if a["kingdom"] == me
             ],
             "licensing": bool(data["options"].get("army_limits")),
             "wizards": bool(data["options"].get("wizards")),
             "artefacts": [
-                a for a in data.get("artefacts", []) if (a["holder"] or {}).get("kingdom") == me
+                dict(a, on=names.unit(a["holder"]["army"]) if a["holder"].get("army") else "")
+                for a in data.get("artefacts", [])
+                if (a["holder"] or {}).get("kingdom") == me
             ],
-            "ships": [s for s in data["ships"] if s["kingdom"] == me],
-            "settlements": [t for t in data["tiles"] if t["owner"] == me and t["settlement"]],
+            "ships": [
+                dict(
+                    s,
+                    name=names.unit(s["id"]),
+                    named=s["id"] in names.given,
+                    where=names.at(s["hex"]),
+                    carrying_name=names.unit(s["carrying"]) if s["carrying"] else "",
+                )
+                for s in data["ships"]
+                if s["kingdom"] == me
+            ],
+            "settlements": [
+                dict(t, name=names.place(t["hex"]), region=names.region(t["hex"]))
+                for t in data["tiles"]
+                if t["owner"] == me and t["settlement"]
+            ],
             "tiles": sum(1 for t in data["tiles"] if t["owner"] == me),
             "score": next((s for s in data["scores"] if s["kingdom"] == me), None),
             "owed": asks_of(
@@ -386,6 +413,30 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         },
     )
+
+
+@login_required
+@require_POST
+def unit_name(request: HttpRequest, slug: str) -> HttpResponse:
+    """The player names one of their kingdom's armies or ships (an empty name gives it back
+    its own); a unit of another kingdom is not found."""
+    membership = player_for(request, slug)
+    unit = request.POST.get("unit", "")
+    try:
+        named = services.unit_rename(
+            campaign=membership.campaign,
+            user=membership.user,
+            unit=unit,
+            name=request.POST.get("name", ""),
+            seen=whole_number(request.POST.get("seen")),
+        )
+    except services.ServiceError as error:
+        if error.code == "not-yours":
+            raise Http404("No such unit.") from None
+        refused(request, error.message)
+    else:
+        messages.success(request, f"It is called {named} from now on.")
+    return redirect("campaign:kingdom", slug)
 
 
 @login_required
@@ -409,5 +460,6 @@ urlpatterns: list[URLPattern] = [
     path("c/<slug:slug>/moved-on/", moved_on, name="moved_on"),
     path("c/<slug:slug>/", campaign_page, name="campaign"),
     path("c/<slug:slug>/kingdom/", kingdom_page, name="kingdom"),
+    path("c/<slug:slug>/kingdom/name/", unit_name, name="unit_name"),
     path("c/<slug:slug>/report/<int:number>/", report_page, name="report"),
 ]

@@ -40,6 +40,7 @@ from campaign.forms import (
     MakeAdminForm,
     People,
     PeopleForm,
+    PlaceForm,
     RemovePlayerForm,
     ResourcesForm,
     StartForm,
@@ -51,7 +52,7 @@ from campaign.forms import (
 from campaign.models import Campaign, KingdomOffer, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.views.deadlines import after_the_advance, at_the_deadline
-from campaign.words import chapter_words, kingdom_names, when
+from campaign.words import capitalised, chapter_words, kingdom_names, names_of, when
 
 type Json = dict[str, Any]
 type Action = Callable[[Campaign, User, dict[str, Any]], str]
@@ -71,6 +72,7 @@ FORMS: dict[str, type[forms.Form]] = {
     "undo": UndoForm,
     "tile": TileForm,
     "army": ArmyForm,
+    "place": PlaceForm,
     "resources": ResourcesForm,
     "artefacts": ArtefactsForm,
     "invite": InviteForm,
@@ -85,10 +87,12 @@ FORMS: dict[str, type[forms.Form]] = {
 }
 
 
-def _form(action: str, data: Json | None, people: People, post: Any = None) -> forms.Form:
+def _form(
+    action: str, data: Json | None, people: People, gazetteer: Json, post: Any = None
+) -> forms.Form:
     form_class = FORMS[action]
     if issubclass(form_class, CampaignForm):
-        return form_class(post, auto_id=f"{action}-%s", **correction_choices(data))
+        return form_class(post, auto_id=f"{action}-%s", **correction_choices(data, gazetteer))
     if issubclass(form_class, PeopleForm):
         kingdoms = correction_choices(data)["kingdoms"]
         return form_class(post, auto_id=f"{action}-%s", people=people, kingdoms=kingdoms)
@@ -115,7 +119,9 @@ def _render(
     audit = list(campaign.audit.select_related("actor")[:AUDIT_SHOWN])
     settled = services.settled_meanwhile(campaign)
     context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now(), settled)
-    page_forms = {action: _form(action, data, people_of(members)) for action in FORMS}
+    page_forms = {
+        action: _form(action, data, people_of(members), campaign.gazetteer) for action in FORMS
+    }
     pool = (data or {}).get("artefacts") or []
     page_forms["artefacts"].initial["artefacts"] = "\n".join(
         f"{a['name']}, {a['points']}" for a in pool
@@ -230,9 +236,8 @@ def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         settlement=form["settlement"] or None,
         seen=form["seen"],
     )
-    return f"The tile at {form['hex']} is corrected." + _drafts_that_no_longer_stand(
-        campaign, snapshot
-    )
+    where = names_of(snapshot.data, campaign.gazetteer).place(form["hex"], picking=True)
+    return f"The tile {where} is corrected." + _drafts_that_no_longer_stand(campaign, snapshot)
 
 
 def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
@@ -246,7 +251,19 @@ def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         seen=form["seen"],
     )
     done = "removed" if form["remove"] else "corrected"
-    return f"The army {form['army']} is {done}." + _drafts_that_no_longer_stand(campaign, snapshot)
+    army = names_of(snapshot.data, campaign.gazetteer).unit(form["army"], whose=True)
+    return f"{capitalised(army)} is {done}." + _drafts_that_no_longer_stand(campaign, snapshot)
+
+
+def _place(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    new = services.place_rename(
+        campaign=campaign,
+        actor=actor,
+        place=form["place"],
+        name=form["name"],
+        reason=form["reason"],
+    )
+    return f"{capitalised(form['place'])} is called {new} from now on."
 
 
 def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
@@ -276,7 +293,7 @@ def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot) -> str:
     names = kingdom_names(snapshot.data)
     return "".join(
         f" {names.get(r.kingdom, r.kingdom)}'s "
-        f"{f'order for {r.unit}' if r.unit else 'decision'} no longer stands ({r.why}): "
+        f"{f'order for {r.unit_name or r.unit}' if r.unit else 'decision'} no longer stands ({r.why}): "
         "its player is told, and must decide again."
         for r in services.drafts_no_longer_standing(campaign, snapshot.data)
     )
@@ -366,6 +383,7 @@ ACTIONS: dict[str, Action] = {
     "undo": _undo,
     "tile": _tile,
     "army": _army,
+    "place": _place,
     "resources": _resources,
     "artefacts": _artefacts,
     "invite": _invite,
@@ -399,7 +417,7 @@ def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRe
     campaign = membership.campaign
     newest = campaign.snapshots.defer("decisions").order_by("-number").first()
     people = people_of(list(campaign.memberships.select_related("user")))
-    form = _form(action, newest.data if newest else None, people, request.POST)
+    form = _form(action, newest.data if newest else None, people, campaign.gazetteer, request.POST)
     if not form.is_valid():
         refused(request, form_errors(form))
         # A post that carries no page's `seen` was never on this page: the page, afresh.

@@ -79,7 +79,9 @@ def _read_board(
         draft=next((d for d in decisions if d.kingdom == me and d.kind == "orders"), None),
         ready=services.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom),
         digest=services.draft_digest(own),
-        stale=services.stale_draft(snapshot.data, snapshot.number, own),
+        stale=services.stale_draft(
+            snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer
+        ),
         selected=selected,
         error=error,
         next_after=next_after,

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.access import reader_for, signed_in_unless_public
 from campaign.display import chronicle, story
+from campaign.gazetteer import Names, settled
 from campaign.models import Membership
 
 
@@ -63,17 +64,20 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     for the battle reports, however long the campaign and however large its map."""
     campaign, membership = reader_for(request, slug)
     newest = (  # the newest snapshot holds its events whole
-        campaign.snapshots.order_by("-number").values_list("own_events", "state__battles").first()
+        campaign.snapshots.order_by("-number")
+        .values_list("own_events", "state__battles", "state__tiles")
+        .first()
     )
     if newest is None:
         raise Http404("The campaign has not started yet.")
-    events, battles = newest
+    events, battles, tiles = newest
     kingdoms = dict(
         campaign.memberships.exclude(kingdom="")
         .order_by("kingdom_name")
         .values_list("kingdom", "kingdom_name")
     )
     names = {kingdom: name or kingdom for kingdom, name in kingdoms.items()}
+    said = Names(names, campaign.gazetteer, settled=settled(tiles or [], events or []))
     chosen = request.GET.get("kingdom", "")
     chosen = chosen if chosen in names else ""
     history = campaign.snapshots.values_list("number", "state__clock")
@@ -89,7 +93,7 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
             "chronicle": chronicle.chronicle_of(
                 events or [],
                 battles or [],
-                names=names,
+                names=said,
                 months=chronicle.snapshots_of_months(history),
                 kingdom=chosen,
             ),
@@ -113,12 +117,13 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
             "state__kingdoms",
             "own_events",  # the newest snapshot holds its events whole
             "state__battles",
+            "state__tiles",
         )
         .first()
     )
     if newest is None or newest[0]["season"] != "ended":
         raise Http404("The campaign has not ended.")
-    _, scores, kingdoms, events, battles = newest
+    _, scores, kingdoms, events, battles, tiles = newest
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     banners = banners_of(players)
     names = {k: banner.name for k, banner in banners.items()}
@@ -129,7 +134,8 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     told = story.story_of(history, banners=banners)
     months = chronicle.snapshots_of_months((n, clock) for n, clock, _, _ in history)
-    whole_chronicle = chronicle.chronicle_of(events, battles, names=names, months=months)
+    said = Names(names, campaign.gazetteer, settled=settled(tiles, events))
+    whole_chronicle = chronicle.chronicle_of(events, battles, names=said, months=months)
     standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
     return render(
         request,

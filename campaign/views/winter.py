@@ -39,7 +39,9 @@ def _board(membership: Membership) -> tuple[Board, list[Membership]]:
     players = list(campaign.memberships.exclude(kingdom=""))
     board = winter_board(
         membership, snapshot, players, own=own, digest=services.draft_digest(own),
-        stale=services.stale_draft(snapshot.data, snapshot.number, own),
+        stale=services.stale_draft(
+            snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer
+        ),
     )  # fmt: skip
     return board, players
 

@@ -21,6 +21,7 @@ from battles import photos, services
 from battles.models import Battle, BattlePhoto, BattleReport
 from campaign.models import AuditEntry
 from campaign.services import ServiceError
+from campaign.words import names_of
 from tests.battles.pictures import (
     GPS_IFD,
     ORIENTATION,
@@ -752,8 +753,9 @@ def test_the_ends_best_moments_link_each_kingdoms_reports(client, cast, resolved
     )
     end = reverse("campaign:end", args=[resolved.campaign.slug])
     page = signed_in(client, cast["carol"]).get(end).text
-    where = f"[{resolved.hex[0]}, {resolved.hex[1]}]"
-    assert f"Aldermark's report of the battle at {where} (year 1, month 1)</a>" in page
+    gazetteer = resolved.campaign.gazetteer
+    where = names_of(latest.data, gazetteer).at(resolved.hex)
+    assert f"Aldermark's report of the battle {where} (year 1, month 1)</a>" in page
     assert photo_url(told, "thumbnail") in page
     services.battle_report_hide(report=told.report, actor=cast["gm"], hidden=True)
     assert photo_url(told, "thumbnail") not in client.get(end).text

@@ -20,8 +20,10 @@ from battles import services
 from battles.models import Battle, PlayTime, ResultReport
 from battles.views import cast_of, state_words
 from campaign import services as campaign_services
+from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
 from campaign.rules.hexmap import distance
+from campaign.words import names_of
 from tests.campaign.helpers import play_from, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +35,11 @@ def card_url(battle: Battle) -> str:
 
 def act_url(battle: Battle, action: str) -> str:
     return reverse("battles:act", args=[battle.campaign.slug, battle.number, action])
+
+
+def said(campaign: Campaign) -> Names:
+    """How the campaign's pages name its kingdoms, places and units now."""
+    return names_of(campaign_services.latest_snapshot(campaign).data, campaign.gazetteer)
 
 
 def seen(campaign: Campaign) -> int:
@@ -56,7 +63,7 @@ def report_form(battle: Battle, outcome: str, **extra: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("viewer", ["alice", "bob", "carol", "gm"])
 def test_every_member_sees_the_card(client, cast, battle, viewer):
     page = signed_in(client, cast[viewer]).get(card_url(battle)).text
-    assert f"Battle at [{battle.hex[0]}, {battle.hex[1]}]" in page
+    assert f"Battle {said(battle.campaign).at(battle.hex)}" in page
     assert "Brightwater" in page
     assert "Aldermark" in page
     assert "Set up a table {} feet by {} feet.".format(*battle.board.split("x")) in page
@@ -71,7 +78,8 @@ def test_the_card_says_what_each_result_does_to_the_campaign(client, cast, battl
     assert "If Brightwater wins" in page
     assert "If it is a draw" in page
     assert "Aldermark gains 1 might" in page
-    assert "brightwater-1 retreats to a tile its player chooses" in page  # two tiles to go to
+    # two tiles to go to
+    assert "Brightwater's 1st army retreats to a tile its player chooses" in html.unescape(page)
     assert "Brightwater learns a new strategy" in page
 
 
@@ -268,9 +276,10 @@ def test_the_battles_list_filters_and_says_what_waits_for_me(client, cast, battl
     page = signed_in(client, cast["alice"]).get(url).text
     assert "Waiting for you:" in page
     assert "play the game and report the result" in page
-    assert "Battle at" not in signed_in(client, cast["alice"]).get(url + "?show=resolved").text
-    assert "Battle at" in client.get(url + "?show=awaiting").text
-    assert "Battle at" not in signed_in(client, cast["carol"]).get(url + "?show=mine").text
+    where = f"Battle {said(battle.campaign).at(battle.hex)}"
+    assert where not in signed_in(client, cast["alice"]).get(url + "?show=resolved").text
+    assert where in client.get(url + "?show=awaiting").text
+    assert where not in signed_in(client, cast["carol"]).get(url + "?show=mine").text
 
 
 def test_my_battles_on_the_home_page(client, cast, battle):
@@ -302,8 +311,8 @@ def test_the_loser_retreats_from_the_battles_page(
     data = campaign_services.latest_snapshot(battle.campaign).data
     asked = next(p for p in data["pending"] if p["kind"] == "retreat")
     url = reverse("battles:list", args=[battle.campaign.slug])
-    page = signed_in(client, cast["bob"]).get(url).text
-    assert "Where does brightwater-1 retreat?" in page
+    page = html.unescape(signed_in(client, cast["bob"]).get(url).text)
+    assert "Where does Brightwater's 1st army retreat?" in page
     to = asked["choices"][-1]
     decide = reverse("battles:decide", args=[battle.campaign.slug, "retreat"])
     page = post(client, decide, {"seen": seen(battle.campaign), "retreat-brightwater-1": "99,99"})
@@ -543,10 +552,10 @@ def test_nobody_decides_for_a_kingdom_not_asked(client, cast, battle, action, vi
 def test_a_resolved_card_says_what_the_battle_did_to_the_campaign(client, cast, battle, won):
     won(battle, "brightwater")
     battle.refresh_from_db()
-    page = signed_in(client, cast["carol"]).get(card_url(battle)).text
+    page = html.unescape(signed_in(client, cast["carol"]).get(card_url(battle)).text)
     assert "What it did to the campaign" in page
-    assert f"Brightwater takes the tile at [{battle.hex[0]}, {battle.hex[1]}]." in page
-    assert "aldermark-1 retreats to" in page
+    assert f"Brightwater takes the tile {said(battle.campaign).at(battle.hex)}." in page
+    assert "Aldermark's 1st army retreats to" in page
     assert "and lies on its side" in page
     assert "Aldermark learns a new strategy." in page
     assert "Brightwater gains 1 might" in page
@@ -667,10 +676,11 @@ def test_the_picker_chooses_a_naval_battle_where_both_sides_have_ships(
     coast, inland = two_contested_tiles(campaign, cast)
     page = signed_in(client, cast["alice"]).get(reverse("battles:list", args=[campaign.slug])).text
     assert "Choose your next battle" in page
-    assert f"Fight at [{coast[0]}, {coast[1]}]" in page
-    assert f"Fight at [{inland[0]}, {inland[1]}]" in page
-    assert f"Fight a naval battle at [{coast[0]}, {coast[1]}]" in page
-    assert f"Fight a naval battle at [{inland[0]}, {inland[1]}]" not in page  # no ships there
+    names = said(campaign)
+    assert f"Fight {names.at(coast, picking=True)}" in page
+    assert f"Fight {names.at(inland, picking=True)}" in page
+    assert f"Fight a naval battle {names.at(coast, picking=True)}" in page
+    assert f"Fight a naval battle {names.at(inland, picking=True)}" not in page  # no ships
     decide = reverse("battles:decide", args=[campaign.slug, "choose"])
     form = {"seen": seen(campaign), "hex": f"{coast[0]},{coast[1]}", "naval": "on"}
     with django_capture_on_commit_callbacks(execute=True):
@@ -768,7 +778,7 @@ def test_after_the_retreat_is_chosen_the_page_no_longer_asks_it(client, cast, ba
         {"seen": seen(battle.campaign), "retreat-brightwater-1": f"{to[0]},{to[1]}"},
     )
     assert "Your units retreat where you said." in page
-    assert "Where does brightwater-1 retreat?" not in page
+    assert "Where does Brightwater's 1st army retreat?" not in html.unescape(page)
     assert "Your choice is in: the campaign is moving on" in page
 
 
@@ -787,7 +797,7 @@ def test_the_retreat_is_chosen_by_tapping_a_lit_tile_on_the_map(
     page = signed_in(client, cast["bob"]).get(url).text
     picks = re.findall(
         r'<a hx-post="([^"]+)" hx-vals="([^"]+)"[^>]*class="pick pick-target" '
-        r'aria-label="brightwater-1 retreats to ([^"]+)"',
+        r'aria-label="Brightwater\'s 1st army retreats to ([^"]+)"',
         page,
     )
     assert sorted(json.loads(html.unescape(v))["retreat-brightwater-1"] for _, v, _ in picks) == (

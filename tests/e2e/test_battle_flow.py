@@ -13,6 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 from battles.models import Battle
 from campaign import services
 from campaign.models import Campaign, Membership
+from campaign.words import names_of
 from tests.e2e.conftest import ARTEFACTS, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,10 +42,10 @@ def open_battle(page: Page, against: str) -> None:
     """From the home page, the card of the battle against `against` under My battles, in
     this campaign (another demo has a battle between the same kingdoms)."""
     link = my_battles(page).get_by_role(
-        "link", name=re.compile(rf"^Battle at \[-?\d+, -?\d+\] against {against}$")
+        "link", name=re.compile(rf"^Battle (at|in) [^\[\]]+ against {against}$")
     )
     link.and_(page.locator(f'[href^="/c/{SLUG}/"]')).click()
-    page.get_by_role("heading", level=1, name=re.compile(r"^Battle at ")).wait_for()
+    page.get_by_role("heading", level=1, name=re.compile(r"^Battle (at|in) ")).wait_for()
 
 
 def reports(page: Page) -> Locator:
@@ -191,7 +192,8 @@ def test_two_players_report_dispute_report_again_confirm_and_see_the_retreat(
         ).click()
         decisions = bob.get_by_role("region", name="Waiting for your decision")
         for ask in asked:
-            group = decisions.get_by_role("group", name=f"Where does {ask['unit']} retreat?")
+            named = names_of(data, campaign.gazetteer).unit(ask["unit"])
+            group = decisions.get_by_role("group", name=f"Where does {named} retreat?")
             radios = group.get_by_role("radio")
             expect(radios).to_have_count(len(ask["choices"]))  # the page has come
             offered = [radios.nth(i).get_attribute("value") for i in range(radios.count())]
@@ -241,16 +243,17 @@ def test_two_players_report_dispute_report_again_confirm_and_see_the_retreat(
             expect(token).to_have_class(re.compile(r"\blying\b"))
             expect(token.locator("title")).to_contain_text("on its side")
         details = page.locator("p.hex-details")
+        said = names_of(data, campaign.gazetteer)
         for unit, there in moved.items():  # as on a phone: zoom in on it, tap it, read
             zoom_in_on(page, tokens(page, unit, there))
             tokens(page, unit, there).tap()
-            expect(details).to_contain_text(f"{label(there)} ")
-            expect(details).to_contain_text(f"{unit} (on its side")
+            expect(details).to_contain_text(f"{said.place(there)} {label(there)} ")
+            expect(details).to_contain_text(f"{said.unit(unit, whose=True)} (on its side")
             screenshot(page, f"battle-map-{name}-{unit}")
         page.locator(f'svg.campaign-map g.hex[data-hex="{tile[0]},{tile[1]}"]').tap(force=True)
         expect(details).to_contain_text(f"{label(tile)} ")
         for unit in bob_armies:
-            expect(details).not_to_contain_text(unit)
+            expect(details).not_to_contain_text(said.unit(unit, whose=True))
         screenshot(page, f"battle-map-{name}-battle-tile")
 
 

@@ -12,7 +12,9 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
+from campaign import services
 from campaign.models import Membership
+from campaign.words import names_of
 from tests.campaign.helpers import a_move_drafted, at_step, make_cast, play_until
 from tests.e2e.conftest import sign_in
 from tests.e2e.test_no_traps import KINGDOMS, four_kingdoms
@@ -42,8 +44,9 @@ def test_a_correction_that_breaks_an_order_is_said_on_the_orders_page(
     gm.locator("#army-hex").fill(f"{far[0]}, {far[1]}")
     gm.locator("#army-reason").fill("It stood on the wrong tile")
     gm.get_by_role("button", name="Correct the army").click()
+    named = names_of(services.latest_snapshot(campaign).data, campaign.gazetteer).unit(army)
     expect(gm.locator("ul.messages")).to_contain_text(
-        f"Aldermark's order for {army} no longer stands"
+        f"Aldermark's order for {named} no longer stands"
     )
     screenshot(gm, "correction-told-to-the-admin")
 
@@ -51,10 +54,10 @@ def test_a_correction_that_breaks_an_order_is_said_on_the_orders_page(
     alice = sign_in(browser, live_server, "alice")
     alice.goto(f"{live_server.url}/c/{campaign.slug}/orders/")
     stale = alice.locator(".no-longer-stands")
-    expect(stale).to_contain_text(f"Your order for {army} no longer stands")
+    expect(stale).to_contain_text(f"Your order for {named} no longer stands")
     expect(alice.locator(".no-longer")).to_have_text("no longer stands")
     screenshot(alice, "correction-order-no-longer-stands")
-    alice.locator(".unit-name", has_text=army).first.click()
+    alice.locator(".unit-name", has_text=named).first.click()
     alice.get_by_role("button", name=re.compile("^Defend")).click()
     expect(stale).to_have_count(0)
     alice.get_by_role("button", name="Ready", exact=True).click()

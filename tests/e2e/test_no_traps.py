@@ -256,7 +256,7 @@ def test_a_confirm_shows_the_retreat_question_once_the_advance_lands(
     campaign_id, number = queued[-1]
     services.campaign_advance(campaign_id=campaign_id, snapshot_number=number)  # the worker
     expect(bob.locator("p.owed")).to_contain_text(
-        "choose where brightwater-1 retreat", timeout=10_000
+        "choose where Brightwater's 1st army retreats", timeout=10_000
     )
     screenshot(bob, "no-traps-retreat-asked")
 

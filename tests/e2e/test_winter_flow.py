@@ -15,6 +15,7 @@ from campaign import services
 from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
 from campaign.rules import decisions
+from campaign.words import names_of
 from tests.e2e.conftest import sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -92,12 +93,12 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     # settlement, then marks ready
     expect(alice.get_by_role("heading", name="Deploy your armies")).to_be_visible(timeout=10_000)
     first = alice.locator("text=/Tap a lit settlement to deploy/").inner_text()
-    army = re.search(r"deploy (\S+)\.", first)
+    army = re.search(r"deploy (.+)\.", first)
     assert army is not None
     lit = alice.locator("svg.campaign-map a[hx-post]")
     assert lit.count() >= 1
     lit.first.tap()
-    expect(alice.locator("ol.listed")).to_contain_text(f"{army.group(1)} to [")
+    expect(alice.locator("ol.listed")).to_contain_text(f"{army.group(1)} to ")
     screenshot(alice, "winter-alice-deployed")
     press_ready(alice)
     dave_kingdom = services.kingdom_of(campaign, User.objects.get(username="dave"))
@@ -128,5 +129,7 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     standings = alice.get_by_role("region", name="Where the kingdoms stand")
     expect(standings).to_contain_text(str(score["might"]))
     report = alice.locator("main").inner_text()
-    assert f"{recruited[0]}" in report
+    said = names_of(after, campaign.gazetteer)
+    assert f"Aldermark recruited {said.unit(recruited[0], whose=True)} " in report
+    assert recruited[0] not in report
     screenshot(alice, "winter-alice-report")

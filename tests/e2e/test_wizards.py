@@ -19,6 +19,7 @@ from campaign import services
 from campaign.models import Campaign
 from campaign.rules.hexmap import neighbours
 from campaign.rules.options import OPTION_ROWS
+from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
     hand_off_a_battle,
@@ -106,18 +107,19 @@ def test_a_hero_quests_and_the_artefact_found_is_placed_by_tapping_the_map(
     play_until(campaign, cast, at_step("build"))
     red = kingdom_of(campaign, cast["alice"])
     tower = a_tower_beside(campaign, cast["gm"], red)
-    spot = f"[{tower[0]}, {tower[1]}]"
+    said = names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
+    spot = said.at(tower)
 
     # alice sends Ser Brand, 1000 points: a die + 10 finds an artefact of 35 to 50 points
     alice = sign_in(browser, live_server, "alice")
     alice.goto(f"{live_server.url}/c/{campaign.slug}/winter/")
-    alice.get_by_label(f"Hero sent to the tower at {spot}").fill("Ser Brand")
+    alice.get_by_label(f"Hero sent to the tower {spot}").fill("Ser Brand")
     alice.get_by_label("His points").fill("1000")
     alice.get_by_role("button", name="Send on a quest").click()
     winter = alice.locator("#winter")
     expect(winter.locator("ol.listed")).to_contain_text("Ser Brand")
     expect(winter.locator(".forecast")).to_contain_text(
-        f"Ser Brand goes on a quest to the Wizard's tower at {spot}: a die decides what he finds."
+        f"Ser Brand goes on a quest to the Wizard's tower {spot}: a die decides what he finds."
     )
     screenshot(alice, "wizards-quest-listed")
     alice.get_by_role("button", name="Ready", exact=True).click()
@@ -131,14 +133,15 @@ def test_a_hero_quests_and_the_artefact_found_is_placed_by_tapping_the_map(
     expect(winter).to_contain_text(f"finds {found['name']}")
     # she deploys each army by tapping a lit settlement, then taps her first army's tile
     for army in armies:
-        alice.locator(f'a.pick[aria-label^="Deploy {army} at"]').first.click()
-        expect(winter.locator("ol.listed")).to_contain_text(f"{army} to")
+        alice.locator(f'a.pick[aria-label^="Deploy {said.unit(army)} at"]').first.click()
+        expect(winter.locator("ol.listed")).to_contain_text(f"{said.unit(army)} to")
     expect(winter).to_contain_text(f"Tap a lit army or your capital to place {found['name']}.")
-    alice.locator(f'a.pick[aria-label*="on army {armies[0]}"]').first.click()
-    alice.get_by_role("button", name=f"On army {armies[0]}").click()
-    expect(winter.locator("ol.listed")).to_contain_text(f"{found['name']} on army {armies[0]}")
+    first = said.unit(armies[0])
+    alice.locator(f'a.pick[aria-label*="on {first}"]').first.click()
+    alice.get_by_role("button", name=f"On {first}").click()
+    expect(winter.locator("ol.listed")).to_contain_text(f"{found['name']} on {first}")
     expect(winter).not_to_contain_text("Tap a lit army")  # nothing left to place
-    expect(winter.locator(".forecast")).to_contain_text(f"{found['name']} on army {armies[0]}.")
+    expect(winter.locator(".forecast")).to_contain_text(f"{found['name']} on {first}.")
     screenshot(alice, "wizards-artefact-placed")
 
     # bob sees which kingdom holds it, never where it is
@@ -148,7 +151,7 @@ def test_a_hero_quests_and_the_artefact_found_is_placed_by_tapping_the_map(
     expect(bob.locator(".artefacts-held")).to_contain_text(f"{found['name']}: Red Elves")
     for url in ("", "kingdom/", "winter/", "story/chronicle/"):
         bob.goto(f"{live_server.url}/c/{campaign.slug}/{url}")
-        expect(bob.locator("body")).not_to_contain_text(f"on army {armies[0]}")
+        expect(bob.locator("body")).not_to_contain_text(f"on {first}")
 
 
 def report_captured(page: Page, kingdom_name: str, artefact: str) -> None:
@@ -184,5 +187,5 @@ def test_the_winner_reports_the_artefact_taken_and_the_loser_confirms_it(
     expect(bob.locator("ul.messages")).to_contain_text("Confirmed: the result goes to the campaign")
 
     alice.goto(f"{live_server.url}/c/{campaign.slug}/kingdom/")
-    expect(alice.locator("body")).to_contain_text("Blue Boots (30 points): on army red-elves-1")
+    expect(alice.locator("body")).to_contain_text("Blue Boots (30 points): on Red Elves' 1st army")
     screenshot(alice, "wizards-captured-held")

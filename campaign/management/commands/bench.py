@@ -24,6 +24,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from campaign.display.winter import forecast
+from campaign.gazetteer import Names
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance
 from campaign.rules.fileformat import parse_campaign
@@ -209,7 +210,7 @@ def time_winter_choices(kingdoms: int, hexmap: HexMap) -> float:
     times = []
     for _ in range(MONTH_RUNS):
         start = time.perf_counter()
-        forecast(data, kingdom, "purchases", [], {})
+        forecast(data, kingdom, "purchases", [], Names())
         state = parse_campaign({**data, "inputs": {}})
         purchase_choices(state, kingdom, ())
         times.append(time.perf_counter() - start)

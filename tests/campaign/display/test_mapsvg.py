@@ -7,6 +7,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from campaign.display.mapsvg import KingdomLook, LegendItem, legend_items, render_map
+from campaign.gazetteer import Names
 from campaign.rules.hexmap import map_to_json
 from campaign.rules.mapgen import generate_map
 from tests.rules.casebook import Hex, Json, army, make_map, position, ship, tile
@@ -329,7 +330,7 @@ def test_last_months_moves_are_arrows_and_older_ones_are_not():
     drawn = {a.get("data-unit", ""): a for a in arrows(root)}
     assert sorted(drawn) == ["blue-1", "red-1"]
     assert len(arrows(root)) == 2
-    assert title(drawn["red-1"]) == "red-1 moved [0, 0] to [1, 0]"
+    assert title(drawn["red-1"]) == "Red Elves' 1st army moved from [0, 0] to [1, 0]"
     line = next(e for e in drawn["red-1"].iter(f"{SVG}line") if e.get("marker-end"))
     assert line.get("stroke") == RED.colour
     marker_id = re.fullmatch(r"url\(#(.+)\)", line.get("marker-end", ""))
@@ -346,7 +347,7 @@ def test_moves_of_the_clocks_month_are_shown_once_resolved():
         events=[moved("red-1", (-1, 0), (0, 0), month=1), moved("red-1", (0, 0), (1, 0), month=2)],
     )
     (arrow,) = arrows(draw(data))
-    assert title(arrow) == "red-1 moved [0, 0] to [1, 0]"
+    assert title(arrow) == "Red Elves' 1st army moved from [0, 0] to [1, 0]"
 
 
 def test_no_arrows_at_the_first_orders_of_a_year():
@@ -377,7 +378,7 @@ def test_a_hex_title_says_what_is_there():
     )
     assert title(hex_group(draw(data), 2, -1)) == (
         "[2, -1] forest, river · Red Elves · city · contested by Red Elves and Blue Dwarfs"
-        " · armies red-3 (upright), blue-1 (on its side)"
+        " · Red Elves' 3rd army (upright), Blue Dwarfs' 1st army (on its side)"
     )
 
 
@@ -395,14 +396,40 @@ def test_other_hex_titles():
     root = draw(data)
     assert title(hex_group(root, -2, 0)) == "[-2, 0] plains, start tile · unexplored"
     assert title(hex_group(root, 0, 0)) == (
-        "[0, 0] plains · Red Elves · capital city · army red-1 (upright, defending)"
+        "[0, 0] plains · Red Elves · capital city · Red Elves' 1st army (upright, defending)"
     )
     assert title(hex_group(root, 2, 0)) == (
-        "[2, 0] ocean · army blue-2 (upright, aboard blue-s1)"
-        " · ship blue-s1 (upright, carrying blue-2)"
+        "[2, 0] ocean · Blue Dwarfs' 2nd army (upright, aboard Blue Dwarfs' 1st ship)"
+        " · Blue Dwarfs' 1st ship (upright, carrying Blue Dwarfs' 2nd army)"
     )
     assert title(hex_group(root, 1, 0)) == "[1, 0] plains, coast · unexplored"
     assert title(hex_group(root, 0, 1)) == "[0, 1] plains · water edge to [1, 1] · unexplored"
+
+
+def test_with_the_campaigns_names_a_title_says_the_place_and_its_coordinates_beside():
+    """Issue 35: a tile's title names it (its settlement, else its region) with its
+    coordinates as a small detail; a unit its player named is said by that name."""
+    data = position(
+        tiles=[tile((0, 0), "red", "city")],
+        armies=[army("red-1", (0, 0)), army("red-2", (1, 0))],
+        events=[moved("red-2", (0, 0), (1, 0), month=1)],
+        clock=(1, "summer", 2, "orders"),
+    )
+    gazetteer = {
+        "regions": [{"name": "the Greywood", "hexes": [[0, 0], [1, 0]]}],
+        "settlements": {"0,0": "Harrowby", "1,0": "Ashford"},
+        "units": {"red-2": "the Iron Host"},
+    }
+    names = Names.of(data, gazetteer, {"red": "Red Elves", "blue": "Blue Dwarfs"})
+    root = ET.fromstring(render_map(data, kingdoms=LOOKS, names=names))
+    assert title(hex_group(root, 0, 0)) == (
+        "Harrowby [0, 0] plains · Red Elves · city · Red Elves' 1st army (upright)"
+    )
+    assert title(hex_group(root, 1, 0)) == (
+        "the Greywood [1, 0] plains · unexplored · the Iron Host (Red Elves) (upright)"
+    )
+    (arrow,) = arrows(root)
+    assert title(arrow) == "the Iron Host (Red Elves) moved from Harrowby to the Greywood"
 
 
 def test_user_text_is_escaped():

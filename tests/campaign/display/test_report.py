@@ -1,6 +1,7 @@
 """The month report: campaign/report.py on its own (events into sentences, every die with
 what it decided), and the report page for each kind of visitor."""
 
+import html
 from functools import cache
 from typing import Any
 
@@ -11,10 +12,12 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.display import report
+from campaign.gazetteer import Names
 from campaign.maps import load_builtin_map
 from campaign.models import Campaign
 from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import play_campaign
+from campaign.words import names_of
 from tests.campaign.helpers import new_campaign, play_until, signed_in
 
 # --- campaign/report.py, no database --------------------------------------------------------
@@ -62,10 +65,12 @@ def test_an_exploration_tells_its_two_dice_their_total_and_the_settlement_found(
     data = file_with(
         event("explored", kingdom="red", hex=[1, 0], dice=[6, 4], settlement="city"),
     )
-    line = only_line(report.month_report(data, MONTH_1))
-    assert line.text == "Red Elves explored [1, 0]: rolled 6 + 4 = 10 and found a city."
+    line = only_line(report.month_report(data, MONTH_1, names=named(data)))
+    assert line.text == (
+        "Red Elves explored new land in the Greywood: rolled 6 + 4 = 10 and found a city, Harrowby."
+    )
     assert [r.value for r in line.rolls] == [6, 4]
-    assert "10, a city" in line.rolls[0].meaning
+    assert "10, a city, Harrowby" in line.rolls[0].meaning
 
 
 def test_a_roll_off_gives_each_kingdom_its_die():
@@ -109,20 +114,20 @@ def test_a_pitched_battle_handed_off_gives_its_board_points_scenario_and_dice():
               status="awaiting_result", result=None, winner=None, dice=[5, 4]),
         battles=[battle],
     )  # fmt: skip
-    month = report.month_report(data, MONTH_1)
+    month = report.month_report(data, MONTH_1, names=named(data))
     (handoff,) = month.handoffs
-    assert handoff.hex == "[2, 0]"
+    assert handoff.hex == "the Iron Hills"
     assert handoff.board == "4x4"
     assert handoff.scenario == "Pillage!"
     assert handoff.sides == (
-        "Red Elves: red-1, red-2, 1000 points, 1 strategy card",
-        "Blue Dwarfs: blue-1, 500 points, 0 strategy cards, defending",
+        "Red Elves: 1st army, 2nd army, 1000 points, 1 strategy card",
+        "Blue Dwarfs: 1st army, 500 points, 0 strategy cards, defending",
     )
     assert handoff.last_stand == "Blue Dwarfs makes a Last Stand"
     assert handoff.outcome == "awaiting its result"
     assert [(r.value, r.meaning) for r in month.rolls] == [
-        (5, "the condition of the battle at [2, 0]: Clear Conditions"),
-        (4, "the scenario of the battle at [2, 0]: Pillage!"),
+        (5, "the condition of the battle in the Iron Hills: Clear Conditions"),
+        (4, "the scenario of the battle in the Iron Hills: Pillage!"),
     ]
 
 
@@ -143,21 +148,22 @@ def test_a_naval_battle_says_whose_die_each_was_round_by_round():
               status="resolved", result="win", winner="red", dice=[6, 1, 5, 2]),
         battles=[battle],
     )  # fmt: skip
-    line = only_line(report.month_report(data, MONTH_1))
-    assert "sunk: blue-s1" in line.text
+    line = only_line(report.month_report(data, MONTH_1, names=named(data)))
+    assert "Naval battle in the Grey Sea" in line.text
+    assert "sunk: Blue Dwarfs' 1st ship" in line.text
     assert "Red Elves won" in line.text
     assert [r.meaning for r in line.rolls] == [
-        "Red Elves's die in round 1 at sea at [3, 0]",
-        "Blue Dwarfs's die in round 1 at sea at [3, 0]",
-        "Red Elves's die in round 2 at sea at [3, 0]",
-        "Blue Dwarfs's die in round 2 at sea at [3, 0]",
+        "Red Elves's die in round 1 of the naval battle in the Grey Sea",
+        "Blue Dwarfs's die in round 1 of the naval battle in the Grey Sea",
+        "Red Elves's die in round 2 of the naval battle in the Grey Sea",
+        "Blue Dwarfs's die in round 2 of the naval battle in the Grey Sea",
     ]
 
 
 def test_an_unknown_event_gets_a_plain_line_and_keeps_its_dice():
-    data = file_with(event("comet-seen", hex=[0, 1], dice=[3]))
-    line = only_line(report.month_report(data, MONTH_1))
-    assert line.text == "Comet seen: hex [0, 1]."
+    data = file_with(event("comet-seen", hex=[0, 1], unit="red-1", dice=[3]))
+    line = only_line(report.month_report(data, MONTH_1, names=named(data)))
+    assert line.text == "Comet seen: hex the Greywood, unit Red Elves' 1st army."
     assert [r.value for r in line.rolls] == [3]
 
 
@@ -176,13 +182,45 @@ def test_orders_are_listed_per_kingdom_in_words():
             {"unit": "red-3", "order": "defend"},
         ]
     }
-    month = report.month_report(file_with(), MONTH_1, orders=orders)
+    month = report.month_report(file_with(), MONTH_1, orders=orders, names=named(file_with()))
     assert month.orders == (
         report.KingdomOrders(
             "Red Elves",
-            ("red-1: move to [1, 0]", "red-s1: move to [2, 0], carrying red-2", "red-3: defend"),
+            (
+                "Red Elves' 1st army: move to the Greywood",
+                "Red Elves' 1st ship: move to the Iron Hills, carrying Red Elves' 2nd army",
+                "Red Elves' 3rd army: defend",
+            ),
         ),
     )
+
+
+def test_a_player_named_army_is_said_by_its_name_and_its_kingdom():
+    route: dict[str, Any] = {"from": [1, 0], "to": [2, 0]}
+    data = file_with(event("moved", unit="red-2", **route))
+    gazetteer = {**GAZETTEER, "units": {"red-2": "the Iron Host"}}
+    names = Names.of(data, gazetteer, report.file_names(data))
+    line = only_line(report.month_report(data, MONTH_1, names=names))
+    assert line.text == "The Iron Host (Red Elves) moved from the Greywood to the Iron Hills."
+
+
+def test_a_place_with_a_settlement_is_said_by_its_name_else_by_its_region():
+    taken: dict[str, Any] = {"from": "red"}
+    route: dict[str, Any] = {"from": [1, 0], "to": [0, 1]}
+    data = file_with(
+        event("tile-taken", kingdom="red", hex=[1, 0]),
+        event("built", kingdom="red", settlement="village", hex=[1, 1]),
+        event("tile-taken", kingdom="blue", hex=[1, 1], **taken),
+        event("moved", unit="red-1", **route),
+    )
+    lines = [line.text for s in report.month_report(data, MONTH_1, names=named(data)).sections
+             for line in s.lines]  # fmt: skip
+    assert lines == [
+        "Red Elves took land in the Greywood.",
+        "Red Elves built a village at Ashford.",
+        "Blue Dwarfs took Ashford from Red Elves.",
+        "Red Elves' 1st army moved within the Greywood.",
+    ]
 
 
 def test_the_new_player_order_is_the_months_last():
@@ -221,6 +259,22 @@ def file_with(
     }
 
 
+# The names of the places of these files: what a campaign's gazetteer holds.
+GAZETTEER = {
+    "regions": [
+        {"name": "the Greywood", "hexes": [[0, 1], [1, 0], [1, 1]]},
+        {"name": "the Iron Hills", "hexes": [[2, 0]]},
+        {"name": "the Grey Sea", "hexes": [[3, 0]]},
+    ],
+    "settlements": {"0,1": "Lorby", "1,0": "Harrowby", "1,1": "Ashford", "2,0": "Coldhold"},
+    "units": {},
+}
+
+
+def named(data: dict[str, Any]) -> Names:
+    return Names.of(data, GAZETTEER, report.file_names(data))
+
+
 def only_line(month: report.ChapterReport) -> report.Line:
     (line,) = [line for section in month.sections for line in section.lines]
     return line
@@ -245,14 +299,18 @@ def test_players_and_the_admin_read_the_month_report_with_its_orders(client, cas
     waiting = [s.number for s in campaign.snapshots.all() if s.data["clock"]["step"] == "orders"]
     orders = campaign.snapshots.get(number=waiting[0] + 1).decisions["orders"]
     newest = services.latest_snapshot(campaign).number
+    names = names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
     for user in ("alice", "bob", "gm"):
         page = signed_in(client, cast[user]).get(report_url(campaign, newest))
         assert page.status_code == 200
-        assert "What happened in year 1, summer month 1" in page.text
-        given = [report.order_words(order) for kingdom in orders.values() for order in kingdom]
+        text = html.unescape(page.text)
+        assert "What happened in year 1, summer month 1" in text
+        given = [
+            report.order_words(order, names) for kingdom in orders.values() for order in kingdom
+        ]
         assert given
-        assert all(words in page.text for words in given)
-        assert "The new player order" in page.text
+        assert all(words in text for words in given)
+        assert "The new player order" in text
 
 
 @pytest.mark.django_db
@@ -280,8 +338,8 @@ def test_sealed_orders_stay_out_of_the_report_until_they_are_resolved(client, ca
         payload=[{"unit": army["id"], "order": "defend"}],
     )
     number = services.latest_snapshot(campaign).number
-    page = signed_in(client, cast["bob"]).get(report_url(campaign, number)).text
-    assert f"{army['id']}: defend" not in page
+    page = html.unescape(signed_in(client, cast["bob"]).get(report_url(campaign, number)).text)
+    assert f"{names_of(data, campaign.gazetteer).unit(army['id'])}: defend" not in page
     assert "The orders" not in page  # a setup report: no month's orders at all
 
 

@@ -13,6 +13,7 @@ from accounts.models import User
 from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.services import ServiceError
+from campaign.words import names_of
 from notifications.models import Notification
 from tests.campaign.helpers import (
     a_move_drafted,
@@ -575,10 +576,26 @@ def test_a_player_can_not_retreat_another_kingdoms_units(campaign, cast):
     assert error.value.code == "not-yours"
 
 
-def test_an_engine_message_names_kingdoms_and_leaves_unit_ids_alone():
-    data = {"kingdoms": [{"id": "red-elves", "name": "Red Elves"}, {"id": "red", "name": "Rot"}]}
-    said = services.named("red-elves-1 of red-elves may not go; red tithes to red-elves.", data)
-    assert said == "red-elves-1 of Red Elves may not go; Rot tithes to Red Elves."
+def test_an_engine_message_names_kingdoms_units_and_places():
+    data = {
+        "kingdoms": [{"id": "red-elves", "name": "Red Elves"}, {"id": "red", "name": "Rot"}],
+        "tiles": [{"hex": [0, 0], "owner": "red", "settlement": "village"}],
+    }
+    gazetteer = {
+        "regions": [{"name": "the Greywood", "hexes": [[0, 0], [1, 0]]}],
+        "settlements": {"0,0": "Harrowby", "1,0": "Ashford"},
+        "units": {"red-2": "the Iron Host"},
+    }
+    said = services.named(
+        "red-elves-1 of red-elves may not go to [0, 0]; red tithes to red-elves; "
+        "Army red-2 can't cross the water at [1, 0]; red-elves-s3 docks.",
+        data,
+        gazetteer,
+    )
+    assert said == (
+        "Red Elves' 1st army of Red Elves may not go to Harrowby; Rot tithes to Red Elves; "
+        "the Iron Host can't cross the water in the Greywood; Red Elves' 3rd ship docks."
+    )
 
 
 def a_draft_made_illegal(
@@ -622,15 +639,18 @@ def test_a_correction_that_makes_a_ready_draft_illegal_tells_its_player_and_unre
     draft = Submission.objects.get(campaign=campaign, kingdom=red, consumed_by=None)
     assert not draft.ready
     (told,) = Notification.objects.filter(user=cast["alice"], subject__contains="no longer stands")
-    assert f"the order for {army} no longer stands" in told.body
+    named = names_of(corrected.data, campaign.gazetteer).unit(army)
+    assert f"the order for {named} no longer stands" in told.body
     assert "Change it before the deadline" in told.body
     assert not Notification.objects.filter(user=cast["bob"], subject__contains="no longer")
     entry = AuditEntry.objects.get(campaign=campaign, action="corrected")
     (gone,) = entry.details["no_longer_stand"]
     assert (gone["kingdom"], gone["kind"], gone["unit"]) == (red, "orders", army)
-    stale = services.stale_draft(corrected.data, corrected.number, [draft])
+    stale = services.stale_draft(
+        corrected.data, corrected.number, [draft], gazetteer=campaign.gazetteer
+    )
     assert stale is not None
-    assert (stale.unit, stale.why) == (army, gone["why"])
+    assert (stale.unit, stale.unit_name, stale.why) == (army, named, gone["why"])
 
 
 def test_a_correction_that_breaks_no_draft_tells_nobody(people):
@@ -666,7 +686,9 @@ def test_at_the_deadline_a_draft_a_correction_made_illegal_takes_its_default(peo
     assert (aside["kingdom"], aside["kind"], aside["unit"]) == (red, "orders", army)
     assert aside["why"]
     told = Notification.objects.get(user=cast["alice"], subject__contains="set aside")
-    assert f"the order for {army} no longer stood" in told.body
+    named = names_of(after.data, campaign.gazetteer).unit(army)
+    assert f"the order for {named} no longer stood" in told.body
+    assert army not in told.body
     assert "took the deadline's default instead" in told.body
     assert not Submission.objects.filter(campaign=campaign, consumed_by=None).exists()
 

@@ -39,6 +39,7 @@ from campaign.rules.simulation import play_campaign
 from campaign.services import ServiceError
 from campaign.services.letters import conversations_of, correspondence_read, letter_write
 from campaign.transfer import campaign_export, campaign_import
+from campaign.words import names_of
 from tests.battles.conftest import hand_off, make_league
 from tests.battles.pictures import png, stored, upload
 from tests.campaign.helpers import LEAGUE_CAST, make_cast, signed_in
@@ -358,6 +359,10 @@ def spoil(document: dict[str, Any], how: str) -> object:
             ]
         case "NaN in a snapshot":  # found by tests/test_fuzz_files.py: it was a crash
             bad["snapshots"][0]["data"]["pending"] = float("nan")
+        case "a place's name on two lines":  # issue 35: it would reach e-mails
+            bad["campaign"]["names"]["regions"][0]["name"] = "the Grey\nwood"
+        case "a settlement kept at no hex":
+            bad["campaign"]["names"]["settlements"]["north"] = "Harrowby"
         case "a kingdom whose id is a word the app keeps":  # issue 34: "herald"
             return json.loads(json.dumps(bad).replace('"red"', '"herald"'))
     return bad
@@ -387,6 +392,8 @@ def spoil(document: dict[str, Any], how: str) -> object:
         ("a text holding a NUL character", "the document"),
         ("NaN in a snapshot", "the document"),
         ("a kingdom whose id is a word the app keeps", "snapshots"),
+        ("a place's name on two lines", "campaign.names.regions[0].name"),
+        ("a settlement kept at no hex", "campaign.names.settlements"),
     ],
 )
 def test_a_bad_document_is_refused_and_changes_nothing(cast, how, field):
@@ -688,6 +695,43 @@ def test_an_export_from_before_letters_and_reports_still_imports(cast):
     assert imported.letters == Campaign.Letters.ON
     assert not imported.correspondences.exists()
     assert imported.snapshots.count() == len(exported["snapshots"])
+
+
+def test_the_names_of_places_and_armies_travel_with_the_campaign(cast):
+    """Issue 35: the names are the app's, not the campaign file's: the export carries them
+    beside it, a place the admin renamed and an army its player named among them."""
+    campaign = start_campaign(cast)
+    play(campaign, cast, steps=8)
+    data = services.latest_snapshot(campaign).data
+    place = names_of(data, campaign.gazetteer).places()[0]
+    services.place_rename(
+        campaign=campaign, actor=cast["gm"], place=place, name="Elderholt", reason="a better name"
+    )
+    army = next(a["id"] for a in data["armies"] if a["kingdom"] == "red")
+    services.unit_rename(campaign=campaign, user=cast["alice"], unit=army, name="The Iron Host")
+    exported = campaign_export(campaign)
+
+    imported = moved(exported)
+
+    assert imported.gazetteer == exported["campaign"]["names"]
+    names = names_of(services.latest_snapshot(imported).data, imported.gazetteer)
+    assert "Elderholt" in names.places()
+    assert names.unit(army) == "The Iron Host"
+
+
+def test_an_export_from_before_names_has_its_places_named_anew(cast):
+    """Issue 35: an export made before places had names imports with the names its map and
+    seed give, the settlements standing named."""
+    campaign = start_campaign(cast)
+    play(campaign, cast, steps=8)
+    exported = campaign_export(campaign)
+    del exported["campaign"]["names"]
+
+    imported = moved(exported)
+
+    assert imported.gazetteer["regions"] == campaign.gazetteer["regions"]
+    assert imported.gazetteer["settlements"] == campaign.gazetteer["settlements"]
+    assert imported.gazetteer["settled"] == campaign.gazetteer["settled"] != []
 
 
 def test_the_letters_of_a_player_removed_before_the_start_are_left_out(league_cast):

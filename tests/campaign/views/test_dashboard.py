@@ -21,6 +21,7 @@ from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import map_from_json
+from campaign.words import names_of
 from notifications.models import Notification
 from tests.campaign.helpers import (
     a_move_drafted,
@@ -452,7 +453,8 @@ def test_the_admin_corrects_a_tile(client, cast, at_orders):
     assert snapshot.reason == Snapshot.Reason.CORRECTION
     assert {"hex": hex_, "owner": "red-elves", "settlement": "village"} in snapshot.data["tiles"]
     page = client.get(response["Location"]).text
-    assert f"The tile at {hex_} is corrected." in page
+    where = names_of(snapshot.data, at_orders.gazetteer).place(hex_, picking=True)
+    assert f"The tile {where} is corrected." in html.unescape(page)
     assert f"corrected the state; what: tile {hex_}" in page
     assert "<q>forgot the village</q>" in page
 
@@ -495,16 +497,19 @@ def test_a_correction_that_breaks_a_draft_says_so_to_the_admin_and_on_the_player
     )
 
     told = html.unescape(client.get(response["Location"]).text)
-    assert f"The army {army} is corrected." in told
-    names = {k["id"]: k["name"] for k in data["kingdoms"]}
-    assert f"{names[red]}'s order for {army} no longer stands (" in told
+    names = names_of(data, at_orders.gazetteer)
+    assert f"{names.unit(army)} is corrected." in told
+    assert f"{names[red]}'s order for {names.unit(army)} no longer stands (" in told
     assert "its player is told, and must decide again." in told
     alice = signed_in(Client(), cast["alice"])
     orders = html.unescape(alice.get(reverse("campaign:orders", args=[at_orders.slug])).text)
-    assert f"Your order for {army} no longer stands since the admin changed the state:" in orders
+    assert (
+        f"Your order for {names.unit(army)} no longer stands since the admin changed the state:"
+        in orders
+    )
     assert '<strong class="no-longer">no longer stands</strong>' in orders
     page = html.unescape(alice.get(reverse("campaign:campaign", args=[at_orders.slug])).text)
-    assert f"Your order for {army} no longer stands" in page
+    assert f"Your order for {names.unit(army)} no longer stands" in page
     bob = signed_in(Client(), cast["bob"])
     assert (
         "no longer stands" not in bob.get(reverse("campaign:campaign", args=[at_orders.slug])).text

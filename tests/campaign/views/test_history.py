@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.models import Campaign
+from campaign.words import names_of
 from tests.campaign.helpers import new_campaign, play_until, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -59,10 +60,11 @@ def test_an_earlier_snapshot_shows_the_earlier_positions_and_says_when(client, c
     assert f"You are looking at year 1, summer month 1 (step {then} of {newest}) — " in page
     assert "back to now" in page
     titles = hex_titles(page)
-    assert army in titles[where(snapshots[then], army)]
-    assert army not in titles[where(snapshots[newest], army)]
+    name = names_of(snapshots[newest], campaign.gazetteer).unit(army, whose=True)
+    assert name in titles[where(snapshots[then], army)]
+    assert name not in titles[where(snapshots[newest], army)]
     now = hex_titles(client.get(page_url(campaign)).text)
-    assert army in now[where(snapshots[newest], army)]
+    assert name in now[where(snapshots[newest], army)]
 
 
 def test_the_slider_runs_from_the_first_snapshot_to_the_newest_with_earlier_and_later(client, cast):

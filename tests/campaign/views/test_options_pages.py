@@ -15,10 +15,12 @@ from django.urls import reverse
 
 from battles.models import Battle
 from campaign import services
+from campaign.gazetteer import Names
 from campaign.models import Campaign
 from campaign.rules.artefacts import ARTEFACTS
 from campaign.rules.hexmap import neighbours
 from campaign.rules.options import OPTION_ROWS
+from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
     hand_off_a_battle,
@@ -144,11 +146,20 @@ def test_the_kingdom_page_shows_each_armys_licence_to_its_player(cast):
     url = reverse("campaign:kingdom", args=[campaign.slug])
     page = html.unescape(signed_in(Client(), cast["alice"]).get(url).text)
     assert "option OA1" in page
-    assert "<td>red-elves-1</td>" in page
+    assert "<td>Red Elves' 1st army</td>" in page
     assert "<td>Monsters</td>" in page
     without = new_campaign(cast, "Winter League")
     plain = signed_in(Client(), cast["alice"]).get(reverse("campaign:kingdom", args=[without.slug]))
     assert "Licence" not in plain.text
+
+
+def said(campaign: Campaign) -> Names:
+    return names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
+
+
+def on(campaign: Campaign, army: str) -> str:
+    """Where an artefact on an army is, in words: "on Red Elves' 1st army"."""
+    return f"on {said(campaign).unit(army)}"
 
 
 def holding(campaign: Campaign, cast: dict[str, Any], artefacts: list[Any]) -> None:
@@ -342,7 +353,7 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
     alice = signed_in(Client(), cast["alice"])
     url = reverse("campaign:winter", args=[campaign.slug])
     page = html.unescape(alice.get(url).text)
-    assert f"Hero sent to the tower at [{tower[0]}, {tower[1]}]" in page
+    assert f"Hero sent to the tower {said(campaign).at(tower)}" in page
     assert "1 the hero is lost, 2 hurt, 3 nothing found" in page
     add = reverse("campaign:winter_change", args=[campaign.slug, "purchases", "add"])
     seen = services.latest_snapshot(campaign).number
@@ -369,11 +380,11 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
     alice.post(add, {"seen": seen, "purchase": purchase, "hero": " Ser  Brand ", "points": "160"})
     page = html.unescape(alice.get(url).text)
     assert (
-        f"Send Ser Brand (160 points) on a quest to the Wizard's tower at [{tower[0]}, {tower[1]}]"
+        f"Send Ser Brand (160 points) on a quest to the Wizard's tower {said(campaign).at(tower)}"
         in page
     )
     # The forecast tells the quest, never its outcome: that is a die still to be rolled.
-    assert "Ser Brand goes on a quest to the Wizard's tower at" in page
+    assert "Ser Brand goes on a quest to the Wizard's tower " in page
     assert "a die decides what he finds." in page
     assert not any(name in page for name, _ in ARTEFACTS)
 
@@ -395,7 +406,7 @@ def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_al
     seen = services.latest_snapshot(campaign).number
     alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
     page = html.unescape(alice.get(url).text)
-    assert f"Ring of Secrets on army {army}" in page
+    assert f"Ring of Secrets {on(campaign, army)}" in page
     for other in ("bob", "gm"):  # which kingdom holds it is public, where it is not
         client = signed_in(Client(), cast[other])
         for where in ("campaign:winter", "campaign:campaign"):
@@ -403,7 +414,7 @@ def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_al
             assert text.count("Ring of Secrets") == text.count(
                 "<li>Ring of Secrets: Red Elves</li>"
             )
-            assert f"on army {army}" not in text
+            assert on(campaign, army) not in html.unescape(text)
 
 
 def test_the_winter_page_places_an_artefact_by_tapping_an_army_on_the_map(cast):
@@ -426,14 +437,14 @@ def test_the_winter_page_places_an_artefact_by_tapping_an_army_on_the_map(cast):
         alice.post(add, {"seen": seen, "army": each, "hex": f"{capital[0]},{capital[1]}"})
     page = html.unescape(alice.get(url).text)
     assert "Tap a lit army or your capital to place Ring of Secrets." in page
-    spot = f"[{capital[0]}, {capital[1]}]"
-    assert f'aria-label="Place an artefact at {spot}: on army {army}' in page
+    spot = said(campaign).place(capital, picking=True)
+    assert f'aria-label="Place an artefact at {spot}: {on(campaign, army)}' in page
     tapped = html.unescape(alice.get(url, {"at": f"{capital[0]},{capital[1]}"}).text)
     assert f"Place Ring of Secrets at {spot}" in tapped
     assert "At your capital" in tapped
     alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
     page = html.unescape(alice.get(url).text)
-    assert f"Ring of Secrets on army {army}." in page  # the forecast
+    assert f"Ring of Secrets {on(campaign, army)}." in page  # the forecast
     assert "Tap a lit army" not in page  # nothing left to place
     bob = signed_in(Client(), cast["bob"]).get(url).text
     assert "Ring of Secrets" not in bob
@@ -539,10 +550,10 @@ def test_where_an_artefact_is_never_shows_to_another_player_on_any_page(cast):
         for headers in ({}, {"HX-Request": "true"}):
             text = bob.get(url, headers=headers).text
             assert text.count("Ring of Secrets") == text.count(public), url
-            assert f"on army {army}" not in text, url
+            assert on(campaign, army) not in html.unescape(text), url
     assert public in bob.get(reverse("campaign:campaign", args=[slug])).text
     alice = html.unescape(signed_in(Client(), cast["alice"]).get(pages[1]).text)
-    assert f"Ring of Secrets (25 points): on army {army}" in alice
+    assert f"Ring of Secrets (25 points): {on(campaign, army)}" in alice
 
 
 def test_at_the_deployment_where_alice_places_an_artefact_shows_to_nobody_else(cast):
@@ -559,7 +570,7 @@ def test_at_the_deployment_where_alice_places_an_artefact_shows_to_nobody_else(c
     alice = signed_in(Client(), cast["alice"])
     add = reverse("campaign:winter_change", args=[campaign.slug, "deploy", "add"])
     alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
-    assert f"Ring of Secrets on army {army}" in html.unescape(
+    assert f"Ring of Secrets {on(campaign, army)}" in html.unescape(
         alice.get(reverse("campaign:winter", args=[campaign.slug])).text
     )
     slug = campaign.slug
@@ -574,5 +585,5 @@ def test_at_the_deployment_where_alice_places_an_artefact_shows_to_nobody_else(c
             for headers in ({}, {"HX-Request": "true"}):
                 response = other.get(url, headers=headers)
                 text = html.unescape(response.text)
-                assert f"on army {army}" not in text, (name, url)
+                assert on(campaign, army) not in text, (name, url)
                 assert text.count("Ring of Secrets") == text.count("Ring of Secrets: Red Elves")

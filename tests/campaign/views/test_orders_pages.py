@@ -4,6 +4,7 @@ editable until ready. For each kind of visitor: a player, the admin, a player of
 campaign, a signed-out visitor."""
 
 import copy
+import html
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -17,10 +18,12 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import services
 from campaign.display.orders_board import orders_board
+from campaign.gazetteer import Names
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex
 from campaign.rules.orders import order_choices, unordered
+from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
     kingdom_of,
@@ -55,6 +58,11 @@ def newest(campaign: Campaign) -> Snapshot:
 def army_of(campaign: Campaign, user: User) -> dict[str, Any]:
     kingdom = kingdom_of(campaign, user)
     return next(a for a in newest(campaign).data["armies"] if a["kingdom"] == kingdom)
+
+
+def said(campaign: Campaign) -> Names:
+    """How the campaign's pages name its places and units now."""
+    return names_of(newest(campaign).data, campaign.gazetteer)
 
 
 def legal_moves(campaign: Campaign, unit_id: str) -> tuple[Hex, ...]:
@@ -93,9 +101,10 @@ def give(
 
 def test_a_player_sees_their_unit_outlined_on_the_map_and_none_ordered(client, cast, campaign):
     army = army_of(campaign, cast["alice"])
-    page = signed_in(client, cast["alice"]).get(url(campaign)).text
+    page = html.unescape(signed_in(client, cast["alice"]).get(url(campaign)).text)
     assert "0 of 1 unit ordered." in page
-    assert f'aria-label="Choose army {army["id"]} at [{army["hex"][0]}, {army["hex"][1]}]"' in page
+    names = said(campaign)
+    assert f'aria-label="Choose {names.unit(army["id"])} {names.at(army["hex"])}"' in page
     assert "Ready" in page
 
 
@@ -132,7 +141,7 @@ def test_choosing_a_unit_lights_up_exactly_the_tiles_the_engine_allows(client, c
     page = signed_in(client, cast["alice"]).get(url(campaign), {"unit": army["id"]}).text
     lit = re.findall(r'class="pick pick-target"[^>]*data-hex="(-?\d+),(-?\d+)"', page)
     assert sorted((int(q), int(r)) for q, r in lit) == sorted(legal_moves(campaign, army["id"]))
-    assert f"Army {army['id']}" in page
+    assert f"<h2>{said(campaign).unit(army['id'])} " in html.unescape(page)
     assert ">Defend</button>" in page
 
 
@@ -143,7 +152,7 @@ def test_tapping_a_lit_tile_gives_the_move_and_draws_it_as_planned(client, cast,
     assert response.status_code == 200
     assert "<html" not in response.text  # the board fragment only
     assert "1 of 1 unit ordered." in response.text
-    assert f"Move to [{to[0]}, {to[1]}]" in response.text
+    assert f"Move to {said(campaign).place(to)}" in html.unescape(response.text)
     assert 'class="move planned"' in response.text
     assert draft(campaign, cast["alice"]) == [{"unit": army["id"], "order": "move", "to": list(to)}]
 
@@ -167,7 +176,9 @@ def test_an_illegal_move_is_refused_beside_the_unit_in_the_games_words(client, c
     far = next(h for h in tiles if max(abs(h[0] - q), abs(h[1] - r), abs(h[0] + h[1] - q - r)) > 1)
     page = give(client, campaign, army["id"], "move", far).text
     assert 'class="order-error" role="alert"' in page
-    assert f"{army['id']} can only move to a tile next to" in page
+    assert f"{said(campaign).unit(army['id'])} can only move to a tile next to" in html.unescape(
+        page
+    )
     assert draft(campaign, cast["alice"]) == [{"unit": army["id"], "order": "defend"}]
 
 
@@ -213,7 +224,7 @@ def test_without_javascript_a_tapped_tile_asks_to_confirm_and_the_form_gives_it(
     to = legal_moves(campaign, army["id"])[0]
     signed_in(client, cast["alice"])
     page = client.get(url(campaign), {"unit": army["id"], "to": f"{to[0]},{to[1]}"}).text
-    assert f">Move to [{to[0]}, {to[1]}]" in page
+    assert f">Move to {said(campaign).place(to, picking=True)}, " in html.unescape(page)
     response = give(client, campaign, army["id"], "move", to, htmx=False)
     assert response.status_code == 302
     assert draft(campaign, cast["alice"])[0]["to"] == list(to)
@@ -398,7 +409,8 @@ def test_o2_the_sequence_follows_the_order_given_and_the_arrows_change_it(client
     form = {"unit": units, "lower": first, "seen": newest(campaign).number}
     page = client.post(url(campaign, "orders_sequence"), seen_with(campaign, form), **HTMX).text
     assert [o["unit"] for o in draft(campaign, cast["alice"])][:2] == [second, first]
-    assert page.index(f"Army {second}") < page.index(f"Army {first}")
+    page, names = html.unescape(page), said(campaign)
+    assert page.index(f">{names.unit(second)}</a>") < page.index(f">{names.unit(first)}</a>")
     # a drag posts the whole list in its new order
     dragged = list(reversed(units))
     client.post(url(campaign, "orders_sequence"), seen_with(campaign, {"unit": dragged}), **HTMX)
@@ -424,7 +436,7 @@ def test_after_an_order_the_next_unit_without_one_is_chosen(client, cast, two_ar
     )
     following = unordered(given, kingdom, given.inputs.orders[kingdom])[0]
     # the board comes back with the next unit still without an order chosen
-    assert re.search(rf"<h2>(Army|Ship) {following} ", page)
+    assert f"<h2>{said(campaign).unit(following)} " in html.unescape(page)
     plain = give(client, campaign, unit, order, htmx=False)
     assert plain.status_code == 302
     assert plain["Location"] == f"{url(campaign)}?unit={following}"
@@ -538,8 +550,8 @@ def test_o1_cycle_mode_says_whose_turn_it_is_and_orders_are_public_once_given(
     unit = turn["units"][0]
     with django_capture_on_commit_callbacks(execute=True):
         give(client, cycle, unit, "defend")
-    seen_by_other = signed_in(client, other).get(url(cycle), **HTMX).text
-    assert f"{first_name}: {unit}: Defend" in seen_by_other
+    seen_by_other = html.unescape(signed_in(client, other).get(url(cycle), **HTMX).text)
+    assert f"{first_name}: {said(cycle).unit(unit)}: Defend" in seen_by_other
 
 
 # --- ships taking armies aboard (ruling O8) -----------------------------------------------
@@ -605,7 +617,9 @@ def test_o8_an_army_a_ship_takes_aboard_needs_no_order_of_its_own(client, cast, 
     page = give(client, campaign, ship, "stay", carry=army).text
     assert draft(campaign, cast["alice"]) == [{"unit": ship, "order": "stay", "carry": army}]
     assert "Aboard a ship" in page
-    assert f"Aboard {ship}: the ship&#x27;s order is its order" in page
+    assert f"Aboard {said(campaign).unit(ship)}: the ship's order is its order" in html.unescape(
+        page
+    )
     assert "2 of 2 units ordered." in page
     page = client.post(
         url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
@@ -635,7 +649,12 @@ def test_o8_an_army_a_ship_puts_ashore_is_asked_for_its_own_order_before_ready(
     assert "1 of 1 unit ordered." not in page
     page = give(client, campaign, ship, "stay", carry="").text  # no army: it lands
     assert "1 of 2 units ordered." in page
-    assert f'Army {army}</a> <span class="muted">at' in page  # not yet ordered
+    names = said(campaign)
+    # not yet ordered
+    assert (
+        f'{names.unit(army)}</a> <span class="muted">{names.at(army_of(campaign, cast["alice"])["hex"])}'
+        in html.unescape(page)
+    )
     page = client.post(
         url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX
     ).text
@@ -708,7 +727,7 @@ def test_a_ready_from_a_tab_whose_draft_has_changed_since_is_refused_with_the_dr
         **HTMX,
     )
     assert "Your decisions changed in another tab or window" in refused.text
-    assert f"Move to [{to[0]}, {to[1]}]" in refused.text
+    assert f"Move to {said(campaign).place(to)}" in html.unescape(refused.text)
     assert not Submission.objects.get(kind="orders", consumed_by=None).ready
     client.post(
         url(campaign, "orders_ready"),

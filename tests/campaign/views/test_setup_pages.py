@@ -3,6 +3,7 @@ capitals in turn, then settlements and first armies by every kingdom at once, pl
 bob; what the admin, a player of another campaign and a signed-out visitor get."""
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from campaign import services
 from campaign.display.mapsvg import direction
 from campaign.display.setup_board import plan_with
 from campaign.models import Campaign, Submission
+from campaign.words import capitalised, names_of
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in, without_tokens
 
 pytestmark = pytest.mark.django_db
@@ -292,9 +294,9 @@ def test_a_capital_off_the_start_tiles_is_refused_in_the_games_words(cast, at_ca
     me = whose_turn(cast, campaign, "capital")
     response = post(me, campaign, "capital", hex=tile(elsewhere))
     assert response.status_code == 400
-    assert (
-        f"[{elsewhere[0]}, {elsewhere[1]}] is not a start tile (a hex outlined with a dashed line)."
-        in response.text
+    where = capitalised(names_of(newest(campaign), campaign.gazetteer).place(elsewhere))
+    assert f"{where} is not a start tile (a hex outlined with a dashed line)." in unescape(
+        response.text
     )
     assert 'role="alert"' in response.text
     assert open_submissions(campaign) == []

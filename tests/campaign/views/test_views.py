@@ -1,6 +1,8 @@
 """Signing in, the home page and the campaign page, for each kind of visitor: a player of
 the campaign, its admin, a player of another campaign, and a signed-out visitor."""
 
+import html
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -8,6 +10,7 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.models import Campaign
+from campaign.words import names_of
 from tests.campaign.helpers import PASSWORD, new_campaign, set_up_by_the_deadlines, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -159,12 +162,15 @@ def kingdom_url(campaign: Campaign) -> str:
 def test_a_player_sees_their_own_kingdom(client, cast):
     campaign = new_campaign(cast)
     set_up_by_the_deadlines(campaign, cast["gm"])
-    page = signed_in(client, cast["alice"]).get(kingdom_url(campaign)).text
+    page = html.unescape(signed_in(client, cast["alice"]).get(kingdom_url(campaign)).text)
     assert "Red Elves" in page
-    assert "red-elves-1" in page
-    assert "blue-dwarfs-1" not in page  # not the other kingdom's armies
+    assert "<td>Red Elves' 1st army</td>" in page
+    assert "Blue Dwarfs' 1st army" not in page  # not the other kingdom's armies
     assert "Waiting for you: give your orders" in page
-    assert "(capital)" in page
+    data = services.latest_snapshot(campaign).data
+    capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == "red-elves")
+    names = names_of(data, campaign.gazetteer)
+    assert f"{names.place(capital)}: the capital, in {names.region(capital)}" in page
 
 
 def test_orders_marked_ready_no_longer_wait_for_their_player_but_the_others_still_do(client, cast):

@@ -14,7 +14,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
+from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
+from campaign.words import names_of
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -62,16 +64,21 @@ def draft(campaign: Campaign, kingdom: str, kind: str) -> Any:
     return None if found is None else found.payload
 
 
+def names(campaign: Campaign) -> Names:
+    return names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
+
+
 def test_the_player_reads_the_ledger_and_is_asked_for_tithes(client, cast, wintry):
-    page = signed_in(client, cast["alice"]).get(url(wintry)).text
+    page = html.unescape(signed_in(client, cast["alice"]).get(url(wintry)).text)
     gathered = next(
         e for e in services.latest_snapshot(wintry).data["events"]
         if e["type"] == "gathered" and e["kingdom"] == "red-elves"
     )  # fmt: skip
+    place = names(wintry).place
     harvest = ", ".join(
-        f"[{y['hex'][0]}, {y['hex'][1]}] {y['gold']} gold"
+        f"{place(y['hex'])} {y['gold']} gold"
         if y["gold"]
-        else f"[{y['hex'][0]}, {y['hex'][1]}] {y['food']} food"
+        else f"{place(y['hex'])} {y['food']} food"
         for y in gathered["tiles"]
     )
     assert f"Gathered {gathered['gold']} gold and {gathered['food']} food: {harvest}." in page
@@ -175,11 +182,12 @@ def test_w5_the_purchases_offered_are_the_engines_and_a_listed_one_is_forecast(
     )
     purchase = {"build": "village", "hex": village}
     assert json.dumps(purchase).replace('"', "&quot;") in page  # offered
-    # where it is, in words, besides its coordinates
+    # where it is, in words: its name, and the way from the capital
+    said = names(wintry)
     assert re.search(
-        rf"Build a village at \[{village[0]}, {village[1]}\]: your tile [a-z-]+ of your capital "
-        r'<span class="price">· 1 gold</span>',
-        page,
+        rf"Build a village, {said.settlement(village)}, {said.at(village)}: your tile [a-z-]+ of "
+        r'your capital <span class="price">· 1 gold</span>',
+        html.unescape(page),
     )
     page = post(
         client,
@@ -187,9 +195,9 @@ def test_w5_the_purchases_offered_are_the_engines_and_a_listed_one_is_forecast(
         {"purchase": json.dumps(purchase), "seen": seen(wintry)},
     )
     assert draft(wintry, "red-elves", "purchases") == [purchase]
-    assert f"A village is built at [{village[0]}, {village[1]}]." in page
+    assert f"A village is built at {said.settlement(village)}." in html.unescape(page)
     assert (
-        f"Build a village at [{village[0]}, {village[1]}]"
+        f"Build a village, {said.settlement(village)}"
         not in signed_in(client, cast["bob"]).get(url(wintry)).text
     )
     page = post(
@@ -229,7 +237,7 @@ def test_w7_an_army_is_deployed_by_tapping_a_lit_settlement(
         for p in data["pending"]
         if p["kind"] == "deploy" and p["kingdom"] == "red-elves"
     )
-    assert f"Tap a lit settlement to deploy {army}" in page
+    assert f"Tap a lit settlement to deploy {names(campaign).unit(army)}" in html.unescape(page)
     capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == "red-elves")
     hex_text = f"{capital[0]},{capital[1]}"
     assert f"&quot;hex&quot;: &quot;{hex_text}&quot;" in page  # the capital is lit
@@ -277,13 +285,18 @@ def test_w6_a_kingdom_short_of_food_chooses_which_armies_go_hungry(client, cast)
     assert "You are 2 food short" in page
     post(client, change(campaign, "feed", "set"), {"army": "red-elves-1", "seen": seen(campaign)})
     assert draft(campaign, "red-elves", "feed") == {"disband": ["red-elves-1"]}
-    page = client.get(url(campaign)).text
-    assert "red-elves-1 goes hungry and is lost." in page
-    refused = post(
-        client, change(campaign, "feed", "set"), {"army": "blue-dwarfs-1", "seen": seen(campaign)}
+    page = html.unescape(client.get(url(campaign)).text)
+    assert "Red Elves' 1st army goes hungry and is lost." in page
+    assert 'value="red-elves-1" checked> Red Elves\' 1st army</label>' in page
+    refused = html.unescape(
+        post(
+            client,
+            change(campaign, "feed", "set"),
+            {"army": "blue-dwarfs-1", "seen": seen(campaign)},
+        )
     )
     assert "Nothing was changed." in refused
-    assert "blue-dwarfs-1 is not an army of Red Elves" in refused
+    assert "Blue Dwarfs' 1st army is not an army of Red Elves" in refused
     assert draft(campaign, "red-elves", "feed") == {"disband": ["red-elves-1"]}
 
     # Issue 26, point 2: the admin removes the army alice chose to go hungry; her page
@@ -330,8 +343,8 @@ def test_m7_the_winter_map_outlines_the_supply_lines_and_names_the_tiles_cut_off
     services.campaign_correct(
         campaign=wintry, actor=cast["gm"], reason="an outpost", data=data, what="test"
     )
-    page = signed_in(client, cast["alice"]).get(url(wintry)).text
-    assert f"cut off, in dashed red: [{far[0]}, {far[1]}]" in page
+    page = html.unescape(signed_in(client, cast["alice"]).get(url(wintry)).text)
+    assert f"cut off, in dashed red: {names(wintry).place(far)}." in page
     assert f'class="mark mark-cut-off" data-hex="{far[0]},{far[1]}"' in page
     assert f'class="mark mark-supplied" data-hex="{capital[0]},{capital[1]}"' in page
 
@@ -399,7 +412,7 @@ def test_w5_a_purchase_is_chosen_by_tapping_its_tile_on_the_map(
     here = client.get(url(wintry), {"at": f"{q},{r}"}).text
     section = here[here.index('id="here"') :]
     section = section[: section.index("</div>")]
-    assert f"What you could add at [{q}, {r}]" in section
+    assert f"What you could add at {names(wintry).place([int(q), int(r)], picking=True)}" in section
     offered = re.findall(r'name="purchase" value="([^"]+)"', section)
     assert offered
     purchase = json.loads(html.unescape(offered[0]))
