@@ -400,8 +400,8 @@ def result_rerecorded(
     card = absolute(link)
     said = result_words(result, winner, names)
     body = (
-        f"{shown(admin)}, the campaign's admin, recorded the result of your battle at "
-        f"[{hex[0]}, {hex[1]}] again: {said}. Their reason: “{reason}”\n\nThis result "
+        f"{shown(admin)}, the campaign's admin, recorded the result of your battle "
+        f"{names.at(hex)} again: {said}. Their reason: “{reason}”\n\nThis result "
         "stands in place of the one given before, and takes effect when the campaign moves on."
     )
     subject = subject_line(campaign.name, "The result of your battle was recorded again")

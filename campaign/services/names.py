@@ -10,6 +10,7 @@ from campaign.models import AuditEntry, Campaign
 from campaign.services.common import (
     Json,
     ServiceError,
+    check_admin_saw,
     check_seen,
     kingdom_of,
     latest_snapshot,
@@ -34,10 +35,20 @@ def _taken(campaign: Campaign, names: Names, units: list[str], new: str, *, keep
 
 
 @transaction.atomic
-def place_rename(*, campaign: Campaign, actor: User, place: str, name: str, reason: str) -> str:
+def place_rename(
+    *,
+    campaign: Campaign,
+    actor: User,
+    place: str,
+    name: str,
+    reason: str,
+    seen: int | None = None,
+) -> str:
     """The admin renames the place called `place` (a region, or a settlement that stands or
-    stood) to `name`; audited. Its new name, as kept."""
+    stood) to `name`; audited. Its new name, as kept. `seen`: the snapshot the admin's
+    page showed (`check_admin_saw`)."""
     campaign = locked_for_admin(campaign, actor)
+    check_admin_saw(campaign, seen)
     if not campaign.gazetteer:
         raise ServiceError("The campaign's places are named when it starts.", code="not-started")
     data = latest_snapshot(campaign).data

@@ -262,6 +262,7 @@ def _place(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
         place=form["place"],
         name=form["name"],
         reason=form["reason"],
+        seen=form["seen"],
     )
     return f"{capitalised(form['place'])} is called {new} from now on."
 

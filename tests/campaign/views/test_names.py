@@ -20,6 +20,7 @@ from tests.campaign.helpers import (
     dashboard_url,
     new_campaign,
     play_until,
+    seen_now,
     signed_in,
     turned_away,
 )
@@ -109,7 +110,12 @@ def test_the_admin_renames_a_place_and_every_page_says_its_new_name(client, cast
     old = names(campaign).place(capital)
     response = signed_in(client, cast["gm"]).post(
         action_url(campaign, "place"),
-        {"place": old, "name": " Aldermark  Keep ", "reason": "its player's wish"},
+        {
+            **seen_now(campaign),
+            "place": old,
+            "name": " Aldermark  Keep ",
+            "reason": "its player's wish",
+        },
     )
     assert response.status_code == 302
     told = html.unescape(client.get(response["Location"]).text)
@@ -131,7 +137,8 @@ def test_nobody_but_the_admin_renames_a_place(client, cast, visitor):
     if visitor:
         signed_in(client, cast[visitor])
     response = client.post(
-        action_url(campaign, "place"), {"place": place, "name": "Mine", "reason": "why not"}
+        action_url(campaign, "place"),
+        {**seen_now(campaign), "place": place, "name": "Mine", "reason": "why not"},
     )
     turned_away(response, visitor)
     assert place in names(campaign).places()
@@ -151,7 +158,8 @@ def test_a_place_is_never_given_a_name_the_campaign_has_or_no_name(client, cast,
     place = names(campaign).places()[0]
     signed_in(client, cast["gm"])
     response = client.post(
-        action_url(campaign, "place"), {"place": place, "name": name, "reason": "why not"}
+        action_url(campaign, "place"),
+        {**seen_now(campaign), "place": place, "name": name, "reason": "why not"},
     )
     shown = client.get(response["Location"]) if response.status_code == 302 else response
     told = html.unescape(shown.text)
