@@ -404,13 +404,15 @@ class JoinForm(forms.Form):
         label="Its heraldry letter",
         max_length=1,
         strip=True,
-        help_text="Shown with the colour on its tiles and armies.",
+        required=False,
+        help_text="Shown with the colour on its tiles and armies. Left empty: the first letter "
+        "of its name that no other kingdom bears.",
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "size": 2}),
     )
 
     def clean_heraldry(self) -> str:
         letter = str(self.cleaned_data["heraldry"]).upper()
-        if not letter.isalnum():
+        if letter and not letter.isalnum():
             raise forms.ValidationError("Heraldry is a letter or a digit.")
         return letter
 

@@ -136,6 +136,16 @@ def test_a_player_joins_with_a_name_a_colour_and_a_heraldry_letter(client, cast,
     assert "Every kingdom has joined. The campaign starts when its admin starts it." in page
 
 
+def test_a_player_who_leaves_the_heraldry_letter_empty_gets_a_free_one(client, cast, campaign):
+    """Played as four newcomers (issue 35): the form required a letter its own words said
+    was chosen for one left empty; each of them was told "This field is required."."""
+    response = signed_in(client, cast["eve"]).post(
+        join_url(campaign), kingdom("Bramble", heraldry="")
+    )
+    assert response.status_code == 302
+    assert Membership.objects.get(campaign=campaign, user=cast["eve"]).heraldry == "A"  # B and R are taken
+
+
 def test_the_admin_may_take_a_kingdom_too(client, cast, campaign):
     response = signed_in(client, cast["gm"]).post(join_url(campaign), kingdom("Grey Wardens"))
     assert response.status_code == 302
