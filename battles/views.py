@@ -621,7 +621,8 @@ def _desk(request: HtmxHttpRequest, membership: Membership, *, status: int = 200
     overdue), with the reports side by side and the admin's forms, each carrying the
     snapshot the desk shows (`seen`)."""
     campaign = membership.campaign
-    seen = {"seen": newest_or_404(campaign).number}
+    newest = campaign.snapshots.order_by("-number").values_list("number", flat=True).first()
+    seen = {"seen": newest}  # none before the start, when the desk has no battle
     cast = cast_of(campaign)
     battles = list(
         Battle.objects.filter(campaign=campaign).prefetch_related("reports").order_by("-number")

@@ -346,6 +346,18 @@ def test_only_the_admin_sees_the_desk(client, cast, battle, viewer, status):
     assert signed_in(client, cast[viewer]).get(desk_url(battle.campaign)).status_code == status
 
 
+def test_before_the_start_the_desk_says_there_is_no_battle_yet(client, cast):
+    """Played as four newcomers (issue 35): the dashboard of a campaign not yet started
+    loads its battles desk, which answered 404 (it read the newest snapshot, and there is
+    none yet): htmx showed the error over the dashboard."""
+    campaign = campaign_services.campaign_create(
+        name="Spring League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
+    )
+    response = signed_in(client, cast["gm"]).get(desk_url(campaign), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "No battle yet." in response.text
+
+
 def test_the_desk_shows_a_dispute_first_with_both_reports(client, cast, battle):
     first = services.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark", note="Mine"

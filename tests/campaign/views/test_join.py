@@ -143,7 +143,9 @@ def test_a_player_who_leaves_the_heraldry_letter_empty_gets_a_free_one(client, c
         join_url(campaign), kingdom("Bramble", heraldry="")
     )
     assert response.status_code == 302
-    assert Membership.objects.get(campaign=campaign, user=cast["eve"]).heraldry == "A"  # B and R are taken
+    assert (
+        Membership.objects.get(campaign=campaign, user=cast["eve"]).heraldry == "A"
+    )  # B and R are taken
 
 
 def test_the_admin_may_take_a_kingdom_too(client, cast, campaign):
