@@ -417,6 +417,15 @@ class JoinForm(forms.Form):
         return letter
 
 
+def _what_comes(campaign: Campaign, user: User) -> str:
+    """After joining: whether more kingdoms are to join, or who starts the campaign now."""
+    if campaign.memberships.exclude(kingdom="").count() < campaign.kingdoms:
+        return "The campaign starts when every kingdom has joined."
+    if campaign.memberships.filter(user=user, is_admin=True).exists():
+        return "Every kingdom has joined: start the campaign from its dashboard."
+    return "Every kingdom has joined: the campaign starts when its admin starts it."
+
+
 def _free_colour(taken: set[str]) -> str:
     return next((c for c in PALETTE if c not in taken), PALETTE[0])
 
@@ -495,8 +504,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             else:
                 messages.success(
                     request,
-                    f"You rule {form.cleaned_data['kingdom_name']} in {campaign.name}. The "
-                    "campaign starts when every kingdom has joined.",
+                    f"You rule {form.cleaned_data['kingdom_name']} in {campaign.name}. "
+                    + _what_comes(campaign, request.user),
                 )
                 return redirect("campaign:campaign", slug=campaign.slug)
     context = {

@@ -149,10 +149,17 @@ def test_a_player_who_leaves_the_heraldry_letter_empty_gets_a_free_one(client, c
 
 
 def test_the_admin_may_take_a_kingdom_too(client, cast, campaign):
-    response = signed_in(client, cast["gm"]).post(join_url(campaign), kingdom("Grey Wardens"))
-    assert response.status_code == 302
+    response = signed_in(client, cast["gm"]).post(
+        join_url(campaign), kingdom("Grey Wardens"), follow=True
+    )
+    assert response.status_code == 200
     gm = Membership.objects.get(campaign=campaign, user=cast["gm"])
     assert (gm.kingdom_name, gm.is_admin) == ("Grey Wardens", True)
+    # the last to join, and its admin: told to start it, not that it waits for more
+    assert (
+        "You rule Grey Wardens in Spring League. Every kingdom has joined: start the campaign "
+        "from its dashboard."
+    ) in [str(m) for m in response.context["messages"]]
 
 
 # --- refusals ---------------------------------------------------------------------------------------
