@@ -20,6 +20,7 @@ from campaign.display import mapcache, mapsvg
 from campaign.models import Campaign, Membership
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.orders import order_choices
+from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
     kingdom_of,
@@ -375,11 +376,10 @@ def test_with_the_cache_server_away_the_pages_still_render(
 def test_the_map_is_kept_in_redis_when_configured(client, cast, campaign, settings, redis_url):
     settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": redis_url}}
     snapshot = services.latest_snapshot(campaign)
-    looks = {
-        m.kingdom: mapsvg.KingdomLook(m.kingdom_name, m.colour, m.heraldry)
-        for m in campaign.memberships.exclude(kingdom="")
-    }
-    key = mapcache.ground_key(snapshot, kingdoms=looks)
+    players = list(campaign.memberships.exclude(kingdom=""))
+    looks = {m.kingdom: mapsvg.KingdomLook(m.kingdom_name, m.colour, m.heraldry) for m in players}
+    names = names_of(snapshot.data, campaign.gazetteer, players)  # as the page names places
+    key = mapcache.ground_key(snapshot, kingdoms=looks, names=names)
     cache.delete(key)
     signed_in(client, cast["alice"]).get(url(campaign, "campaign"))
     kept = cache.get(key)
