@@ -130,6 +130,14 @@ def demo(demo_rows: str, settings: Settings, transactional_db: None) -> Iterator
 
 
 @pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """The advance a Ready queues runs at once, as the worker would."""
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture
 def screenshot() -> Callable[[Page, str], Path]:
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
 

@@ -5,8 +5,6 @@ card's map on the battle's tile.
 
 Each game is made through the services; each player looks in Chromium."""
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Locator, Page, expect
 from pytest_django import Settings
@@ -14,7 +12,6 @@ from pytest_django import Settings
 from accounts.models import User
 from battles.models import Battle
 from campaign import services
-from config.celery import app as celery_app
 from tests.campaign.helpers import make_cast, set_up_by_the_deadlines
 from tests.e2e.conftest import sign_in
 from tests.e2e.test_no_traps import KINGDOMS, battle_with_two_ways_back, four_kingdoms
@@ -27,13 +24,6 @@ def cast(settings: Settings) -> dict[str, User]:
     """gm and the four players, each with the password `demo` (the sign-in helper's)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return make_cast(("gm", *KINGDOMS), password="demo")
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 def larger_than_its_frame(frame: Locator) -> bool:

@@ -24,7 +24,6 @@ from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
 from campaign.rules import decisions
 from campaign.rules.hexmap import map_from_json
-from config.celery import app as celery_app
 from tests.campaign.helpers import (
     at_step,
     make_cast,
@@ -46,13 +45,6 @@ def cast(settings: Settings) -> dict[str, User]:
     """gm and the four players, each with the password `demo` (the sign-in helper's)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return with_addresses(make_cast(("gm", *KINGDOMS), password="demo"))
-
-
-@pytest.fixture
-def eager_tasks() -> Any:
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 def four_kingdoms(cast: dict[str, User], **options: Any) -> Campaign:

@@ -4,8 +4,6 @@ tab never founds the capital tapped in another.
 
 Each game is made through the services; the admin and the player click in Chromium."""
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import expect
 from pytest_django import Settings
@@ -13,7 +11,6 @@ from pytest_django import Settings
 from accounts.models import User
 from campaign import services
 from campaign.models import Submission
-from config.celery import app as celery_app
 from tests.campaign.helpers import make_cast
 from tests.e2e.conftest import sign_in
 from tests.e2e.test_no_traps import KINGDOMS, answer_for, four_kingdoms, newest
@@ -28,14 +25,6 @@ def cast(settings: Settings) -> dict[str, User]:
     """gm and the four players, each with the password `demo` (the sign-in helper's)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return make_cast(("gm", *KINGDOMS), password="demo")
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """The advance a Ready queues runs at once, as the worker would."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 def test_a_second_dashboard_tab_does_not_advance_the_campaign_again(
