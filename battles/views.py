@@ -46,7 +46,9 @@ from battles.report_views import on_the_card
 from campaign.access import admin_for, membership_for, newest_or_404
 from campaign.actions import carry_out, form_errors, refused
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg import KingdomLook, Pick, looks_of, render_map
+from campaign.display.mapsvg.orders import Pick
+from campaign.display.mapsvg.render import render_map
+from campaign.display.mapsvg.scene import KingdomLook, looks_of
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment

@@ -19,15 +19,9 @@ from django.core.cache import cache as django_cache
 from redis.exceptions import RedisError
 
 from campaign.display import mapsvg
-from campaign.display.mapsvg import (
-    KingdomLook,
-    Mark,
-    Move,
-    Pick,
-    draw_ground,
-    draw_overlay,
-    laid_over,
-)
+from campaign.display.mapsvg.orders import Mark, Move, Pick
+from campaign.display.mapsvg.render import draw_ground, draw_overlay, laid_over
+from campaign.display.mapsvg.scene import KingdomLook
 from campaign.gazetteer import Names
 from campaign.models import Snapshot
 from campaign.rules.hexmap import Hex
@@ -40,8 +34,12 @@ KEPT_FOR = 7 * 24 * 3600
 
 @cache
 def _drawing_code() -> str:
-    """A fingerprint of the drawing code, so a release that draws differently starts anew."""
-    return hashlib.sha256(Path(mapsvg.__file__).read_bytes()).hexdigest()[:16]
+    """A fingerprint of the drawing code, so a release that draws differently starts anew:
+    every module of the map's package."""
+    digest = hashlib.sha256()
+    for module in sorted(Path(mapsvg.__file__).parent.glob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def ground_key(

@@ -15,7 +15,8 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg import Move, Pick, capital_of, looks_of
+from campaign.display.mapsvg.orders import Move, Pick
+from campaign.display.mapsvg.scene import capital_of, looks_of
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.errors import RuleError

@@ -14,7 +14,10 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.asks import WORDS
-from campaign.display.mapsvg import Pick, direction, from_capital, looks_of, render_map
+from campaign.display.mapsvg.geometry import direction
+from campaign.display.mapsvg.orders import Pick
+from campaign.display.mapsvg.render import render_map
+from campaign.display.mapsvg.scene import from_capital, looks_of
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 from campaign.rules.setup import RACES

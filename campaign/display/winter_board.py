@@ -15,7 +15,9 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.display import winter as words
-from campaign.display.mapsvg import Mark, Pick, from_capital, looks_of, render_map
+from campaign.display.mapsvg.orders import Mark, Pick
+from campaign.display.mapsvg.render import render_map
+from campaign.display.mapsvg.scene import from_capital, looks_of
 from campaign.gazetteer import Names
 from campaign.models import Membership, Snapshot, Submission
 from campaign.rules import decisions

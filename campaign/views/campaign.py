@@ -26,7 +26,8 @@ from campaign.access import (
 from campaign.actions import refused
 from campaign.display import report, story
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg import capital_of, legend_items, looks_of
+from campaign.display.mapsvg.legend import legend_items
+from campaign.display.mapsvg.scene import capital_of, looks_of
 from campaign.forms import MAX_SNAPSHOT, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment

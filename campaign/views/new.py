@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import User
 from campaign import services
-from campaign.display.mapsvg import render_map
+from campaign.display.mapsvg.render import render_map
 from campaign.forms import WholeNumberField
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
 from campaign.models import KINGDOM_NAME_LENGTH, WEEKDAYS, Campaign, default_deadlines

@@ -6,7 +6,9 @@ import re
 import time
 import xml.etree.ElementTree as ET
 
-from campaign.display.mapsvg import KingdomLook, LegendItem, legend_items, render_map
+from campaign.display.mapsvg.legend import LegendItem, legend_items
+from campaign.display.mapsvg.render import render_map
+from campaign.display.mapsvg.scene import KingdomLook
 from campaign.gazetteer import Names
 from campaign.rules.hexmap import map_to_json
 from campaign.rules.mapgen import generate_map

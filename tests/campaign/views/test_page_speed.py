@@ -16,7 +16,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.display import mapcache, mapsvg
+from campaign.display import mapcache
+from campaign.display.mapsvg.render import draw_ground
+from campaign.display.mapsvg.scene import KingdomLook
 from campaign.models import Campaign, Membership
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.orders import order_choices
@@ -86,7 +88,7 @@ def unmasked(page: str) -> str:
 
 def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     drawn: list[int] = []
-    draw = mapsvg.draw_ground
+    draw = draw_ground
 
     def counting(*args: Any, **kwargs: Any) -> str:
         drawn.append(1)
@@ -377,7 +379,7 @@ def test_the_map_is_kept_in_redis_when_configured(client, cast, campaign, settin
     settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": redis_url}}
     snapshot = services.latest_snapshot(campaign)
     players = list(campaign.memberships.exclude(kingdom=""))
-    looks = {m.kingdom: mapsvg.KingdomLook(m.kingdom_name, m.colour, m.heraldry) for m in players}
+    looks = {m.kingdom: KingdomLook(m.kingdom_name, m.colour, m.heraldry) for m in players}
     names = names_of(snapshot.data, campaign.gazetteer, players)  # as the page names places
     key = mapcache.ground_key(snapshot, kingdoms=looks, names=names)
     cache.delete(key)

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign import services
-from campaign.display.mapsvg import direction
+from campaign.display.mapsvg.geometry import direction
 from campaign.display.setup_board import plan_with
 from campaign.models import Campaign, Submission
 from campaign.words import capitalised, names_of
