@@ -18,7 +18,7 @@ from pathlib import Path
 from django.core.cache import cache as django_cache
 from redis.exceptions import RedisError
 
-from campaign.display import mapsvg
+from campaign.display import mapsvg, optional
 from campaign.display.mapsvg.orders import Mark, Move, Pick
 from campaign.display.mapsvg.render import draw_ground, draw_overlay, laid_over
 from campaign.display.mapsvg.scene import KingdomLook
@@ -35,9 +35,10 @@ KEPT_FOR = 7 * 24 * 3600
 @cache
 def _drawing_code() -> str:
     """A fingerprint of the drawing code, so a release that draws differently starts anew:
-    every module of the map's package."""
+    every module of the map's package and of the optional rules' (their layers)."""
     digest = hashlib.sha256()
-    for module in sorted(Path(mapsvg.__file__).parent.glob("*.py")):
+    packages = (Path(mapsvg.__file__).parent, Path(optional.__file__).parent)
+    for module in sorted(m for package in packages for m in package.glob("*.py")):
         digest.update(module.read_bytes())
     return digest.hexdigest()[:16]
 

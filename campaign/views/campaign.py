@@ -144,7 +144,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             services.marked_ready(membership.user_id, campaign)[campaign.pk] if membership else (),
         ),
         "players": players,
-        "legend": legend_items(),
+        "legend": legend_items(campaign.options),
         "home": _home(data, membership),
         "optional_rules": switched_on(campaign.options),
         "artefacts_held": _artefacts_held(data),

@@ -105,24 +105,3 @@ def draw_contested(parent: ET.Element, x: float, y: float) -> None:
             "stroke-width": "3",
         },
     )
-
-
-_TOWER = "#5b2c83"
-_TOWER_LIGHT = "#ffd84a"
-
-
-def draw_tower(parent: ET.Element, x: float, y: float) -> None:
-    """A Wizard's tower (option wizards, OA5): a crenellated tower with a lit window."""
-    outline = [
-        (-5, 11), (-5, -6), (-8, -6), (-8, -12), (-5, -12), (-5, -9), (-2, -9), (-2, -12),
-        (2, -12), (2, -9), (5, -9), (5, -12), (8, -12), (8, -6), (5, -6), (5, 11),
-    ]  # fmt: skip
-    points = " ".join(f"{coordinate(x + dx)},{coordinate(y + dy)}" for dx, dy in outline)
-    tower = element(parent, "g", {"class": "tower"})
-    element(
-        tower,
-        "polygon",
-        {"points": points, "fill": _TOWER, "stroke": OUTLINE, "stroke-width": "1.2"},
-    )
-    orb = {"cx": coordinate(x), "cy": coordinate(y - 1), "r": "2.6", "fill": _TOWER_LIGHT}
-    element(tower, "circle", orb)

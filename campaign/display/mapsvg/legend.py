@@ -1,12 +1,13 @@
 """The map's legend: each symbol with what it means, drawn by the same code as the map."""
 
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import NamedTuple
 
 from campaign.display.mapsvg.control import CONTESTED, UNEXPLORED, draw_settlement
 from campaign.display.mapsvg.geometry import points
+from campaign.display.mapsvg.layer import DrawSymbol
 from campaign.display.mapsvg.palette import OUTLINE
 from campaign.display.mapsvg.scene import Look, Unit
 from campaign.display.mapsvg.terrain import (
@@ -17,6 +18,7 @@ from campaign.display.mapsvg.terrain import (
     terrain_patterns,
 )
 from campaign.display.mapsvg.units import draw_unit
+from campaign.display.optional import MAP_LAYERS, map_layers
 from campaign.display.svg import FONTS, SVG_NS, coordinate, element
 from campaign.gazetteer import Names
 
@@ -29,24 +31,29 @@ class LegendItem(NamedTuple):
     svg: str
 
 
-type _Draw = Callable[[ET.Element, str], None]
-
 _LEGEND_LOOK = Look("Kingdom", "#c8c8c8", "K", "#111111")
 _LEGEND_OWNER = "#c0392b"
 
 
-@cache
-def legend_items() -> tuple[LegendItem, ...]:
+def legend_items(options: Mapping[str, object] | None = None) -> tuple[LegendItem, ...]:
     """The map's symbols with what they mean, for the legend beside the map: terrain, rivers
-    and water, settlements, units and markers. Each symbol is a small inline SVG drawn by
-    the same code as the map, with ids of its own; it holds no user text. Drawn once."""
+    and water, settlements, units and markers, then those of the optional rules a
+    campaign's `options` turn on. Each symbol is a small inline SVG drawn by the same code
+    as the map, with ids of its own; it holds no user text. Drawn once."""
+    return _legend(tuple(layer.option for layer in map_layers(options or {})))
+
+
+@cache
+def _legend(options: tuple[str, ...]) -> tuple[LegendItem, ...]:
+    symbols: list[tuple[str, DrawSymbol, float]] = [*_LEGEND]
+    symbols += [symbol for option in options for symbol in MAP_LAYERS[option].legend]
     return tuple(
         LegendItem(label, _legend_svg(draw, f"mapsvg-legend-{i}-", half))
-        for i, (label, draw, half) in enumerate(_LEGEND)
+        for i, (label, draw, half) in enumerate(symbols)
     )
 
 
-def _legend_svg(draw: _Draw, prefix: str, half: float) -> str:
+def _legend_svg(draw: DrawSymbol, prefix: str, half: float) -> str:
     """A 32-pixel symbol showing the square of half-side `half` around [0, 0]."""
     root = ET.Element(
         "svg",
@@ -64,7 +71,7 @@ def _legend_svg(draw: _Draw, prefix: str, half: float) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
-def _legend_hex(terrain: str) -> _Draw:
+def _legend_hex(terrain: str) -> DrawSymbol:
     def draw(root: ET.Element, prefix: str) -> None:
         defs = element(root, "defs")
         terrain_patterns(defs, prefix)
@@ -82,7 +89,7 @@ def _legend_hex(terrain: str) -> _Draw:
     return draw
 
 
-def _legend_plains_with(*extras: Callable[[ET.Element], None]) -> _Draw:
+def _legend_plains_with(*extras: Callable[[ET.Element], None]) -> DrawSymbol:
     def draw(root: ET.Element, prefix: str) -> None:
         _legend_hex("plains")(root, prefix)
         for extra in extras:
@@ -119,14 +126,14 @@ def _legend_owned(root: ET.Element) -> None:
     element(root, "polygon", {"points": points(0, 0, 0.55), "stroke-width": "3", **tint})
 
 
-def _legend_settlement(kind: str, *, capital: bool = False) -> _Draw:
+def _legend_settlement(kind: str, *, capital: bool = False) -> DrawSymbol:
     def draw(root: ET.Element, prefix: str) -> None:
         draw_settlement(root, 0, 3.5 if capital else 0, kind, _LEGEND_LOOK, capital=capital)
 
     return draw
 
 
-def _legend_unit(*, ship: bool, upright: bool, defending: bool = False) -> _Draw:
+def _legend_unit(*, ship: bool, upright: bool, defending: bool = False) -> DrawSymbol:
     unit = Unit("k-1", "k", (0, 0), ship, upright, defending, None, None, None)
 
     def draw(root: ET.Element, prefix: str) -> None:
@@ -159,7 +166,7 @@ def _legend_move(root: ET.Element, prefix: str) -> None:
     element(root, "line", {**line, "stroke-width": "2.5", "marker-end": f"url(#{prefix}arrow)"})
 
 
-_LEGEND: tuple[tuple[str, _Draw, float], ...] = (
+_LEGEND: tuple[tuple[str, DrawSymbol, float], ...] = (
     ("Plains", _legend_hex("plains"), 20),
     ("Forest", _legend_hex("forest"), 20),
     ("Mountains", _legend_hex("mountains"), 20),

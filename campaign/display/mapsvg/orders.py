@@ -10,7 +10,8 @@ from typing import Any
 
 from campaign.display.mapsvg.geometry import centre, points
 from campaign.display.mapsvg.palette import NEUTRAL
-from campaign.display.mapsvg.scene import Look, as_hex, as_text
+from campaign.display.mapsvg.reading import as_hex, as_text
+from campaign.display.mapsvg.scene import Look
 from campaign.display.svg import coordinate, element, title_element
 from campaign.gazetteer import Names
 from campaign.rules.hexmap import Hex

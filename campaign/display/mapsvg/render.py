@@ -11,7 +11,6 @@ from campaign.display.mapsvg.control import (
     draw_contested,
     draw_owner,
     draw_settlement,
-    draw_tower,
     draw_unexplored,
 )
 from campaign.display.mapsvg.geometry import HALF_WIDTH, LEAST_PX_PER_UNIT, MARGIN, SIZE, centre
@@ -24,11 +23,10 @@ from campaign.display.mapsvg.orders import (
     draw_picks,
     last_month_moves,
 )
+from campaign.display.mapsvg.reading import as_hex, as_text
 from campaign.display.mapsvg.scene import (
     KingdomLook,
     Scene,
-    as_hex,
-    as_text,
     map_tiles,
     names_for,
     read_looks,
@@ -159,8 +157,7 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: Scene) -> None:
         classes.append("unexplored")
     if contested:
         classes.append("contested")
-    if h in scene.towers:
-        classes.append("tower")
+    classes += [m.layer.hex_class for m in scene.optional if m.layer.hex_class and h in m.hexes]
     group = element(layer, "g", {"class": " ".join(classes), "data-hex": f"{h[0]},{h[1]}"})
     group.set("id", f"hex-{h[0]}_{h[1]}")
     title_element(group, hex_words(h, scene))
@@ -176,8 +173,9 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: Scene) -> None:
     if settlement or capital:
         settled_by = scene.looks.get(owner or capital_of or "")
         draw_settlement(group, x, y - 10, settlement, settled_by, capital=capital)
-    if h in scene.towers:
-        draw_tower(group, x, y)
+    for marked in scene.optional:
+        if marked.layer.draw is not None and h in marked.hexes:
+            marked.layer.draw(group, x, y)
     if contested:
         draw_contested(group, x, y)
 

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.display.mapsvg.geometry import direction
+from campaign.display.mapsvg.layer import Marked
 from campaign.display.mapsvg.palette import NEUTRAL
+from campaign.display.mapsvg.reading import as_hex, as_text, by_hex, capitals
+from campaign.display.optional import map_layers
 from campaign.gazetteer import Names
 from campaign.rules.hexmap import Hex, neighbours
 from campaign.words import Ruler
@@ -76,8 +79,7 @@ class Scene:
     looks: Mapping[str, Look]
     water_edges: Mapping[Hex, Sequence[Hex]]
     rivers: Mapping[Hex, Sequence[Hex]]
-    towers: frozenset[Hex] = frozenset()  # option wizards (OA5)
-    sieges: bool = False  # option sieges (OA14): fortresses and capitals say "fortified"
+    optional: Sequence[Marked] = ()  # the layers of the optional rules turned on
     names: Names = field(default_factory=Names)
 
 
@@ -94,51 +96,25 @@ def read_scene(
     return Scene(
         terrain=terrain,
         explored=by_hex(data.get("tiles")),
-        capitals=_capitals(data),
+        capitals=capitals(data),
         units={h: _in_token_order(here, looks) for h, here in units.items()},
         looks=looks,
         water_edges=_water_edges(game_map.get("water_edges") or [], terrain),
         rivers=_river_links(terrain),
-        towers=frozenset(h for h in map(as_hex, data.get("towers") or []) if h is not None),
-        sieges=bool((data.get("options") or {}).get("sieges")),
+        optional=tuple(_optional_layers(data)),
         names=names_for(data, looks, names),
     )
 
 
-def as_hex(value: object) -> Hex | None:
-    if isinstance(value, list | tuple) and len(value) == 2:
-        q, r = value
-        if isinstance(q, int) and isinstance(r, int):
-            return q, r
-    return None
-
-
-def as_text(value: object) -> str:
-    return "" if value is None else str(value)
-
-
-def by_hex(items: object) -> dict[Hex, Mapping[str, Any]]:
-    found: dict[Hex, Mapping[str, Any]] = {}
-    for item in items if isinstance(items, list) else []:
-        where = as_hex(item.get("hex")) if isinstance(item, Mapping) else None
-        if where is not None:
-            found[where] = item
-    return found
+def _optional_layers(data: Mapping[str, Any]) -> list[Marked]:
+    """The layers of the optional rules the file's options turn on, with what they mark."""
+    return [Marked(layer, layer.marks(data)) for layer in map_layers(data.get("options") or {})]
 
 
 def map_tiles(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The map's tiles, those that are objects."""
     tiles = (data.get("map") or {}).get("tiles")
     return [t for t in tiles if isinstance(t, Mapping)] if isinstance(tiles, list) else []
-
-
-def _capitals(data: Mapping[str, Any]) -> dict[Hex, str]:
-    capitals: dict[Hex, str] = {}
-    for kingdom in data.get("kingdoms") or []:
-        where = as_hex(kingdom.get("capital"))
-        if where is not None:
-            capitals[where] = as_text(kingdom.get("id"))
-    return capitals
 
 
 def capital_of(data: Mapping[str, Any], kingdom: str) -> Hex | None:

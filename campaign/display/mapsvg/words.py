@@ -3,18 +3,11 @@ is there."""
 
 from collections.abc import Iterable, Mapping
 
-from campaign.display.mapsvg.scene import Look, Scene, as_text
+from campaign.display.mapsvg.layer import WordsAt
+from campaign.display.mapsvg.reading import as_text
+from campaign.display.mapsvg.scene import Look, Scene
 from campaign.display.mapsvg.units import unit_list
 from campaign.rules.hexmap import Hex, hex_label
-
-FORTIFIED_WORDS = (
-    "fortified: a tabletop battle here while its kingdom's army holds Defend is a siege "
-    "assault (option OA14)"
-)
-TOWER_WORDS = (
-    "a Wizard's tower: nobody enters it; a kingdom with a tile next to it may send a hero "
-    "on a quest each winter (options OA5, OA6)"
-)
 
 
 def hex_words(h: Hex, scene: Scene) -> str:
@@ -33,8 +26,9 @@ def hex_words(h: Hex, scene: Scene) -> str:
         edges = ", ".join(names.place(n, picking=True) for n in scene.water_edges[h])
         words.append(f"water edge to {edges}")
     owner = as_text(holding.get("owner")) if holding else ""
-    if h in scene.towers:
-        words.append(TOWER_WORDS)
+    said_instead = _optional_words(h, scene, WordsAt.HOLDER)
+    if said_instead:
+        words += said_instead
     elif holding is not None:
         words.append(scene.looks[owner].name if owner in scene.looks else "explored, no owner")
     elif kind != "ocean":
@@ -44,9 +38,7 @@ def hex_words(h: Hex, scene: Scene) -> str:
         words.append("capital city")
     elif holding is not None and holding.get("settlement"):
         words.append(as_text(holding.get("settlement")))
-    fortress = holding is not None and holding.get("settlement") == "fortress"
-    if scene.sieges and owner and (fortress or capital_of == owner):
-        words.append(FORTIFIED_WORDS)
+    words += _optional_words(h, scene, WordsAt.SETTLEMENT)
     units = scene.units.get(h, ())
     contesting = list(dict.fromkeys(u.kingdom for u in units))
     if len(contesting) > 1:
@@ -62,3 +54,8 @@ def hex_words(h: Hex, scene: Scene) -> str:
 
 def _names(kingdom_ids: Iterable[str], looks: Mapping[str, Look]) -> str:
     return " and ".join(looks[k].name if k in looks else k for k in kingdom_ids)
+
+
+def _optional_words(h: Hex, scene: Scene, at: WordsAt) -> list[str]:
+    """What the optional rules' layers say on the hex, at that place in its title."""
+    return [m.hexes[h] for m in scene.optional if m.layer.words_at is at and h in m.hexes]

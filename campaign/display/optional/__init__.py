@@ -1,0 +1,21 @@
+"""What each optional rule shows in the app, one module an option (its map layer today),
+and the registry the general code walks, keyed by the option's row name in
+`campaign.rules.options`: the general code calls what the rules a campaign turns on
+declare, and never names an option."""
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from campaign.display.mapsvg.layer import MapLayer
+from campaign.display.optional import sieges, wizards
+from campaign.rules.options import switched_on
+
+MAP_LAYERS: Mapping[str, MapLayer] = MappingProxyType(
+    {layer.option: layer for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER)}
+)
+
+
+def map_layers(options: Mapping[str, object]) -> list[MapLayer]:
+    """The map layers of the optional rules a campaign's `options` turn on, in the order of
+    the options' table."""
+    return [MAP_LAYERS[row.name] for row in switched_on(options) if row.name in MAP_LAYERS]

@@ -1,0 +1,60 @@
+"""The optional rules' map layers: each option that shows on the map declares its layer in
+its own module of campaign/display/optional/, the registry holds it under the option's row
+name, and the map's general code never names an option (issue 36)."""
+
+import importlib
+import re
+from pathlib import Path
+
+from campaign.display import mapsvg, optional
+from campaign.display.mapsvg.layer import MapLayer
+from campaign.display.optional import MAP_LAYERS, map_layers
+from campaign.rules.options import OPTION_ROWS, OPTIONS
+
+SWITCHES = [row.name for row in OPTIONS if row.switch]
+# The optional rules with nothing on the map, and why; every other one has a layer.
+NOT_ON_THE_MAP = {
+    "army_limits": "its licences and limits are on the army lists and the battle card",
+    "common_deck": "its deck is on the battle card",
+}
+DISPLAY = Path(mapsvg.__file__).parent.parent
+
+
+def test_every_option_row_on_the_map_has_a_layer_and_every_layer_a_row():
+    assert set(MAP_LAYERS) | set(NOT_ON_THE_MAP) == set(SWITCHES)
+    assert not set(MAP_LAYERS) & set(NOT_ON_THE_MAP)
+    for name, layer in MAP_LAYERS.items():
+        assert isinstance(layer, MapLayer)
+        assert layer.option == name
+        assert OPTION_ROWS[name].switch
+
+
+def test_each_layer_is_declared_by_its_own_options_module():
+    modules = sorted(p.stem for p in Path(optional.__file__).parent.glob("*.py"))
+    modules.remove("__init__")
+    assert modules == sorted(MAP_LAYERS)
+    for name in modules:
+        module = importlib.import_module(f"campaign.display.optional.{name}")
+        assert module.MAP_LAYER is MAP_LAYERS[name]
+
+
+def test_the_map_code_outside_the_options_modules_names_no_option():
+    """The general drawing (the mapsvg package, the map's cache and the SVG helpers) walks
+    the layers of the options turned on; it never names one."""
+    general = [*(DISPLAY / "mapsvg").glob("*.py"), DISPLAY / "mapcache.py", DISPLAY / "svg.py"]
+    named = {
+        f"{path.relative_to(DISPLAY)}: {name}"
+        for path in general
+        for name in SWITCHES
+        if re.search(rf"\b{name}\b", path.read_text())
+    }
+    assert named == set()
+
+
+def test_only_the_layers_of_the_options_turned_on_are_walked_in_the_tables_order():
+    every = dict.fromkeys(SWITCHES, True)
+    assert [layer.option for layer in map_layers(every)] == [
+        name for name in SWITCHES if name in MAP_LAYERS
+    ]
+    assert map_layers({}) == []
+    assert map_layers({name: False for name in SWITCHES}) == []
