@@ -50,7 +50,7 @@ from campaign.display.mapsvg import KingdomLook, Pick, looks_of, render_map
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
-from campaign.rules.battles import naval_possible
+from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours

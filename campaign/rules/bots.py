@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.rules.battles import naval_possible
+from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.hexmap import Hex, HexMap, Terrain, connected, map_from_json
 from campaign.rules.setup import RACES
 from campaign.rules.state import (
