@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
-from campaign.rules import artefacts, orders, reform, setup, winter
+from campaign.rules import optional, orders, reform, setup, winter
 from campaign.rules.battles import picking
 from campaign.rules.dice import Dice
 from campaign.rules.fileformat import dump_campaign, parse_campaign
@@ -85,7 +85,7 @@ def run(
             break
         turn.clock = campaign.clock
         campaign = STEP_RULES[campaign.clock.step](campaign, turn)
-        campaign = artefacts.left_behind(campaign, turn)
+        campaign = optional.step_done(campaign, turn)
         if turn.pending:
             break
     return replace(

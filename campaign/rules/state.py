@@ -6,6 +6,7 @@ The JSON shape lives only in `fileformat` (parse, validate, serialise).
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import ClassVar
 
 from campaign.rules.hexmap import Hex, HexMap
 
@@ -321,7 +322,11 @@ class Holder:
 
 @dataclass(frozen=True, slots=True)
 class Artefact:
-    """A magical artefact of the campaign's pool (OA8): free (`holder` None) or held."""
+    """A magical artefact of the campaign's pool (OA8): free (`holder` None) or held.
+    Option module: campaign.rules.optional.wizards."""
+
+    LOWEST: ClassVar[int] = 5  # its points (OA8)
+    HIGHEST: ClassVar[int] = 50
 
     name: str
     points: int

@@ -3,7 +3,7 @@ to the tabletop, or simple), naval and land/water."""
 
 from dataclasses import dataclass, replace
 
-from campaign.rules import artefacts, combat
+from campaign.rules import combat, optional
 from campaign.rules.battles.kinds import (
     as_simple,
     may_make_last_stand,
@@ -172,8 +172,8 @@ def _taken_in_a_simple_battle(
     fought: combat.SimpleBattle,
     turn: Turn,
 ) -> Campaign:
-    """Option wizards (OA10): every die goes to one army, the first of the lowest Defence
-    on the other side; the winner takes the artefacts on the loser's army so hit."""
+    """The army a simple battle's winner hit (OA10: every die goes to one army, the first of
+    the lowest Defence on the other side), beaten at the optional rules' point."""
     if battle.winner is None:
         return campaign
     won_by_attacker = battle.winner == attacker.kingdom
@@ -183,7 +183,7 @@ def _taken_in_a_simple_battle(
         return campaign
     defences = _defences(campaign, battle.hex, loser)
     hit = loser.armies[defences.index(min(defences))]
-    return artefacts.taken(campaign, [hit], battle.winner, battle.hex, turn)
+    return optional.armies_beaten(campaign, [hit], battle.winner, battle.hex, turn)
 
 
 def _defences(campaign: Campaign, hex_: Hex, side: BattleSide) -> list[int]:

@@ -1,15 +1,13 @@
 """Battles: what each kind of battle is (ruling B3) and its card: the sides, board and
 defender benefit (B6), and what the optional rules add to it."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 
-from campaign.rules import combat
-from campaign.rules.army_limits import limits
+from campaign.rules import combat, optional
 from campaign.rules.battles.ledger import armies_among, entries_for, ships_among
 from campaign.rules.combat import natural_key
 from campaign.rules.hexmap import Hex
-from campaign.rules.sieges import siege_of
 from campaign.rules.state import (
     Army,
     Battle,
@@ -89,16 +87,10 @@ def _side(campaign: Campaign, hex_: Hex, kingdom_id: str) -> BattleSide:
 def both_sides(
     campaign: Campaign, hex_: Hex, attacker: str, defender: str
 ) -> tuple[BattleSide, BattleSide]:
-    """Both sides of a battle. With option `common_deck` (OA13) a side draws a strategy card
-    per upright army of the other side, besides those it has learned (B6)."""
+    """Both sides of a battle, as the optional rules that are on state them (their strategy
+    cards: OA13)."""
     sides = (_side(campaign, hex_, attacker), _side(campaign, hex_, defender))
-    if not campaign.options.on("common_deck"):
-        return sides
-    first, second = sides
-    return (
-        replace(first, strategy_cards=len(second.armies) + first.strategy_cards),
-        replace(second, strategy_cards=len(first.armies) + second.strategy_cards),
-    )
+    return optional.battle_sides(campaign, sides)
 
 
 def new_battle(campaign: Campaign, hex_: Hex, kind: str, picker: str, opponent: str) -> Battle:
@@ -146,40 +138,12 @@ def stated(campaign: Campaign, battle: Battle) -> Battle:
     defended = any(side.defending for side in battle.sides)
     benefit = combat.defender_benefit(settlement and str(settlement)) if defended else None
     card = replace(battle, board=combat.board_size(largest), defender_benefit=benefit)
-    return _with_options(campaign, card)
-
-
-def _with_options(campaign: Campaign, battle: Battle) -> Battle:
-    """What optional rules add to a pitched battle handed to the tabletop: each side's
-    limits (option `army_limits`, OA2), and the siege (option `sieges`, OA14), whose works
-    replace the defended tile's benefit (OA15)."""
-    if campaign.options.on("army_limits"):
-        battle = _each_side(
-            battle, lambda s: replace(s, limits=limits([campaign.armies[a] for a in s.armies]))
-        )
-    if campaign.options.on("wizards"):
-        battle = _each_side(
-            battle, lambda s: replace(s, artefacts=_artefacts_on(campaign, s.armies))
-        )
-    if campaign.options.on("sieges"):
-        siege = siege_of(campaign, battle)
-        battle = replace(battle, siege=siege)
-        if siege is not None:
-            battle = replace(battle, defender_benefit=None)
-    return battle
+    return optional.battle_card(campaign, card)
 
 
 def _each_side(battle: Battle, change: Callable[[BattleSide], BattleSide]) -> Battle:
     first, second = battle.sides
     return replace(battle, sides=(change(first), change(second)))
-
-
-def _artefacts_on(campaign: Campaign, armies: Sequence[str]) -> tuple[str, ...]:
-    """The artefacts on these armies (option wizards, OA9): the card shows them to both
-    sides, and from then on they are public in the file's battles."""
-    return tuple(
-        a.name for a in campaign.artefacts if a.holder is not None and a.holder.army in armies
-    )
 
 
 def as_simple(battle: Battle) -> Battle:

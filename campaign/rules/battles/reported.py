@@ -3,7 +3,7 @@ while they await them."""
 
 from dataclasses import replace
 
-from campaign.rules import artefacts
+from campaign.rules import optional
 from campaign.rules.battles.fights import before_battle, concede, simple
 from campaign.rules.battles.kinds import both_sides, stated, weaker_side
 from campaign.rules.battles.ledger import (
@@ -18,7 +18,6 @@ from campaign.rules.battles.ledger import (
 )
 from campaign.rules.battles.results import (
     apply_pitched_result,
-    capture_refused,
     consume_fitting,
     of_battle,
     refuse_misfits,
@@ -78,13 +77,13 @@ def _apply_reported(campaign: Campaign, battle: Battle, entry: BattleInput, turn
         return simple(campaign, battle, turn)
     battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
     campaign = record(campaign, battle, turn)
-    if entry.captured and battle.winner is not None:  # option wizards (OA10)
-        refusal = capture_refused(battle, entry)
+    if entry.captured and battle.winner is not None:  # what the winner names as taken
+        refusal = optional.result_refused(campaign, battle, entry)
         if refusal is not None:
             raise refusal
         beaten = [s for s in battle.sides if s.kingdom != battle.winner]
         armies = [a for side in beaten for a in side.armies]
-        campaign = artefacts.taken(
+        campaign = optional.armies_beaten(
             campaign, armies, battle.winner, battle.hex, turn, names=entry.captured
         )
     return apply_pitched_result(campaign, battle, turn, tabletop=True)

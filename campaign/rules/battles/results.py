@@ -2,6 +2,7 @@
 
 from dataclasses import replace
 
+from campaign.rules import optional
 from campaign.rules.battles.kinds import KIND_WORDS, NAVAL_NEEDS, may_make_last_stand, weaker_side
 from campaign.rules.battles.ledger import AWAITING, Outcome, consume, entries_for, loser_of
 from campaign.rules.errors import RuleError
@@ -84,7 +85,7 @@ def misfit(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError 
             entry_field(entry),
             f"{entry.winner} did not fight the battle at {at}.",
         )
-    capture = capture_refused(battle, entry)
+    capture = optional.result_refused(campaign, battle, entry)
     if capture is not None:
         return capture
     named = named_in(entry)
@@ -97,24 +98,6 @@ def misfit(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError 
         )
     why = _not_allowed(campaign, battle, entry)
     return None if why is None else choice_refused(entry, why)
-
-
-def capture_refused(battle: Battle, entry: BattleInput) -> RuleError | None:
-    """Option wizards (OA10): a win captures only what the card lists on the beaten side's
-    armies (judged as soon as the result is given, not once the battle's turn comes)."""
-    if not entry.captured or entry.winner is None:
-        return None
-    beaten = [s for s in battle.sides if s.kingdom != entry.winner]
-    on_the_card = {name for side in beaten for name in side.artefacts or ()}
-    strays = [name for name in entry.captured if name not in on_the_card]
-    if not strays:
-        return None
-    return RuleError(
-        "capture-not-in-battle",
-        f"inputs.battles[{entry.position}].captured",
-        f"{', '.join(strays)} was not on the beaten side's armies in the battle at "
-        f"{list(battle.hex)}: only what its card lists can be captured (option OA10).",
-    )
 
 
 def choice_refused(entry: BattleInput, why: str) -> RuleError:

@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from campaign.rules import artefacts
+from campaign.rules import optional
 from campaign.rules.battles.ledger import RESOLVED, this_month
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
@@ -88,15 +88,15 @@ def _retreat(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
 
 def destroy(campaign: Campaign, unit: Unit, turn: Turn, why: str, winner: str | None) -> Campaign:
     """A unit is removed in a battle that `winner` won (None: nobody); an army aboard a
-    sunk or destroyed ship goes down with it. The winner takes the artefacts on the other
-    side's lost armies; with no winner they return to the pool (option wizards, OA10)."""
+    sunk or destroyed ship goes down with it. The lost armies are beaten by the winner, at
+    the optional rules' point (OA10: what they held)."""
     lost = [unit.id]
     if isinstance(unit, Ship) and unit.carrying:
         lost.append(unit.carrying)
     turn.record("destroyed", units=lost, hex=list(unit.hex), why=why)
     for unit_id in lost:
         campaign = campaign.without_unit(unit_id)
-    return artefacts.taken(campaign, lost, winner, unit.hex, turn)
+    return optional.armies_beaten(campaign, lost, winner, unit.hex, turn)
 
 
 def _victor_at(campaign: Campaign, hex_: Hex, loser: str) -> str | None:
