@@ -52,7 +52,7 @@ from campaign.display.mapsvg.scene import KingdomLook, looks_of
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
-from campaign.rules.battles import naval_possible
+from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours

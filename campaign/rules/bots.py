@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.rules.battles import naval_possible
+from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.hexmap import Hex, HexMap, Terrain, connected, map_from_json
 from campaign.rules.setup import RACES
 from campaign.rules.state import (
@@ -360,7 +360,7 @@ def _purchases(desk: Desk, pending: Pending) -> None:
 
 
 def _quests(campaign: Campaign, kingdom: Kingdom, rng: random.Random) -> list[JsonDict]:
-    """Option wizards (OA6): a hero to each Wizard's tower next to the kingdom's tiles,
+    """Quests (OA6): a hero to each Wizard's tower next to the kingdom's tiles,
     while it has an army; each hero a name of his own and his points."""
     if not any(a.kingdom == kingdom.id for a in campaign.armies.values()):
         return []

@@ -11,7 +11,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
-from campaign.rules import artefacts, battles, orders, reform, setup, winter
+from campaign.rules import optional, orders, reform, setup, winter
+from campaign.rules.battles import picking
 from campaign.rules.dice import Dice
 from campaign.rules.fileformat import dump_campaign, parse_campaign
 from campaign.rules.scoring import scores
@@ -28,7 +29,7 @@ STEP_RULES: Mapping[Step, StepRule] = {
     Step.ARMIES: setup.place_starting_armies,
     Step.ORDERS: orders.give_orders,
     Step.RESOLUTION: orders.resolve_orders,
-    Step.BATTLES: battles.fight_battles,
+    Step.BATTLES: picking.fight_battles,
     Step.REFORM: reform.reform,
     Step.RECALL: winter.recall,
     Step.GATHER: winter.gather,
@@ -70,7 +71,7 @@ def advance(
 def run(
     campaign: Campaign, *, defaults: bool, due: Counter[tuple[str, str]] | None = None
 ) -> Campaign:
-    battles.refuse_entries_out_of_month(campaign)
+    picking.refuse_entries_out_of_month(campaign)
     start = campaign.clock
     turn = Turn(
         defaults=defaults,
@@ -84,7 +85,7 @@ def run(
             break
         turn.clock = campaign.clock
         campaign = STEP_RULES[campaign.clock.step](campaign, turn)
-        campaign = artefacts.left_behind(campaign, turn)
+        campaign = optional.step_done(campaign, turn)
         if turn.pending:
             break
     return replace(

@@ -4,7 +4,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from campaign.rules import artefacts
+from campaign.rules import optional
 from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, Terrain
@@ -504,18 +504,18 @@ def enemies_in(campaign: Campaign, hex_: Hex, kingdom_id: str) -> list[Unit]:
 
 def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     """Rulings O4, O5: the unit enters; an unexplored tile is explored (2D6), a controlled
-    one is taken if no enemy army or ship is in it at this moment. With option wizards a
-    tower that rose earlier this month stops the unit where it is, and one may rise where it
-    explores (OA4, OA5)."""
+    one is taken if no enemy army or ship is in it at this moment. A Wizard's tower that rose
+    earlier this month stops the unit where it is (OA5); an optional rule may replace an
+    exploration (OA4)."""
     start = unit.hex
     if to in campaign.towers:
         turn.record("tower-blocked", unit=unit.id, kingdom=unit.kingdom, hex=list(to))
         return campaign
     unexplored = to not in campaign.tiles and campaign.map.tiles[to].terrain is not Terrain.OCEAN
     dice = [turn.roll(), turn.roll()] if unexplored else []
-    if dice and _tower_rises(campaign, dice, turn):
-        turn.record("tower-raised", unit=unit.id, kingdom=unit.kingdom, hex=list(to), dice=dice)
-        return replace(campaign, towers=campaign.towers | {to})
+    instead = optional.explored(campaign, unit, to, dice, turn) if dice else None
+    if instead is not None:
+        return instead
     if isinstance(unit, Army):
         campaign = campaign.with_army(replace(unit, hex=to, moved=(start, to)))
     else:
@@ -532,20 +532,11 @@ def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     return take_control(campaign, to, unit.kingdom, turn)
 
 
-def _tower_rises(campaign: Campaign, dice: list[int], turn: Turn) -> bool:
-    """Option wizards (OA4): exploration dice that match are followed by two more (kept
-    in `dice`); if those match too, a Wizard's tower rises instead of the first result."""
-    if not campaign.options.on("wizards") or dice[0] != dice[1]:
-        return False
-    dice += [turn.roll(), turn.roll()]
-    return dice[2] == dice[3]
-
-
 def _explore(
     campaign: Campaign, kingdom_id: str, hex_: Hex, dice: list[int], turn: Turn
 ) -> Campaign:
-    """Ruling O5: the tile's result on the exploration table (its first two `dice`); with
-    option wizards, two more dice that did not match are recorded with them (OA4)."""
+    """Ruling O5: the tile's result on the exploration table (its first two `dice`); more
+    dice an optional rule rolled and did not use are recorded with them (OA4)."""
     settlement = EXPLORATION[dice[0] + dice[1]]
     turn.record(
         "explored",
@@ -572,12 +563,12 @@ def _lose_capital_at(
     campaign: Campaign, hex_: Hex, turn: Turn, how: str, taker: str | None = None
 ) -> Campaign:
     """Ruling O7: the capital at `hex_`, taken (by `taker`) or razed, is no longer its
-    kingdom's; with option wizards what it held goes to the taker, or to the pool (OA10)."""
+    kingdom's; then the optional rules' point of a capital lost (OA10: what it held)."""
     for kingdom in campaign.kingdoms:
         if kingdom.capital == hex_:
             turn.record("capital-lost", kingdom=kingdom.id, hex=list(hex_), how=how)
             campaign = campaign.with_kingdom(replace(kingdom, capital=None))
-            return artefacts.capital_fallen(campaign, kingdom.id, taker, hex_, turn)
+            return optional.capital_lost(campaign, kingdom.id, taker, hex_, turn)
     return campaign
 
 
@@ -595,4 +586,4 @@ def _raze(campaign: Campaign, unit: Unit, turn: Turn) -> Campaign:
         return campaign
     turn.record("razed", unit=unit.id, hex=list(unit.hex), settlement=str(holding.settlement))
     campaign = campaign.with_holding(replace(holding, settlement=None))
-    return _lose_capital_at(campaign, unit.hex, turn, "razed")  # its artefacts: to the pool
+    return _lose_capital_at(campaign, unit.hex, turn, "razed")

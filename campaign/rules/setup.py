@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 from dataclasses import replace
 
-from campaign.rules.army_limits import licence
+from campaign.rules import optional
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
 from campaign.rules.players import roll_off
@@ -239,12 +239,9 @@ def place_starting_armies(campaign: Campaign, turn: Turn) -> Campaign:
             or campaign.kingdom(kingdom_id).capital
             or own[kingdom_id][0]
         )
-        judged_at = campaign.kingdom(kingdom_id).capital or hex_  # option OA1
-        army = Army(
-            id=f"{kingdom_id}-1",
-            kingdom=kingdom_id,
-            hex=hex_,
-            licence=licence(campaign, kingdom_id, judged_at),
+        judged_at = campaign.kingdom(kingdom_id).capital or hex_  # OA1: at the capital
+        army = optional.army_raised(
+            campaign, Army(id=f"{kingdom_id}-1", kingdom=kingdom_id, hex=hex_), judged_at
         )
         campaign = campaign.with_army(army)
         turn.record("army-placed", kingdom=kingdom_id, army=army.id, hex=list(hex_))

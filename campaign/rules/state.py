@@ -6,6 +6,7 @@ The JSON shape lives only in `fileformat` (parse, validate, serialise).
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import ClassVar
 
 from campaign.rules.hexmap import Hex, HexMap
 
@@ -93,14 +94,14 @@ class Settlement(StrEnum):
 
 
 class Licence(StrEnum):
-    """What an army's lists may field beyond the usual (option `army_limits`, OA1)."""
+    """What an army's lists may field beyond the usual (`optional.army_limits`, OA1)."""
 
     MONSTERS = "monsters"
     WAR_ENGINES = "war_engines"
 
 
 class Works(StrEnum):
-    """The siege works a side sets up (option `sieges`, OA15)."""
+    """The siege works a side sets up (`optional.sieges`, OA15)."""
 
     STONE = "stone"  # a fortress: 2 stone towers, 2 stone walls, a gate, 2 objectives
     WOOD = "wood"  # a capital: 1 wooden tower, 2 wooden walls, a gate, 1 objective
@@ -179,7 +180,7 @@ class Army:
     # Set when the army must leave the tile after a lost or drawn battle (B10) and its
     # player has not yet said where to.
     retreat: str | None = None
-    licence: tuple[Licence, ...] = ()  # option army_limits (OA1), fixed when raised
+    licence: tuple[Licence, ...] = ()  # optional.army_limits (OA1), fixed when raised
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +227,7 @@ class BattleInput:
     result: str | None = None
     winner: str | None = None
     resolve: str | None = None
-    captured: tuple[str, ...] = ()  # option wizards (OA10): artefacts the winner took
+    captured: tuple[str, ...] = ()  # optional.wizards (OA10): artefacts the winner took
     position: int = field(default=0, compare=False)
 
 
@@ -247,7 +248,7 @@ class PurchaseKind(StrEnum):
     SHIP = "ship"
     ARMY = "army"
     DISBAND = "disband"
-    QUEST = "quest"  # option wizards (OA6): a hero sent to a Wizard's tower
+    QUEST = "quest"  # optional.wizards (OA6): a hero sent to a Wizard's tower
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +273,7 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class Allocation:
-    """Option wizards (OA9): an entry of a kingdom's deploy list placing an artefact it
+    """`optional.wizards` (OA9): an entry of a kingdom's deploy list placing an artefact it
     holds on one of its armies, or at its capital (`army` None). Secret to its kingdom."""
 
     artefact: str
@@ -303,16 +304,16 @@ class BattleSide:
     points: int
     strategy_cards: int
     defending: bool
-    # Option army_limits (OA2): points a side may spend on Monsters and on War Engines; on
+    # optional.army_limits (OA2): points a side may spend on Monsters and on War Engines; on
     # the sides of pitched battles handed to the tabletop only.
     limits: Mapping[Licence, int] | None = None
-    # Option wizards (OA9): the artefacts on the side's armies, shown on the card.
+    # optional.wizards (OA9): the artefacts on the side's armies, shown on the card.
     artefacts: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Holder:
-    """Who holds an artefact (option wizards, OA8): a kingdom, on one of its armies, or
+    """Who holds an artefact (`optional.wizards`, OA8): a kingdom, on one of its armies, or
     at its capital (`army` None)."""
 
     kingdom: str
@@ -321,7 +322,11 @@ class Holder:
 
 @dataclass(frozen=True, slots=True)
 class Artefact:
-    """A magical artefact of the campaign's pool (OA8): free (`holder` None) or held."""
+    """A magical artefact of the campaign's pool (OA8): free (`holder` None) or held.
+    Option module: `optional.wizards`."""
+
+    LOWEST: ClassVar[int] = 5  # its points (OA8)
+    HIGHEST: ClassVar[int] = 50
 
     name: str
     points: int
@@ -330,7 +335,7 @@ class Artefact:
 
 @dataclass(frozen=True, slots=True)
 class Siege:
-    """Option sieges (OA14, OA15): the side whose fortress or capital is assaulted, and its
+    """`optional.sieges` (OA14, OA15): the side whose fortress or capital is assaulted, and its
     works."""
 
     side: str
@@ -351,7 +356,7 @@ class Battle:
     scenario: str | None = None
     defender_benefit: str | None = None
     last_stand: str | None = None
-    siege: Siege | None = None  # option sieges, on pitched battles handed to the tabletop
+    siege: Siege | None = None  # optional.sieges, on pitched battles handed to the tabletop
     status: BattleStatus = BattleStatus.RESOLVED
     result: str | None = None
     winner: str | None = None
@@ -385,8 +390,8 @@ class Campaign:
     battles: tuple[Battle, ...] = ()
     events: tuple[JsonObject, ...] = ()
     extra: JsonObject = field(default_factory=dict)
-    towers: frozenset[Hex] = frozenset()  # option wizards (OA5): never explored or entered
-    artefacts: tuple[Artefact, ...] = ()  # option wizards (OA8): the pool, in its order
+    towers: frozenset[Hex] = frozenset()  # optional.wizards (OA5): never explored or entered
+    artefacts: tuple[Artefact, ...] = ()  # optional.wizards (OA8): the pool, in its order
 
     def kingdom(self, kingdom_id: str) -> Kingdom:
         for kingdom in self.kingdoms:

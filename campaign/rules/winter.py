@@ -4,8 +4,7 @@ recruiting (W5), feeding (W6) and deployment (W7); after the last year, the end.
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from campaign.rules import artefacts
-from campaign.rules.army_limits import licence
+from campaign.rules import optional
 from campaign.rules.combat import natural_key
 from campaign.rules.dice import Dice
 from campaign.rules.errors import RuleError
@@ -362,8 +361,9 @@ def _why_not(
     """None if the purchase can be made now (`made`: this winter's so far), else the reason
     it can't, in a sentence."""
     kingdom = campaign.kingdom(kingdom_id)
-    if purchase.kind is PurchaseKind.QUEST:
-        return _quest_check(campaign, kingdom_id, purchase, made)
+    added = optional.purchase_rule(campaign, purchase.kind)
+    if added is not None:
+        return added.refusal(campaign, kingdom_id, purchase, made)
     if purchase.kind is PurchaseKind.DISBAND:
         army = campaign.armies.get(purchase.army or "")
         return (
@@ -388,27 +388,6 @@ def _why_not(
         return f"It costs {gold} gold and {food} food; {kingdom_id} has {kingdom.gold} gold and {kingdom.food} food."
     check = _SPECIAL_CHECKS.get(purchase.kind)
     return check(campaign, kingdom, purchase, made) if check else None
-
-
-def _quest_check(
-    campaign: Campaign, kingdom_id: str, purchase: Purchase, made: list[tuple[str, Purchase]]
-) -> str | None:
-    """Option wizards (OA6): a quest is free; it needs a tile of the kingdom's next to the
-    tower, an army, and neither that tower nor that hero used by the kingdom this winter."""
-    tower = purchase.hex
-    assert tower is not None
-    if not any(campaign.owner(h) == kingdom_id for h in campaign.map.neighbours(tower)):
-        return f"{kingdom_id} controls no tile next to the Wizard's tower at {list(tower)}."
-    if not _armies_of(campaign, kingdom_id):
-        return f"{kingdom_id} has no army to send on a quest."
-    for who, earlier in made:
-        if who != kingdom_id or earlier.kind is not PurchaseKind.QUEST:
-            continue
-        if earlier.hex == tower:
-            return f"{kingdom_id} has sent a quest to the tower at {list(tower)} this winter."
-        if earlier.hero == purchase.hero:
-            return f"{purchase.hero} has gone on a quest this winter already."
-    return None
 
 
 def _capital_check(
@@ -461,20 +440,18 @@ def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) ->
     if purchase.kind is PurchaseKind.DISBAND:
         turn.record("disbanded", kingdom=kingdom_id, army=purchase.army)
         return campaign.without_unit(purchase.army or "")
-    if purchase.kind is PurchaseKind.QUEST:
-        return artefacts.quest(campaign, kingdom_id, purchase, turn)
+    added = optional.purchase_rule(campaign, purchase.kind)
+    if added is not None:
+        return added.make(campaign, kingdom_id, purchase, turn)
     assert purchase.hex is not None
     _, gold, food = BUILDS[purchase.kind]
     kingdom = replace(kingdom, gold=kingdom.gold - gold, food=kingdom.food - food)
     if purchase.kind is PurchaseKind.ARMY:
         kingdom = replace(kingdom, armies_raised=kingdom.armies_raised + 1)
-        army = Army(
-            f"{kingdom_id}-{kingdom.armies_raised}",
-            kingdom_id,
-            purchase.hex,
-            ally=purchase.ally,
-            licence=licence(campaign, kingdom_id, purchase.hex),  # option OA1
+        raised = Army(
+            f"{kingdom_id}-{kingdom.armies_raised}", kingdom_id, purchase.hex, ally=purchase.ally
         )
+        army = optional.army_raised(campaign, raised, purchase.hex)  # OA1 at its fortress
         turn.record(
             "recruited",
             kingdom=kingdom_id,
@@ -567,7 +544,7 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     capital stay there. Then the player order is set by armies, and a new year begins."""
     for kingdom_id, plan in campaign.inputs.deploy.items():  # judged as soon as given
         _placed(campaign, kingdom_id, plan)
-        artefacts.check_allocations(campaign, kingdom_id, plan)
+        optional.deploy_given(campaign, kingdom_id, plan)
     plans: dict[str, tuple[Placement | Allocation, ...]] = {}
     for kingdom in _standing(campaign):
         staging = _staging(campaign, kingdom.id)
@@ -584,8 +561,8 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     turn.record("player-order", order=order, armies=counts)
     for kingdom_id in order:
         campaign = _deploy_kingdom(campaign, kingdom_id, plans[kingdom_id], turn)
-    for kingdom_id in order:  # option wizards (OA9), once every army stands where it will
-        campaign = artefacts.allocate(campaign, kingdom_id, plans[kingdom_id])
+    for kingdom_id in order:  # the optional rules' placing (OA9), once every army stands
+        campaign = optional.deployed(campaign, kingdom_id, plans[kingdom_id])
     campaign = replace(
         campaign, player_order=tuple(order), inputs=replace(campaign.inputs, deploy={})
     )
@@ -652,7 +629,7 @@ def _placed(
     placed: dict[str, Hex] = {}
     for index, placement in enumerate(plan):
         if not isinstance(placement, Placement):
-            continue  # an artefact's entry (option wizards, OA9)
+            continue  # an artefact's entry (OA9)
         where = f"inputs.deploy.{kingdom_id}[{index}]"
         if placement.army not in staged or placement.army in placed:
             raise RuleError(

@@ -17,9 +17,9 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
-from campaign.rules.artefacts import HIGHEST, LOWEST
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
+from campaign.rules.optional.wizards.artefacts import HIGHEST, LOWEST
 from campaign.services.advancing import (
     advance_when_ready,
     campaign_advance,

@@ -29,7 +29,8 @@ from campaign.models import KINGDOM_NAME_LENGTH, WEEKDAYS, Campaign, default_dea
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MIN_SIZE
-from campaign.rules.options import OPTION_ROWS, OptionRow, offered, switched_on
+from campaign.rules.optional.rule import OptionRow
+from campaign.rules.options import OPTION_ROWS, offered, switched_on
 from campaign.services import ServiceError
 from config.ratelimit import too_many_posts, too_often
 

@@ -77,7 +77,7 @@ def played(
 
 def event_types() -> set[str]:
     """Every type of event the engine records (`turn.record("type", ...)` in its source)."""
-    source = "\n".join(path.read_text() for path in RULES.glob("*.py"))
+    source = "\n".join(path.read_text() for path in RULES.rglob("*.py"))
     return set(re.findall(r'\.record\(\s*"([a-z-]+)"', source))
 
 

@@ -3,13 +3,14 @@ is wrong."""
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
-from campaign.rules.artefacts import HIGHEST, LOWEST, kings_of_war_pool
+from campaign.rules import optional
 from campaign.rules.fileformat.reading import FORMAT, TOP_LEVEL, Json, optional_field
 from campaign.rules.fileformat.validating import validate_state
 from campaign.rules.hexmap import Hex, cached_map_from_json
-from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS, OptionRow
+from campaign.rules.optional.rule import OptionRow
+from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS
 from campaign.rules.state import (
     STEPS,
     Allocation,
@@ -370,10 +371,11 @@ def _battle(json: Json, options: Options) -> Battle:
 
 
 def _artefacts(top: Mapping[str, Json], options: Options) -> tuple[Artefact, ...]:
-    """The pool (OA8): as the file lists it; with the option on and none listed, Kings of
-    War's forty, all free."""
+    """The pool (OA8): as the file lists it; none listed, what its rule reads (Kings of War's
+    forty, all free), or none while the rule is off."""
     if "artefacts" not in top:
-        return kings_of_war_pool() if options.on("wizards") else ()
+        pool = optional.absent(options, "artefacts")
+        return cast(tuple[Artefact, ...], pool) if pool is not None else ()
     return tuple(_artefact(item) for item in top["artefacts"].as_list())
 
 
@@ -381,7 +383,7 @@ def _artefact(json: Json) -> Artefact:
     fields = json.as_object(required=("name", "points"), optional=("holder",))
     return Artefact(
         name=fields["name"].as_str(),
-        points=fields["points"].as_int(LOWEST, HIGHEST),
+        points=fields["points"].as_int(Artefact.LOWEST, Artefact.HIGHEST),
         holder=optional_field(fields, "holder", lambda j: j.optional(_holder), None),
     )
 
@@ -521,7 +523,7 @@ def _purchase(json: Json, options: Options) -> Purchase:
 
 
 def _quest(json: Json, fields: dict[str, Json]) -> Purchase:
-    """Option wizards (OA6): `{"quest": tower, "hero": name, "points": p}`; a malformed one
+    """A quest (OA6): `{"quest": tower, "hero": name, "points": p}`; a malformed one
     refuses the file (settled points of part A)."""
     if "hex" in fields or "ally" in fields:
         json.refuse("bad-purchase", "A quest names its tower, its hero and his points only.")
@@ -547,7 +549,7 @@ def _feed(json: Json) -> tuple[str, ...]:
 
 
 def _placement(json: Json, options: Options) -> Placement | Allocation:
-    """An army's place (W7), or with option wizards an artefact's (OA9)."""
+    """An army's place (W7), or an artefact's (OA9)."""
     fields = _fields(json, "inputs.deploy[]", options, required=("army",), optional=("hex",))
     if "artefact" in fields:
         if "hex" in fields:
@@ -637,7 +639,7 @@ def _battle_input(
 
 
 def _captured(fields: Mapping[str, Json], winner: str | None) -> tuple[str, ...]:
-    """A tabletop win's `captured` (option wizards, OA10): names, each once."""
+    """A tabletop win's `captured` (OA10): names, each once."""
     if "captured" not in fields:
         return ()
     if winner is None:

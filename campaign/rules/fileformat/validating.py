@@ -28,7 +28,7 @@ def validate_state(campaign: Campaign) -> None:
 
 
 def _validate_artefacts(campaign: Campaign) -> None:
-    """Option wizards (OA8): each artefact once; a holder is a kingdom, and the army it
+    """The artefacts' pool (OA8): each artefact once; a holder is a kingdom, and the army it
     names is one of that kingdom's."""
     names: set[str] = set()
     known = {kingdom.id for kingdom in campaign.kingdoms}
@@ -60,7 +60,7 @@ def _validate_artefacts(campaign: Campaign) -> None:
 
 
 def _validate_quests(campaign: Campaign) -> None:
-    """Option wizards (OA6): a quest goes to one of the map's Wizard's towers."""
+    """A quest (OA6) goes to one of the map's Wizard's towers."""
     for kingdom_id, purchases in campaign.inputs.purchases.items():
         for index, purchase in enumerate(purchases):
             if purchase.kind is PurchaseKind.QUEST and purchase.hex not in campaign.towers:
@@ -72,7 +72,7 @@ def _validate_quests(campaign: Campaign) -> None:
 
 
 def _validate_towers(campaign: Campaign) -> None:
-    """Option wizards (OA5): a tower stands on the map's land, is never explored (never in
+    """A Wizard's tower (OA5) stands on the map's land, is never explored (never in
     `tiles`) and no unit stands in it."""
     occupied = {unit.hex for unit in campaign.units()}
     for index, tower in enumerate(sorted(campaign.towers)):

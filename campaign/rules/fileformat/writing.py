@@ -6,6 +6,7 @@ from enum import StrEnum
 from campaign.rules.combat import natural_key
 from campaign.rules.fileformat.reading import FORMAT
 from campaign.rules.hexmap import Hex, map_to_json
+from campaign.rules.optional import field_on
 from campaign.rules.options import OPTIONS
 from campaign.rules.state import (
     Allocation,
@@ -77,8 +78,9 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
     data["pending"] = [_dump_pending(p) for p in campaign.pending]
     data["battles"] = [dump_battle(battle, campaign.options) for battle in campaign.battles]
     data["events"] = [dict(event) for event in campaign.events]
-    if campaign.options.on("wizards"):
+    if field_on(campaign.options, "", "towers"):
         data["towers"] = [_hex(tower) for tower in sorted(campaign.towers)]
+    if field_on(campaign.options, "", "artefacts"):
         data["artefacts"] = [_dump_artefact(artefact) for artefact in campaign.artefacts]
     data["scores"] = scores
     return data
@@ -122,7 +124,7 @@ def _dump_army(army: Army, options: Options) -> dict[str, object]:
         data["moved"] = [_hex(army.moved[0]), _hex(army.moved[1])]
     if army.retreat is not None:
         data["retreat"] = army.retreat
-    if options.on("army_limits"):
+    if field_on(options, "armies[]", "licence"):
         data["licence"] = [str(kind) for kind in army.licence]
     return data
 
@@ -271,7 +273,8 @@ def dump_battle(battle: Battle, options: Options) -> dict[str, object]:
         "winner": battle.winner,
         "dice": list(battle.dice),
     }
-    if options.on("sieges") and battle.kind == "pitched" and battle.scenario is not None:
+    handed_off = battle.kind == "pitched" and battle.scenario is not None
+    if handed_off and field_on(options, "battles[]", "siege"):
         siege = battle.siege
         data["siege"] = {"side": siege.side, "works": str(siege.works)} if siege else None
     if battle.extra:

@@ -17,8 +17,8 @@ from battles.models import Battle
 from campaign import services
 from campaign.gazetteer import Names
 from campaign.models import Campaign
-from campaign.rules.artefacts import ARTEFACTS
 from campaign.rules.hexmap import neighbours
+from campaign.rules.optional.wizards.artefacts import ARTEFACTS
 from campaign.rules.options import OPTION_ROWS
 from campaign.words import names_of
 from tests.campaign.helpers import (

@@ -2,6 +2,9 @@
 tabletop at a defended fortress or capital is a siege assault, and its card gives the
 defender's works in place of the defended tile's benefit (B6)."""
 
+from dataclasses import replace
+
+from campaign.rules.optional.rule import OptionalRule, OptionRow
 from campaign.rules.state import Battle, Campaign, Settlement, Siege, Works
 
 
@@ -25,3 +28,26 @@ def siege_of(campaign: Campaign, battle: Battle) -> Siege | None:
         if campaign.kingdom(kingdom_id).capital == battle.hex:
             return Siege(kingdom_id, Works.WOOD)
     return None
+
+
+def _card(campaign: Campaign, battle: Battle) -> Battle:
+    """OA14, OA15: the card says whether the battle is a siege; a siege's works replace the
+    defended tile's benefit."""
+    siege = siege_of(campaign, battle)
+    if siege is None:
+        return replace(battle, siege=None)
+    return replace(battle, siege=siege, defender_benefit=None)
+
+
+RULE = OptionalRule(
+    row=OptionRow(
+        "sieges",
+        "Siege assaults",
+        "A fortress or capital defended by its own kingdom's army is assaulted over towers "
+        "and walls at the tabletop (options OA14 and OA15).",
+        default=False,
+        switch=True,
+    ),
+    fields={"battles[]": ("siege",)},
+    battle_card=_card,
+)

@@ -6,9 +6,11 @@ what each side may spend on Monsters and on War Engines (OA2). The engine checks
 the players do, by the card."""
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from campaign.rules.hexmap import Hex, Terrain
-from campaign.rules.state import Army, Campaign, Licence
+from campaign.rules.optional.rule import OptionalRule, OptionRow, each_side
+from campaign.rules.state import Army, Battle, Campaign, Licence
 
 POINTS_PER_ARMY = 500  # OA2: per upright army of the side holding that licence
 
@@ -17,9 +19,7 @@ def licence(campaign: Campaign, kingdom_id: str, at: Hex) -> tuple[Licence, ...]
     """The licence of an army `kingdom_id` raises at `at` (its fortress; the starting army
     is judged at the capital), OA1: `monsters` if the tile is mountains, or is next to a
     mountains tile the kingdom controls or to any marsh; `war_engines` if the tile is forest
-    or is next to a forest tile the kingdom controls. Nothing while the option is off."""
-    if not campaign.options.on("army_limits"):
-        return ()
+    or is next to a forest tile the kingdom controls."""
     hexmap = campaign.map
 
     def terrain(h: Hex) -> Terrain:
@@ -46,3 +46,30 @@ def limits(armies: list[Army]) -> Mapping[Licence, int]:
         kind: POINTS_PER_ARMY * sum(1 for army in armies if kind in army.licence)
         for kind in Licence
     }
+
+
+def _licensed(campaign: Campaign, army: Army, judged_at: Hex) -> Army:
+    """OA1: an army raised gets its licence, fixed for its life."""
+    return replace(army, licence=licence(campaign, army.kingdom, judged_at))
+
+
+def _card(campaign: Campaign, battle: Battle) -> Battle:
+    """OA2: the card prints each side's limits."""
+    return each_side(
+        battle, lambda s: replace(s, limits=limits([campaign.armies[a] for a in s.armies]))
+    )
+
+
+RULE = OptionalRule(
+    row=OptionRow(
+        "army_limits",
+        "Army limits by terrain",
+        "Monsters and War Engines only from armies raised among mountains, marsh or forest, "
+        "and no Kings of War magical artefacts (options OA1 to OA3).",
+        default=False,
+        switch=True,
+    ),
+    fields={"armies[]": ("licence",), "battles[].sides[]": ("limits",)},
+    army_raised=_licensed,
+    battle_card=_card,
+)

@@ -1,4 +1,4 @@
-"""Option `wizards` (campaign-options.md, OA8): the campaign-wide pool of magical
+"""Option `wizards` (campaign-options.md, OA7 to OA10): the campaign-wide pool of magical
 artefacts. Each exists once; it is free, or held by a kingdom, on one of its armies or at
 its capital. The pool is filled from Kings of War's list (kings-of-war.md, in that table's
 order: points, then name) unless the campaign's file names its own."""
@@ -9,10 +9,19 @@ from dataclasses import replace
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
 from campaign.rules.picks import random_pick
-from campaign.rules.state import Allocation, Artefact, Campaign, Holder, Placement, Purchase
+from campaign.rules.state import (
+    Allocation,
+    Artefact,
+    Battle,
+    BattleInput,
+    Campaign,
+    Holder,
+    Placement,
+    Purchase,
+)
 from campaign.rules.turn import Turn
 
-LOWEST, HIGHEST = 5, 50  # an artefact's points (OA8)
+LOWEST, HIGHEST = Artefact.LOWEST, Artefact.HIGHEST  # an artefact's points (OA8)
 
 # Kings of War's forty magical artefacts: (name, points), in the rulebook's order.
 ARTEFACTS: tuple[tuple[str, int], ...] = (
@@ -261,3 +270,28 @@ def _new_home(campaign: Campaign, kingdom_id: str, hex_: Hex) -> Holder | None:
     if army is not None:
         return Holder(kingdom_id, army)
     return Holder(kingdom_id) if campaign.kingdom(kingdom_id).capital is not None else None
+
+
+def on_armies(campaign: Campaign, armies: Sequence[str]) -> tuple[str, ...]:
+    """The artefacts on these armies (OA9), in the pool's order."""
+    return tuple(
+        a.name for a in campaign.artefacts if a.holder is not None and a.holder.army in armies
+    )
+
+
+def capture_refused(battle: Battle, entry: BattleInput) -> RuleError | None:
+    """OA10: a win captures only what the card lists on the beaten side's armies (judged as
+    soon as the result is given, not once the battle's turn comes)."""
+    if not entry.captured or entry.winner is None:
+        return None
+    beaten = [s for s in battle.sides if s.kingdom != entry.winner]
+    on_the_card = {name for side in beaten for name in side.artefacts or ()}
+    strays = [name for name in entry.captured if name not in on_the_card]
+    if not strays:
+        return None
+    return RuleError(
+        "capture-not-in-battle",
+        f"inputs.battles[{entry.position}].captured",
+        f"{', '.join(strays)} was not on the beaten side's armies in the battle at "
+        f"{list(battle.hex)}: only what its card lists can be captured (option OA10).",
+    )

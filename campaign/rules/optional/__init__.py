@@ -1,0 +1,175 @@
+"""The optional rules (campaign-options.md), one module each, and the points of OG7's order
+of play where the engine's steps call them.
+
+A step calls the point (`optional.battle_card(campaign, battle)`), never an option by name:
+each point runs the hook of every rule that is on and enters it, in the options table's
+order. To add a rule: docs/adding-an-option.md."""
+
+from collections.abc import Sequence
+from functools import cache
+
+from campaign.rules.errors import RuleError
+from campaign.rules.hexmap import Hex
+from campaign.rules.optional import army_limits, common_deck, sieges, wizards
+from campaign.rules.optional.rule import DeployPlan, OptionalRule, PurchaseRule, Sides
+from campaign.rules.state import (
+    Army,
+    Battle,
+    BattleInput,
+    Campaign,
+    Options,
+    PurchaseKind,
+    Unit,
+)
+from campaign.rules.turn import Turn
+
+# Every optional rule, in the options table's order (the order their hooks run in).
+RULES: tuple[OptionalRule, ...] = (army_limits.RULE, wizards.RULE, common_deck.RULE, sieges.RULE)
+
+
+@cache
+def _switched_on(switches: frozenset[str]) -> tuple[OptionalRule, ...]:
+    return tuple(rule for rule in RULES if rule.row.name in switches)
+
+
+def each(options: Options) -> tuple[OptionalRule, ...]:
+    """The optional rules a campaign's options turn on, in the table's order."""
+    return _switched_on(options.switches)
+
+
+def field_on(options: Options, where: str, key: str) -> bool:
+    """Whether a rule that is on owns the state field `key` at `where` (OG1)."""
+    return any(key in rule.fields.get(where, ()) for rule in each(options))
+
+
+def absent(options: Options, key: str) -> object | None:
+    """What an absent top-level field reads while the rule that owns it is on; None if no
+    rule that is on says."""
+    for rule in each(options):
+        if key in rule.absent:
+            return rule.absent[key]()
+    return None
+
+
+# --- summer: resolution (O5 with OA4, OA5) ---------------------------------------------------
+
+
+def explored(
+    campaign: Campaign, unit: Unit, to: Hex, dice: list[int], turn: Turn
+) -> Campaign | None:
+    """A unit explores `to` with `dice`: a campaign where a rule replaces the exploration
+    (and the move), else None."""
+    for rule in each(campaign.options):
+        if rule.explored is not None:
+            instead = rule.explored(campaign, unit, to, dice, turn)
+            if instead is not None:
+                return instead
+    return None
+
+
+# --- an army raised (S3, W5) -----------------------------------------------------------------
+
+
+def army_raised(campaign: Campaign, army: Army, judged_at: Hex) -> Army:
+    """The new army, with what each rule that is on gives it (OA1)."""
+    for rule in each(campaign.options):
+        if rule.army_raised is not None:
+            army = rule.army_raised(campaign, army, judged_at)
+    return army
+
+
+# --- summer: battles (B3 to B12) -------------------------------------------------------------
+
+
+def battle_sides(campaign: Campaign, sides: Sides) -> Sides:
+    """Both sides of a battle, as the rules that are on state them (OA13)."""
+    for rule in each(campaign.options):
+        if rule.battle_sides is not None:
+            sides = rule.battle_sides(campaign, sides)
+    return sides
+
+
+def battle_card(campaign: Campaign, battle: Battle) -> Battle:
+    """A pitched battle handed to the tabletop, with what each rule that is on adds to its
+    card (OA2, OA9, OA14, OA15)."""
+    for rule in each(campaign.options):
+        if rule.battle_card is not None:
+            battle = rule.battle_card(campaign, battle)
+    return battle
+
+
+def result_refused(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError | None:
+    """Why a rule that is on refuses a result entry for this battle (OA10), or None."""
+    for rule in each(campaign.options):
+        if rule.result_refused is not None:
+            refusal = rule.result_refused(battle, entry)
+            if refusal is not None:
+                return refusal
+    return None
+
+
+def armies_beaten(
+    campaign: Campaign,
+    armies: Sequence[str],
+    winner: str | None,
+    hex_: Hex,
+    turn: Turn,
+    *,
+    names: Sequence[str] | None = None,
+) -> Campaign:
+    """The winner (None: nobody) beat these armies at `hex_`: hit, destroyed, or routed
+    with what it names (OA10)."""
+    for rule in each(campaign.options):
+        if rule.armies_beaten is not None:
+            campaign = rule.armies_beaten(campaign, armies, winner, hex_, turn, names)
+    return campaign
+
+
+def capital_lost(
+    campaign: Campaign, loser: str, taker: str | None, hex_: Hex, turn: Turn
+) -> Campaign:
+    """The capital of `loser` at `hex_` is taken by `taker`, or razed (None) (O7, OA10)."""
+    for rule in each(campaign.options):
+        if rule.capital_lost is not None:
+            campaign = rule.capital_lost(campaign, loser, taker, hex_, turn)
+    return campaign
+
+
+# --- winter: build (W5 with OA6, OA7) --------------------------------------------------------
+
+
+def purchase_rule(campaign: Campaign, kind: PurchaseKind) -> PurchaseRule | None:
+    """The rule of a purchase an optional rule that is on adds, if `kind` is one."""
+    for rule in each(campaign.options):
+        if kind in rule.purchases:
+            return rule.purchases[kind]
+    return None
+
+
+# --- winter: deploy (W7 with OA9) ------------------------------------------------------------
+
+
+def deploy_given(campaign: Campaign, kingdom_id: str, plan: DeployPlan) -> None:
+    """A kingdom's deploy list, judged by each rule that is on as soon as given."""
+    for rule in each(campaign.options):
+        if rule.deploy_given is not None:
+            rule.deploy_given(campaign, kingdom_id, plan)
+
+
+def deployed(campaign: Campaign, kingdom_id: str, plan: DeployPlan) -> Campaign:
+    """Once every army stands where it will: what each rule that is on places."""
+    for rule in each(campaign.options):
+        if rule.deployed is not None:
+            campaign = rule.deployed(campaign, kingdom_id, plan)
+    return campaign
+
+
+# --- after every step ------------------------------------------------------------------------
+
+
+def step_done(campaign: Campaign, turn: Turn) -> Campaign:
+    """After each step of the engine, what each rule that is on keeps straight (OA10)."""
+    for rule in each(campaign.options):
+        if rule.step_done is not None:
+            campaign = rule.step_done(campaign, turn)
+    return campaign

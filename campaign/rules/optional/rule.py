@@ -1,0 +1,129 @@
+"""What an optional rule declares (campaign-options.md, OG1 to OG7): its row of the options
+table, the fields it adds to the campaign file, and the functions the engine's steps call at
+the points OG7 names. The steps call those points through `campaign.rules.optional`; none
+of them names an option."""
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+
+from campaign.rules.errors import RuleError
+from campaign.rules.hexmap import Hex
+from campaign.rules.state import (
+    Allocation,
+    Army,
+    Battle,
+    BattleInput,
+    BattleSide,
+    Campaign,
+    Placement,
+    Purchase,
+    PurchaseKind,
+    Unit,
+)
+from campaign.rules.turn import Turn
+
+type OptionValue = int | str | bool
+type Sides = tuple[BattleSide, BattleSide]
+type DeployPlan = Sequence[Placement | Allocation]
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    """One option: an int within `low`..`high`, one of `choices` (value -> words), or with
+    `switch` a rule turned on or off."""
+
+    name: str
+    label: str
+    words: str
+    default: OptionValue
+    low: int | None = None
+    high: int | None = None
+    choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    enum: type[StrEnum] | None = None  # the engine's type of a choice
+    switch: bool = False
+    # Offered to a group creating a campaign: an optional rule whose pages are not all
+    # built yet is played by the engine (and its casebook) but not offered.
+    offered: bool = True
+
+    def refusal(self, value: object) -> str | None:
+        """What is wrong with `value` for this option, in words; None if it stands."""
+        if self.switch:
+            return None if type(value) is bool else f"{self.label} is true or false."
+        if self.choices:
+            allowed = " or ".join(self.choices)
+            return None if value in self.choices else f"{self.label} is {allowed}."
+        if type(value) is not int:
+            return f"{self.label} is a whole number."
+        if self.low is not None and value < self.low:
+            return f"{self.label} is {self._range()}."
+        if self.high is not None and value > self.high:
+            return f"{self.label} is {self._range()}."
+        return None
+
+    def _range(self) -> str:
+        if self.high is None:
+            return f"{self.low} or more"
+        return f"{self.low} to {self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class PurchaseRule:
+    """A winter purchase an optional rule adds (W5): why it can't be made now (None if it
+    can; `made` is this winter's purchases so far), and what making it does."""
+
+    refusal: Callable[[Campaign, str, Purchase, list[tuple[str, Purchase]]], str | None]
+    make: Callable[[Campaign, str, Purchase, Turn], Campaign]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionalRule:
+    """One optional rule: its row, the state fields it adds to the campaign file by where
+    they stand (`""` the top level, `"armies[]"`, `"battles[].sides[]"`...; a field of a
+    rule that is off is refused, OG1), what an absent top-level field of its own reads
+    while it is on, and its hooks. Each hook is called only while the rule is on, at its
+    point of OG7's order of play; a rule leaves the points it does not enter as they are."""
+
+    row: OptionRow
+    fields: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    absent: Mapping[str, Callable[[], object]] = field(default_factory=lambda: MappingProxyType({}))
+    # --- summer: resolution ---
+    # A unit explores `to` (O5) with `dice`, its two dice, to which a rule may add: None
+    # goes on as usual; a campaign replaces the move and the exploration.
+    explored: Callable[[Campaign, Unit, Hex, list[int], Turn], Campaign | None] | None = None
+    # --- an army raised (setup's starting army, a winter's recruit) ---
+    # The new army, with what the rule gives it; `judged_at` is where it is raised.
+    army_raised: Callable[[Campaign, Army, Hex], Army] | None = None
+    # --- summer: battles ---
+    # Both sides of any battle, as they are stated (and re-stated).
+    battle_sides: Callable[[Campaign, Sides], Sides] | None = None
+    # A pitched battle handed to the tabletop: what its card adds.
+    battle_card: Callable[[Campaign, Battle], Battle] | None = None
+    # An entry reporting a battle's result: why it does not fit the battle, or None.
+    result_refused: Callable[[Battle, BattleInput], RuleError | None] | None = None
+    # The winner (None: nobody) has beaten these armies of the other side at `hex`
+    # (hit, routed with `names`, or destroyed).
+    armies_beaten: (
+        Callable[[Campaign, Sequence[str], str | None, Hex, Turn, Sequence[str] | None], Campaign]
+        | None
+    ) = None
+    # A capital taken by `taker` or razed (`taker` None).
+    capital_lost: Callable[[Campaign, str, str | None, Hex, Turn], Campaign] | None = None
+    # --- winter: build ---
+    purchases: Mapping[PurchaseKind, PurchaseRule] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    # --- winter: deploy ---
+    # A kingdom's deploy list, judged as soon as given (raises a RuleError).
+    deploy_given: Callable[[Campaign, str, DeployPlan], None] | None = None
+    # Once every army stands where it will: what the rule places.
+    deployed: Callable[[Campaign, str, DeployPlan], Campaign] | None = None
+    # --- after every step of the engine ---
+    step_done: Callable[[Campaign, Turn], Campaign] | None = None
+
+
+def each_side(battle: Battle, change: Callable[[BattleSide], BattleSide]) -> Battle:
+    """The battle with `change` made to both its sides."""
+    first, second = battle.sides
+    return replace(battle, sides=(change(first), change(second)))

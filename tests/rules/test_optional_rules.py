@@ -1,0 +1,78 @@
+"""An optional rule is one module and one row (issue 36): every switch of the options table
+has its module in `campaign.rules.optional`, every field a module declares is owned by its
+row, and no module of the engine but the rule's own, the registries and the state names an
+option."""
+
+import importlib
+import re
+from pathlib import Path
+
+from campaign.rules import optional
+from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS, OPTIONS
+
+RULES_DIR = Path(__file__).resolve().parents[2] / "campaign" / "rules"
+OPTIONAL_DIR = RULES_DIR / "optional"
+SWITCHES = [row.name for row in OPTIONS if row.switch]
+# What may name every option: the options table, the optional rules' registry of hooks,
+# and the state the rules add to (whose comments name each field's option module).
+REGISTRIES = {RULES_DIR / "options.py", OPTIONAL_DIR / "__init__.py", RULES_DIR / "state.py"}
+
+
+def _own_files(name: str) -> set[Path]:
+    """The option's own module, or every file of its package."""
+    package = OPTIONAL_DIR / name
+    if package.is_dir():
+        return set(package.rglob("*.py"))
+    return {OPTIONAL_DIR / f"{name}.py"}
+
+
+def test_every_optional_rule_of_the_table_has_its_module_and_is_registered_in_its_order():
+    """A switch row with no module, or a module's rule the registry misses, fails."""
+    for name in SWITCHES:
+        module = importlib.import_module(f"campaign.rules.optional.{name}")
+        assert module.RULE.row is OPTION_ROWS[name], name
+    assert [rule.row.name for rule in optional.RULES] == SWITCHES
+
+
+def test_every_module_of_the_optional_package_is_a_registered_rule():
+    """A module in campaign/rules/optional/ other than the hooks' own is an option's."""
+    names = {p.stem for p in OPTIONAL_DIR.glob("*.py")} | {
+        p.name for p in OPTIONAL_DIR.iterdir() if (p / "__init__.py").exists()
+    }
+    assert names - {"__init__", "rule"} == set(SWITCHES)
+
+
+def test_every_field_a_rule_declares_is_owned_by_its_row():
+    """OPTION_FIELDS holds exactly the fields the rules declare, each by its rule's row
+    (a switch of the table); no rule declares a field twice."""
+    declared = {
+        (where, rule.row.name, key)
+        for rule in optional.RULES
+        for where, keys in rule.fields.items()
+        for key in keys
+    }
+    registered = [
+        (where, option, key) for where, pairs in OPTION_FIELDS.items() for option, key in pairs
+    ]
+    assert len(registered) == len(set(registered))
+    assert set(registered) == declared
+    for _, option, _ in registered:
+        assert OPTION_ROWS[option].switch, option
+
+
+def test_no_module_of_the_engine_names_an_option_but_its_own_and_the_registries():
+    """Outside an option's module(s), the registries and the state, no source of
+    campaign/rules/ names it: not as a string, not in `.on("...")`, not in a comment. The
+    steps call the hook points of campaign.rules.optional instead."""
+    found = []
+    for path in sorted(RULES_DIR.rglob("*.py")):
+        if path in REGISTRIES:
+            continue
+        text = path.read_text()
+        for name in SWITCHES:
+            if path in _own_files(name):
+                continue
+            for number, line in enumerate(text.splitlines(), 1):
+                if re.search(rf"\b{name}\b", line):
+                    found.append(f"{path.relative_to(RULES_DIR)}:{number}: {name}")
+    assert found == []
