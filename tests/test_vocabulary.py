@@ -11,6 +11,7 @@ from campaign.models import AuditEntry, default_deadlines
 from campaign.rules import bots, decisions
 from campaign.rules.options import DEFAULTS, OPTIONS
 from campaign.rules.state import STEPS, BattleStatus, Options, PendingKind, Season, Step
+from campaign.rules.vocabulary import OptionName
 from campaign.views.deadlines import NEXT_STEP
 
 
@@ -55,6 +56,11 @@ def test_the_options_table_and_the_engine_agree_on_names_and_defaults():
     assert all(row.default is False and row.name not in DEFAULTS for row in OPTIONS if row.switch)
     # The services fill a new campaign's options from the same table.
     assert services.setup._checked_options({}) == dict(DEFAULTS)
+
+
+def test_every_option_of_the_table_is_named_and_every_name_has_its_row():
+    """The options' rows are the source of truth; `OptionName` names them, in their order."""
+    assert [row.name for row in OPTIONS] == list(OptionName)
 
 
 def test_the_campaign_file_knows_every_battle_status():
