@@ -19,7 +19,7 @@ from campaign.asks import WORDS, in_order_of_play
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.options import orders_in_cycle
-from campaign.rules.state import OrdersMode, PendingKind
+from campaign.rules.state import OrdersMode, PendingKind, Season
 from campaign.words import absolute, capitalised, chapter_words, joined, kingdom_names, shown, when
 from notifications.discord import DISCORD_LENGTH, discord_time
 from notifications.models import Notification, Reminder
@@ -367,8 +367,8 @@ def snapshot_news(campaign: Campaign, snapshot: Snapshot) -> list[News]:
     players = players_of(members, names)
     number = f"{campaign.pk}:{snapshot.number}"
     news = []
-    if clock["season"] == "ended":
-        if (before_clock or {}).get("season") != "ended":
+    if clock["season"] == Season.ENDED:
+        if (before_clock or {}).get("season") != Season.ENDED:
             end = absolute(reverse("campaign:end", args=[campaign.slug]))
             news.append(
                 ended_news(

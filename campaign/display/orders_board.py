@@ -23,7 +23,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.orders import OrderChoices, order_choices, unordered
-from campaign.rules.state import PendingKind, Step
+from campaign.rules.state import PendingKind, Season, Step
 from campaign.signals import Refused
 from campaign.words import names_of
 
@@ -265,7 +265,7 @@ def with_what_ended(board: Board) -> Board:
 
 def what_ended(clock: Json) -> str:
     """What came to an end for a board to stand at `clock`, as players say it."""
-    if clock["season"] == "winter":
+    if clock["season"] == Season.WINTER:
         return "The summer is over"
     if clock["step"] == Step.BATTLES:
         return f"Month {clock['month']}'s orders are resolved"
