@@ -12,7 +12,7 @@ from battles.models import Battle
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.rules.state import BattleStatus
+from campaign.rules.state import BattleStatus, PendingKind
 from campaign.words import capitalised, joined
 
 type Json = dict[str, Any]
@@ -293,7 +293,9 @@ def _tried(data: Json, entries: list[Json], own: set[str]) -> Json | RuleError:
         except RuleError as error:
             return error
         asked = [
-            p for p in after.get("pending", []) if p["kind"] == "retreat" and p["unit"] not in own
+            p
+            for p in after.get("pending", [])
+            if p["kind"] == PendingKind.RETREAT and p["unit"] not in own
         ]
         if not asked or any(p["unit"] in inputs.get("retreats", {}) for p in asked):
             return after
@@ -369,7 +371,7 @@ def _describe(
                 else f"{event['artefact']} goes back to the pool (option OA10)."
             )
     for asked in after.get("pending", []):
-        if asked["kind"] == "retreat" and asked.get("unit") in units:
+        if asked["kind"] == PendingKind.RETREAT and asked.get("unit") in units:
             choices = ", ".join(names.place(h) for h in asked["choices"])
             lines.append(
                 f"{names.unit(asked['unit'])} retreats to a tile its player chooses: {choices}."

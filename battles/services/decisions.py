@@ -15,6 +15,7 @@ from battles.models import (
 from battles.services.common import locked_open, pending_of, side_of
 from campaign import services
 from campaign.models import Campaign
+from campaign.rules.state import PendingKind
 from campaign.services import ServiceError
 
 # --- before the game: concession and Last Stand (ruling B4) ----------------------------------
@@ -44,7 +45,7 @@ def battle_last_stand(
     judges a Last Stand when its battle is picked, and one for another tile would be
     refused then, at the advance, rather than now (ruling B12)."""
     kingdom = services.kingdom_of(campaign, user)
-    if not any(p["hex"] == hex for p in pending_of(campaign, kingdom, "last_stand")):
+    if not any(p["hex"] == hex for p in pending_of(campaign, kingdom, PendingKind.LAST_STAND)):
         raise ServiceError(
             "Your kingdom is not asked to make a Last Stand or concede there.",
             code="not-asked",
@@ -64,7 +65,7 @@ def battle_retreat(
     for the units asked about: a retreat for a unit that does not retreat addresses no
     battle, and the engine would refuse it when the month's battles end (ruling B12)."""
     kingdom = services.kingdom_of(campaign, user)
-    asked = {p["unit"] for p in pending_of(campaign, kingdom, "retreat")}
+    asked = {p["unit"] for p in pending_of(campaign, kingdom, PendingKind.RETREAT)}
     if not set(retreats) <= asked:
         raise ServiceError(
             "Only a unit asked where to retreat may be told where to go.",

@@ -16,6 +16,7 @@ from campaign.models import (
 )
 from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, LISTED
 from campaign.rules.hexmap import neighbours
+from campaign.rules.state import PendingKind
 from campaign.services.advancing import advance_when_ready
 from campaign.services.common import (
     Json,
@@ -47,7 +48,7 @@ def _check_own(
                     "kingdom; results are reported on the battle's card.",
                     code="not-yours", field=kind,
                 )  # fmt: skip
-    if kind == "purchases" and isinstance(payload, list):
+    if kind == PendingKind.PURCHASES and isinstance(payload, list):
         _check_quests(data, kingdom, payload, gazetteer)
     if kind in BY_UNIT:
         own = {u["id"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom}

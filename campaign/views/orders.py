@@ -36,7 +36,7 @@ from campaign.forms import read_hex, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.options import orders_in_cycle
-from campaign.rules.state import OrderKind
+from campaign.rules.state import OrderKind, PendingKind
 from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_orders
 
@@ -48,7 +48,7 @@ type Json = dict[str, Any]
 
 def _draft(campaign: Campaign, kingdom: str) -> Submission | None:
     return Submission.objects.filter(
-        campaign=campaign, kingdom=kingdom, kind="orders", consumed_by=None
+        campaign=campaign, kingdom=kingdom, kind=PendingKind.ORDERS, consumed_by=None
     ).first()
 
 
@@ -76,7 +76,9 @@ def _read_board(
         membership,
         snapshot,
         players,
-        draft=next((d for d in decisions if d.kingdom == me and d.kind == "orders"), None),
+        draft=next(
+            (d for d in decisions if d.kingdom == me and d.kind == PendingKind.ORDERS), None
+        ),
         ready=services.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom),
         digest=services.draft_digest(own),
         stale=services.stale_draft(
@@ -181,7 +183,7 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         services.submission_save(
             campaign=campaign,
             user=signed_in_user(request),
-            kind="orders",
+            kind=PendingKind.ORDERS,
             payload=payload,
             seen=decision_of(request.POST).seen,
         )
@@ -291,7 +293,7 @@ def _save_draft(
         services.submission_save(
             campaign=membership.campaign,
             user=signed_in_user(request),
-            kind="orders",
+            kind=PendingKind.ORDERS,
             payload=payload,
             seen=decision_of(request.POST).seen,
         )
