@@ -75,7 +75,7 @@ class Board:
         return next(k for k in self.data["kingdoms"] if k["id"] == self.kingdom)
 
 
-def _asked_kind(data: Json, kingdom: str) -> PendingKind | None:
+def asked_kind(data: Json, kingdom: str) -> PendingKind | None:
     """The winter's decision asked of the kingdom now, if any."""
     asked = [
         PendingKind(p["kind"])
@@ -98,7 +98,7 @@ def winter_board(
     `players`: `own`, the kingdom's open decisions; `digest`, theirs; `stale`, what of them no longer
     stands (`services.stale_draft`)."""
     data, me = snapshot.data, membership.kingdom
-    kind = _asked_kind(data, me)
+    kind = asked_kind(data, me)
     given = next((s for s in own if s.kind == kind), None) if kind else None
     return Board(
         membership=membership,

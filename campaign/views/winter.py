@@ -22,11 +22,12 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign import services
 from campaign.access import newest_or_404, player_for, signed_in_user
 from campaign.actions import refused
-from campaign.display.winter_board import Board, winter_board, winter_context
+from campaign.display.winter_board import NOTHING, Board, asked_kind, winter_board, winter_context
 from campaign.forms import DECISIONS, read_hex, whole_number
 from campaign.models import Membership, Submission
 from campaign.requests import page_or_fragment
 from campaign.rules.state import PendingKind
+from campaign.services import submissions
 from campaign.views.common import decision_of
 
 type Json = dict[str, Any]
@@ -194,15 +195,19 @@ def changed(kind: str, action: str, draft: Any, post: Any) -> Any:
 @require_POST
 def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> HttpResponse:
     membership = player_for(request, slug)
-    board, _ = _board(membership)
-    try:
-        if kind != board.kind:
+
+    def change(data: Json, given: Submission | None) -> Any:
+        """The list after the change, from the snapshot and the list the service read."""
+        if kind != asked_kind(data, membership.kingdom):
             raise services.ServiceError("That is not asked of your kingdom now.", code="not-asked")
-        services.submission_save(
+        return changed(kind, action, given.payload if given else NOTHING[kind], request.POST)
+
+    try:
+        submissions.save(
             campaign=membership.campaign,
             user=signed_in_user(request),
             kind=kind,
-            payload=changed(kind, action, board.draft, request.POST),
+            edit=change,
             seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as error:
