@@ -14,7 +14,6 @@ Each kingdom's player keeps a book of army lists in the campaign, and before a b
 played attaches one of them to it (a copy), of at most its side's points; a report of the
 result takes the attached lists."""
 
-from battles.services.admin import battle_decide, battle_extend, battle_resolve_simply
 from battles.services.battle_reports import (
     battle_photo_add,
     battle_photo_remove,
@@ -30,6 +29,7 @@ from battles.services.decisions import (
     battle_propose_time,
     battle_retreat,
 )
+from battles.services.desk import battle_decide, battle_extend, battle_resolve_simply
 from battles.services.lists import (
     army_list_add,
     army_list_delete,

@@ -1,4 +1,4 @@
-"""The admin's decisions on a battle: a result decided (after a dispute, or for a battle
+"""The admin's desk of battles: a result decided (after a dispute, or for a battle
 never reported), a simple battle (B6, B7), a deadline extended. Audited."""
 
 from collections.abc import Sequence
