@@ -17,11 +17,10 @@ from battles.models import (
 from battles.photos import MAX_BYTES
 from campaign.forms import (
     MAX_EXTENSION_HOURS,
-    HexField,
+    DecisionForm,
+    DrawnAt,
     WholeNumberField,
-    read_hex,
     reason_field,
-    seen_field,
 )
 
 Choices = list[tuple[str, str]]
@@ -54,13 +53,6 @@ class BattleForm(forms.Form):
             self.fields["captured"].choices = [(name, name) for name in artefacts]  # type: ignore[attr-defined]
         else:
             del self.fields["captured"]
-
-
-class SeenForm(BattleForm):
-    """Every player's form, and every form of the admin's desk, carries the snapshot its
-    page showed: a form from a step the campaign has moved on from is refused."""
-
-    seen = seen_field()
 
 
 def captured_field() -> forms.MultipleChoiceField:
@@ -96,8 +88,9 @@ def report_details(data: dict[str, Any]) -> dict[str, Any]:
     return {name: data[name] for name in DETAILS if name in data}
 
 
-class ReportForm(SeenForm):
-    """`listed`: the kingdoms that attached a list to the battle, whose list the form does
+class ReportForm(BattleForm, DecisionForm):
+    """A player's report of the result (a decision: it carries `seen`).
+    `listed`: the kingdoms that attached a list to the battle, whose list the form does
     not ask for again (the report takes the attached one)."""
 
     outcome = outcome_field()
@@ -131,7 +124,7 @@ class ReportForm(SeenForm):
             self.fields[f"{role}_list"].label = f"{name}'s list"
 
 
-class AnswerForm(SeenForm):
+class AnswerForm(BattleForm, DecisionForm):
     """Confirm or withdraw a report."""
 
     report = WholeNumberField(widget=forms.HiddenInput, min_value=1)
@@ -158,41 +151,14 @@ class AcceptForm(BattleForm):
     play_time = WholeNumberField(widget=forms.HiddenInput, min_value=1)
 
 
-class LastStandForm(SeenForm):
-    hex = HexField(widget=forms.HiddenInput)
-    stand = forms.TypedChoiceField(
-        choices=[("yes", "Make a Last Stand"), ("no", "Concede the field")],
-        coerce=lambda value: value == "yes",
-        widget=forms.RadioSelect,
-        label="Your choice",
-    )
+class ConcedeForm(BattleForm, DecisionForm):
+    """Concede the field instead of playing (ruling B4)."""
 
 
-class ChooseForm(SeenForm):
-    hex = HexField(widget=forms.HiddenInput)
-    naval = forms.BooleanField(required=False, widget=forms.HiddenInput)
+# The admin's desk: each form carries the snapshot the desk showed (`DrawnAt`).
 
 
-class RetreatForm(SeenForm):
-    """`retreat-<unit>` = "q, r" for each unit it names; cleaned to `retreats`, the shape
-    the engine reads."""
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        retreats: dict[str, list[int]] = {}
-        for key, value in self.data.items():
-            if key.startswith("retreat-"):
-                hex_ = read_hex(str(value))
-                if hex_ is None:
-                    raise forms.ValidationError("Choose a tile to retreat to.")
-                retreats[key.removeprefix("retreat-")] = list(hex_)
-        if not retreats:
-            raise forms.ValidationError("Choose where your units retreat.")
-        cleaned["retreats"] = retreats
-        return cleaned
-
-
-class DecideForm(SeenForm):
+class DecideForm(BattleForm, DrawnAt):
     outcome = outcome_field()
     captured = captured_field()
     reason = reason_field(required=False)
@@ -201,11 +167,11 @@ class DecideForm(SeenForm):
         self.fields["outcome"].choices = outcome_choices(kingdoms)  # type: ignore[attr-defined]
 
 
-class SimpleForm(SeenForm):
+class SimpleForm(BattleForm, DrawnAt):
     reason = reason_field(required=False)
 
 
-class ExtendForm(SeenForm):
+class ExtendForm(BattleForm, DrawnAt):
     hours = WholeNumberField(min_value=1, max_value=MAX_EXTENSION_HOURS, label="Hours")
     reason = reason_field(required=False)
 

@@ -2,15 +2,19 @@
 a kingdom of this campaign); whether the change is allowed is the services' to say."""
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from django import forms
 from django.core.validators import validate_email
 
+from campaign.asks import WORDS
 from campaign.gazetteer import NAME_LENGTH
 from campaign.models import Membership
 from campaign.rules.hexmap import Hex
+from campaign.rules.state import PendingKind
 from campaign.words import names_of
 
 type Choices = list[tuple[str, str]]
@@ -253,14 +257,86 @@ class ResourcesForm(CampaignForm):
 
 class DecisionForm(forms.Form):
     """What every post of a player's decision carries besides the decision (setup, orders,
-    winter): `seen`, the snapshot its page was drawn at, required, so that a post from a
-    page the campaign has moved past is refused, never applied to a step the player did
-    not see; `ready` (yes or no; Ready unless told otherwise) and `draft`, the digest of the
-    decisions the page showed (services.draft_digest)."""
+    battles, winter): `seen`, the snapshot its page was drawn at, required, so that a post
+    from a page the campaign has moved past is refused, never applied to a step the player
+    did not see; `ready` (yes or no; Ready unless told otherwise) and `draft`, the digest
+    of the decisions the page showed (services.draft_digest)."""
 
-    seen = WholeNumberField(min_value=1, max_value=MAX_SNAPSHOT)
+    seen = seen_field()
     ready = forms.ChoiceField(choices=[("yes", "yes"), ("no", "no")], required=False)
     draft = forms.CharField(required=False, max_length=64)
+
+
+class LastStandForm(DecisionForm):
+    """Make a Last Stand, outnumbered, or concede the field (ruling B4)."""
+
+    hex = HexField(widget=forms.HiddenInput)
+    stand = forms.TypedChoiceField(
+        choices=[("yes", "Make a Last Stand"), ("no", "Concede the field")],
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+        label="Your choice",
+    )
+
+
+class ChooseForm(DecisionForm):
+    """The tile of the kingdom's next battle (ruling B2), at sea if it says so (B3)."""
+
+    hex = HexField(widget=forms.HiddenInput)
+    naval = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class RetreatForm(DecisionForm):
+    """`retreat-<unit>` = "q, r" for each unit it names; cleaned to `retreats`, the shape
+    the engine reads."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        retreats: dict[str, list[int]] = {}
+        for key, value in self.data.items():
+            if key.startswith("retreat-"):
+                hex_ = read_hex(str(value))
+                if hex_ is None:
+                    raise forms.ValidationError("Choose a tile to retreat to.")
+                retreats[key.removeprefix("retreat-")] = list(hex_)
+        if not retreats:
+            raise forms.ValidationError("Choose where your units retreat.")
+        cleaned["retreats"] = retreats
+        return cleaned
+
+
+@dataclass(frozen=True)
+class Made:
+    """How a kind of decision is made: `form`, the form its post is read by (the battle's
+    card reads a result's report with `battles.forms.ReportForm`, a `DecisionForm` made
+    with the battle's two kingdoms); `section`, the template of the board section that
+    shows it; `page`, the URL name of the page where it is made (campaign.asks)."""
+
+    form: type[DecisionForm]
+    section: str
+    page: str
+
+
+# Each kind's form and board section; its page is the one campaign.asks names.
+_SHOWN: dict[PendingKind, tuple[type[DecisionForm], str]] = {
+    PendingKind.RACE: (DecisionForm, "campaign/setup.html"),
+    PendingKind.CAPITAL: (DecisionForm, "campaign/setup.html"),
+    PendingKind.SETTLEMENTS: (DecisionForm, "campaign/setup.html"),
+    PendingKind.STARTING_ARMY: (DecisionForm, "campaign/setup.html"),
+    PendingKind.ORDERS: (DecisionForm, "campaign/orders.html#board"),
+    PendingKind.BATTLE_CHOICE: (ChooseForm, "battles/_decide_battle_choice.html"),
+    PendingKind.LAST_STAND: (LastStandForm, "battles/_decide_last_stand.html"),
+    PendingKind.BATTLE_RESULT: (DecisionForm, "battles/card.html"),
+    PendingKind.RETREAT: (RetreatForm, "battles/_decide_retreat.html"),
+    PendingKind.TITHES: (DecisionForm, "campaign/_winter_tithes.html"),
+    PendingKind.PURCHASES: (DecisionForm, "campaign/_winter_purchases.html"),
+    PendingKind.FEED: (DecisionForm, "campaign/_winter_feed.html"),
+    PendingKind.DEPLOY: (DecisionForm, "campaign/_winter_deploy.html"),
+}
+# The one table of decisions: each kind the campaign waits for, how it is posted and shown.
+DECISIONS: Mapping[PendingKind, Made] = MappingProxyType(
+    {kind: Made(form, section, WORDS[kind].page) for kind, (form, section) in _SHOWN.items()}
+)
 
 
 # --- the dashboard's forms of who plays ----------------------------------------------------

@@ -8,7 +8,7 @@ Read only: the page fetches the snapshot, the kingdom's own open decisions (neve
 kingdom's), the players and the decisions' digest, and this turns them into the page."""
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,17 +20,23 @@ from campaign.display.mapsvg.render import render_map
 from campaign.display.mapsvg.scene import from_capital, looks_of
 from campaign.gazetteer import Names
 from campaign.models import Membership, Snapshot, Submission
-from campaign.rules import decisions
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
+from campaign.rules.state import PendingKind
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
 from campaign.signals import Refused
 from campaign.words import names_of
 
 type Json = dict[str, Any]
 
-# The `inputs` keys of the winter's decisions, and what an empty answer is.
-NOTHING: dict[str, Any] = {"tithes": [], "purchases": [], "feed": {"disband": []}, "deploy": []}
+# The winter's decisions (each answered by the `inputs` key of its name), and what an
+# empty answer is.
+NOTHING: dict[str, Any] = {
+    PendingKind.TITHES: [],
+    PendingKind.PURCHASES: [],
+    PendingKind.FEED: {"disband": []},
+    PendingKind.DEPLOY: [],
+}
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,7 @@ class Board:
     membership: Membership
     data: Json
     seen: int
-    kind: str | None  # the `inputs` key asked of the kingdom now, if any
+    kind: PendingKind | None  # the winter's decision asked of the kingdom now, if any
     draft: Any  # what the kingdom has given of it so far
     ready: bool
     names: Names
@@ -71,12 +77,12 @@ class Board:
         return next(k for k in self.data["kingdoms"] if k["id"] == self.kingdom)
 
 
-def _asked_kind(data: Json, kingdom: str) -> str | None:
-    """The `inputs` key of the winter's decision asked of the kingdom now, if any."""
+def asked_kind(data: Json, kingdom: str) -> PendingKind | None:
+    """The winter's decision asked of the kingdom now, if any."""
     asked = [
-        decisions.ANSWERS[p["kind"]]
+        PendingKind(p["kind"])
         for p in data.get("pending", [])
-        if p["kingdom"] == kingdom and decisions.ANSWERS[p["kind"]] in NOTHING
+        if p["kingdom"] == kingdom and p["kind"] in NOTHING
     ]
     return asked[0] if asked else None
 
@@ -94,7 +100,7 @@ def winter_board(
     `players`: `own`, the kingdom's open decisions; `digest`, theirs; `stale`, what of them no longer
     stands (`services.stale_draft`)."""
     data, me = snapshot.data, membership.kingdom
-    kind = _asked_kind(data, me)
+    kind = asked_kind(data, me)
     given = next((s for s in own if s.kind == kind), None) if kind else None
     return Board(
         membership=membership,
@@ -123,18 +129,10 @@ def winter_context(
         "summer_months": board.data["options"].get("months", 6),
         "ledger": words.ledger(board.data, board.kingdom, board.names),
         "everyone_ready": everyone_ready,
+        "kinds": PendingKind.__members__,  # the kinds by name, for the template
     }
     if board.kind is not None:
-        step = _step_context(board)
-        if board.kind == "purchases":  # a tile tapped on the map: what could go there
-            step["here_at"] = here_at
-            step["here"] = [c for c in step["choices"] if c.hex and c.hex == step["here_at"]]
-        elif board.kind == "deploy" and here_at in step["artefact_spots"]:  # OA9
-            step["here_at"] = here_at
-            step["here"] = [
-                (army, board.names.unit(army) if army else "")
-                for army in step["artefact_spots"][here_at]
-            ]
+        step = STEPS[board.kind](board, here_at)
         if step.get("here_at"):
             step["here_place"] = board.names.place(step["here_at"], picking=True)
         context |= step
@@ -147,65 +145,97 @@ def winter_context(
     return context
 
 
-def _step_context(board: Board) -> Json:
-    """What the step asked now needs on the page."""
-    data, me, kind = board.data, board.kingdom, board.kind
-    if kind == "tithes":
-        others = [k for k in data["player_order"] if k != me]
-        given = {gift.get("to") for gift in board.draft if isinstance(gift, dict)}
-        return {
-            "tithe_to": [(k, board.names.get(k, k)) for k in others],
-            # W4: each other kingdom at most once; the form offers those not given to yet
-            "tithe_open": [(k, board.names.get(k, k)) for k in others if k not in given],
-            "player_order": [board.names.get(k, k) for k in data["player_order"]],
-        }
-    if kind == "purchases":
-        state = parse_campaign({**data, "inputs": {"purchases": {me: board.draft}}})
-        planned = state.inputs.purchases.get(me, ())
-        return {
-            "listed": [words.purchase_words(p, board.names) for p in board.draft],
-            "quest_towers": [(t, board.names.at(t)) for t in _quest_towers(data, me)],
-            "choices": [
-                Choice(
-                    _with_place(data, me, dump_purchase(c.purchase), board.names),
-                    json.dumps(dump_purchase(c.purchase)),
-                    c.reason,
-                    _price_words(c.gold, c.food),
-                )
-                for c in purchase_choices(state, me, planned)
-            ],
-        }
-    if kind == "feed":
-        asked = next(p for p in data["pending"] if p["kind"] == "feed" and p["kingdom"] == me)
-        hungry = [(army, board.names.unit(army)) for army in asked["armies"]]
-        return {"hungry": hungry, "short": asked["short"]}
-    if kind == "deploy":
-        state = parse_campaign({**data, "inputs": {"deploy": {me: board.draft}}})
-        left = deploy_choices(state, me, state.inputs.deploy.get(me, ()))
-        placed = {e["artefact"] for e in board.draft if "artefact" in e}
-        held = [
-            a["name"]
-            for a in data.get("artefacts") or []
-            if (a["holder"] or {}).get("kingdom") == me and a["name"] not in placed
+def _tithes(board: Board, here_at: Hex | None) -> Json:
+    """The tithes (ruling W4): the kingdoms to give to, those not given to yet."""
+    data, me = board.data, board.kingdom
+    others = [k for k in data["player_order"] if k != me]
+    given = {gift.get("to") for gift in board.draft if isinstance(gift, dict)}
+    return {
+        "tithe_to": [(k, board.names.get(k, k)) for k in others],
+        # W4: each other kingdom at most once; the form offers those not given to yet
+        "tithe_open": [(k, board.names.get(k, k)) for k in others if k not in given],
+        "player_order": [board.names.get(k, k) for k in data["player_order"]],
+    }
+
+
+def _purchases(board: Board, here_at: Hex | None) -> Json:
+    """The purchases (ruling W5): those listed, those the engine offers after them, the
+    quests (option wizards); `here_at`, a tile tapped on the map: what could go there."""
+    data, me = board.data, board.kingdom
+    state = parse_campaign({**data, "inputs": {"purchases": {me: board.draft}}})
+    planned = state.inputs.purchases.get(me, ())
+    step: Json = {
+        "listed": [words.purchase_words(p, board.names) for p in board.draft],
+        "quest_towers": [(t, board.names.at(t)) for t in _quest_towers(data, me)],
+        "choices": [
+            Choice(
+                _with_place(data, me, dump_purchase(c.purchase), board.names),
+                json.dumps(dump_purchase(c.purchase)),
+                c.reason,
+                _price_words(c.gold, c.food),
+            )
+            for c in purchase_choices(state, me, planned)
+        ],
+    }
+    step["here_at"] = here_at
+    step["here"] = [c for c in step["choices"] if c.hex and c.hex == here_at]
+    return step
+
+
+def _feed(board: Board, here_at: Hex | None) -> Json:
+    """Feeding (ruling W6): the armies that may go hungry, and how much food is short."""
+    asked = next(
+        p
+        for p in board.data["pending"]
+        if p["kind"] == PendingKind.FEED and p["kingdom"] == board.kingdom
+    )
+    hungry = [(army, board.names.unit(army)) for army in asked["armies"]]
+    return {"hungry": hungry, "short": asked["short"]}
+
+
+def _deploy(board: Board, here_at: Hex | None) -> Json:
+    """Deployment (ruling W7): the armies left to place and the room for them; the
+    artefacts to place (option wizards, OA9), and at `here_at`, a tile tapped, where."""
+    data, me = board.data, board.kingdom
+    state = parse_campaign({**data, "inputs": {"deploy": {me: board.draft}}})
+    left = deploy_choices(state, me, state.inputs.deploy.get(me, ()))
+    placed = {e["artefact"] for e in board.draft if "artefact" in e}
+    held = [
+        a["name"]
+        for a in data.get("artefacts") or []
+        if (a["holder"] or {}).get("kingdom") == me and a["name"] not in placed
+    ]
+    names = board.names
+    step: Json = {
+        "to_place": left.armies,
+        "to_place_names": [names.unit(army) for army in left.armies],
+        "room": left.room,
+        "room_words": [
+            (f"{h[0]},{h[1]}", f"{names.place(h)} ({n} left)") for h, n in left.room.items() if n
+        ],
+        "deployed": [_deploy_words(entry, names) for entry in board.draft],
+        "artefacts_to_place": held,  # option wizards (OA9): secret to the kingdom
+        "own_armies": [
+            (a["id"], names.unit(a["id"])) for a in data["armies"] if a["kingdom"] == me
+        ],
+        "artefact_spots": _artefact_spots(data, me, board.draft) if held else {},
+    }
+    if here_at in step["artefact_spots"]:
+        step["here_at"] = here_at
+        step["here"] = [
+            (army, board.names.unit(army) if army else "")
+            for army in step["artefact_spots"][here_at]
         ]
-        names = board.names
-        return {
-            "to_place": left.armies,
-            "to_place_names": [names.unit(army) for army in left.armies],
-            "room": left.room,
-            "room_words": [
-                (f"{h[0]},{h[1]}", f"{names.place(h)} ({n} left)")
-                for h, n in left.room.items()
-                if n
-            ],
-            "deployed": [_deploy_words(entry, names) for entry in board.draft],
-            "artefacts_to_place": held,  # option wizards (OA9): secret to the kingdom
-            "own_armies": [
-                (a["id"], names.unit(a["id"])) for a in data["armies"] if a["kingdom"] == me
-            ],
-            "artefact_spots": _artefact_spots(data, me, board.draft) if held else {},
-        }
-    return {}
+    return step
+
+
+# What each of the winter's decisions needs on the page, by its kind.
+STEPS: Mapping[PendingKind, Callable[[Board, Hex | None], Json]] = {
+    PendingKind.TITHES: _tithes,
+    PendingKind.PURCHASES: _purchases,
+    PendingKind.FEED: _feed,
+    PendingKind.DEPLOY: _deploy,
+}
 
 
 def _artefact_spots(data: Json, kingdom: str, draft: list[Json]) -> dict[Hex, list[str | None]]:
@@ -295,7 +325,7 @@ def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[M
                 "hx-vals": json.dumps(
                     {"army": armies[0], "hex": f"{h[0]},{h[1]}", "seen": board.seen}
                 ),
-                "hx-target": "#winter",  # with the page's hx-select: the winter part alone
+                "hx-target": "#winter",  # the page's fragment `winter`: the winter part alone
                 "hx-swap": "outerHTML show:none",
             },
         )

@@ -20,6 +20,7 @@ from campaign.models import (
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.optional.wizards.artefacts import HIGHEST, LOWEST
+from campaign.rules.state import Season
 from campaign.services.advancing import (
     advance_when_ready,
     campaign_advance,
@@ -230,7 +231,7 @@ def campaign_set_artefacts(
     data = copy.deepcopy(latest_snapshot(campaign).data)
     if not data["options"].get("wizards"):
         raise ServiceError("This campaign plays without magical artefacts.", code="no-wizards")
-    if data["clock"]["season"] != "setup":
+    if data["clock"]["season"] != Season.SETUP:
         raise ServiceError(
             "The magical artefacts are edited before year 1 only (option OA8).",
             code="artefacts-fixed",

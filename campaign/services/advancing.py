@@ -24,7 +24,7 @@ from campaign.models import (
 )
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.rules.state import STEPS, Season, Step
+from campaign.rules.state import STEPS, PendingKind, Season, Step
 from campaign.services.common import (
     Json,
     ServiceError,
@@ -162,7 +162,7 @@ def _advance_locked(
     Submission.objects.filter(pk__in=[s.pk for s in used]).update(consumed_by=snapshot)
     if aside:
         _tell_set_aside(campaign, snapshot, aside, cause="deadline" if defaults else "advance")
-    if advanced["clock"]["season"] == "ended":
+    if advanced["clock"]["season"] == Season.ENDED:
         campaign.status = Campaign.Status.ENDED
         campaign.deadline = None
     else:
@@ -262,7 +262,7 @@ def hours_of(campaign: Campaign, kind: str) -> int:
 def one_at_a_time(data: Json) -> bool:
     """The campaign waits for one kingdom's turn: its capital (S3), or its order in the
     order cycle (O1)."""
-    return any(p["kind"] == "capital" or p.get("cycle") for p in data.get("pending", []))
+    return any(p["kind"] == PendingKind.CAPITAL or p.get("cycle") for p in data.get("pending", []))
 
 
 def open_deadline(campaign: Campaign, data: Json) -> None:

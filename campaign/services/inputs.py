@@ -15,6 +15,7 @@ from campaign.rules.decisions import ANSWERS, BY_UNIT, LISTED
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.options import orders_in_cycle
+from campaign.rules.state import PendingKind
 from campaign.services.common import (
     Json,
     ServiceError,
@@ -41,7 +42,7 @@ def merge_inputs(
 
 
 def cycle_orders(data: Json, kind: str) -> bool:
-    return kind == "orders" and orders_in_cycle(data["options"])
+    return kind == PendingKind.ORDERS and orders_in_cycle(data["options"])
 
 
 def check_with_engine(
@@ -88,7 +89,11 @@ def everyone_ready_at(campaign: Campaign, data: Json) -> bool:
         )
     )
     pending = data.get("pending", [])
-    owed = {(p["kingdom"], ANSWERS[p["kind"]]) for p in pending if p["kind"] != "battle_result"}
+    owed = {
+        (p["kingdom"], ANSWERS[p["kind"]])
+        for p in pending
+        if p["kind"] != PendingKind.BATTLE_RESULT
+    }
     if owed:
         return owed <= ready
     return any(kind == "battles" for _, kind in ready)

@@ -3,7 +3,8 @@ it is given."""
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +17,7 @@ from campaign.models import (
 )
 from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, LISTED
 from campaign.rules.hexmap import neighbours
+from campaign.rules.state import PendingKind
 from campaign.services.advancing import advance_when_ready
 from campaign.services.common import (
     Json,
@@ -47,7 +49,7 @@ def _check_own(
                     "kingdom; results are reported on the battle's card.",
                     code="not-yours", field=kind,
                 )  # fmt: skip
-    if kind == "purchases" and isinstance(payload, list):
+    if kind == PendingKind.PURCHASES and isinstance(payload, list):
         _check_quests(data, kingdom, payload, gazetteer)
     if kind in BY_UNIT:
         own = {u["id"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom}
@@ -81,21 +83,49 @@ def _quest_tower(purchase: Any) -> tuple[int, int] | None:
     return (tower[0], tower[1])
 
 
+@dataclass(frozen=True)
+class Saved:
+    """What giving a decision did, for the page to be drawn from: `submission`, the
+    kingdom's decision as saved; `snapshot`, the newest snapshot, which the engine judged
+    it against; `final`, the decision is final once given (an order in the cycle, a battle
+    entry): the campaign may have advanced past `snapshot` since (`advance_when_ready`)."""
+
+    submission: Submission
+    snapshot: Snapshot
+    final: bool
+
+
+type Edit = Callable[[Json, Submission | None], Any]
+
+
 @transaction.atomic
-def submission_save(
-    *, campaign: Campaign, user: User, kind: str, payload: Any, seen: int | None = None
-) -> Submission:
+def save(
+    *,
+    campaign: Campaign,
+    user: User,
+    kind: str,
+    payload: Any = None,
+    edit: Edit | None = None,
+    seen: int | None = None,
+) -> Saved:
     """Give or change a decision the campaign is waiting for from the user's kingdom. In
     `cycle` mode an order is given once and is final; otherwise it may be changed until
     the kingdom marks itself ready. `seen` is the snapshot the player was looking at: if
     the campaign has moved on since, the decision is refused rather than applied to a
-    step the player never saw."""
+    step the player never saw. `edit`, in place of `payload`: the decision worked out from
+    the newest snapshot's data and the kingdom's open decision of that kind (None if it has
+    none), read once, under the campaign's lock (a change to a draft the page showed)."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
         raise ServiceError("The campaign is not running.", code="not-running")
     snapshot = latest_snapshot(campaign)
     check_seen(snapshot, seen)
+    submission = Submission.objects.filter(
+        campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
+    ).first()
+    if edit is not None:
+        payload = edit(snapshot.data, submission)
     if kind not in ANSWER_KEYS or kind not in asked_of(snapshot.data, kingdom):
         raise ServiceError(
             "Nothing of that kind is asked of your kingdom now.", code="not-asked", field=kind
@@ -103,9 +133,6 @@ def submission_save(
     _check_own(snapshot.data, kind, kingdom, payload, campaign.gazetteer)
     # An order given in the cycle (ruling O1) and a battle entry are final once given.
     final = cycle_orders(snapshot.data, kind) or kind in LISTED
-    submission = Submission.objects.filter(
-        campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
-    ).first()
     given = submission.payload if final and submission is not None else []
     check_with_engine(
         snapshot.data,
@@ -129,7 +156,14 @@ def submission_save(
     submission.save()
     if final:
         advance_when_ready(campaign, snapshot)
-    return submission
+    return Saved(submission, snapshot, final)
+
+
+def submission_save(
+    *, campaign: Campaign, user: User, kind: str, payload: Any, seen: int | None = None
+) -> Submission:
+    """`save`, for a caller that needs only the decision saved (the bots, the battles)."""
+    return save(campaign=campaign, user=user, kind=kind, payload=payload, seen=seen).submission
 
 
 @transaction.atomic

@@ -11,6 +11,7 @@ polls while it is not the player's turn).
 What the board shows is campaign.display.orders_board: these handlers read the request,
 fetch what the board needs, call the services and choose the answer."""
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -33,10 +34,11 @@ from campaign.display.orders_board import (
     with_what_ended,
 )
 from campaign.forms import read_hex, whole_number
-from campaign.models import Campaign, Membership, Snapshot, Submission
+from campaign.models import Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.options import orders_in_cycle
-from campaign.rules.state import OrderKind
+from campaign.rules.state import OrderKind, PendingKind
+from campaign.services import submissions
 from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_orders
 
@@ -46,17 +48,6 @@ type Json = dict[str, Any]
 # --- reading the board ------------------------------------------------------------------
 
 
-def _draft(campaign: Campaign, kingdom: str) -> Submission | None:
-    return Submission.objects.filter(
-        campaign=campaign, kingdom=kingdom, kind="orders", consumed_by=None
-    ).first()
-
-
-def _orders_of(membership: Membership) -> list[Json]:
-    data = newest_or_404(membership.campaign).data
-    return drafted(_draft(membership.campaign, membership.kingdom), data, membership.kingdom)
-
-
 def _read_board(
     membership: Membership,
     players: list[Membership],
@@ -64,11 +55,13 @@ def _read_board(
     selected: str | None = None,
     error: str | None = None,
     next_after: str | None = None,
+    snapshot: Snapshot | None = None,
 ) -> tuple[Board, Snapshot]:
     """The board of the kingdom's player (`membership`), among the campaign's `players`,
-    without its map, and the snapshot it shows (`orders_board`)."""
+    without its map, and the snapshot it shows (`orders_board`): the newest, or
+    `snapshot`, the newest a post has just read."""
     campaign, me = membership.campaign, membership.kingdom
-    snapshot = newest_or_404(campaign)
+    snapshot = snapshot or newest_or_404(campaign)
     # One read of the open decisions: the kingdom's draft, and who is ready.
     decisions = list(Submission.objects.filter(campaign=campaign, consumed_by=None))
     own = [d for d in decisions if d.kingdom == me]
@@ -76,7 +69,9 @@ def _read_board(
         membership,
         snapshot,
         players,
-        draft=next((d for d in decisions if d.kingdom == me and d.kind == "orders"), None),
+        draft=next(
+            (d for d in decisions if d.kingdom == me and d.kind == PendingKind.ORDERS), None
+        ),
         ready=services.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom),
         digest=services.draft_digest(own),
         stale=services.stale_draft(
@@ -107,12 +102,16 @@ def _after_post(
     selected: str | None,
     error: str | None,
     next_after: str | None = None,
+    saved: submissions.Saved | None = None,
 ) -> HttpResponse:
     """htmx gets the refreshed board; a plain form post is sent back to the page (with the
-    refusal as a message), so reloading never posts again. `next_after`: as `_read_board`."""
+    refusal as a message), so reloading never posts again. `next_after`: as `_read_board`;
+    `saved`: what the post saved, whose snapshot the board shows unless the decision was
+    final (the campaign may have moved on since)."""
     board, snapshot = _read_board(
-        membership, players, selected=selected, error=error, next_after=next_after
-    )
+        membership, players, selected=selected, error=error, next_after=next_after,
+        snapshot=saved.snapshot if saved is not None and not saved.final else None,
+    )  # fmt: skip
     if request.htmx:
         return _respond(request, drawn(board, snapshot, players))
     selected = board.selected.id if board.selected else None
@@ -170,24 +169,20 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             selected=unit or None,
             error="That order could not be read.",
         )
-    campaign = membership.campaign
-    cycle = orders_in_cycle(campaign.options)
-    drafted = _orders_of(membership)
-    # A ship that takes an army aboard gives it its order: the army's own order goes (O8).
-    others = [o for o in drafted if o["unit"] not in (unit, order.get("carry"))]
-    at = next((i for i, o in enumerate(drafted) if o["unit"] == unit), None)
-    payload = [order] if cycle else _placed(others, order, at)
-    try:
-        services.submission_save(
-            campaign=campaign,
-            user=signed_in_user(request),
-            kind="orders",
-            payload=payload,
-            seen=decision_of(request.POST).seen,
-        )
-    except services.ServiceError as refusal:
-        return _after_post(request, membership, players, selected=unit, error=refusal.message)
-    return _after_post(request, membership, players, selected=None, error=None, next_after=unit)
+    cycle = orders_in_cycle(membership.campaign.options)
+
+    def given(orders: list[Json]) -> list[Json]:
+        # A ship that takes an army aboard gives it its order: the army's own order goes (O8).
+        others = [o for o in orders if o["unit"] not in (unit, order.get("carry"))]
+        at = next((i for i, o in enumerate(orders) if o["unit"] == unit), None)
+        return [order] if cycle else _placed(others, order, at)
+
+    saved, error = _save_draft(request, membership, given)
+    if error is not None:
+        return _after_post(request, membership, players, selected=unit, error=error)
+    return _after_post(
+        request, membership, players, selected=None, error=None, next_after=unit, saved=saved
+    )
 
 
 @login_required
@@ -196,9 +191,12 @@ def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Take one unit's order out of the draft (sealed mode)."""
     membership, players = players_of(request, slug)
     unit = request.POST.get("unit", "")
-    payload = [o for o in _orders_of(membership) if o["unit"] != unit]
-    error = _save_draft(request, membership, payload)
-    return _after_post(request, membership, players, selected=unit or None, error=error)
+    saved, error = _save_draft(
+        request, membership, lambda orders: [o for o in orders if o["unit"] != unit]
+    )
+    return _after_post(
+        request, membership, players, selected=unit or None, error=error, saved=saved
+    )
 
 
 @login_required
@@ -211,23 +209,24 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         decision_of(request.POST)  # a page the campaign has moved past is refused first
     except services.ServiceError as refusal:
         return _after_post(request, membership, players, selected=None, error=refusal.message)
-    orders = {o["unit"]: o for o in _orders_of(membership)}
     units = request.POST.getlist("unit")
-    if sorted(units) != sorted(orders):
-        return _after_post(
-            request,
-            membership,
-            players,
-            selected=None,
-            error="Your orders changed while you were sorting them: here they are as they stand.",
-        )
     for step, key in ((-1, "raise"), (1, "lower")):
         if request.POST.get(key) in units:
             i = units.index(request.POST[key])
             j = min(max(i + step, 0), len(units) - 1)
             units[i], units[j] = units[j], units[i]
-    error = _save_draft(request, membership, [orders[u] for u in units])
-    return _after_post(request, membership, players, selected=None, error=error)
+
+    def sorted_as_posted(orders: list[Json]) -> list[Json]:
+        by_unit = {o["unit"]: o for o in orders}
+        if sorted(units) != sorted(by_unit):
+            raise services.ServiceError(
+                "Your orders changed while you were sorting them: here they are as they stand.",
+                code="orders-changed",
+            )
+        return [by_unit[u] for u in units]
+
+    saved, error = _save_draft(request, membership, sorted_as_posted)
+    return _after_post(request, membership, players, selected=None, error=error, saved=saved)
 
 
 @login_required
@@ -285,19 +284,22 @@ def _placed(others: list[Json], order: Json, at: int | None) -> list[Json]:
 
 
 def _save_draft(
-    request: HtmxHttpRequest, membership: Membership, payload: list[Json]
-) -> str | None:
+    request: HtmxHttpRequest, membership: Membership, change: Callable[[list[Json]], list[Json]]
+) -> tuple[submissions.Saved | None, str | None]:
+    """The kingdom's orders after `change` to those it has given (`drafted`), saved: what
+    was saved, or why not. The newest snapshot is read once, by the service."""
+    kingdom = membership.kingdom
     try:
-        services.submission_save(
+        saved = submissions.save(
             campaign=membership.campaign,
             user=signed_in_user(request),
-            kind="orders",
-            payload=payload,
+            kind=PendingKind.ORDERS,
+            edit=lambda data, draft: change(drafted(draft, data, kingdom)),
             seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as refusal:
-        return refusal.message
-    return None
+        return None, refusal.message
+    return saved, None
 
 
 urlpatterns = [

@@ -42,7 +42,7 @@ from campaign.rules.decisions import ANSWERS
 from campaign.rules.hexmap import hex_label
 from campaign.rules.setup import RACES
 from campaign.rules.state import PendingKind
-from campaign.services import ServiceError
+from campaign.services import ServiceError, submissions
 from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_setup
 
@@ -85,10 +85,17 @@ def _board(
     slot: str | None = None,
     error: str | None = None,
     notice: str | None = None,
+    saved: submissions.Saved | None = None,
 ) -> Board:
-    """The member's board at the newest snapshot, with what it needs fetched."""
+    """The member's board at the newest snapshot, with what it needs fetched: the one a
+    post has just `saved` against, unless the decision was final (the campaign may have
+    moved on since)."""
     campaign = membership.campaign
-    snapshot = campaign.snapshots.order_by("-number").first()
+    snapshot = (
+        saved.snapshot
+        if saved is not None and not saved.final
+        else campaign.snapshots.order_by("-number").first()
+    )
     players = list(campaign.memberships.exclude(kingdom=""))
     if snapshot is None:
         return not_started(membership, error)
@@ -123,12 +130,15 @@ def _answer(
     *,
     notice: str = "",
     error: str = "",
+    saved: submissions.Saved | None = None,
 ) -> HttpResponse:
-    """htmx gets the refreshed board. A plain form post that worked is sent back to the
-    page with a message, so reloading never posts again; a refusal is shown beside the
-    choice, with what was saved before unchanged."""
+    """htmx gets the refreshed board (drawn from what the post `saved`, if it saved). A
+    plain form post that worked is sent back to the page with a message, so reloading
+    never posts again; a refusal is shown beside the choice, with what was saved before
+    unchanged."""
     if request.htmx:
-        return _respond(request, _board(request, membership, notice=notice, error=error))
+        board = _board(request, membership, notice=notice, error=error, saved=saved)
+        return _respond(request, board)
     if error:
         return _respond(request, _board(request, membership, error=error), status=400)
     messages.success(request, notice)
@@ -147,7 +157,7 @@ def _save(
 ) -> HttpResponse:
     assert isinstance(request.user, User)  # login_required
     try:
-        services.submission_save(
+        saved = submissions.save(
             campaign=membership.campaign,
             user=request.user,
             kind=kind,
@@ -156,7 +166,7 @@ def _save(
         )
     except ServiceError as refusal:
         return _answer(request, membership, error=refusal.message)
-    return _answer(request, membership, notice=notice)
+    return _answer(request, membership, notice=notice, saved=saved)
 
 
 # --- views ----------------------------------------------------------------------------
@@ -237,7 +247,7 @@ def _placed(request: HttpRequest, membership: Membership) -> tuple[Plan, bool]:
     snapshot = services.latest_snapshot(campaign)
     _check_site(snapshot.data, membership.kingdom, hex_, seen=seen, number=snapshot.number)
     kept = _kept_plan(request, campaign, snapshot.number)
-    plan = plan_with(settlement_plan(_own(membership, "settlements"), kept), slot, hex_)
+    plan = plan_with(settlement_plan(_own(membership, PendingKind.SETTLEMENTS), kept), slot, hex_)
     if len(plan) < len(SLOTS):
         request.session[_draft_key(campaign)] = {"snapshot": snapshot.number, "plan": plan}
         return plan, False

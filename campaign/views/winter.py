@@ -9,21 +9,25 @@ What the page shows is campaign.display.winter_board: these handlers read the re
 fetch what the board needs, call the services and choose the answer."""
 
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import services
 from campaign.access import newest_or_404, player_for, signed_in_user
 from campaign.actions import refused
-from campaign.display.winter_board import Board, winter_board, winter_context
-from campaign.forms import read_hex, whole_number
+from campaign.display.winter_board import NOTHING, Board, asked_kind, winter_board, winter_context
+from campaign.forms import DECISIONS, read_hex, whole_number
 from campaign.models import Membership, Submission
+from campaign.requests import page_or_fragment
+from campaign.rules.state import PendingKind
+from campaign.services import submissions
 from campaign.views.common import decision_of
 
 type Json = dict[str, Any]
@@ -53,11 +57,15 @@ def winter_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _page(request: HttpRequest, membership: Membership, *, status: int = 200) -> HttpResponse:
+    """The page, or for htmx its part `winter` (a change swaps it in, with the messages)."""
     board, players = _board(membership)
     everyone_ready = board.ready and services.everyone_ready_at(membership.campaign, board.data)
     here_at = read_hex(request.GET.get("at", ""))  # a tile tapped on the map, at the purchases
     context = winter_context(board, players, everyone_ready=everyone_ready, here_at=here_at)
-    return render(request, "campaign/winter.html", context, status=status)
+    context["section"] = DECISIONS[board.kind].section if board.kind else None
+    return page_or_fragment(
+        request, "campaign/winter.html", context, fragment="winter", status=status
+    )
 
 
 # --- changing the list --------------------------------------------------------------------
@@ -126,53 +134,80 @@ def _points(post: Any) -> int:
     return points
 
 
+def _removed(draft: Any, post: Any) -> Any:
+    listed = list(draft)
+    listed.pop(_index(post, len(listed)))
+    return listed
+
+
+def _raised(draft: Any, post: Any) -> Any:
+    listed = list(draft)
+    i = _index(post, len(listed))
+    if i > 0:
+        listed[i - 1], listed[i] = listed[i], listed[i - 1]
+    return listed
+
+
+def _tithe_added(draft: Any, post: Any) -> Any:
+    gift = {
+        "to": str(post.get("to", "")),
+        "gold": _amount(post, "gold"),
+        "food": _amount(post, "food"),
+    }
+    return [*draft, gift]
+
+
+def _purchase_added(draft: Any, post: Any) -> Any:
+    return [*draft, _purchase(post)]
+
+
+def _deployed(draft: Any, post: Any) -> Any:
+    if post.get("artefact"):  # option wizards, OA9
+        army = str(post.get("army", "")) or None
+        return [*draft, {"artefact": str(post["artefact"]), "army": army}]
+    return [*draft, {"army": str(post.get("army", "")), "hex": _hex(post)}]
+
+
+def _hungry(draft: Any, post: Any) -> Any:
+    return {"disband": [str(a) for a in post.getlist("army")]}
+
+
+type Change = Callable[[Any, Any], Any]
+# The changes the page makes to each of the winter's lists, by kind and action.
+CHANGES: Mapping[PendingKind, Mapping[str, Change]] = {
+    PendingKind.TITHES: {"remove": _removed, "up": _raised, "add": _tithe_added},
+    PendingKind.PURCHASES: {"remove": _removed, "up": _raised, "add": _purchase_added},
+    PendingKind.FEED: {"set": _hungry},
+    PendingKind.DEPLOY: {"remove": _removed, "up": _raised, "add": _deployed},
+}
+
+
 def changed(kind: str, action: str, draft: Any, post: Any) -> Any:
     """The kingdom's list of `kind` after one change from the page; the engine judges it
     when it is saved."""
-    if kind == "feed" and action == "set":
-        return {"disband": [str(a) for a in post.getlist("army")]}
-    if kind not in ("tithes", "purchases", "deploy"):
+    change = CHANGES[PendingKind(kind)].get(action) if kind in CHANGES else None
+    if change is None:
         raise Http404("No such change.")
-    listed = list(draft)
-    if action == "remove":
-        listed.pop(_index(post, len(listed)))
-    elif action == "up":
-        i = _index(post, len(listed))
-        if i > 0:
-            listed[i - 1], listed[i] = listed[i], listed[i - 1]
-    elif action == "add" and kind == "tithes":
-        listed.append(
-            {
-                "to": str(post.get("to", "")),
-                "gold": _amount(post, "gold"),
-                "food": _amount(post, "food"),
-            }
-        )
-    elif action == "add" and kind == "purchases":
-        listed.append(_purchase(post))
-    elif action == "add" and kind == "deploy" and post.get("artefact"):  # option wizards, OA9
-        army = str(post.get("army", "")) or None
-        listed.append({"artefact": str(post["artefact"]), "army": army})
-    elif action == "add" and kind == "deploy":
-        listed.append({"army": str(post.get("army", "")), "hex": _hex(post)})
-    else:
-        raise Http404("No such change.")
-    return listed
+    return change(draft, post)
 
 
 @login_required
 @require_POST
 def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> HttpResponse:
     membership = player_for(request, slug)
-    board, _ = _board(membership)
-    try:
-        if kind != board.kind:
+
+    def change(data: Json, given: Submission | None) -> Any:
+        """The list after the change, from the snapshot and the list the service read."""
+        if kind != asked_kind(data, membership.kingdom):
             raise services.ServiceError("That is not asked of your kingdom now.", code="not-asked")
-        services.submission_save(
+        return changed(kind, action, given.payload if given else NOTHING[kind], request.POST)
+
+    try:
+        submissions.save(
             campaign=membership.campaign,
             user=signed_in_user(request),
             kind=kind,
-            payload=changed(kind, action, board.draft, request.POST),
+            edit=change,
             seen=decision_of(request.POST).seen,
         )
     except services.ServiceError as error:

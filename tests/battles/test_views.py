@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles import services
+from battles.board import cast_of, state_words
 from battles.models import Battle, PlayTime, ResultReport
-from battles.views import cast_of, state_words
 from campaign import services as campaign_services
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
