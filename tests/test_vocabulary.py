@@ -151,19 +151,6 @@ ENUMS: dict[str, frozenset[str]] = {
     "step": frozenset(Step),
     "type": frozenset(EventType),
 }
-# The Python files and templates that the other parts of issue 36 rewrite (the decision
-# table, the services by capability, the map by layer), with the literals each still holds:
-# each may hold at most that many. Empty this list once those parts are merged.
-STILL_LITERAL = {
-    "battles/views.py": 6,
-    "campaign/display/winter_board.py": 8,
-    "campaign/services/advancing.py": 1,
-    "campaign/services/inputs.py": 2,
-    "campaign/services/submissions.py": 1,
-    "campaign/views/orders.py": 4,
-    "campaign/views/winter.py": 6,
-    "templates/battles/list.html": 3,
-}
 
 
 def _said(expression: str) -> frozenset[str]:
@@ -256,7 +243,4 @@ def test_the_scan_sees_a_literal_key_where_there_is_one():
 
 def test_no_kind_step_or_event_type_is_keyed_by_a_literal_outside_the_engine():
     found = literals_outside_the_engine()
-    keyed = {path: said for path, said in found.items() if path not in STILL_LITERAL}
-    assert keyed == {}, "use PendingKind, Step or EventType (templates: `kinds`, `steps`)"
-    over = {p: s for p, s in found.items() if len(s) > STILL_LITERAL.get(p, len(s))}
-    assert over == {}, "a file still being rewritten holds more literals than it did"
+    assert found == {}, "use PendingKind, Step or EventType (templates: `kinds`, `steps`)"
