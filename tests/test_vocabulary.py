@@ -6,11 +6,12 @@ from dataclasses import fields
 import pytest
 from django.urls import reverse
 
-from campaign import asks, services
+from campaign import asks
 from campaign.models import AuditEntry, default_deadlines
 from campaign.rules import bots, decisions
 from campaign.rules.options import DEFAULTS, OPTIONS
 from campaign.rules.state import STEPS, BattleStatus, Options, PendingKind, Season, Step
+from campaign.services import advancing, setup
 from campaign.views.deadlines import NEXT_STEP
 
 
@@ -37,7 +38,7 @@ def test_only_a_tabletop_result_has_no_deadline_default():
 @pytest.mark.parametrize("step", list(Step))
 def test_every_step_belongs_to_one_season_and_has_a_kind_of_deadline(step):
     assert sum(step in steps for steps in STEPS.values()) == 1
-    assert services.deadline_of(step) in default_deadlines()
+    assert advancing.deadline_of(step) in default_deadlines()
 
 
 def test_the_steps_that_wait_are_told_what_opens_after_them():
@@ -54,7 +55,7 @@ def test_the_options_table_and_the_engine_agree_on_names_and_defaults():
     # OG1: an optional rule is off unless turned on, so a campaign's options hold none off.
     assert all(row.default is False and row.name not in DEFAULTS for row in OPTIONS if row.switch)
     # The services fill a new campaign's options from the same table.
-    assert services.setup._checked_options({}) == dict(DEFAULTS)
+    assert setup._checked_options({}) == dict(DEFAULTS)
 
 
 def test_the_campaign_file_knows_every_battle_status():
