@@ -11,8 +11,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from accounts.models import User
-from battles import services
 from battles.models import Battle
+from battles.services import battle_reports
 from campaign.models import Campaign
 
 REPORT = (
@@ -38,10 +38,10 @@ def on_demo_made(*, campaign: Campaign, users: Mapping[str, User], **_: Any) -> 
         loser = players[battle.opponent_of(battle.winner)]
         user = users[winner.user.get_username()]
         text = REPORT.format(winner=winner.kingdom_name, loser=loser.kingdom_name)
-        services.battle_report_write(battle=battle, user=user, text=text)
+        battle_reports.battle_report_write(battle=battle, user=user, text=text)
         if n == 0:
             picture = table_photograph(winner.colour, loser.colour)
-            services.battle_photo_add(
+            battle_reports.battle_photo_add(
                 battle=battle, user=user, upload=io.BytesIO(picture), size=len(picture)
             )
 

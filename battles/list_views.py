@@ -17,15 +17,15 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from battles import services
 from battles.access import battle_for, sees_list
 from battles.forms import ArmyListForm, AttachForm
 from battles.models import RULEBOOK_SIZES, ArmyList, AttachedList, Battle, ResultReport
+from battles.services import common, lists
 from campaign.access import player_for, signed_in_user
 from campaign.actions import carry_out, refused
 from campaign.forms import whole_number
 from campaign.models import Membership
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 
 type Json = dict[str, Any]
 
@@ -119,7 +119,7 @@ def list_attach(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     user = signed_in_user(request)
 
     def attach(data: Json) -> str:
-        attached = services.battle_list_attach(
+        attached = lists.battle_list_attach(
             battle=battle, user=user, army_list_id=data["army_list"]
         )
         return (
@@ -128,7 +128,7 @@ def list_attach(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
 
     carry_out(request, AttachForm(request.POST), attach)
-    return HttpResponseRedirect(services.card_url(battle, "lists-title"))
+    return HttpResponseRedirect(common.card_url(battle, "lists-title"))
 
 
 @login_required
@@ -139,11 +139,11 @@ def list_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     user = signed_in_user(request)
 
     def withdraw(data: Json) -> str:
-        services.battle_list_withdraw(battle=battle, user=user)
+        lists.battle_list_withdraw(battle=battle, user=user)
         return "Your list is taken off the battle."
 
     carry_out(request, forms.Form(request.POST), withdraw)
-    return HttpResponseRedirect(services.card_url(battle, "lists-title"))
+    return HttpResponseRedirect(common.card_url(battle, "lists-title"))
 
 
 # --- the book ------------------------------------------------------------------------------
@@ -247,7 +247,7 @@ def list_add(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _book_page(request, membership, form=form, status=400)
     try:
-        added = services.army_list_add(
+        added = lists.army_list_add(
             campaign=membership.campaign, user=signed_in_user(request), **form.cleaned_data
         )
     except ServiceError as error:
@@ -278,9 +278,7 @@ def list_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = ArmyListForm(request.POST, auto_id=f"list-{number}-%s")
     if form.is_valid():
         try:
-            services.army_list_edit(
-                army_list=found, user=signed_in_user(request), **form.cleaned_data
-            )
+            lists.army_list_edit(army_list=found, user=signed_in_user(request), **form.cleaned_data)
         except ServiceError as error:
             _told_on(form, error)
         else:
@@ -301,7 +299,7 @@ def list_delete(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         user = signed_in_user(request)
 
         def delete(data: Json) -> str:
-            services.army_list_delete(army_list=found, user=user)
+            lists.army_list_delete(army_list=found, user=user)
             return f"{found.name} is out of your book. A copy attached to a battle stays."
 
         carry_out(request, forms.Form(request.POST), delete)

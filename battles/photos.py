@@ -31,7 +31,7 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 from PIL import ExifTags, Image, ImageCms, ImageMode, JpegImagePlugin, PngImagePlugin
 
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 
 if TYPE_CHECKING:
     from battles.models import BattlePhoto

@@ -18,10 +18,11 @@ from django.urls import URLPattern, path
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from battles import photos, services
+from battles import photos
 from battles.access import battle_for, reports_seen, sees
 from battles.forms import BattleReportForm, PhotoForm, ReasonForm
 from battles.models import PHOTOS_PER_REPORT, Battle, BattlePhoto, BattleReport
+from battles.services import battle_reports, common
 from campaign.access import admin_for, signed_in_user
 from campaign.actions import carry_out
 from campaign.models import Membership
@@ -94,11 +95,11 @@ def battle_report_write(request: HttpRequest, slug: str, number: int) -> HttpRes
     user = signed_in_user(request)
 
     def write(data: Json) -> str:
-        report = services.battle_report_write(battle=battle, user=user, text=data["text"])
+        report = battle_reports.battle_report_write(battle=battle, user=user, text=data["text"])
         return "Your report is on the card." if report.text else "Your report's text is removed."
 
     carry_out(request, BattleReportForm(request.POST), write)
-    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
+    return HttpResponseRedirect(common.card_url(battle, "battle-reports-title"))
 
 
 # A photograph's post: the photograph, and the few fields of its form.
@@ -115,11 +116,13 @@ def battle_photo_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
 
     def add(data: Json) -> str:
         upload: UploadedFile[bytes] = data["photo"]
-        services.battle_photo_add(battle=battle, user=user, upload=upload, size=upload.size or 0)
+        battle_reports.battle_photo_add(
+            battle=battle, user=user, upload=upload, size=upload.size or 0
+        )
         return "Your photograph is on your report, without what it said of where it was taken."
 
     carry_out(request, PhotoForm(request.POST, request.FILES), add)
-    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
+    return HttpResponseRedirect(common.card_url(battle, "battle-reports-title"))
 
 
 @login_required
@@ -131,11 +134,11 @@ def battle_photo_remove(request: HttpRequest, slug: str, number: int, photo: int
     found = _photo_seen(membership, battle, photo)
 
     def remove(data: Json) -> str:
-        services.battle_photo_remove(photo=found, user=user, reason=data["reason"])
+        battle_reports.battle_photo_remove(photo=found, user=user, reason=data["reason"])
         return "The photograph is removed."
 
     carry_out(request, ReasonForm(request.POST), remove)
-    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
+    return HttpResponseRedirect(common.card_url(battle, "battle-reports-title"))
 
 
 # --- the admin -----------------------------------------------------------------------------------
@@ -157,7 +160,7 @@ def battle_report_hide(
     hidden = HIDING[action]
 
     def hide(data: Json) -> str:
-        services.battle_report_hide(
+        battle_reports.battle_report_hide(
             report=report, actor=actor, hidden=hidden, reason=data["reason"]
         )
         if hidden:
@@ -165,7 +168,7 @@ def battle_report_hide(
         return "The report is shown again to every member."
 
     carry_out(request, ReasonForm(request.POST), hide)
-    return HttpResponseRedirect(services.card_url(battle, "battle-reports-title"))
+    return HttpResponseRedirect(common.card_url(battle, "battle-reports-title"))
 
 
 # --- the photographs themselves ------------------------------------------------------------------

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, ResultReport
-from campaign import services
 from campaign.models import Campaign, Snapshot
+from campaign.services import advancing
 from notifications import events
 
 type Json = dict[str, Any]
@@ -63,7 +63,7 @@ def _create(
 ) -> None:
     awaiting = fields["status"] == Battle.Status.AWAITING
     hours = campaign.deadlines.get("battles", 168)
-    due = services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
+    due = advancing.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
     Battle.objects.create(
         campaign=campaign,
         number=number,

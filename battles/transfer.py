@@ -36,7 +36,7 @@ from battles.models import (
     BattleReport,
 )
 from campaign.models import Campaign
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from campaign.transfer import (
     STAMPS,
     Stamps,

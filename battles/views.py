@@ -16,7 +16,7 @@ from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from battles import board, services
+from battles import board
 from battles.access import battle_for
 from battles.board import TAKES_EFFECT, artefacts_on_the_card, cast_of
 from battles.forms import (
@@ -36,6 +36,7 @@ from battles.forms import (
 from battles.list_views import lists_on_the_card
 from battles.models import Battle, ResultReport
 from battles.report_views import on_the_card
+from battles.services import decisions, desk, results
 from campaign.access import admin_for, membership_for, newest_or_404
 from campaign.actions import carry_out, form_errors, refused
 from campaign.forms import DECISIONS as MADE
@@ -43,7 +44,8 @@ from campaign.forms import DecisionForm
 from campaign.models import Campaign, Membership
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.state import PendingKind
-from campaign.services import ServiceError, battle_settled_meanwhile, settled_meanwhile
+from campaign.services.battle_entries import battle_settled_meanwhile, settled_meanwhile
+from campaign.services.common import ServiceError
 
 type Json = dict[str, Any]
 
@@ -76,7 +78,7 @@ def battle_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _report(battle: Battle, user: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
-    services.battle_report(
+    results.battle_report(
         battle=battle, user=user, result=result, winner=winner, seen=data["seen"],
         captured=data.get("captured") or (), **report_details(data),
     )  # fmt: skip
@@ -91,12 +93,12 @@ def _their_report(battle: Battle, data: Json) -> ResultReport:
 
 
 def _confirm(battle: Battle, user: User, data: Json) -> str:
-    services.battle_confirm(report=_their_report(battle, data), user=user, seen=data["seen"])
+    results.battle_confirm(report=_their_report(battle, data), user=user, seen=data["seen"])
     return "Confirmed: the result goes to the campaign, which moves on."
 
 
 def _dispute(battle: Battle, user: User, data: Json) -> str:
-    services.battle_dispute(
+    results.battle_dispute(
         report=_their_report(battle, data), user=user, reason=data["reason"], seen=data["seen"]
     )
     return (
@@ -105,17 +107,17 @@ def _dispute(battle: Battle, user: User, data: Json) -> str:
 
 
 def _withdraw(battle: Battle, user: User, data: Json) -> str:
-    services.battle_withdraw(report=_their_report(battle, data), user=user)
+    results.battle_withdraw(report=_their_report(battle, data), user=user)
     return "Your report is withdrawn: you may report again."
 
 
 def _concede(battle: Battle, user: User, data: Json) -> str:
-    services.battle_concede(battle=battle, user=user, seen=data["seen"])
+    decisions.battle_concede(battle=battle, user=user, seen=data["seen"])
     return "You conceded the field: a loss, worth no might to your opponent."
 
 
 def _propose(battle: Battle, user: User, data: Json) -> str:
-    services.battle_propose_time(battle=battle, user=user, at=data["at"])
+    decisions.battle_propose_time(battle=battle, user=user, at=data["at"])
     return "Your proposed time is on the card for your opponent to accept."
 
 
@@ -123,7 +125,7 @@ def _accept(battle: Battle, user: User, data: Json) -> str:
     play_time = battle.play_times.filter(pk=data["play_time"]).first()
     if play_time is None:
         raise ServiceError("There is no such proposed time.", code="no-such-time")
-    services.battle_accept_time(play_time=play_time, user=user)
+    decisions.battle_accept_time(play_time=play_time, user=user)
     return "Agreed: the time is on the card."
 
 
@@ -202,21 +204,21 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _last_stand(campaign: Campaign, user: User, data: Json) -> str:
-    services.battle_last_stand(
+    decisions.battle_last_stand(
         campaign=campaign, user=user, hex=data["hex"], stand=data["stand"], seen=data["seen"]
     )
     return "Your choice is made."
 
 
 def _choose(campaign: Campaign, user: User, data: Json) -> str:
-    services.battle_choose(
+    decisions.battle_choose(
         campaign=campaign, user=user, hex=data["hex"], naval=data["naval"], seen=data["seen"]
     )
     return "Your next battle is chosen" + (": a naval battle." if data["naval"] else ".")
 
 
 def _retreat(campaign: Campaign, user: User, data: Json) -> str:
-    services.battle_retreat(
+    decisions.battle_retreat(
         campaign=campaign, user=user, retreats=data["retreats"], seen=data["seen"]
     )
     return "Your units retreat where you said."
@@ -284,7 +286,7 @@ def _desk(request: HtmxHttpRequest, membership: Membership, *, status: int = 200
 
 def _decide(battle: Battle, actor: User, data: Json) -> str:
     result, winner = read_outcome(data["outcome"])
-    recorded_again = services.battle_decide(
+    recorded_again = desk.battle_decide(
         battle=battle, actor=actor, result=result, winner=winner, reason=data["reason"],
         captured=data.get("captured") or (), seen=data["seen"],
     )  # fmt: skip
@@ -293,15 +295,13 @@ def _decide(battle: Battle, actor: User, data: Json) -> str:
 
 
 def _simple(battle: Battle, actor: User, data: Json) -> str:
-    services.battle_resolve_simply(
-        battle=battle, actor=actor, reason=data["reason"], seen=data["seen"]
-    )
+    desk.battle_resolve_simply(battle=battle, actor=actor, reason=data["reason"], seen=data["seen"])
     return f"Battle {battle.number} is settled as a simple battle: its dice are on its card."
 
 
 def _extend(battle: Battle, actor: User, data: Json) -> str:
     hours = data["hours"]
-    services.battle_extend(
+    desk.battle_extend(
         battle=battle, actor=actor, hours=hours, reason=data["reason"], seen=data["seen"]
     )
     return f"Battle {battle.number} has {hours} more hour{'s' if hours != 1 else ''}."

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest
 
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 
 NOTHING_CHANGED = "Nothing was changed."
 

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from campaign import services
 from campaign.models import WorkerHeartbeat
+from campaign.services import advancing
 
 
 @shared_task(bind=True)
@@ -29,7 +29,7 @@ def record_heartbeat(self: Task[[], str]) -> str:
 )
 def advance_campaign(campaign_id: int, snapshot_number: int, defaults: bool = False) -> int | None:
     """Advance a campaign from the given snapshot; nothing if it has moved on."""
-    snapshot = services.campaign_advance(
+    snapshot = advancing.campaign_advance(
         campaign_id=campaign_id, snapshot_number=snapshot_number, defaults=defaults
     )
     return None if snapshot is None else snapshot.number
@@ -40,7 +40,7 @@ def advance_due_campaigns(queue: str | None = None) -> int:
     """Run by the beat each minute: every campaign whose deadline passed advances with the
     rulings' defaults for whoever is not ready. The advances go to `queue` if given (a
     worker that serves one queue only), else where the task routes send them."""
-    due = services.campaigns_due()
+    due = advancing.campaigns_due()
     routing: dict[str, Any] = {"queue": queue} if queue else {}
     for campaign_id, number in due:
         advance_campaign.apply_async((campaign_id, number), {"defaults": True}, **routing)
@@ -57,7 +57,7 @@ def advance_ready_campaigns(
     `advance_due_campaigns`. An advance queued twice lands once: the second finds the
     campaign moved on."""
     older_than = settings.SWEEP_AFTER_SECONDS if older_than_seconds is None else older_than_seconds
-    lost = services.campaigns_ready_not_advanced(timedelta(seconds=older_than))
+    lost = advancing.campaigns_ready_not_advanced(timedelta(seconds=older_than))
     routing: dict[str, Any] = {"queue": queue} if queue else {}
     for campaign_id, number in lost:
         advance_campaign.apply_async((campaign_id, number), **routing)

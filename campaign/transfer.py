@@ -100,7 +100,7 @@ from campaign.rules.decisions import ANSWER_KEYS
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import map_from_json
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from campaign.signals import campaign_exporting, campaign_importing, snapshot_stored
 
 type Json = dict[str, Any]

@@ -31,10 +31,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from campaign import services  # noqa: E402
 from campaign.models import Campaign, Snapshot, Submission  # noqa: E402
 from campaign.rules.decisions import ANSWERS  # noqa: E402
 from campaign.rules.state import PendingKind, Step  # noqa: E402
+from campaign.services import common, inputs  # noqa: E402
 
 type Json = dict[str, Any]
 
@@ -72,10 +72,8 @@ def load_campaigns(slugs: set[str]) -> list[Campaign]:
 def waiting_advance(campaign: Campaign) -> bool:
     """Every kingdom is ready but the campaign has not advanced (yet)."""
     campaign.refresh_from_db()
-    snapshot = services.latest_snapshot(campaign)
-    return campaign.status == Campaign.Status.RUNNING and services.everyone_ready(
-        campaign, snapshot
-    )
+    snapshot = common.latest_snapshot(campaign)
+    return campaign.status == Campaign.Status.RUNNING and inputs.everyone_ready(campaign, snapshot)
 
 
 def drain(campaigns: list[Campaign]) -> list[str]:

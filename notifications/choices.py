@@ -8,7 +8,7 @@ from django.core import signing
 from django.db import transaction
 
 from accounts.models import User
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from notifications.models import Notification, NotificationChoices
 
 Kind = Notification.Kind

@@ -13,9 +13,9 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
-from campaign import services
 from campaign.models import AuditEntry, Campaign
-from campaign.services import ServiceError
+from campaign.services import common
+from campaign.services.common import ServiceError
 from notifications.models import DiscordWebhook
 
 DISCORD_TIMEOUT = 10
@@ -125,7 +125,7 @@ def webhook_set(
     """Set (or replace) the campaign's Discord webhook, and whether the herald's letters
     are posted there (issue 28); audited with its last characters."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    services.require_admin(campaign, actor)
+    common.require_admin(campaign, actor)
     url = url.strip()
     refusal = webhook_refusal(url)
     if refusal:
@@ -133,7 +133,7 @@ def webhook_set(
     webhook, _ = DiscordWebhook.objects.update_or_create(
         campaign=campaign, defaults={"url": url, "herald": herald, "set_by": actor}
     )
-    services.record_audit(
+    common.record_audit(
         campaign, actor, AuditEntry.Action.DISCORD_SET, details={"ending": webhook.ending}
     )
     return webhook
@@ -143,8 +143,8 @@ def webhook_set(
 def webhook_remove(*, campaign: Campaign, actor: User) -> None:
     """Remove the campaign's Discord webhook: its posts not yet sent are dropped."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    services.require_admin(campaign, actor)
+    common.require_admin(campaign, actor)
     deleted, _ = DiscordWebhook.objects.filter(campaign=campaign).delete()
     if not deleted:
         raise ServiceError("The campaign has no Discord webhook.", code="no-webhook")
-    services.record_audit(campaign, actor, AuditEntry.Action.DISCORD_REMOVED)
+    common.record_audit(campaign, actor, AuditEntry.Action.DISCORD_REMOVED)

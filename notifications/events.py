@@ -24,10 +24,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import services
 from campaign.asks import WORDS
 from campaign.models import Campaign, Snapshot
 from campaign.rules.decisions import ANSWERS
+from campaign.services import advancing, common
 from campaign.words import absolute, chapter_words, joined, kingdom_names, shown, when
 from campaign.words import names_of as campaign_names
 from notifications import outbox
@@ -207,9 +207,7 @@ def on_kingdom_offered(*, campaign: Campaign, offer: Any, **_: Any) -> None:
     name = (
         ruler.kingdom_name
         if ruler
-        else kingdom_names(services.latest_snapshot(campaign).data).get(
-            offer.kingdom, offer.kingdom
-        )
+        else kingdom_names(common.latest_snapshot(campaign).data).get(offer.kingdom, offer.kingdom)
     )
     admin = shown(offer.offered_by) if offer.offered_by else "Its admin"
     body = (
@@ -487,11 +485,11 @@ def remind(now: datetime | None = None) -> int:
 
 def _remind(campaign: Campaign, hours: int) -> int:
     assert campaign.deadline is not None
-    snapshot = services.latest_snapshot(campaign)
+    snapshot = common.latest_snapshot(campaign)
     data = snapshot.data
-    if services.step_hours(campaign, data) <= hours:
+    if advancing.step_hours(campaign, data) <= hours:
         return 0  # a step (a kingdom's turn) no longer than the lead time: told when it opened
-    late = services.owing(data) - services.ready_kingdoms(campaign)
+    late = common.owing(data) - common.ready_kingdoms(campaign)
     if not late:
         return 0
     names = kingdom_names(data)

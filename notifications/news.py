@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import services
 from campaign.asks import WORDS, in_order_of_play
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.state import OrdersMode, PendingKind, Season
+from campaign.services import advancing, common
 from campaign.words import absolute, capitalised, chapter_words, joined, kingdom_names, shown, when
 from notifications.discord import DISCORD_LENGTH, discord_time
 from notifications.models import Notification, Reminder
@@ -306,7 +306,7 @@ def names_of(campaign: Campaign) -> Names:
     and its places' and units' (`campaign.words.names_of`) as its newest file reads."""
     members = campaign.memberships.exclude(kingdom="").values_list("kingdom", "kingdom_name")
     kingdoms = {kingdom: name or kingdom for kingdom, name in members}
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     return Names.of(data, campaign.gazetteer, kingdom_names(data) | kingdoms)
 
 
@@ -340,14 +340,14 @@ def _your_turn(data: Json, kingdom: str, kinds: list[str]) -> bool:
 
 
 def _coming_deadline(campaign: Campaign, snapshot: Snapshot) -> datetime | None:
-    """The deadline the step opened by this snapshot gets: the one `services.advancing.open_deadline`
+    """The deadline the step opened by this snapshot gets: the one `advancing.open_deadline`
     sets right after storing it (a correction keeps the deadline there is)."""
     if campaign.status == Campaign.Status.PAUSED:
         return None
     if snapshot.reason == Snapshot.Reason.CORRECTION:
         return campaign.deadline
-    hours = services.step_hours(campaign, snapshot.data)
-    return services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
+    hours = advancing.step_hours(campaign, snapshot.data)
+    return advancing.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
 
 
 def snapshot_news(campaign: Campaign, snapshot: Snapshot) -> list[News]:

@@ -27,7 +27,7 @@ from campaign.access import admin_for
 from campaign.actions import carry_out, form_errors, refused
 from campaign.models import Campaign, Membership
 from campaign.requests import HtmxHttpRequest, page_or_fragment
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from notifications import choices, digest, discord
 from notifications.choices import EMAIL_KINDS, KIND_WORDS
 from notifications.digest import DIGEST_HOUR

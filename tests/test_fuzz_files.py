@@ -42,7 +42,7 @@ from campaign.models import (
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.simulation import campaign_files, new_campaign
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from campaign.transfer import campaign_import
 
 # Ten times the profile's examples, derandomized or not (tests/conftest.py).

@@ -14,12 +14,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from battles import services as battle_services
 from battles.models import Battle
-from campaign import services
+from battles.services import results
 from campaign.display import winter
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign
+from campaign.services import common
 from campaign.words import names_of
 from notifications.discord import webhook_set
 from notifications.models import Notification
@@ -79,17 +79,17 @@ def played(people: dict[str, Any]) -> Campaign:
     rng = random.Random(3)
     disputed = False
     for _ in range(150):
-        data = services.latest_snapshot(campaign).data
+        data = common.latest_snapshot(campaign).data
         fought = [b for b in data.get("battles", []) if b["status"] == "resolved"]
         if disputed and fought and data["clock"]["year"] >= 2 and data["clock"]["month"] > 1:
             break
         battle = Battle.objects.filter(campaign=campaign, status=Battle.Status.AWAITING).first()
         if battle is not None and not disputed:
             reporter, opponent = (players[k] for k in (battle.attacker, battle.defender))
-            report = battle_services.battle_report(
+            report = results.battle_report(
                 battle=battle, user=reporter, result="win", winner=battle.attacker
             )
-            battle_services.battle_dispute(report=report, user=opponent, reason="It was a draw")
+            results.battle_dispute(report=report, user=opponent, reason="It was a draw")
             disputed = True
         play_bot_step(campaign, players=players, admin=people["gm"], rng=rng, march=True)
     campaign.refresh_from_db()

@@ -39,11 +39,11 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import ResultReport
-from campaign import services
 from campaign.management.commands.seed_demo import march_armies
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules import bots, decisions
 from campaign.rules.hexmap import map_from_json
+from campaign.services import common
 from tests.campaign.helpers import kingdom_of, make_cast, new_campaign, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -181,7 +181,7 @@ class Table:
         return reverse(name, args=[self.campaign.slug, *args])
 
     def newest(self) -> Snapshot:
-        return services.latest_snapshot(self.campaign)
+        return common.latest_snapshot(self.campaign)
 
     def moved_on(self, since: int) -> bool:
         return self.newest().number > since
@@ -198,7 +198,7 @@ class Table:
         return None if found is None else found.payload
 
     def ready(self, kingdom: str) -> bool:
-        return kingdom in services.ready_kingdoms(self.campaign)
+        return kingdom in common.ready_kingdoms(self.campaign)
 
 
 def submit(
@@ -528,7 +528,7 @@ def answer(table: Table, data: Json, decided: Json) -> None:
         return
     since = table.newest().number
     ships = {s["id"] for s in data.get("ships", [])}
-    for kingdom in sorted(services.owing(data)):
+    for kingdom in sorted(common.owing(data)):
         kinds = {p["kind"] for p in pending if p["kingdom"] == kingdom}
         assert len(kinds) == 1, f"{kingdom} is asked {kinds} at once"
         kind = kinds.pop()

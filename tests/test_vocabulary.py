@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from campaign import asks, services
+from campaign import asks
 from campaign.display import events, report
 from campaign.gazetteer import Names
 from campaign.models import AuditEntry, default_deadlines
@@ -24,6 +24,7 @@ from campaign.rules.options import DEFAULTS, OPTIONS
 from campaign.rules.simulation import campaign_files, new_campaign
 from campaign.rules.state import STEPS, BattleStatus, Options, PendingKind, Season, Step
 from campaign.rules.vocabulary import BattleKind, EventType, OptionName
+from campaign.services import advancing, setup
 from campaign.views.deadlines import NEXT_STEP
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +53,7 @@ def test_only_a_tabletop_result_has_no_deadline_default():
 @pytest.mark.parametrize("step", list(Step))
 def test_every_step_belongs_to_one_season_and_has_a_kind_of_deadline(step):
     assert sum(step in steps for steps in STEPS.values()) == 1
-    assert services.deadline_of(step) in default_deadlines()
+    assert advancing.deadline_of(step) in default_deadlines()
 
 
 def test_the_steps_that_wait_are_told_what_opens_after_them():
@@ -69,7 +70,7 @@ def test_the_options_table_and_the_engine_agree_on_names_and_defaults():
     # OG1: an optional rule is off unless turned on, so a campaign's options hold none off.
     assert all(row.default is False and row.name not in DEFAULTS for row in OPTIONS if row.switch)
     # The services fill a new campaign's options from the same table.
-    assert services.setup._checked_options({}) == dict(DEFAULTS)
+    assert setup._checked_options({}) == dict(DEFAULTS)
 
 
 def test_every_option_of_the_table_is_named_and_every_name_has_its_row():

@@ -12,56 +12,9 @@ photograph, and hide a report or show it again, audited.
 
 Each kingdom's player keeps a book of army lists in the campaign, and before a battle is
 played attaches one of them to it (a copy), of at most its side's points; a report of the
-result takes the attached lists."""
+result takes the attached lists.
 
-from battles.services.battle_reports import (
-    battle_photo_add,
-    battle_photo_remove,
-    battle_report_hide,
-    battle_report_write,
-)
-from battles.services.common import card_url, side_of
-from battles.services.decisions import (
-    battle_accept_time,
-    battle_choose,
-    battle_concede,
-    battle_last_stand,
-    battle_propose_time,
-    battle_retreat,
-)
-from battles.services.desk import battle_decide, battle_extend, battle_resolve_simply
-from battles.services.lists import (
-    army_list_add,
-    army_list_delete,
-    army_list_edit,
-    battle_list_attach,
-    battle_list_withdraw,
-)
-from battles.services.results import battle_confirm, battle_dispute, battle_report, battle_withdraw
-
-__all__ = [
-    "army_list_add",
-    "army_list_delete",
-    "army_list_edit",
-    "battle_accept_time",
-    "battle_choose",
-    "battle_concede",
-    "battle_confirm",
-    "battle_decide",
-    "battle_dispute",
-    "battle_extend",
-    "battle_last_stand",
-    "battle_list_attach",
-    "battle_list_withdraw",
-    "battle_photo_add",
-    "battle_photo_remove",
-    "battle_propose_time",
-    "battle_report",
-    "battle_report_hide",
-    "battle_report_write",
-    "battle_resolve_simply",
-    "battle_retreat",
-    "battle_withdraw",
-    "card_url",
-    "side_of",
-]
+A module by capability: what they share (common), the players' reports of a result
+(results), what a side decides around its battles and when it plays (decisions), the
+admin's desk (desk), battle reports and photographs (battle_reports), army lists
+(lists). Callers import the module they use; the package re-exports nothing."""

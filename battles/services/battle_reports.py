@@ -17,9 +17,9 @@ from battles.models import (
     BattleReport,
 )
 from battles.services.common import side_of
-from campaign import services
 from campaign.models import AuditEntry
-from campaign.services import ServiceError
+from campaign.services import common
+from campaign.services.common import ServiceError
 
 # --- after the game: the sides' battle reports and their photographs ------------------------
 
@@ -121,7 +121,7 @@ def battle_photo_remove(*, photo: BattlePhoto, user: User, reason: str = "") -> 
     battle = locked.get(pk=report.battle_id)
     campaign = battle.campaign
     own = campaign.memberships.filter(user=user, kingdom=report.kingdom).exists()
-    if not own and not services.is_admin(campaign, user):
+    if not own and not common.is_admin(campaign, user):
         raise ServiceError(
             "Only the player of the side whose report it is, or the campaign's admin, may "
             "remove a photograph.",
@@ -129,7 +129,7 @@ def battle_photo_remove(*, photo: BattlePhoto, user: User, reason: str = "") -> 
         )
     found.delete()
     if not own:
-        services.record_audit(
+        common.record_audit(
             campaign, user, AuditEntry.Action.BATTLE_PHOTO_REMOVED, reason,
             {"battle": battle.number, "hex": battle.hex, "kingdom": report.kingdom},
         )  # fmt: skip
@@ -148,13 +148,13 @@ def battle_report_hide(
         .get(pk=report.pk)
     )
     battle = report.battle
-    services.require_admin(battle.campaign, actor)
+    common.require_admin(battle.campaign, actor)
     if report.hidden == hidden:
         shown = "hidden" if hidden else "shown"
         raise ServiceError(f"This report is {shown} already.", code="unchanged")
     report.hidden_at = timezone.now() if hidden else None
     report.save(update_fields=["hidden_at"])
-    services.record_audit(
+    common.record_audit(
         battle.campaign,
         actor,
         AuditEntry.Action.BATTLE_REPORT_HIDDEN if hidden else AuditEntry.Action.BATTLE_REPORT_SHOWN,

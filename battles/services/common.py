@@ -10,9 +10,9 @@ from accounts.models import User
 from battles.models import (
     Battle,
 )
-from campaign import services
 from campaign.models import Campaign
-from campaign.services import ServiceError
+from campaign.services import battle_entries, common
+from campaign.services.common import ServiceError
 
 type Json = dict[str, Any]
 
@@ -32,9 +32,9 @@ def locked_open(battle: Battle, seen: int | None) -> Battle:
     """The battle, with its campaign's row locked, still waiting for its result and still
     as the player saw it; refused otherwise."""
     battle = locked_awaiting(battle)
-    if services.battle_settled_meanwhile(battle.campaign, battle.hex):
+    if battle_entries.battle_settled_meanwhile(battle.campaign, battle.hex):
         raise ServiceError("This battle is settled already.", code="settled")
-    if seen is not None and seen != services.latest_snapshot(battle.campaign).number:
+    if seen is not None and seen != common.latest_snapshot(battle.campaign).number:
         raise ServiceError(
             "The campaign has moved on since you looked: check the battle and try again.",
             code="moved-on",
@@ -54,7 +54,7 @@ def locked_awaiting(battle: Battle) -> Battle:
 
 def pending_of(campaign: Campaign, kingdom: str, kind: str) -> list[Json]:
     """What the newest snapshot waits for from the kingdom, of one kind."""
-    pending = services.latest_snapshot(campaign).data.get("pending", [])
+    pending = common.latest_snapshot(campaign).data.get("pending", [])
     return [p for p in pending if p["kingdom"] == kingdom and p["kind"] == kind]
 
 

@@ -13,10 +13,10 @@ from battles.models import (
     PlayTime,
 )
 from battles.services.common import locked_open, pending_of, side_of
-from campaign import services
 from campaign.models import Campaign
 from campaign.rules.state import PendingKind
-from campaign.services import ServiceError
+from campaign.services import common, submissions
+from campaign.services.common import ServiceError
 
 # --- before the game: concession and Last Stand (ruling B4) ----------------------------------
 
@@ -27,7 +27,7 @@ def battle_concede(*, battle: Battle, user: User, seen: int | None = None) -> No
     worth no might (ruling B4)."""
     battle = locked_open(battle, seen)
     kingdom = side_of(battle, user)
-    services.submission_save(
+    submissions.submission_save(
         campaign=battle.campaign,
         user=user,
         kind="battles",
@@ -44,7 +44,7 @@ def battle_last_stand(
     `stand` fights a pitched battle, else it concedes. Only where it is asked: the engine
     judges a Last Stand when its battle is picked, and one for another tile would be
     refused then, at the advance, rather than now (ruling B12)."""
-    kingdom = services.kingdom_of(campaign, user)
+    kingdom = common.kingdom_of(campaign, user)
     if not any(p["hex"] == hex for p in pending_of(campaign, kingdom, PendingKind.LAST_STAND)):
         raise ServiceError(
             "Your kingdom is not asked to make a Last Stand or concede there.",
@@ -52,7 +52,7 @@ def battle_last_stand(
             field="hex",
         )
     entry = {"hex": hex, "last_stand" if stand else "concede": kingdom}
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=user, kind="battles", payload=[entry], seen=seen
     )
 
@@ -64,7 +64,7 @@ def battle_retreat(
     """Where the kingdom's beaten units go (ruling B10): given and marked ready at once. Only
     for the units asked about: a retreat for a unit that does not retreat addresses no
     battle, and the engine would refuse it when the month's battles end (ruling B12)."""
-    kingdom = services.kingdom_of(campaign, user)
+    kingdom = common.kingdom_of(campaign, user)
     asked = {p["unit"] for p in pending_of(campaign, kingdom, PendingKind.RETREAT)}
     if not set(retreats) <= asked:
         raise ServiceError(
@@ -72,10 +72,10 @@ def battle_retreat(
             code="not-asked",
             field="retreats",
         )
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=user, kind="retreats", payload=retreats, seen=seen
     )
-    services.submission_set_ready(campaign=campaign, user=user, seen=seen)
+    submissions.submission_set_ready(campaign=campaign, user=user, seen=seen)
 
 
 @transaction.atomic
@@ -84,15 +84,15 @@ def battle_choose(
 ) -> None:
     """The tile the kingdom picks for its next battle (ruling B2), and whether it fights
     there at sea where both sides have ships and armies (B3)."""
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=user, kind="battle_choices", payload=[hex], seen=seen
     )
     if naval:
-        entry = {"hex": hex, "naval": services.kingdom_of(campaign, user)}
-        services.submission_save(
+        entry = {"hex": hex, "naval": common.kingdom_of(campaign, user)}
+        submissions.submission_save(
             campaign=campaign, user=user, kind="battles", payload=[entry], seen=seen
         )
-    services.submission_set_ready(campaign=campaign, user=user, seen=seen)
+    submissions.submission_set_ready(campaign=campaign, user=user, seen=seen)
 
 
 # --- when to play ----------------------------------------------------------------------------

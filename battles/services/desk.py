@@ -19,9 +19,9 @@ from battles.services.common import (
     locked_awaiting,
     locked_open,
 )
-from campaign import services
 from campaign.models import AuditEntry
-from campaign.services import ServiceError
+from campaign.services import advancing, battle_entries, common
+from campaign.services.common import ServiceError
 from notifications import events
 
 # --- the admin ---------------------------------------------------------------------------
@@ -43,16 +43,16 @@ def battle_decide(
     audited. A battle whose result is in (agreed, decided, conceded) but whose month has
     not advanced has its result recorded again, with a reason, in place of the one given:
     the way out of a result agreed in error; both players are told. True if it was.
-    `seen`: the snapshot the admin's desk showed (`services.check_admin_saw`)."""
+    `seen`: the snapshot the admin's desk showed (`common.check_admin_saw`)."""
     battle = locked_awaiting(battle)
     campaign = battle.campaign
-    services.require_admin(campaign, actor)
-    services.check_admin_saw(campaign, seen)
+    common.require_admin(campaign, actor)
+    common.check_admin_saw(campaign, seen)
     winner = winner if result == "win" else ""
     check_result(battle, result, winner)
     entry = entry_of(battle, result, winner, captured)
-    if not services.battle_settled_meanwhile(campaign, battle.hex):
-        services.battle_entry_save(
+    if not battle_entries.battle_settled_meanwhile(campaign, battle.hex):
+        battle_entries.battle_entry_save(
             campaign=campaign, actor=actor, entry=entry,
             audit=AuditEntry.Action.BATTLE_DECIDED, reason=reason,
         )  # fmt: skip
@@ -60,7 +60,7 @@ def battle_decide(
             status=ResultReport.Status.SET_ASIDE, set_aside_why="the campaign's admin decided"
         )
         return False
-    services.battle_entry_rerecord(campaign=campaign, actor=actor, entry=entry, reason=reason)
+    battle_entries.battle_entry_rerecord(campaign=campaign, actor=actor, entry=entry, reason=reason)
     battle.reports.filter(status=ResultReport.Status.CONFIRMED).update(
         status=ResultReport.Status.SET_ASIDE,
         set_aside_why="the campaign's admin recorded the result again",
@@ -81,9 +81,9 @@ def battle_resolve_simply(
     are rolled by the engine, recorded, and shown on the card; audited. `seen` as for
     `battle_decide`."""
     battle = locked_open(battle, None)
-    services.require_admin(battle.campaign, actor)
-    services.check_admin_saw(battle.campaign, seen)
-    services.battle_entry_save(
+    common.require_admin(battle.campaign, actor)
+    common.check_admin_saw(battle.campaign, seen)
+    battle_entries.battle_entry_save(
         campaign=battle.campaign,
         actor=actor,
         entry={"hex": battle.hex, "resolve": "simple"},
@@ -102,14 +102,14 @@ def battle_extend(
     """More time for the two players to play and report; audited. `seen` as for
     `battle_decide`."""
     battle = locked_open(battle, None)
-    services.require_admin(battle.campaign, actor)
-    services.check_admin_saw(battle.campaign, seen)
+    common.require_admin(battle.campaign, actor)
+    common.check_admin_saw(battle.campaign, seen)
     if hours < 1:
         raise ServiceError("Extend by at least one hour.", code="bad-hours", field="hours")
     due = max(battle.deadline or timezone.now(), timezone.now()) + timedelta(hours=hours)
-    battle.deadline = services.on_a_deadline_day(battle.campaign, due)
+    battle.deadline = advancing.on_a_deadline_day(battle.campaign, due)
     battle.save()
-    services.record_audit(
+    common.record_audit(
         battle.campaign,
         actor,
         AuditEntry.Action.BATTLE_EXTENDED,

@@ -22,7 +22,7 @@ from battles.models import (
 )
 from battles.services.common import locked_open, side_of
 from campaign.models import Campaign
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 
 # --- the book of army lists, and the lists attached to a battle -----------------------------
 

@@ -23,8 +23,8 @@ from battles.services.common import (
     locked_open,
     side_of,
 )
-from campaign import services
-from campaign.services import ServiceError
+from campaign.services import battle_entries
+from campaign.services.common import ServiceError
 from notifications import events
 
 # --- the players' reports -------------------------------------------------------------
@@ -61,7 +61,7 @@ def battle_report(
             "report the result as you saw it.",
             code="answer-first",
         )
-    services.check_battle_entry(battle.campaign, entry_of(battle, result, winner, captured))
+    battle_entries.check_battle_entry(battle.campaign, entry_of(battle, result, winner, captured))
     attached = dict(battle.attached_lists.values_list("kingdom", "text"))
     for role, side in zip(("attacker", "defender"), battle.kingdoms, strict=True):
         if side in attached:
@@ -105,7 +105,7 @@ def battle_confirm(*, report: ResultReport, user: User, seen: int | None = None)
     """The opponent agrees: the result goes to the engine and the campaign moves on."""
     report = _answerable(report, user, seen)
     battle = report.battle
-    services.battle_entry_save(
+    battle_entries.battle_entry_save(
         campaign=battle.campaign,
         actor=user,
         entry=entry_of(battle, report.result, report.winner, report.captured),

@@ -15,7 +15,6 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from accounts.models import User
-from campaign import services
 from campaign.access import (
     membership_for,
     newest_or_404,
@@ -33,6 +32,8 @@ from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.options import switched_on
 from campaign.rules.state import Season, Step
+from campaign.services import common, inputs, letters, members
+from campaign.services import names as names_services
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
 from campaign.views.story import banners_of
@@ -61,8 +62,8 @@ def my_campaigns(user: Any, *, archived: bool = False) -> list[MyCampaign]:
         .annotate(pending=Subquery(newest_pending.values("state__pending")[:1]))
         .order_by("-campaign__created_at")
     )
-    ready = services.marked_ready(user)
-    unread = services.unread_letters(Membership.objects.filter(user=user))
+    ready = common.marked_ready(user)
+    unread = letters.unread_letters(Membership.objects.filter(user=user))
     listed = [
         MyCampaign(
             membership.campaign,
@@ -88,7 +89,7 @@ def home(request: HttpRequest) -> HttpResponse:
     archived = request.GET.get("archived") == "1"
     signed_in = request.user.is_authenticated
     campaigns = my_campaigns(request.user, archived=archived) if signed_in else []
-    offers = services.offers_to(cast(User, request.user)) if signed_in and not archived else []
+    offers = members.offers_to(cast(User, request.user)) if signed_in and not archived else []
     context = {"campaigns": campaigns, "archived": archived, "offers": offers}
     return render(request, "campaign/home.html", context)
 
@@ -103,7 +104,7 @@ def offer_answer(request: HttpRequest, offer: int, answer: str) -> HttpResponse:
         raise Http404
     try:
         return answered(request, offer, cast(User, request.user))
-    except services.ServiceError as error:
+    except common.ServiceError as error:
         if error.code == "not-yours":
             raise Http404 from None
         refused(request, error.message)
@@ -111,14 +112,14 @@ def offer_answer(request: HttpRequest, offer: int, answer: str) -> HttpResponse:
 
 
 def _accepted(request: HttpRequest, offer: int, user: User) -> HttpResponse:
-    membership = services.offer_accept(offer_id=offer, user=user)
+    membership = members.offer_accept(offer_id=offer, user=user)
     messages.success(request, f"You rule {membership.kingdom_name} from now on.")
     return redirect("campaign:campaign", membership.campaign.slug)
 
 
 def _declined(request: HttpRequest, offer: int, user: User) -> HttpResponse:
-    declined = services.offer_decline(offer_id=offer, user=user)
-    name = services.name_of_kingdom(declined.campaign, declined.kingdom)
+    declined = members.offer_decline(offer_id=offer, user=user)
+    name = members.name_of_kingdom(declined.campaign, declined.kingdom)
     messages.success(request, f"You declined {name} in {declined.campaign.name}.")
     return redirect("campaign:home")
 
@@ -142,7 +143,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             slug,
             (data or {}).get("pending"),
             membership.kingdom if membership else "",
-            services.marked_ready(membership.user_id, campaign)[campaign.pk] if membership else (),
+            common.marked_ready(membership.user_id, campaign)[campaign.pk] if membership else (),
         ),
         "players": players,
         "legend": legend_items(campaign.options),
@@ -170,7 +171,7 @@ def _unread(membership: Membership | None) -> int:
     """The letters the viewer's kingdom has not read (issue 28)."""
     if membership is None or not membership.kingdom:
         return 0
-    found = services.unread_letters(Membership.objects.filter(pk=membership.pk))
+    found = letters.unread_letters(Membership.objects.filter(pk=membership.pk))
     return found.get(membership.campaign_id, 0)
 
 
@@ -185,9 +186,7 @@ def _artefacts_held(data: dict[str, Any] | None) -> list[tuple[str, str]]:
     ]
 
 
-def _stale_draft(
-    snapshot: Snapshot | None, membership: Membership | None
-) -> services.Refused | None:
+def _stale_draft(snapshot: Snapshot | None, membership: Membership | None) -> inputs.Refused | None:
     """What of the viewer's kingdom's draft an admin's correction made illegal, if any."""
     if snapshot is None or membership is None or not membership.kingdom:
         return None
@@ -195,7 +194,7 @@ def _stale_draft(
         campaign_id=membership.campaign_id, kingdom=membership.kingdom, consumed_by=None
     )
     campaign = membership.campaign
-    return services.stale_draft(snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer)
+    return inputs.stale_draft(snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer)
 
 
 def _home(data: dict[str, Any] | None, membership: Membership | None) -> str:
@@ -409,7 +408,7 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
                 slug,
                 data["pending"],
                 me,
-                services.marked_ready(membership.user_id, membership.campaign)[
+                common.marked_ready(membership.user_id, membership.campaign)[
                     membership.campaign_id
                 ],
             ),
@@ -425,14 +424,14 @@ def unit_name(request: HttpRequest, slug: str) -> HttpResponse:
     membership = player_for(request, slug)
     unit = request.POST.get("unit", "")
     try:
-        named = services.unit_rename(
+        named = names_services.unit_rename(
             campaign=membership.campaign,
             user=membership.user,
             unit=unit,
             name=request.POST.get("name", ""),
             seen=whole_number(request.POST.get("seen")),
         )
-    except services.ServiceError as error:
+    except common.ServiceError as error:
         if error.code == "not-yours":
             raise Http404("No such unit.") from None
         refused(request, error.message)

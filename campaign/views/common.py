@@ -8,10 +8,10 @@ from typing import Any
 
 from django.urls import reverse
 
-from campaign import services
 from campaign.asks import WORDS, in_order_of_play
 from campaign.forms import DecisionForm
 from campaign.rules import decisions
+from campaign.services import common
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ def asks_of(
 ) -> list[Ask]:
     """What the newest `pending` asks of this kingdom, in the campaign's order of play, bar
     what it has given and marked ready (`ready`: the kinds of its open decisions marked
-    ready, `services.marked_ready`): that waits for the others, not for it. A battle entry
+    ready, `common.marked_ready`): that waits for the others, not for it. A battle entry
     answers one battle of those asked, never the ask."""
     answered = {
         kind
@@ -62,7 +62,7 @@ def decision_of(post: Any) -> Decision:
     from before the campaign moved on, or a forged one) is refused in words."""
     form = DecisionForm(post)
     if not form.is_valid():
-        raise services.ServiceError(
+        raise common.ServiceError(
             "This page is out of date: reload it and decide again.", code="no-seen"
         )
     given = form.cleaned_data

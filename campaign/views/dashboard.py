@@ -21,7 +21,6 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from campaign import services
 from campaign.access import admin_for
 from campaign.actions import carry_out, form_errors, refused
 from campaign.display.dashboard_board import (
@@ -51,6 +50,9 @@ from campaign.forms import (
 )
 from campaign.models import Campaign, KingdomOffer, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.services import admin, battle_entries, inputs, setup
+from campaign.services import members as members_services
+from campaign.services import names as names_services
 from campaign.views.deadlines import after_the_advance, at_the_deadline
 from campaign.words import capitalised, chapter_words, kingdom_names, names_of, when
 
@@ -117,7 +119,7 @@ def _render(
     members = list(campaign.memberships.select_related("user"))
     ready = ready_of(campaign)
     audit = list(campaign.audit.select_related("actor")[:AUDIT_SHOWN])
-    settled = services.settled_meanwhile(campaign)
+    settled = battle_entries.settled_meanwhile(campaign)
     context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now(), settled)
     page_forms = {
         action: _form(action, data, people_of(members), campaign.gazetteer) for action in FORMS
@@ -178,27 +180,23 @@ def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 def _start(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_start(campaign=campaign, actor=actor)
+    setup.campaign_start(campaign=campaign, actor=actor)
     return "The campaign has started: the kingdoms choose their races."
 
 
 def _pause(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_pause(
-        campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
-    )
+    admin.campaign_pause(campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"])
     return "The campaign is paused: its deadline stands still until you resume it."
 
 
 def _resume(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_resume(
-        campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
-    )
+    admin.campaign_resume(campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"])
     return "The campaign runs again, with the time that was left."
 
 
 def _extend(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     hours = -form["hours"] if form.get("direction") == "earlier" else form["hours"]
-    services.campaign_extend(
+    admin.campaign_extend(
         campaign=campaign, actor=actor, hours=hours, reason=form["reason"], seen=form["seen"]
     )
     said = "later" if hours > 0 else "earlier"
@@ -206,7 +204,7 @@ def _extend(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    snapshot = services.campaign_advance_now(
+    snapshot = admin.campaign_advance_now(
         campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
     )
     assert snapshot is not None  # with `seen`, a step moved on from is refused
@@ -218,7 +216,7 @@ def _advance(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _undo(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    snapshot = services.campaign_undo(
+    snapshot = admin.campaign_undo(
         campaign=campaign, actor=actor, reason=form["reason"], seen=form["seen"]
     )
     clock = snapshot.data["clock"]
@@ -227,7 +225,7 @@ def _undo(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    snapshot = services.correct_tile(
+    snapshot = admin.correct_tile(
         campaign=campaign,
         actor=actor,
         reason=form["reason"],
@@ -241,7 +239,7 @@ def _tile(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    snapshot = services.correct_army(
+    snapshot = admin.correct_army(
         campaign=campaign,
         actor=actor,
         reason=form["reason"],
@@ -256,7 +254,7 @@ def _army(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _place(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    new = services.place_rename(
+    new = names_services.place_rename(
         campaign=campaign,
         actor=actor,
         place=form["place"],
@@ -268,7 +266,7 @@ def _place(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    snapshot = services.correct_resources(
+    snapshot = admin.correct_resources(
         campaign=campaign,
         actor=actor,
         reason=form["reason"],
@@ -282,7 +280,7 @@ def _resources(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 def _artefacts(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     pool = form["artefacts"]
-    services.campaign_set_artefacts(
+    admin.campaign_set_artefacts(
         campaign=campaign, actor=actor, reason=form["reason"], pool=pool, seen=form["seen"]
     )
     return f"The campaign's magical artefacts are set: {len(pool)}, all free."
@@ -296,7 +294,7 @@ def _drafts_that_no_longer_stand(campaign: Campaign, snapshot: Snapshot) -> str:
         f" {names.get(r.kingdom, r.kingdom)}'s "
         f"{f'order for {r.unit_name or r.unit}' if r.unit else 'decision'} no longer stands ({r.why}): "
         "its player is told, and must decide again."
-        for r in services.drafts_no_longer_standing(campaign, snapshot.data)
+        for r in inputs.drafts_no_longer_standing(campaign, snapshot.data)
     )
 
 
@@ -304,7 +302,7 @@ def _invite(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     """Queued, not sent: the outbox sends each e-mail once the change commits, and the
     Notifications section below says how they stand (a mail server's refusal included)."""
     asked = list(dict.fromkeys(e.strip().lower() for e in form["emails"]))
-    queued = services.campaign_invite_by_email(
+    queued = members_services.campaign_invite_by_email(
         campaign=campaign, actor=actor, emails=asked, link=form["invitation"]
     )
     told = (
@@ -320,38 +318,38 @@ def _invite(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _new_code(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_new_code(campaign=campaign, actor=actor)
+    members_services.campaign_new_code(campaign=campaign, actor=actor)
     return "A new invitation link is made: the old one no longer works."
 
 
 def _remove(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_remove_player(
+    members_services.campaign_remove_player(
         campaign=campaign, actor=actor, username=form["player"], reason=form["reason"]
     )
     return f"{form['player']} is removed: their kingdom is free for someone else."
 
 
 def _make_admin(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_make_admin(campaign=campaign, actor=actor, username=form["member"])
+    members_services.campaign_make_admin(campaign=campaign, actor=actor, username=form["member"])
     return f"{form['member']} runs the campaign with you now."
 
 
 def _step_down(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_step_down(campaign=campaign, actor=actor)
+    members_services.campaign_step_down(campaign=campaign, actor=actor)
     return "You no longer run this campaign: its other admins do."
 
 
 def _hand_over(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     """An offer, unless the admin takes the kingdom themself: the words are the same whether
     or not anyone has the username typed, so that the page tells nobody which exist."""
-    offer = services.campaign_hand_over(
+    offer = members_services.campaign_hand_over(
         campaign=campaign,
         actor=actor,
         kingdom=form["kingdom"],
         username=form["to"],
         reason=form["reason"],
     )
-    name = services.name_of_kingdom(campaign, offer.kingdom)
+    name = members_services.name_of_kingdom(campaign, offer.kingdom)
     if offer.status == KingdomOffer.Status.ACCEPTED:
         return f"You rule {name} from now on."
     return (
@@ -361,17 +359,17 @@ def _hand_over(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _archive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_archive(campaign=campaign, actor=actor)
+    setup.campaign_archive(campaign=campaign, actor=actor)
     return "Archived: it is off its players' home pages, and everything in it stays readable."
 
 
 def _unarchive(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_archive(campaign=campaign, actor=actor, archived=False)
+    setup.campaign_archive(campaign=campaign, actor=actor, archived=False)
     return "Back on its players' home pages."
 
 
 def _delete(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    services.campaign_delete(campaign=campaign, actor=actor)
+    setup.campaign_delete(campaign=campaign, actor=actor)
     return f"{campaign.name} is deleted."
 
 

@@ -8,12 +8,12 @@ from typing import Any
 
 from django.utils import timezone
 
-from campaign import services
 from campaign.asks import WORDS, defaulted
 from campaign.models import Campaign
 from campaign.rules import decisions
 from campaign.rules.state import PendingKind, Season, Step
 from campaign.rules.vocabulary import EventType
+from campaign.services import advancing
 from campaign.words import joined, when
 
 type Json = dict[str, Any]
@@ -86,14 +86,14 @@ def _next_step(campaign: Campaign, data: Json, names: dict[str, str], zone: str)
     words, kind = NEXT_STEP.get(step, ("the campaign moves on", None))
     if step == Step.CAPITALS:
         words, kind = _next_capital(data, names)
-    elif step == Step.ORDERS and services.one_at_a_time(data):
+    elif step == Step.ORDERS and advancing.one_at_a_time(data):
         words, kind = "the next turn of the order cycle opens, or the month resolves", "turn"
     elif step == Step.DEPLOY and data["clock"]["year"] >= data["options"].get("years", 6):
         return "the campaign ends"
     if kind is None:
         return f"{words}, each with its own deadline"
-    hours = services.hours_of(campaign, kind)
-    due = services.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
+    hours = advancing.hours_of(campaign, kind)
+    due = advancing.on_a_deadline_day(campaign, timezone.now() + timedelta(hours=hours))
     return f"{words} until {when(due, zone)}"
 
 
@@ -116,7 +116,7 @@ def after_the_advance(before: Json, after: Json, names: dict[str, str], deadline
     said = [f"{_names_of(who)} {defaulted(kind, len(set(who)))}" for kind, who in late.items()]
     if after["clock"]["season"] == Season.ENDED:
         now = "the campaign has ended"
-    elif services.one_at_a_time(after):
+    elif advancing.one_at_a_time(after):
         first = after["pending"][0]
         whose = names.get(first["kingdom"], first["kingdom"])
         now = f"it is {whose}'s turn for the {WORDS[first['kind']].opens}, until {deadline}"

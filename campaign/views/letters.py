@@ -14,11 +14,12 @@ from django.urls import URLPattern, path
 from django.utils.http import quote_etag
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import services
 from campaign.access import membership_for, signed_in_user
 from campaign.actions import form_errors, refused
 from campaign.models import LETTER_LENGTH, Campaign, Correspondence, Letter, Membership
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.services import common
+from campaign.services import letters as letters_services
 from campaign.views.freshness import campaign_tag, revalidated
 
 
@@ -92,7 +93,7 @@ def _letters_page(
 ) -> HttpResponse:
     campaign = membership.campaign
     names = _names(campaign)
-    conversations = services.conversations_of(campaign, membership.kingdom)
+    conversations = letters_services.conversations_of(campaign, membership.kingdom)
     if form is None and membership.kingdom:
         form = WriteForm(choices=_addressees(membership, names))
     context = {
@@ -122,11 +123,11 @@ def letter_write(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _letters_page(request, membership, form, status=400)
     try:
-        letter = services.letter_write(
+        letter = letters_services.letter_write(
             campaign=membership.campaign, user=signed_in_user(request),
             text=form.cleaned_data["text"], **form.addressed(),
         )  # fmt: skip
-    except services.ServiceError as error:
+    except common.ServiceError as error:
         form.add_error("to" if error.field == "to" else None, error.message)
         return _letters_page(request, membership, form, status=400)
     _sent(request, letter)
@@ -137,7 +138,9 @@ def _correspondence(
     request: HttpRequest, slug: str, number: int
 ) -> tuple[Membership, Correspondence]:
     membership = membership_for(request, slug)
-    found = services.correspondence_for(membership.campaign, signed_in_user(request), number)
+    found = letters_services.correspondence_for(
+        membership.campaign, signed_in_user(request), number
+    )
     if found is None:
         raise Http404("No such letters.")
     return membership, found
@@ -174,7 +177,7 @@ def _editable(letters: list[Letter], kingdom: str) -> set[int]:
     return {
         letter.pk
         for letter in letters
-        if kingdom and letter.kingdom == kingdom and not services.edit_refusal(letter)
+        if kingdom and letter.kingdom == kingdom and not letters_services.edit_refusal(letter)
     }
 
 
@@ -190,7 +193,7 @@ def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> Htt
     # counts; it is the page's only if the page shows no letter newer than those read. Then
     # the next poll, with nothing new, is answered 304, and a letter written meanwhile is
     # never left out of the page under its tag.
-    read_up_to = services.correspondence_read(correspondence, membership.kingdom)
+    read_up_to = letters_services.correspondence_read(correspondence, membership.kingdom)
     tag = campaign_tag(request, slug) if read_up_to else None
     letters = list(correspondence.letters.all())
     response = _correspondence_page(request, membership, correspondence, letters=letters)
@@ -208,14 +211,14 @@ def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not form.is_valid():
         return _correspondence_page(request, membership, correspondence, form, status=400)
     try:
-        letter = services.letter_write(
+        letter = letters_services.letter_write(
             campaign=membership.campaign,
             user=signed_in_user(request),
             to=correspondence.kingdoms,
             herald=correspondence.herald,
             text=form.cleaned_data["text"],
         )
-    except services.ServiceError as error:
+    except common.ServiceError as error:
         form.add_error(None, error.message)
         return _correspondence_page(request, membership, correspondence, form, status=400)
     _sent(request, letter)
@@ -241,11 +244,11 @@ def letter_edit(request: HttpRequest, slug: str, letter: int) -> HttpResponse:
         refused(request, form_errors(form))
     else:
         try:
-            services.letter_edit(
+            letters_services.letter_edit(
                 letter=found, user=signed_in_user(request), text=form.cleaned_data["text"]
             )
             messages.success(request, "Your letter is changed.")
-        except services.ServiceError as error:
+        except common.ServiceError as error:
             refused(request, error.message)
     return redirect("campaign:correspondence", slug=slug, number=found.correspondence_id)
 

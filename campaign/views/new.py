@@ -21,7 +21,6 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import User
-from campaign import services
 from campaign.display.mapsvg.render import render_map
 from campaign.forms import WholeNumberField
 from campaign.maps import BUILTIN_MAPS, load_builtin_map
@@ -31,7 +30,8 @@ from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MIN_SIZE
 from campaign.rules.optional.rule import OptionRow
 from campaign.rules.options import OPTION_ROWS, offered, switched_on
-from campaign.services import ServiceError
+from campaign.services import members, setup
+from campaign.services.common import ServiceError
 from config.ratelimit import too_many_posts, too_often
 
 TEMPLATE = "campaign/new.html"
@@ -126,7 +126,7 @@ def preview_key(kingdoms: int, size: int | None, seed: int) -> str:
 
 
 def preview_of(kingdoms: int, size: int | None, seed: int) -> Preview:
-    hexmap = services.generated_map(kingdoms=kingdoms, seed=seed, size=size)
+    hexmap = setup.generated_map(kingdoms=kingdoms, seed=seed, size=size)
     return Preview(
         kingdoms=kingdoms,
         size=size,
@@ -145,7 +145,7 @@ def _hours(kind: str) -> forms.IntegerField:
     return WholeNumberField(
         required=kind != "turn",
         min_value=1,
-        max_value=services.MAX_DEADLINE_HOURS,
+        max_value=setup.MAX_DEADLINE_HOURS,
         initial=default_deadlines()[kind],
         label=f"{DEADLINE_KINDS[kind]} (hours)",
         error_messages={"invalid": "Give the hours as a whole number."},
@@ -156,8 +156,8 @@ class MapForm(forms.Form):
     """The choices that make a generated map: the preview's form."""
 
     kingdoms = WholeNumberField(
-        min_value=services.MIN_KINGDOMS,
-        max_value=services.MAX_KINGDOMS,
+        min_value=setup.MIN_KINGDOMS,
+        max_value=setup.MAX_KINGDOMS,
         initial=4,
         label="Kingdoms",
         help_text="How many players: 2 to 8.",
@@ -168,7 +168,7 @@ class MapForm(forms.Form):
         min_value=MIN_SIZE,
         max_value=MAX_SIZE,
         label="Size in hexes",
-        help_text=f"About {services.HEXES_PER_KINGDOM} per kingdom if left blank; the map "
+        help_text=f"About {setup.HEXES_PER_KINGDOM} per kingdom if left blank; the map "
         "grows if its start tiles need room.",
         error_messages={"invalid": "Give the size as a whole number of hexes."},
     )
@@ -308,7 +308,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _new_page(request, form, status=400)
     choice = form.cleaned_data
-    made = services.made_from(choice["key"], request.user)
+    made = setup.made_from(choice["key"], request.user)
     if made is not None:  # Back, then Create again: one campaign, not two
         messages.info(request, f"This form made {made.name} already: here it is.")
         return redirect("campaign:dashboard", slug=made.slug)
@@ -334,7 +334,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
     if rate is not None:
         return too_many_posts(request, rate, "new campaigns made from here, so it was not made")
     try:
-        campaign = services.campaign_create(
+        campaign = setup.campaign_create(
             name=choice["name"],
             admin=request.user,
             kingdoms=choice["kingdoms"],
@@ -481,10 +481,10 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     changes."""
     assert isinstance(request.user, User)
     try:
-        campaign = services.campaign_for_code(code)
+        campaign = members.campaign_for_code(code)
     except ServiceError:
         return render(request, "campaign/join.html", {"invalid": True}, status=404)
-    refusal = services.join_refusal(campaign, request.user)
+    refusal = members.join_refusal(campaign, request.user)
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     form = JoinForm(
         request.POST if request.method == "POST" else None,
@@ -495,7 +495,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         status = 400
         if refusal is None and form.is_valid():
             try:
-                services.campaign_join(campaign=campaign, user=request.user, **form.cleaned_data)
+                members.campaign_join(campaign=campaign, user=request.user, **form.cleaned_data)
             except ServiceError as error:
                 for each in error.every:  # every field's refusal at once
                     if each.field in form.fields:

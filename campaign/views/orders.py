@@ -1,7 +1,7 @@
 """The orders page: a player taps one of their units on the map, the tiles it may move to
 light up, and a tap gives the order; buttons give Defend, Raze, Regroup and Stay, and a ship
 may carry an army. Each order is checked by the engine as it is given (through
-`services.submission_save`), and a refusal is shown beside the unit in the game's words.
+`submissions.submission_save`), and a refusal is shown beside the unit in the game's words.
 
 Sealed mode (ruling O1): the orders are a draft, in the kingdom's resolution sequence (O2),
 editable until the player marks them ready. Cycle mode: one order at a time in the order
@@ -22,7 +22,6 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from campaign import services
 from campaign.access import newest_or_404, players_of, signed_in_user
 from campaign.display.orders_board import (
     Board,
@@ -38,7 +37,7 @@ from campaign.models import Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.state import OrderKind, PendingKind
-from campaign.services import submissions
+from campaign.services import common, inputs, submissions
 from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_orders
 
@@ -72,11 +71,9 @@ def _read_board(
         draft=next(
             (d for d in decisions if d.kingdom == me and d.kind == PendingKind.ORDERS), None
         ),
-        ready=services.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom),
-        digest=services.draft_digest(own),
-        stale=services.stale_draft(
-            snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer
-        ),
+        ready=common.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom),
+        digest=submissions.draft_digest(own),
+        stale=inputs.stale_draft(snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer),
         selected=selected,
         error=error,
         next_after=next_after,
@@ -207,7 +204,7 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     membership, players = players_of(request, slug)
     try:
         decision_of(request.POST)  # a page the campaign has moved past is refused first
-    except services.ServiceError as refusal:
+    except common.ServiceError as refusal:
         return _after_post(request, membership, players, selected=None, error=refusal.message)
     units = request.POST.getlist("unit")
     for step, key in ((-1, "raise"), (1, "lower")):
@@ -219,7 +216,7 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     def sorted_as_posted(orders: list[Json]) -> list[Json]:
         by_unit = {o["unit"]: o for o in orders}
         if sorted(units) != sorted(by_unit):
-            raise services.ServiceError(
+            raise common.ServiceError(
                 "Your orders changed while you were sorting them: here they are as they stand.",
                 code="orders-changed",
             )
@@ -238,13 +235,13 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     try:
         decision = decision_of(request.POST)
         if not board.asked:
-            raise services.ServiceError("Your orders are not asked for now.")
+            raise common.ServiceError("Your orders are not asked for now.")
         if decision.ready and board.ordered < len(board.units):
-            raise services.ServiceError(
+            raise common.ServiceError(
                 f"Give every unit an order first: {board.ordered} of {len(board.units)} units "
                 "ordered."
             )
-        services.submission_set_ready(
+        submissions.submission_set_ready(
             campaign=membership.campaign,
             user=signed_in_user(request),
             ready=decision.ready,
@@ -252,7 +249,7 @@ def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             draft=decision.draft,
         )
         error = None
-    except services.ServiceError as refusal:
+    except common.ServiceError as refusal:
         error = refusal.message
     return _after_post(request, membership, players, selected=None, error=error)
 
@@ -297,7 +294,7 @@ def _save_draft(
             edit=lambda data, draft: change(drafted(draft, data, kingdom)),
             seen=decision_of(request.POST).seen,
         )
-    except services.ServiceError as refusal:
+    except common.ServiceError as refusal:
         return None, refusal.message
     return saved, None
 

@@ -3,7 +3,7 @@ order its capital, one kingdom at a time (S3), then every kingdom at once its se
 and the place of its first army, each hidden until all are in (S4): the rulebook's Initial
 Kingdom, steps A to E. The page always says whom the campaign waits for.
 
-Every choice goes through `services.submission_save`, so the engine checks it and a stale
+Every choice goes through `submissions.submission_save`, so the engine checks it and a stale
 page is refused. The settlements are placed one at a time, but the campaign file only
 takes all four at once: until the fourth is placed, the partial plan is kept in the
 player's session (for the snapshot it was made on) and saved once complete.
@@ -21,7 +21,6 @@ from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from campaign import services
 from campaign.access import membership_for
 from campaign.display.setup_board import (
     SLOTS,
@@ -42,7 +41,8 @@ from campaign.rules.decisions import ANSWERS
 from campaign.rules.hexmap import hex_label
 from campaign.rules.setup import RACES
 from campaign.rules.state import PendingKind
-from campaign.services import ServiceError, submissions
+from campaign.services import common, submissions
+from campaign.services.common import ServiceError
 from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_setup
 
@@ -105,8 +105,8 @@ def _board(
         snapshot,
         players=players,
         own=next((d for d in given if kind and d.kind == kind), None),
-        digest=services.draft_digest(given),
-        ready=services.ready_kingdoms(campaign),
+        digest=submissions.draft_digest(given),
+        ready=common.ready_kingdoms(campaign),
         kept_plan=_kept_plan(request, campaign, snapshot.number),
         slot=slot,
         error=error,
@@ -244,7 +244,7 @@ def _placed(request: HttpRequest, membership: Membership) -> tuple[Plan, bool]:
     if slot not in SLOTS:
         raise ServiceError("Choose which settlement to place: the city, the fortress or a village.")
     campaign = membership.campaign
-    snapshot = services.latest_snapshot(campaign)
+    snapshot = common.latest_snapshot(campaign)
     _check_site(snapshot.data, membership.kingdom, hex_, seen=seen, number=snapshot.number)
     kept = _kept_plan(request, campaign, snapshot.number)
     plan = plan_with(settlement_plan(_own(membership, PendingKind.SETTLEMENTS), kept), slot, hex_)
@@ -252,7 +252,7 @@ def _placed(request: HttpRequest, membership: Membership) -> tuple[Plan, bool]:
         request.session[_draft_key(campaign)] = {"snapshot": snapshot.number, "plan": plan}
         return plan, False
     assert isinstance(request.user, User)  # login_required
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=request.user, kind=ANSWERS[PendingKind.SETTLEMENTS], payload=plan_payload(plan),
         seen=seen,
     )  # fmt: skip
@@ -291,7 +291,7 @@ def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     try:
         decision = decision_of(request.POST)
         ready = decision.ready
-        count = services.submission_set_ready(
+        count = submissions.submission_set_ready(
             campaign=membership.campaign,
             user=request.user,
             ready=ready,

@@ -1,7 +1,7 @@
 """The winter page: one page that walks a kingdom through what the winter asks of it
 (ruling W4 tithes, W5 purchases, W6 feeding, W7 deployment), with its ledger, the list it
 is writing, and a forecast of what that list would do. Every change is saved through
-`services.submission_save`, so the engine judges it at once; the purchases and the tiles
+`submissions.submission_save`, so the engine judges it at once; the purchases and the tiles
 offered are the engine's own choices (`rules.winter.purchase_choices`, `deploy_choices`).
 Only the kingdom's own decisions are ever read: another kingdom's plans stay hidden.
 
@@ -19,7 +19,6 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import services
 from campaign.access import newest_or_404, player_for, signed_in_user
 from campaign.actions import refused
 from campaign.display.winter_board import NOTHING, Board, asked_kind, winter_board, winter_context
@@ -27,7 +26,7 @@ from campaign.forms import DECISIONS, read_hex, whole_number
 from campaign.models import Membership, Submission
 from campaign.requests import page_or_fragment
 from campaign.rules.state import PendingKind
-from campaign.services import submissions
+from campaign.services import common, inputs, submissions
 from campaign.views.common import decision_of
 
 type Json = dict[str, Any]
@@ -42,8 +41,8 @@ def _board(membership: Membership) -> tuple[Board, list[Membership]]:
     )
     players = list(campaign.memberships.exclude(kingdom=""))
     board = winter_board(
-        membership, snapshot, players, own=own, digest=services.draft_digest(own),
-        stale=services.stale_draft(
+        membership, snapshot, players, own=own, digest=submissions.draft_digest(own),
+        stale=inputs.stale_draft(
             snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer
         ),
     )  # fmt: skip
@@ -59,7 +58,7 @@ def winter_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _page(request: HttpRequest, membership: Membership, *, status: int = 200) -> HttpResponse:
     """The page, or for htmx its part `winter` (a change swaps it in, with the messages)."""
     board, players = _board(membership)
-    everyone_ready = board.ready and services.everyone_ready_at(membership.campaign, board.data)
+    everyone_ready = board.ready and inputs.everyone_ready_at(membership.campaign, board.data)
     here_at = read_hex(request.GET.get("at", ""))  # a tile tapped on the map, at the purchases
     context = winter_context(board, players, everyone_ready=everyone_ready, here_at=here_at)
     context["section"] = DECISIONS[board.kind].section if board.kind else None
@@ -81,21 +80,21 @@ MALFORMED = frozenset({"no-seen", "bad-index", "bad-amount", "bad-hex", "bad-pur
 def _index(post: Any, length: int) -> int:
     index = whole_number(post.get("index"))
     if index is None or not 0 <= index < length:
-        raise services.ServiceError("There is no such line in your list.", code="bad-index")
+        raise common.ServiceError("There is no such line in your list.", code="bad-index")
     return index
 
 
 def _amount(post: Any, name: str) -> int:
     value = post.get(name, "0")
     if value not in ("0", "1"):
-        raise services.ServiceError("A tithe gives 0 or 1 gold and 0 or 1 food.", code="bad-amount")
+        raise common.ServiceError("A tithe gives 0 or 1 gold and 0 or 1 food.", code="bad-amount")
     return int(value)
 
 
 def _hex(post: Any) -> list[int]:
     found = read_hex(str(post.get("hex", "")))
     if found is None:
-        raise services.ServiceError("Choose a tile.", code="bad-hex")
+        raise common.ServiceError("Choose a tile.", code="bad-hex")
     return list(found)
 
 
@@ -106,7 +105,7 @@ def _purchase(post: Any) -> Json:
     except (ValueError, RecursionError):  # not JSON, or a number of thousands of digits
         purchase = None
     if not isinstance(purchase, dict):
-        raise services.ServiceError("Choose a purchase.", code="bad-purchase")
+        raise common.ServiceError("Choose a purchase.", code="bad-purchase")
     if "quest" in purchase:  # option wizards (OA6): the hero and his points, as typed
         return {"quest": purchase["quest"], "hero": _hero(post), "points": _points(post)}
     if "recruit" in purchase and post.get("ally"):
@@ -119,7 +118,7 @@ def _purchase(post: Any) -> Json:
 def _hero(post: Any) -> str:
     hero = " ".join(str(post.get("hero", "")).split())
     if not hero or len(hero) > MAX_HERO:
-        raise services.ServiceError(
+        raise common.ServiceError(
             f"Name the hero you send, in at most {MAX_HERO} characters.", code="bad-purchase"
         )
     return hero
@@ -128,7 +127,7 @@ def _hero(post: Any) -> str:
 def _points(post: Any) -> int:
     points = whole_number(str(post.get("points", "")))
     if points is None or not 0 <= points <= 1000:
-        raise services.ServiceError(
+        raise common.ServiceError(
             "Give the hero's points as a whole number from 0 to 1000.", code="bad-purchase"
         )
     return points
@@ -199,7 +198,7 @@ def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> Ht
     def change(data: Json, given: Submission | None) -> Any:
         """The list after the change, from the snapshot and the list the service read."""
         if kind != asked_kind(data, membership.kingdom):
-            raise services.ServiceError("That is not asked of your kingdom now.", code="not-asked")
+            raise common.ServiceError("That is not asked of your kingdom now.", code="not-asked")
         return changed(kind, action, given.payload if given else NOTHING[kind], request.POST)
 
     try:
@@ -210,13 +209,13 @@ def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> Ht
             edit=change,
             seen=decision_of(request.POST).seen,
         )
-    except services.ServiceError as error:
+    except common.ServiceError as error:
         return _refused(request, membership, error)
     return redirect("campaign:winter", slug=slug)
 
 
 def _refused(
-    request: HttpRequest, membership: Membership, error: services.ServiceError
+    request: HttpRequest, membership: Membership, error: common.ServiceError
 ) -> HttpResponse:
     """Nothing was changed, in words: a malformed post gets the page again with a 400; any
     other refusal goes back to the page."""
@@ -235,8 +234,8 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         decision = decision_of(request.POST)
         if board.kind is None:
-            raise services.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
-        services.submission_set_ready(
+            raise common.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
+        submissions.submission_set_ready(
             campaign=membership.campaign,
             user=signed_in_user(request),
             ready=decision.ready,
@@ -252,7 +251,7 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
             if decision.ready
             else "Not ready: you may change your list.",
         )
-    except services.ServiceError as error:
+    except common.ServiceError as error:
         return _refused(request, membership, error)
     return redirect("campaign:winter", slug=slug)
 

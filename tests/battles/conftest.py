@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from battles import services as battle_services
 from battles.models import Battle
-from campaign import services
+from battles.services import results
 from campaign.models import Campaign
+from campaign.services import common, members, setup
 from tests.campaign.helpers import LEAGUE_CAST, make_cast, play_from
 
 KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
@@ -30,16 +30,16 @@ def campaign(cast: dict[str, User]) -> Campaign:
 
 def make_league(cast: dict[str, User]) -> Campaign:
     """alice, bob and carol play the Autumn League, which gm runs; eve plays in another."""
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
     )
     for name, kingdom in KINGDOMS.items():
-        services.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
-    services.campaign_start(campaign=campaign, actor=cast["gm"])
-    other = services.campaign_create(
+        members.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])
+    other = setup.campaign_create(
         name="Other League", admin=cast["eve"], kingdoms=2, map_name="borderlands"
     )
-    services.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
+    members.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
     campaign.refresh_from_db()
     return campaign
 
@@ -52,7 +52,7 @@ def hand_off(
     the engine hands their battle off to the tabletop. bob brings `armies` armies; an
     `isolated` aldermark holds no tile next to it (ruling B4). Returns the newest
     battle's row (None while a Last Stand is asked)."""
-    data: dict[str, Any] = copy.deepcopy(services.latest_snapshot(campaign).data)
+    data: dict[str, Any] = copy.deepcopy(common.latest_snapshot(campaign).data)
     tiles = {tuple(t["hex"]): t for t in data["map"]["tiles"]}
     plains = next(
         h
@@ -110,11 +110,11 @@ def won(cast, eager_celery, django_capture_on_commit_callbacks):
     """alice reports that `winner` won the battle, bob confirms, and the campaign advances."""
 
     def play(battle: Battle, winner: str) -> None:
-        report = battle_services.battle_report(
+        report = results.battle_report(
             battle=battle, user=cast["alice"], result="win", winner=winner
         )
         with django_capture_on_commit_callbacks(execute=True):
-            battle_services.battle_confirm(report=report, user=cast["bob"])
+            results.battle_confirm(report=report, user=cast["bob"])
 
     return play
 

@@ -15,10 +15,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from battles import services
 from battles.models import LISTS_PER_BOOK, ArmyList, AttachedList, Battle, ResultReport
-from campaign import services as campaign_services
-from campaign.services import ServiceError
+from battles.services import decisions, desk, results
+from battles.services import lists as lists_services
+from campaign.services import advancing, common, members
+from campaign.services.common import ServiceError
 from tests.battles.conftest import hand_off
 from tests.campaign.helpers import signed_in
 from tests.conftest import BASE_DIR
@@ -41,14 +42,14 @@ def book_url(battle: Battle) -> str:
 def written(
     battle: Battle, user: User, name: str, points: int, text: str = "", race: str = ""
 ) -> ArmyList:
-    return services.army_list_add(
+    return lists_services.army_list_add(
         campaign=battle.campaign, user=user, name=name, points=points, race=race,
         text=text or f"{name}: 20 Spearmen [{points}]",
     )  # fmt: skip
 
 
 def attached(battle: Battle, user: User, army_list: ArmyList) -> AttachedList:
-    return services.battle_list_attach(battle=battle, user=user, army_list_id=army_list.pk)
+    return lists_services.battle_list_attach(battle=battle, user=user, army_list_id=army_list.pk)
 
 
 def refusal(act: Any, **kwargs: Any) -> str:
@@ -102,7 +103,7 @@ def test_the_book_page_offers_the_rulebooks_six_sizes_and_shows_the_players_list
 
 
 def test_the_form_to_write_a_list_offers_the_kingdoms_race(client, cast, battle):
-    kingdoms = campaign_services.latest_snapshot(battle.campaign).data["kingdoms"]
+    kingdoms = common.latest_snapshot(battle.campaign).data["kingdoms"]
     race = next(k["race"] for k in kingdoms if k["id"] == "aldermark")
     assert race
     page = words(signed_in(client, cast["alice"]).get(book_url(battle)))
@@ -219,7 +220,8 @@ def test_a_refused_change_shows_the_lists_form_again_with_what_was_typed(client,
 def test_the_service_refuses_a_bad_list_in_words_too(cast, battle, fields, why):
     sent = {"name": "Riders", "points": 1000, "race": "", "text": "Knights", **fields}
     assert (
-        refusal(services.army_list_add, campaign=battle.campaign, user=cast["alice"], **sent) == why
+        refusal(lists_services.army_list_add, campaign=battle.campaign, user=cast["alice"], **sent)
+        == why
     )
     assert not ArmyList.objects.exists()
 
@@ -233,7 +235,7 @@ def test_a_book_holds_60_lists(cast, battle):
     for n in range(LISTS_PER_BOOK):
         written(battle, cast["alice"], f"List {n}", 500)
     why = refusal(
-        services.army_list_add, campaign=battle.campaign, user=cast["alice"], name="One more",
+        lists_services.army_list_add, campaign=battle.campaign, user=cast["alice"], name="One more",
         points=500, text="x",
     )  # fmt: skip
     assert why == "Your book has its 60 lists: delete one to write another."
@@ -259,9 +261,11 @@ def test_a_book_is_its_players_alone(client, cast, battle):
     # The admin, who rules no kingdom, and a player of another campaign have no book here.
     for who in ("gm", "eve"):
         assert signed_in(client, cast[who]).get(book_url(battle)).status_code == 404
-    for act in (services.army_list_edit, services.army_list_delete):
+    for act in (lists_services.army_list_edit, lists_services.army_list_delete):
         extra = (
-            {"name": "Mine", "points": 500, "text": "x"} if act is services.army_list_edit else {}
+            {"name": "Mine", "points": 500, "text": "x"}
+            if act is lists_services.army_list_edit
+            else {}
         )
         assert refusal(act, army_list=kept, user=cast["carol"], **extra) == (
             "That list is not in your book."
@@ -275,11 +279,11 @@ def test_a_book_is_its_players_alone(client, cast, battle):
 def test_a_kingdom_handed_over_keeps_its_book(client, cast, battle):
     written(battle, cast["alice"], "Riders", 1000)
     dave = User.objects.create_user("dave")
-    offer = campaign_services.campaign_hand_over(
+    offer = members.campaign_hand_over(
         campaign=battle.campaign, actor=cast["gm"], kingdom="aldermark", username="dave",
         reason="alice moved away",
     )  # fmt: skip
-    campaign_services.offer_accept(offer_id=offer.pk, user=dave)
+    members.offer_accept(offer_id=offer.pk, user=dave)
     assert "Riders" in words(signed_in(client, dave).get(book_url(battle)))
     assert signed_in(client, cast["alice"]).get(book_url(battle)).status_code == 404
 
@@ -294,11 +298,11 @@ def test_each_side_attaches_a_list_of_at_most_its_own_points(
     against 1,000."""
     assert hand_off(campaign, cast, armies=2, isolated=True) is None
     asked = next(
-        p for p in campaign_services.latest_snapshot(campaign).data["pending"]
+        p for p in common.latest_snapshot(campaign).data["pending"]
         if p["kind"] == "last_stand"
     )  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_last_stand(
+        decisions.battle_last_stand(
             campaign=campaign, user=cast["alice"], hex=asked["hex"], stand=True
         )
     battle = Battle.objects.get(campaign=campaign)
@@ -306,7 +310,7 @@ def test_each_side_attaches_a_list_of_at_most_its_own_points(
     assert (battle.points_of("aldermark"), battle.points_of("brightwater")) == (500, 1000)
     alices = written(battle, cast["alice"], "Big", 1000)
     assert refusal(
-        services.battle_list_attach, battle=battle, user=cast["alice"], army_list_id=alices.pk
+        lists_services.battle_list_attach, battle=battle, user=cast["alice"], army_list_id=alices.pk
     ) == (
         "Big is a list of 1,000 points, and your side brings 500 to this battle: attach a "
         "list of at most 500 points."
@@ -321,10 +325,10 @@ def test_each_side_attaches_a_list_of_at_most_its_own_points(
 def test_an_attached_list_is_a_copy_that_later_changes_to_the_book_leave_alone(cast, battle):
     kept = written(battle, cast["alice"], "Riders", 500, "Knights")
     attached(battle, cast["alice"], kept)
-    services.army_list_edit(
+    lists_services.army_list_edit(
         army_list=kept, user=cast["alice"], name="Other", points=400, text="Foot"
     )
-    services.army_list_delete(army_list=kept, user=cast["alice"])
+    lists_services.army_list_delete(army_list=kept, user=cast["alice"])
     copy = AttachedList.objects.get()
     assert (copy.name, copy.points, copy.text) == ("Riders", 500, "Knights")
 
@@ -334,9 +338,9 @@ def test_a_list_is_replaced_or_withdrawn_until_the_other_side_has_attached_their
 ):
     other = attached(battle, cast["alice"], written(battle, cast["alice"], "Plan B", 500))
     assert list(AttachedList.objects.values_list("kingdom", "name")) == [("aldermark", "Plan B")]
-    services.battle_list_withdraw(battle=battle, user=cast["alice"])
+    lists_services.battle_list_withdraw(battle=battle, user=cast["alice"])
     assert not AttachedList.objects.exists()
-    assert refusal(services.battle_list_withdraw, battle=battle, user=cast["alice"]) == (
+    assert refusal(lists_services.battle_list_withdraw, battle=battle, user=cast["alice"]) == (
         "You have attached no list to this battle."
     )
     attached(battle, cast["alice"], ArmyList.objects.get(name="Plan B"))
@@ -346,13 +350,16 @@ def test_a_list_is_replaced_or_withdrawn_until_the_other_side_has_attached_their
         "changed now."
     )
     for who in ("alice", "bob"):
-        assert refusal(services.battle_list_withdraw, battle=battle, user=cast[who]) == locked
+        assert refusal(lists_services.battle_list_withdraw, battle=battle, user=cast[who]) == locked
         kingdom = battle.campaign.memberships.get(user=cast[who]).kingdom
         mine = ArmyList.objects.filter(kingdom=kingdom).first()
         assert mine is not None
         assert (
             refusal(
-                services.battle_list_attach, battle=battle, user=cast[who], army_list_id=mine.pk
+                lists_services.battle_list_attach,
+                battle=battle,
+                user=cast[who],
+                army_list_id=mine.pk,
             )
             == locked
         )
@@ -366,8 +373,8 @@ def test_a_list_is_replaced_or_withdrawn_until_the_other_side_has_attached_their
 def test_nobody_but_the_battles_two_players_attaches_a_list(cast, battle, who):
     alices = written(battle, cast["alice"], "Riders", 500)
     for act, extra in (
-        (services.battle_list_attach, {"army_list_id": alices.pk}),
-        (services.battle_list_withdraw, {}),
+        (lists_services.battle_list_attach, {"army_list_id": alices.pk}),
+        (lists_services.battle_list_withdraw, {}),
     ):
         assert refusal(act, battle=battle, user=cast[who], **extra) == (
             "Only this battle's two players may do that."
@@ -380,26 +387,29 @@ def test_a_list_of_another_players_book_is_not_attached(cast, battle):
     carols = written(battle, cast["carol"], "Carol's own", 500)
     for found in (bobs, carols):
         assert refusal(
-            services.battle_list_attach, battle=battle, user=cast["alice"], army_list_id=found.pk
+            lists_services.battle_list_attach,
+            battle=battle,
+            user=cast["alice"],
+            army_list_id=found.pk,
         ) == ("That list is not in your book: attach one of your own lists.")
     assert not AttachedList.objects.exists()
 
 
 def test_no_list_is_attached_once_the_result_is_reported_or_the_battle_resolved(cast, battle, won):
     alices = written(battle, cast["alice"], "Riders", 500)
-    report = services.battle_report(battle=battle, user=cast["bob"], result="draw")
+    report = results.battle_report(battle=battle, user=cast["bob"], result="draw")
     assert refusal(
-        services.battle_list_attach, battle=battle, user=cast["alice"], army_list_id=alices.pk
+        lists_services.battle_list_attach, battle=battle, user=cast["alice"], army_list_id=alices.pk
     ) == (
         "The result of this battle is reported: a list is attached before the game, not after it."
     )
-    services.battle_withdraw(report=report, user=cast["bob"])
+    results.battle_withdraw(report=report, user=cast["bob"])
     attached(battle, cast["alice"], alices)  # the report withdrawn, it may be again
     won(battle, "aldermark")
     battle.refresh_from_db()
     for act, extra in (
-        (services.battle_list_attach, {"army_list_id": alices.pk}),
-        (services.battle_list_withdraw, {}),
+        (lists_services.battle_list_attach, {"army_list_id": alices.pk}),
+        (lists_services.battle_list_withdraw, {}),
     ):
         assert (
             refusal(act, battle=battle, user=cast["alice"], **extra)
@@ -493,11 +503,11 @@ def test_the_admin_sees_the_lists_once_both_are_attached_carol_once_the_result_i
 
 def test_a_confirmed_result_shows_a_list_attached_by_one_side_alone(cast, battle, secret, client):
     """Confirmed, the result waits for the advance: the result is in."""
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["bob"], result="win", winner="brightwater"
     )
     assert SECRET_TEXT not in words(signed_in(client, cast["bob"]).get(card_url(battle)))
-    services.battle_confirm(report=report, user=cast["alice"])
+    results.battle_confirm(report=report, user=cast["alice"])
     battle.refresh_from_db()
     assert battle.awaiting
     for who in ("bob", "carol", "gm"):
@@ -506,9 +516,9 @@ def test_a_confirmed_result_shows_a_list_attached_by_one_side_alone(cast, battle
 
 def _ended(battle: Battle) -> None:
     """The campaign at its end, the battle still waiting (a correction by the admin)."""
-    latest = campaign_services.latest_snapshot(battle.campaign)
+    latest = common.latest_snapshot(battle.campaign)
     data = {**latest.data, "clock": {**latest.data["clock"], "season": "ended"}}
-    campaign_services.store_snapshot(
+    advancing.store_snapshot(
         campaign=battle.campaign, number=latest.number + 1, data=data, reason="correction"
     )
 
@@ -539,7 +549,7 @@ def test_an_unrevealed_list_reaches_nobody_who_may_not_see_it(client, cast, batt
     """alice's list, attached, and bob's not: on no page or htmx fragment for bob, carol, gm
     or eve, even once alice has reported the result with it (the report holds a copy) and
     the campaign has ended."""
-    services.battle_report(battle=battle, user=cast["alice"], result="win", winner="aldermark")
+    results.battle_report(battle=battle, user=cast["alice"], result="win", winner="aldermark")
     report = ResultReport.objects.get()
     role = "attacker" if battle.attacker == "aldermark" else "defender"
     assert getattr(report, f"{role}_list") == SECRET_TEXT
@@ -564,7 +574,7 @@ def test_an_unrevealed_list_reaches_nobody_who_may_not_see_it(client, cast, batt
 
 
 def test_alice_sees_her_own_list_on_the_card_and_in_her_report(client, cast, battle, secret):
-    services.battle_report(battle=battle, user=cast["alice"], result="win", winner="aldermark")
+    results.battle_report(battle=battle, user=cast["alice"], result="win", winner="aldermark")
     page = words(signed_in(client, cast["alice"]).get(card_url(battle)))
     assert page.count("Horde of Hidden Spearmen") == 2  # in Lists, and in her report
 
@@ -600,10 +610,10 @@ def test_a_list_taken_off_after_its_report_is_withdrawn_stays_hidden_from_the_ot
     """Issue 34: alice attaches her list, a side reports (the report copies her list) and
     withdraws the report, then alice takes her list off. The withdrawn report keeps the
     copy; bob has attached none, so it is alice's alone."""
-    report = services.battle_report(battle=battle, user=cast[reporter], result="draw")
+    report = results.battle_report(battle=battle, user=cast[reporter], result="draw")
     assert getattr(report, _field_of(battle, "aldermark")) == SECRET_TEXT
-    services.battle_withdraw(report=report, user=cast[reporter])
-    services.battle_list_withdraw(battle=battle, user=cast["alice"])
+    results.battle_withdraw(report=report, user=cast[reporter])
+    lists_services.battle_list_withdraw(battle=battle, user=cast["alice"])
     assert not AttachedList.objects.exists()
     for who in ("bob", "carol", "gm"):
         assert not _shown_to(battle, cast, who, *SECRET_LINES), who
@@ -619,14 +629,14 @@ def test_a_list_typed_into_a_report_is_hidden_from_the_other_side_until_the_resu
 ):
     """No list attached: alice types hers into her report. bob, carol and gm see it only
     once bob has confirmed."""
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark",
         **_typed(battle, "aldermark", TYPED),
     )  # fmt: skip
     assert _shown_to(battle, cast, "alice", TYPED)
     for who in ("bob", "carol", "gm"):
         assert not _shown_to(battle, cast, who, TYPED), who
-    services.battle_confirm(report=report, user=cast["bob"])
+    results.battle_confirm(report=report, user=cast["bob"])
     for who in ("alice", "bob", "carol", "gm"):
         assert _shown_to(battle, cast, who, TYPED), who
 
@@ -635,12 +645,12 @@ def test_lists_typed_into_disputed_reports_are_hidden_until_the_admin_decides(ca
     """alice reports with her list typed in, bob disputes it and reports with his: each
     side sees its own, the admin neither, until the admin decides; then all three see
     both."""
-    alices = services.battle_report(
+    alices = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark",
         **_typed(battle, "aldermark", TYPED),
     )  # fmt: skip
-    services.battle_dispute(report=alices, user=cast["bob"], reason="It was a draw")
-    services.battle_report(
+    results.battle_dispute(report=alices, user=cast["bob"], reason="It was a draw")
+    results.battle_report(
         battle=battle, user=cast["bob"], result="draw",
         **_typed(battle, "brightwater", TYPED_BY_BOB),
     )  # fmt: skip
@@ -649,7 +659,7 @@ def test_lists_typed_into_disputed_reports_are_hidden_until_the_admin_decides(ca
     assert _shown_to(battle, cast, "bob", TYPED_BY_BOB)
     assert not _shown_to(battle, cast, "bob", TYPED)
     assert not _shown_to(battle, cast, "gm", TYPED, TYPED_BY_BOB)
-    services.battle_decide(battle=battle, actor=cast["gm"], result="draw")
+    desk.battle_decide(battle=battle, actor=cast["gm"], result="draw")
     for who in ("alice", "bob", "gm"):
         for typed in (TYPED, TYPED_BY_BOB):
             assert _shown_to(battle, cast, who, typed), (who, typed)
@@ -694,7 +704,7 @@ def test_a_report_takes_the_attached_list_and_keeps_a_written_one_for_the_other_
 ):
     role = "attacker" if battle.attacker == "aldermark" else "defender"
     other = "defender" if role == "attacker" else "attacker"
-    latest = campaign_services.latest_snapshot(battle.campaign)
+    latest = common.latest_snapshot(battle.campaign)
     url = reverse("battles:act", args=[battle.campaign.slug, battle.number, "report"])
     sent = {
         "seen": latest.number, "outcome": "brightwater",
@@ -710,7 +720,7 @@ def test_a_report_takes_the_attached_list_and_keeps_a_written_one_for_the_other_
 
 
 def test_both_attached_lists_are_taken_by_the_report(cast, both):
-    report = services.battle_report(battle=both, user=cast["alice"], result="draw", note="Close")
+    report = results.battle_report(battle=both, user=cast["alice"], result="draw", note="Close")
     assert {report.attacker_list, report.defender_list} == {SECRET_TEXT, "Shieldwall x3"}
 
 
@@ -718,14 +728,14 @@ def test_both_attached_lists_are_taken_by_the_report(cast, both):
 
 
 def test_a_battle_restated_takes_off_a_list_above_its_sides_new_points(cast, battle, both):
-    latest = campaign_services.latest_snapshot(battle.campaign)
+    latest = common.latest_snapshot(battle.campaign)
     data = {**latest.data, "battles": [dict(b) for b in latest.data["battles"]]}
     entry = data["battles"][battle.number - 1]
     entry["sides"] = [
         {**side, "points": 400} if side["kingdom"] == "aldermark" else side
         for side in entry["sides"]
     ]
-    campaign_services.store_snapshot(
+    advancing.store_snapshot(
         campaign=battle.campaign, number=latest.number + 1, data=data, reason="correction"
     )
     assert list(AttachedList.objects.values_list("kingdom", flat=True)) == ["brightwater"]

@@ -17,10 +17,11 @@ from django.urls import reverse
 from PIL import Image
 
 from accounts.models import User
-from battles import photos, services
+from battles import photos
 from battles.models import Battle, BattlePhoto, BattleReport
+from battles.services import battle_reports
 from campaign.models import AuditEntry
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from campaign.words import names_of
 from tests.battles.pictures import (
     GPS_IFD,
@@ -57,7 +58,7 @@ def photo_url(photo: BattlePhoto, size: str = "large") -> str:
 
 
 def add_photo(battle: Battle, user: User, data: bytes, name: str = "photo.jpg") -> BattlePhoto:
-    return services.battle_photo_add(
+    return battle_reports.battle_photo_add(
         battle=battle, user=user, upload=upload(data, name), size=len(data)
     )
 
@@ -90,10 +91,10 @@ def pixel(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
 
 
 def test_each_side_writes_its_report_once_the_battle_is_resolved(cast, resolved):
-    alice = services.battle_report_write(
+    alice = battle_reports.battle_report_write(
         battle=resolved, user=cast["alice"], text="We held the ford."
     )
-    bob = services.battle_report_write(
+    bob = battle_reports.battle_report_write(
         battle=resolved, user=cast["bob"], text="The river was ours."
     )
     assert (alice.kingdom, alice.text) == ("aldermark", "We held the ford.")
@@ -101,8 +102,10 @@ def test_each_side_writes_its_report_once_the_battle_is_resolved(cast, resolved)
 
 
 def test_its_player_edits_the_report_and_a_side_has_one(cast, resolved):
-    services.battle_report_write(battle=resolved, user=cast["alice"], text="First draft.")
-    services.battle_report_write(battle=resolved, user=cast["alice"], text="  The whole story.  ")
+    battle_reports.battle_report_write(battle=resolved, user=cast["alice"], text="First draft.")
+    battle_reports.battle_report_write(
+        battle=resolved, user=cast["alice"], text="  The whole story.  "
+    )
     assert list(BattleReport.objects.values_list("kingdom", "text")) == [
         ("aldermark", "The whole story.")
     ]
@@ -110,7 +113,7 @@ def test_its_player_edits_the_report_and_a_side_has_one(cast, resolved):
 
 def test_no_report_before_the_battle_is_resolved(cast, battle):
     with pytest.raises(ServiceError) as refused:
-        services.battle_report_write(battle=battle, user=cast["alice"], text="Too soon.")
+        battle_reports.battle_report_write(battle=battle, user=cast["alice"], text="Too soon.")
     assert refused.value.message.startswith(
         "A battle report is written once the battle is resolved"
     )
@@ -120,26 +123,26 @@ def test_no_report_before_the_battle_is_resolved(cast, battle):
 @pytest.mark.parametrize("who", ["carol", "gm", "eve"])
 def test_only_the_battles_two_players_write_a_report(cast, resolved, who):
     with pytest.raises(ServiceError) as refused:
-        services.battle_report_write(battle=resolved, user=cast[who], text="I was there.")
+        battle_reports.battle_report_write(battle=resolved, user=cast[who], text="I was there.")
     assert refused.value.message == "Only this battle's two players may do that."
     assert not BattleReport.objects.exists()
 
 
 def test_a_report_is_at_most_4000_characters_and_not_empty(cast, resolved):
     with pytest.raises(ServiceError) as refused:
-        services.battle_report_write(battle=resolved, user=cast["alice"], text="x" * 4001)
+        battle_reports.battle_report_write(battle=resolved, user=cast["alice"], text="x" * 4001)
     assert refused.value.message == "A battle report is at most 4,000 characters: yours has 4,001."
     with pytest.raises(ServiceError) as refused:
-        services.battle_report_write(battle=resolved, user=cast["alice"], text="   ")
+        battle_reports.battle_report_write(battle=resolved, user=cast["alice"], text="   ")
     assert refused.value.message == "Write a few words about the battle, or add a photograph."
-    assert services.battle_report_write(battle=resolved, user=cast["alice"], text="x" * 4000)
+    assert battle_reports.battle_report_write(battle=resolved, user=cast["alice"], text="x" * 4000)
 
 
 def test_the_card_shows_the_report_escaped_with_its_links_clickable(client, cast, resolved):
     text = (
         "We won <script>alert(1)</script> at the ford.\n\nPhotos: https://example.org/ford?a=1&b=2"
     )
-    services.battle_report_write(battle=resolved, user=cast["alice"], text=text)
+    battle_reports.battle_report_write(battle=resolved, user=cast["alice"], text=text)
     page = signed_in(client, cast["carol"]).get(card_url(resolved)).text
     assert "Aldermark's report" in page
     assert "<script>alert(1)</script>" not in page
@@ -614,7 +617,9 @@ def hide_url(battle: Battle, kingdom: str, action: str = "hide") -> str:
 @pytest.fixture
 def told(cast: dict[str, User], resolved: Battle, media: Path) -> BattlePhoto:
     """alice's report of the battle, with a photograph."""
-    services.battle_report_write(battle=resolved, user=cast["alice"], text="The ford is ours.")
+    battle_reports.battle_report_write(
+        battle=resolved, user=cast["alice"], text="The ford is ours."
+    )
     return add_photo(resolved, cast["alice"], JPEG)
 
 
@@ -646,7 +651,7 @@ def test_only_the_admin_hides_a_report(client, cast, resolved, told, who):
 
 @pytest.fixture
 def hidden(cast: dict[str, User], resolved: Battle, told: BattlePhoto) -> BattlePhoto:
-    services.battle_report_hide(
+    battle_reports.battle_report_hide(
         report=told.report, actor=cast["gm"], hidden=True, reason="not for the table"
     )
     return told
@@ -679,14 +684,14 @@ def test_a_hidden_report_is_still_seen_by_its_author_and_the_admin(
 
 
 def test_a_hidden_report_shown_again_reaches_everyone(client, cast, resolved, hidden):
-    services.battle_report_hide(report=hidden.report, actor=cast["gm"], hidden=False)
+    battle_reports.battle_report_hide(report=hidden.report, actor=cast["gm"], hidden=False)
     page = signed_in(client, cast["carol"]).get(card_url(resolved)).text
     assert "The ford is ours." in page
     assert client.get(photo_url(hidden)).status_code == 200
 
 
 def test_a_report_stays_hidden_when_its_author_edits_it(cast, resolved, hidden):
-    services.battle_report_write(battle=resolved, user=cast["alice"], text="Edited.")
+    battle_reports.battle_report_write(battle=resolved, user=cast["alice"], text="Edited.")
     assert BattleReport.objects.get().hidden
 
 
@@ -722,7 +727,7 @@ def test_the_chronicle_takes_the_same_queries_however_many_reports(client, cast,
     signed_in(client, cast["carol"]).get(chronicle)
     with CaptureQueriesContext(connection) as one:
         client.get(chronicle)
-    services.battle_report_write(battle=resolved, user=cast["bob"], text="Next time.")
+    battle_reports.battle_report_write(battle=resolved, user=cast["bob"], text="Next time.")
     add_photo(resolved, cast["bob"], JPEG)
     for n in range(2, 8):
         copy = Battle.objects.get(pk=resolved.pk)
@@ -744,11 +749,11 @@ def test_the_ends_best_moments_link_each_kingdoms_reports(client, cast, resolved
     """The end page, once the campaign has ended: each kingdom's best moments list its
     battle reports, each with its first photograph; a hidden one only to its author and
     the admin."""
-    from campaign import services as campaign_services
+    from campaign.services import advancing, common
 
-    latest = campaign_services.latest_snapshot(resolved.campaign)
+    latest = common.latest_snapshot(resolved.campaign)
     data = {**latest.data, "clock": {**latest.data["clock"], "season": "ended"}}
-    campaign_services.store_snapshot(
+    advancing.store_snapshot(
         campaign=resolved.campaign, number=latest.number + 1, data=data, reason="correction"
     )
     end = reverse("campaign:end", args=[resolved.campaign.slug])
@@ -757,6 +762,6 @@ def test_the_ends_best_moments_link_each_kingdoms_reports(client, cast, resolved
     where = names_of(latest.data, gazetteer).at(resolved.hex)
     assert f"Aldermark's report of the battle {where} (year 1, month 1)</a>" in page
     assert photo_url(told, "thumbnail") in page
-    services.battle_report_hide(report=told.report, actor=cast["gm"], hidden=True)
+    battle_reports.battle_report_hide(report=told.report, actor=cast["gm"], hidden=True)
     assert photo_url(told, "thumbnail") not in client.get(end).text
     assert photo_url(told, "thumbnail") in signed_in(client, cast["alice"]).get(end).text

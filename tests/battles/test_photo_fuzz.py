@@ -19,7 +19,7 @@ from PIL import Image
 
 from battles import photos
 from battles.models import Battle, BattlePhoto
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from tests.battles.pictures import (
     bomb,
     cut_out,

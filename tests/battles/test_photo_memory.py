@@ -28,7 +28,7 @@ import pytest
 from PIL import Image
 
 from battles import photos
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from tests.battles.pictures import ORIENTATION, chunk, encoded, flat_png
 from tests.conftest import BASE_DIR
 

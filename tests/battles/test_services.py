@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from battles import services
 from battles.models import Battle, PlayTime, ResultReport
-from campaign import services as campaign_services
+from battles.services import decisions, desk, results
 from campaign.models import AuditEntry, Campaign, Submission
-from campaign.services import ServiceError
+from campaign.services import admin, advancing, battle_entries, common
+from campaign.services.common import ServiceError
 from campaign.transfer import campaign_export, campaign_import
 from tests.battles.conftest import hand_off
 
@@ -21,12 +21,12 @@ pytestmark = pytest.mark.django_db
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
-    data: dict[str, Any] = campaign_services.latest_snapshot(campaign).data
+    data: dict[str, Any] = common.latest_snapshot(campaign).data
     return data
 
 
 def seen(campaign: Campaign) -> int:
-    return campaign_services.latest_snapshot(campaign).number
+    return common.latest_snapshot(campaign).number
 
 
 def refused(act: Callable[[], object], code: str) -> None:
@@ -63,13 +63,13 @@ def test_a_handed_off_battle_has_a_row_equal_to_its_entry_with_a_deadline(campai
 def test_alice_reports_bob_confirms_and_the_campaign_moves_on(
     campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark", turns=6,
         note="A close one", seen=seen(campaign),
     )  # fmt: skip
     assert newest(campaign)["battles"][0]["status"] == "awaiting_result"  # not yet confirmed
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_confirm(report=report, user=cast["bob"], seen=seen(campaign))
+        results.battle_confirm(report=report, user=cast["bob"], seen=seen(campaign))
     entry = newest(campaign)["battles"][0]
     assert (entry["status"], entry["result"], entry["winner"]) == ("resolved", "win", "aldermark")
     battle.refresh_from_db()
@@ -83,16 +83,16 @@ def test_alice_reports_bob_confirms_and_the_campaign_moves_on(
 
 
 def test_a18_nobody_confirms_their_own_report_and_outsiders_may_not_report(campaign, cast, battle):
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="draw", seen=seen(campaign)
     )
     before = state(campaign)
-    refused(lambda: services.battle_confirm(report=report, user=cast["alice"]), "own-report")
+    refused(lambda: results.battle_confirm(report=report, user=cast["alice"]), "own-report")
     for outsider in (cast["carol"], cast["gm"], cast["eve"]):
         with pytest.raises(ServiceError, match=r"two players may do that\."):
-            services.battle_report(battle=battle, user=outsider, result="draw")
+            results.battle_report(battle=battle, user=outsider, result="draw")
         with pytest.raises(ServiceError, match=r"two players may do that\."):
-            services.battle_confirm(report=report, user=outsider)
+            results.battle_confirm(report=report, user=outsider)
     assert state(campaign) == before
 
 
@@ -100,22 +100,22 @@ def test_a_report_names_a_winner_who_fought_and_only_one_open_report_per_side(
     campaign, cast, battle
 ):
     refused(
-        lambda: services.battle_report(
+        lambda: results.battle_report(
             battle=battle, user=cast["alice"], result="win", winner="carrowmoor"
         ),
         "bad-winner",
     )
     refused(
-        lambda: services.battle_report(battle=battle, user=cast["alice"], result="rout"),
+        lambda: results.battle_report(battle=battle, user=cast["alice"], result="rout"),
         "bad-result",
     )
-    services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    results.battle_report(battle=battle, user=cast["alice"], result="draw")
     refused(
-        lambda: services.battle_report(battle=battle, user=cast["alice"], result="draw"),
+        lambda: results.battle_report(battle=battle, user=cast["alice"], result="draw"),
         "already-reported",
     )
     refused(
-        lambda: services.battle_report(battle=battle, user=cast["bob"], result="draw"),
+        lambda: results.battle_report(battle=battle, user=cast["bob"], result="draw"),
         "answer-first",
     )
     assert ResultReport.objects.count() == 1
@@ -124,56 +124,54 @@ def test_a_report_names_a_winner_who_fought_and_only_one_open_report_per_side(
 def test_bob_disputes_alice_withdraws_and_reports_again_and_bob_confirms(
     campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
-    first = services.battle_report(
+    first = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
-    refused(
-        lambda: services.battle_dispute(report=first, user=cast["bob"], reason=" "), "no-reason"
-    )
-    services.battle_dispute(report=first, user=cast["bob"], reason="Bob won on objectives")
+    refused(lambda: results.battle_dispute(report=first, user=cast["bob"], reason=" "), "no-reason")
+    results.battle_dispute(report=first, user=cast["bob"], reason="Bob won on objectives")
     first.refresh_from_db()
     assert (first.status, first.dispute_reason) == ("disputed", "Bob won on objectives")
-    refused(lambda: services.battle_withdraw(report=first, user=cast["bob"]), "not-yours")
-    services.battle_withdraw(report=first, user=cast["alice"])
-    second = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    refused(lambda: results.battle_withdraw(report=first, user=cast["bob"]), "not-yours")
+    results.battle_withdraw(report=first, user=cast["alice"])
+    second = results.battle_report(battle=battle, user=cast["alice"], result="draw")
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_confirm(report=second, user=cast["bob"])
+        results.battle_confirm(report=second, user=cast["bob"])
     assert newest(campaign)["battles"][0]["result"] == "draw"
     assert list(ResultReport.objects.values_list("status", flat=True)) == ["withdrawn", "confirmed"]
-    refused(lambda: services.battle_withdraw(report=second, user=cast["alice"]), "settled")
+    refused(lambda: results.battle_withdraw(report=second, user=cast["alice"]), "settled")
 
 
 def test_a_report_for_a_settled_battle_or_a_step_moved_on_is_refused(
     campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
     refused(
-        lambda: services.battle_report(battle=battle, user=cast["alice"], result="draw", seen=1),
+        lambda: results.battle_report(battle=battle, user=cast["alice"], result="draw", seen=1),
         "moved-on",
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_concede(battle=battle, user=cast["bob"], seen=seen(campaign))
+        decisions.battle_concede(battle=battle, user=cast["bob"], seen=seen(campaign))
     entry = newest(campaign)["battles"][0]
     assert (entry["kind"], entry["winner"]) == ("concession", "aldermark")
     aldermark = next(k for k in newest(campaign)["kingdoms"] if k["id"] == "aldermark")
     assert aldermark["pitched_wins"] == 0  # ruling B4: no might for a concession
     refused(
-        lambda: services.battle_report(battle=battle, user=cast["alice"], result="draw"), "settled"
+        lambda: results.battle_report(battle=battle, user=cast["alice"], result="draw"), "settled"
     )
 
 
 def test_the_admin_decides_a_disputed_battle_and_it_is_audited(
     campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
-    services.battle_dispute(report=report, user=cast["bob"], reason="not so")
+    results.battle_dispute(report=report, user=cast["bob"], reason="not so")
     refused(
-        lambda: services.battle_decide(battle=battle, actor=cast["alice"], result="draw"),
+        lambda: desk.battle_decide(battle=battle, actor=cast["alice"], result="draw"),
         "not-an-admin",
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_decide(
+        desk.battle_decide(
             battle=battle, actor=cast["gm"], result="win", winner="brightwater", reason="photos"
         )
     assert newest(campaign)["battles"][0]["winner"] == "brightwater"
@@ -193,24 +191,22 @@ def test_the_admin_records_a_confirmed_result_again_before_the_month_moves_on(
     from tests.notifications.notifying import with_addresses
 
     with_addresses(cast)
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
-    services.battle_confirm(report=report, user=cast["bob"])  # the advance is not run yet
-    assert campaign_services.battle_settled_meanwhile(campaign, battle.hex)
+    results.battle_confirm(report=report, user=cast["bob"])  # the advance is not run yet
+    assert battle_entries.battle_settled_meanwhile(campaign, battle.hex)
     refused(
-        lambda: services.battle_decide(
+        lambda: desk.battle_decide(
             battle=battle, actor=cast["gm"], result="win", winner="brightwater"
         ),
         "no-reason",
     )
     refused(
-        lambda: services.battle_decide(
-            battle=battle, actor=cast["bob"], result="draw", reason="mine"
-        ),
+        lambda: desk.battle_decide(battle=battle, actor=cast["bob"], result="draw", reason="mine"),
         "not-an-admin",
     )
-    again = services.battle_decide(
+    again = desk.battle_decide(
         battle=battle, actor=cast["gm"], result="win", winner="brightwater", reason="misclick"
     )
     assert again is True
@@ -226,7 +222,7 @@ def test_the_admin_records_a_confirmed_result_again_before_the_month_moves_on(
     assert {n.user for n in told} == {cast["alice"], cast["bob"]}
     assert all("Brightwater won" in n.body and "misclick" in n.body for n in told)
     with django_capture_on_commit_callbacks(execute=True):
-        campaign_services.queue_advance(campaign, seen(campaign))
+        advancing.queue_advance(campaign, seen(campaign))
     assert newest(campaign)["battles"][0]["winner"] == "brightwater"
 
 
@@ -242,16 +238,16 @@ def test_a_result_the_engine_refuses_at_the_advance_is_set_aside_and_never_pause
     from tests.notifications.notifying import with_addresses
 
     with_addresses(cast)
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
-    services.battle_confirm(report=report, user=cast["bob"])
+    results.battle_confirm(report=report, user=cast["bob"])
     given = Submission.objects.get(campaign=campaign, kind="battles", consumed_by=None)
     given.payload = [{"hex": battle.hex, "result": "win", "winner": "carrowmoor"}]
     given.save()
     before = seen(campaign)
 
-    snapshot = campaign_services.campaign_advance(campaign_id=campaign.pk, snapshot_number=before)
+    snapshot = advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=before)
 
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.RUNNING
@@ -282,25 +278,25 @@ def test_an_undo_takes_back_a_confirmed_result_and_the_battle_is_reported_again(
     with_addresses(cast)
     data = newest(campaign)
     data["kingdoms"][0]["gold"] += 1  # a correction after the hand-off: the step undone
-    campaign_services.campaign_correct(
+    admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="a tithe", data=data, what="gold"
     )
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
-    services.battle_confirm(report=report, user=cast["bob"])
-    campaign_services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="a mistake")
+    results.battle_confirm(report=report, user=cast["bob"])
+    admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="a mistake")
 
     battle = Battle.objects.get(campaign=campaign, hex=battle.hex)
     assert battle.awaiting
-    assert not campaign_services.battle_settled_meanwhile(campaign, battle.hex)
+    assert not battle_entries.battle_settled_meanwhile(campaign, battle.hex)
     report.refresh_from_db()
     assert (report.status, report.set_aside_why) == (
         "set_aside", "the campaign's admin undid a step"
     )  # fmt: skip
     told = Notification.objects.filter(subject__contains="result was set aside")
     assert {n.user for n in told} == {cast["alice"], cast["bob"]}
-    again = services.battle_report(
+    again = results.battle_report(
         battle=battle, user=cast["bob"], result="win", winner="brightwater"
     )
     assert again.status == "reported"
@@ -310,7 +306,7 @@ def test_the_admin_settles_it_as_a_simple_battle_with_every_die_recorded(
     campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_resolve_simply(battle=battle, actor=cast["gm"], reason="no time")
+        desk.battle_resolve_simply(battle=battle, actor=cast["gm"], reason="no time")
     battle.refresh_from_db()
     assert (battle.kind, battle.status) == ("simple", "resolved")
     details = battle.details
@@ -322,11 +318,9 @@ def test_the_admin_settles_it_as_a_simple_battle_with_every_die_recorded(
 
 def test_the_admin_extends_a_battles_deadline(campaign, cast, battle):
     due = battle.deadline
-    refused(
-        lambda: services.battle_extend(battle=battle, actor=cast["bob"], hours=5), "not-an-admin"
-    )
-    refused(lambda: services.battle_extend(battle=battle, actor=cast["gm"], hours=0), "bad-hours")
-    services.battle_extend(battle=battle, actor=cast["gm"], hours=24, reason="holidays")
+    refused(lambda: desk.battle_extend(battle=battle, actor=cast["bob"], hours=5), "not-an-admin")
+    refused(lambda: desk.battle_extend(battle=battle, actor=cast["gm"], hours=0), "bad-hours")
+    desk.battle_extend(battle=battle, actor=cast["gm"], hours=24, reason="holidays")
     battle.refresh_from_db()
     assert battle.deadline is not None
     assert due is not None
@@ -337,18 +331,20 @@ def test_the_admin_extends_a_battles_deadline(campaign, cast, battle):
 def test_the_two_sides_agree_a_time_to_play(campaign, cast, battle):
     at = timezone.now() + timedelta(days=2)
     refused(
-        lambda: services.battle_propose_time(
+        lambda: decisions.battle_propose_time(
             battle=battle, user=cast["alice"], at=timezone.now() - timedelta(hours=1)
         ),
         "in-the-past",
     )
     refused(
-        lambda: services.battle_propose_time(battle=battle, user=cast["carol"], at=at),
+        lambda: decisions.battle_propose_time(battle=battle, user=cast["carol"], at=at),
         "not-in-battle",
     )
-    proposed = services.battle_propose_time(battle=battle, user=cast["alice"], at=at)
-    refused(lambda: services.battle_accept_time(play_time=proposed, user=cast["alice"]), "own-time")
-    services.battle_accept_time(play_time=proposed, user=cast["bob"])
+    proposed = decisions.battle_propose_time(battle=battle, user=cast["alice"], at=at)
+    refused(
+        lambda: decisions.battle_accept_time(play_time=proposed, user=cast["alice"]), "own-time"
+    )
+    decisions.battle_accept_time(play_time=proposed, user=cast["bob"])
     proposed.refresh_from_db()
     assert proposed.accepted_at is not None
 
@@ -361,25 +357,27 @@ def test_the_loser_chooses_where_to_retreat(
     assert (asked["kingdom"], asked["unit"]) == ("brightwater", "brightwater-1")
     to = asked["choices"][1]
     refused(
-        lambda: services.battle_retreat(
+        lambda: decisions.battle_retreat(
             campaign=campaign, user=cast["bob"], retreats={"brightwater-1": battle.hex}
         ),
         "bad-retreat",
     )
     refused(
-        lambda: services.battle_retreat(
+        lambda: decisions.battle_retreat(
             campaign=campaign, user=cast["alice"], retreats={"brightwater-1": to}
         ),
         "not-asked",
     )
     refused(  # ruling B12: a retreat only for a unit that retreats
-        lambda: services.battle_retreat(
+        lambda: decisions.battle_retreat(
             campaign=campaign, user=cast["bob"], retreats={"brightwater-1": to, "brightwater-2": to}
         ),
         "not-asked",
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_retreat(campaign=campaign, user=cast["bob"], retreats={"brightwater-1": to})
+        decisions.battle_retreat(
+            campaign=campaign, user=cast["bob"], retreats={"brightwater-1": to}
+        )
     army = next(a for a in newest(campaign)["armies"] if a["id"] == "brightwater-1")
     assert (army["hex"], army["upright"]) == (to, False)
 
@@ -398,20 +396,20 @@ def test_b4_an_outnumbered_side_with_nowhere_to_go_makes_a_last_stand(
     asked = next(p for p in newest(campaign)["pending"] if p["kind"] == "last_stand")
     assert asked["kingdom"] == "aldermark"
     refused(
-        lambda: services.battle_last_stand(
+        lambda: decisions.battle_last_stand(
             campaign=campaign, user=cast["bob"], hex=asked["hex"], stand=True
         ),
         "not-asked",
     )
     elsewhere = [asked["hex"][0] + 1, asked["hex"][1]]
     refused(  # ruling B12: a Last Stand only where one is asked
-        lambda: services.battle_last_stand(
+        lambda: decisions.battle_last_stand(
             campaign=campaign, user=cast["alice"], hex=elsewhere, stand=True
         ),
         "not-asked",
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_last_stand(
+        decisions.battle_last_stand(
             campaign=campaign, user=cast["alice"], hex=asked["hex"], stand=True, seen=seen(campaign)
         )
     stand = Battle.objects.get()
@@ -427,8 +425,8 @@ def test_undo_puts_the_battle_back_to_waiting(
     campaign, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_resolve_simply(battle=battle, actor=cast["gm"])
-    campaign_services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="oops")
+        desk.battle_resolve_simply(battle=battle, actor=cast["gm"])
+    admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="oops")
     battle.refresh_from_db()
     assert battle.status == "awaiting_result"
     assert battle.kind == "pitched"
@@ -453,16 +451,16 @@ def test_once_a_result_is_in_nothing_more_is_said_of_the_battle_before_the_advan
     """The advance runs after the confirmation (a worker, later): until then neither side
     concedes or reports it again, and the admin records it only again, saying why (issue
     35: the way out of a result agreed in error)."""
-    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
-    services.battle_confirm(report=report, user=cast["bob"])  # its advance is not run here
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
+    results.battle_confirm(report=report, user=cast["bob"])  # its advance is not run here
     before = state(campaign)
     refused(
-        lambda: services.battle_decide(battle=battle, actor=cast["gm"], result="draw"),
+        lambda: desk.battle_decide(battle=battle, actor=cast["gm"], result="draw"),
         "no-reason",
     )
-    refused(lambda: services.battle_resolve_simply(battle=battle, actor=cast["gm"]), "settled")
-    refused(lambda: services.battle_concede(battle=battle, user=cast["alice"]), "settled")
+    refused(lambda: desk.battle_resolve_simply(battle=battle, actor=cast["gm"]), "settled")
+    refused(lambda: decisions.battle_concede(battle=battle, user=cast["alice"]), "settled")
     refused(
-        lambda: services.battle_report(battle=battle, user=cast["bob"], result="draw"), "settled"
+        lambda: results.battle_report(battle=battle, user=cast["bob"], result="draw"), "settled"
     )
     assert state(campaign) == before

@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from battles import services as battle_services
 from battles.models import Battle, ResultReport
-from campaign import services
+from battles.services import desk
 from campaign.models import Campaign
+from campaign.services import advancing, common
 from tests.battles.conftest import hand_off
 
 pytestmark = pytest.mark.django_db
@@ -19,15 +19,15 @@ pytestmark = pytest.mark.django_db
 
 def store(campaign: Campaign, battles: list[dict[str, Any]]) -> None:
     """A new snapshot whose file differs from the newest only in its battles."""
-    latest = services.latest_snapshot(campaign)
-    services.store_snapshot(
+    latest = common.latest_snapshot(campaign)
+    advancing.store_snapshot(
         campaign=campaign, number=latest.number + 1, data={**latest.data, "battles": battles},
         reason="correction",
     )  # fmt: skip
 
 
 def entry(campaign: Campaign) -> dict[str, Any]:
-    found: dict[str, Any] = copy.deepcopy(services.latest_snapshot(campaign).data["battles"][0])
+    found: dict[str, Any] = copy.deepcopy(common.latest_snapshot(campaign).data["battles"][0])
     return found
 
 
@@ -58,7 +58,7 @@ def test_a_battle_resolved_otherwise_closes_the_open_reports_but_keeps_the_confi
     battle.refresh_from_db()
     assert open_.status == "set_aside"
     assert (battle.status, battle.deadline) == ("resolved", None)
-    assert battle.resolved_in == services.latest_snapshot(campaign)
+    assert battle.resolved_in == common.latest_snapshot(campaign)
 
 
 def test_a_battle_gone_from_the_file_loses_its_row_and_another_in_its_place_is_new(
@@ -88,7 +88,7 @@ def test_a_battle_deadline_falls_on_a_day_the_campaign_allows(campaign, cast):
     assert handed_off.deadline is not None
     zone = ZoneInfo("Europe/London")
     assert handed_off.deadline.astimezone(zone).weekday() == 2
-    extended = battle_services.battle_extend(battle=handed_off, actor=cast["gm"], hours=30)
+    extended = desk.battle_extend(battle=handed_off, actor=cast["gm"], hours=30)
     assert extended.deadline is not None
     assert extended.deadline.astimezone(zone).weekday() == 2
     assert extended.deadline > handed_off.deadline

@@ -16,13 +16,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from battles import services
 from battles.board import cast_of, state_words
 from battles.models import Battle, PlayTime, ResultReport
-from campaign import services as campaign_services
+from battles.services import decisions, results
+from battles.services import desk as desk_services
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
 from campaign.rules.hexmap import distance
+from campaign.services import admin, advancing, common, setup
 from campaign.words import names_of
 from tests.campaign.helpers import play_from, signed_in
 
@@ -39,11 +40,11 @@ def act_url(battle: Battle, action: str) -> str:
 
 def said(campaign: Campaign) -> Names:
     """How the campaign's pages name its kingdoms, places and units now."""
-    return names_of(campaign_services.latest_snapshot(campaign).data, campaign.gazetteer)
+    return names_of(common.latest_snapshot(campaign).data, campaign.gazetteer)
 
 
 def seen(campaign: Campaign) -> int:
-    return campaign_services.latest_snapshot(campaign).number
+    return common.latest_snapshot(campaign).number
 
 
 def post(client: Client, url: str, data: dict[str, Any]) -> str:
@@ -99,7 +100,7 @@ def test_a_battle_of_another_campaign_is_not_found_by_its_number(client, cast, b
 
 
 def test_an_unconfirmed_report_is_shown_to_the_two_players_and_the_admin_only(client, cast, battle):
-    services.battle_report(
+    results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark", note="Ambush at dawn"
     )
     for viewer in ("alice", "bob", "gm"):
@@ -143,10 +144,10 @@ def test_the_report_form_is_offered_while_nothing_waits_for_an_answer(client, ca
 
     assert offered("alice")
     assert offered("bob")
-    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
     assert not offered("alice")  # her report is open
     assert not offered("bob")  # he confirms or disputes it
-    services.battle_dispute(report=report, user=cast["bob"], reason="no")
+    results.battle_dispute(report=report, user=cast["bob"], reason="no")
     assert offered("bob")  # he may report it as he saw it
     assert not offered("carol")
 
@@ -173,7 +174,7 @@ def test_another_campaigns_player_and_a_visitor_are_turned_away(client, cast, ba
 
 
 def test_alice_can_not_confirm_her_own_report(client, cast, battle):
-    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
     page = post(
         signed_in(client, cast["alice"]),
         act_url(battle, "confirm"),
@@ -204,7 +205,7 @@ def test_a_forged_or_stale_report_is_refused_with_a_message(client, cast, battle
 
 
 def test_a_report_of_another_battle_can_not_be_answered_here(client, cast, battle):
-    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
     other_battle = Battle.objects.create(
         campaign=battle.campaign, number=2, year=1, month=1, hex=[9, 9], kind="pitched",
         attacker="carrowmoor", defender="brightwater", status="awaiting_result",
@@ -219,7 +220,7 @@ def test_a_report_of_another_battle_can_not_be_answered_here(client, cast, battl
 
 
 def test_dispute_withdraw_and_report_again_through_the_pages(client, cast, battle):
-    report = services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
     page = post(
@@ -288,7 +289,7 @@ def test_my_battles_on_the_home_page(client, cast, battle):
     assert "against Brightwater" in page
     assert "play the game and report the result" in page
     assert "<html" not in page  # a fragment for htmx
-    services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    results.battle_report(battle=battle, user=cast["alice"], result="draw")
     assert "confirm or dispute your opponent" in signed_in(client, cast["bob"]).get(mine).text
     assert "No battle waits for you." in signed_in(client, cast["carol"]).get(mine).text
     home = signed_in(client, cast["alice"]).get("/").text
@@ -308,7 +309,7 @@ def test_the_loser_retreats_from_the_battles_page(
     client, cast, battle, won, django_capture_on_commit_callbacks
 ):
     won(battle, "aldermark")
-    data = campaign_services.latest_snapshot(battle.campaign).data
+    data = common.latest_snapshot(battle.campaign).data
     asked = next(p for p in data["pending"] if p["kind"] == "retreat")
     url = reverse("battles:list", args=[battle.campaign.slug])
     page = html.unescape(signed_in(client, cast["bob"]).get(url).text)
@@ -326,7 +327,7 @@ def test_the_loser_retreats_from_the_battles_page(
         )
     army = next(
         a
-        for a in campaign_services.latest_snapshot(battle.campaign).data["armies"]
+        for a in common.latest_snapshot(battle.campaign).data["armies"]
         if a["id"] == "brightwater-1"
     )
     assert army["hex"] == to
@@ -350,7 +351,7 @@ def test_before_the_start_the_desk_says_there_is_no_battle_yet(client, cast):
     """Played as four newcomers (issue 35): the dashboard of a campaign not yet started
     loads its battles desk, which answered 404 (it read the newest snapshot, and there is
     none yet): htmx showed the error over the dashboard."""
-    campaign = campaign_services.campaign_create(
+    campaign = setup.campaign_create(
         name="Spring League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
     response = signed_in(client, cast["gm"]).get(desk_url(campaign), headers={"HX-Request": "true"})
@@ -359,11 +360,11 @@ def test_before_the_start_the_desk_says_there_is_no_battle_yet(client, cast):
 
 
 def test_the_desk_shows_a_dispute_first_with_both_reports(client, cast, battle):
-    first = services.battle_report(
+    first = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark", note="Mine"
     )
-    services.battle_dispute(report=first, user=cast["bob"], reason="Not so")
-    services.battle_report(
+    results.battle_dispute(report=first, user=cast["bob"], reason="Not so")
+    results.battle_report(
         battle=battle, user=cast["bob"], result="win", winner="brightwater", note="Ours"
     )
     page = signed_in(client, cast["gm"]).get(desk_url(battle.campaign)).text
@@ -382,7 +383,7 @@ def test_only_the_admin_acts_at_the_desk(
 ):
     before = (
         Battle.objects.get().deadline,
-        campaign_services.latest_snapshot(battle.campaign).number,
+        common.latest_snapshot(battle.campaign).number,
     )
     if visitor:
         signed_in(client, cast[visitor])
@@ -391,7 +392,7 @@ def test_only_the_admin_acts_at_the_desk(
         response = client.post(url, {**data, "seen": seen(battle.campaign)})
     after = (
         Battle.objects.get().deadline,
-        campaign_services.latest_snapshot(battle.campaign).number,
+        common.latest_snapshot(battle.campaign).number,
     )
     if visitor == "gm":
         assert response.status_code == 302
@@ -420,7 +421,7 @@ DESK = [("decide", {"outcome": "draw"}), ("simple", {}), ("extend", {"hours": "1
 def desk_state(battle: Battle) -> tuple[Any, ...]:
     return (
         Battle.objects.get(pk=battle.pk).deadline,
-        campaign_services.latest_snapshot(battle.campaign).number,
+        common.latest_snapshot(battle.campaign).number,
         list(Submission.objects.filter(campaign=battle.campaign).values_list("payload", "ready")),
     )
 
@@ -439,8 +440,8 @@ def test_a_desk_post_from_before_the_newest_snapshot_is_refused(client, cast, ba
     """Issue 35: a second tab's desk, drawn before the campaign moved on (a correction
     here), decides, settles or extends nothing; the desk as it stands says why."""
     stale = seen(battle.campaign)
-    data_now = campaign_services.latest_snapshot(battle.campaign).data
-    campaign_services.campaign_correct(
+    data_now = common.latest_snapshot(battle.campaign).data
+    admin.campaign_correct(
         campaign=battle.campaign, actor=cast["gm"], reason="typo", data=data_now, what="nothing"
     )
     before = desk_state(battle)
@@ -506,8 +507,8 @@ def world(battle: Battle) -> tuple[object, ...]:
 @pytest.mark.parametrize("action", MAY)
 @pytest.mark.parametrize("visitor", ["alice", "bob", "carol", "gm", "eve", None])
 def test_each_action_is_for_the_right_player_only(client, cast, battle, action, visitor):
-    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
-    proposed = services.battle_propose_time(
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
+    proposed = decisions.battle_propose_time(
         battle=battle, user=cast["alice"], at=timezone.now() + timedelta(days=1)
     )
     data = {
@@ -580,7 +581,7 @@ def test_a_battle_settled_by_dice_shows_its_dice_on_the_card_and_the_desk(
     client, cast, battle, eager_celery, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_resolve_simply(battle=battle, actor=cast["gm"])
+        desk_services.battle_resolve_simply(battle=battle, actor=cast["gm"])
     battle.refresh_from_db()
     dice = ", ".join(str(d) for d in battle.details["attacker_dice"])
     page = signed_in(client, cast["carol"]).get(card_url(battle)).text
@@ -592,9 +593,9 @@ def test_a_battle_settled_by_dice_shows_its_dice_on_the_card_and_the_desk(
 
 
 def test_a_last_stand_asked_in_a_battles_tile_is_decided_on_its_card(client, cast, battle):
-    latest = campaign_services.latest_snapshot(battle.campaign)
+    latest = common.latest_snapshot(battle.campaign)
     pending = [{"kind": "last_stand", "kingdom": "aldermark", "hex": battle.hex}]
-    campaign_services.store_snapshot(
+    advancing.store_snapshot(
         campaign=battle.campaign, number=latest.number + 1,
         data={**latest.data, "pending": pending}, reason="correction",
     )  # fmt: skip
@@ -628,10 +629,10 @@ def test_the_battle_pages_take_the_same_queries_however_many_battles(client, cas
 
 def test_after_a_dispute_each_side_is_asked_what_is_theirs_to_do(client, cast, battle):
     mine = reverse("battles:mine")
-    first = services.battle_report(
+    first = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
-    services.battle_dispute(report=first, user=cast["bob"], reason="not so")
+    results.battle_dispute(report=first, user=cast["bob"], reason="not so")
     assert (
         "Disputed: the campaign&#x27;s admin decides."
         in signed_in(client, cast["alice"]).get(mine).text
@@ -640,7 +641,7 @@ def test_after_a_dispute_each_side_is_asked_what_is_theirs_to_do(client, cast, b
         "Disputed: the campaign&#x27;s admin decides."
         in signed_in(client, cast["bob"]).get(mine).text
     )
-    services.battle_report(battle=battle, user=cast["bob"], result="win", winner="brightwater")
+    results.battle_report(battle=battle, user=cast["bob"], result="win", winner="brightwater")
     page = signed_in(client, cast["alice"]).get(mine).text
     assert "Waiting for you: confirm or dispute your opponent&#x27;s report" in page
 
@@ -652,7 +653,7 @@ def two_contested_tiles(campaign: Campaign, cast: dict[str, User]) -> tuple[list
     """The gm corrects the newest snapshot so that alice's and bob's armies meet in two
     tiles at the battles step, alice first in player order: on a coast, where both also
     have a ship, and inland. alice is asked where she fights first."""
-    data = copy.deepcopy(campaign_services.latest_snapshot(campaign).data)
+    data = copy.deepcopy(common.latest_snapshot(campaign).data)
     plains = [t for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]]
     coast = next(t["hex"] for t in plains if t["coast"])
     inland = next(
@@ -677,7 +678,7 @@ def two_contested_tiles(campaign: Campaign, cast: dict[str, User]) -> tuple[list
         pending=[],
     )
     play_from(campaign, cast["gm"], data, "two battles")
-    asked = campaign_services.latest_snapshot(campaign).data["pending"]
+    asked = common.latest_snapshot(campaign).data["pending"]
     assert [p["kind"] for p in asked] == ["battle_choice"]
     return coast, inland
 
@@ -698,7 +699,7 @@ def test_the_picker_chooses_a_naval_battle_where_both_sides_have_ships(
     with django_capture_on_commit_callbacks(execute=True):
         page = post(client, decide, form)
     assert "Your next battle is chosen: a naval battle." in page
-    first = campaign_services.latest_snapshot(campaign).data["battles"][0]
+    first = common.latest_snapshot(campaign).data["battles"][0]
     assert (first["hex"], first["kind"], first["attacker"]) == (coast, "naval", "aldermark")
 
 
@@ -711,19 +712,19 @@ def test_without_the_naval_choice_the_armies_fight_on_the_tabletop(
     with django_capture_on_commit_callbacks(execute=True):
         page = post(client, decide, {"seen": seen(campaign), "hex": f"{coast[0]},{coast[1]}"})
     assert "Your next battle is chosen." in page
-    first = campaign_services.latest_snapshot(campaign).data["battles"][0]
+    first = common.latest_snapshot(campaign).data["battles"][0]
     assert (first["hex"], first["kind"], first["status"]) == (coast, "pitched", "awaiting_result")
 
 
 def test_bob_cannot_choose_a_naval_battle_he_did_not_pick(client, cast, campaign):
     coast, _ = two_contested_tiles(campaign, cast)
-    before = campaign_services.latest_snapshot(campaign).number
+    before = common.latest_snapshot(campaign).number
     signed_in(client, cast["bob"])
     decide = reverse("battles:decide", args=[campaign.slug, "choose"])
     page = post(client, decide, {"seen": before, "hex": f"{coast[0]},{coast[1]}", "naval": "on"})
     assert "Nothing was changed." in page
     assert not Submission.objects.filter(campaign=campaign, kingdom="brightwater").exists()
-    assert campaign_services.latest_snapshot(campaign).number == before
+    assert common.latest_snapshot(campaign).number == before
 
 
 def test_b12_a_naval_battle_where_nobody_has_a_ship_is_refused_in_words(client, cast, campaign):
@@ -731,14 +732,14 @@ def test_b12_a_naval_battle_where_nobody_has_a_ship_is_refused_in_words(client, 
     offers none there). The engine refuses the entry (ruling B12) as she makes it: she
     reads why, nothing is changed, and the campaign is not left to pause at its advance."""
     _, inland = two_contested_tiles(campaign, cast)
-    before = campaign_services.latest_snapshot(campaign).number
+    before = common.latest_snapshot(campaign).number
     signed_in(client, cast["alice"])
     decide = reverse("battles:decide", args=[campaign.slug, "choose"])
     page = post(client, decide, {"seen": before, "hex": f"{inland[0]},{inland[1]}", "naval": "on"})
     assert "Nothing was changed." in page
     assert "both sides have upright armies and ships" in page
     assert not Submission.objects.filter(campaign=campaign, kingdom="aldermark").exists()
-    assert campaign_services.latest_snapshot(campaign).number == before
+    assert common.latest_snapshot(campaign).number == before
 
 
 # --- the pages follow the campaign as it moves on ----------------------------------------------
@@ -753,8 +754,8 @@ def test_once_bob_confirms_the_card_says_the_campaign_is_moving_on_and_offers_no
 ):
     """Before the advance lands (its task not yet run), the card says the result is in
     and polls; it no longer offers "Report the result" to either side."""
-    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
-    services.battle_confirm(report=report, user=cast["bob"])  # the advance is only queued
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
+    results.battle_confirm(report=report, user=cast["bob"])  # the advance is only queued
     for name in ("alice", "bob", "carol"):
         page = signed_in(client, cast[name]).get(card_url(battle)).text
         assert "The result is in: the campaign is moving on" in page
@@ -769,9 +770,9 @@ def test_the_moved_on_poll_answers_nothing_until_the_advance_lands_then_reloads(
     signed_in(client, cast["carol"])
     waiting = client.get(moved_on_url(battle.campaign), {"seen": number}, HTTP_HX_REQUEST="true")
     assert waiting.status_code == 204
-    report = services.battle_report(battle=battle, user=cast["alice"], result="draw")
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
     with django_capture_on_commit_callbacks(execute=True):
-        services.battle_confirm(report=report, user=cast["bob"])
+        results.battle_confirm(report=report, user=cast["bob"])
     landed = client.get(moved_on_url(battle.campaign), {"seen": number}, HTTP_HX_REQUEST="true")
     assert landed["HX-Refresh"] == "true"
     assert signed_in(client, cast["eve"]).get(moved_on_url(battle.campaign)).status_code == 404
@@ -781,7 +782,7 @@ def test_after_the_retreat_is_chosen_the_page_no_longer_asks_it(client, cast, ba
     """The retreat is given and ready; the advance is queued but has not landed: the
     battles page says so instead of asking the same question again."""
     won(battle, "aldermark")
-    data = campaign_services.latest_snapshot(battle.campaign).data
+    data = common.latest_snapshot(battle.campaign).data
     to = next(p for p in data["pending"] if p["kind"] == "retreat")["choices"][-1]
     decide = reverse("battles:decide", args=[battle.campaign.slug, "retreat"])
     page = post(
@@ -801,9 +802,7 @@ def test_the_retreat_is_chosen_by_tapping_a_lit_tile_on_the_map(
     the same choice as the list (htmx's hx-vals), and the unit goes there."""
     won(battle, "aldermark")
     asked = next(
-        p
-        for p in campaign_services.latest_snapshot(battle.campaign).data["pending"]
-        if p["kind"] == "retreat"
+        p for p in common.latest_snapshot(battle.campaign).data["pending"] if p["kind"] == "retreat"
     )
     url = reverse("battles:list", args=[battle.campaign.slug])
     page = signed_in(client, cast["bob"]).get(url).text
@@ -820,7 +819,7 @@ def test_the_retreat_is_chosen_by_tapping_a_lit_tile_on_the_map(
         client.post(post_url, json.loads(html.unescape(values)), HTTP_HX_REQUEST="true")
     army = next(
         a
-        for a in campaign_services.latest_snapshot(battle.campaign).data["armies"]
+        for a in common.latest_snapshot(battle.campaign).data["armies"]
         if a["id"] == "brightwater-1"
     )
     assert (

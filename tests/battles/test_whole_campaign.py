@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from battles import services
 from battles.models import Battle, ResultReport
+from battles.services import desk, results
 from battles.sync import row_fields
 from campaign.models import Campaign
 from tests.campaign.services.test_whole_campaign import MAX_STEPS, SEED, Table, seat
@@ -27,14 +27,14 @@ class Players(Table):
             campaign=self.campaign, hex=entry["hex"], status="awaiting_result"
         )
         if "resolve" in entry:
-            self.run(services.battle_resolve_simply, battle=battle, actor=self.admin)
+            self.run(desk.battle_resolve_simply, battle=battle, actor=self.admin)
             return
         reporter, confirmer = self.players[battle.attacker], self.players[battle.defender]
         report = self.run(
-            services.battle_report, battle=battle, user=reporter,
+            results.battle_report, battle=battle, user=reporter,
             result=entry["result"], winner=entry.get("winner", ""),
         )  # fmt: skip
-        self.run(services.battle_confirm, report=report, user=confirmer)
+        self.run(results.battle_confirm, report=report, user=confirmer)
 
 
 def rows_equal_entries(campaign: Campaign) -> None:

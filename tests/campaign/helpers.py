@@ -13,12 +13,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
 from campaign.rules.orders import order_choices
+from campaign.services import admin, advancing, common, members, setup, submissions
 from campaign.signals import quietly
 
 PASSWORD = "a-long-test-password"
@@ -43,7 +43,7 @@ def new_campaign(
 ) -> Campaign:
     """alice (Red Elves) and bob (Blue Dwarfs), run by gm; `map_name="generated"` with a
     `size` (say 1000 hexes) makes a large one, for the query-count tests."""
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name=name,
         admin=cast["gm"],
         kingdoms=2,
@@ -54,20 +54,20 @@ def new_campaign(
     # The admin's news that every kingdom has joined is tested on its own (test_join): the
     # tests of what the campaign tells from its start on count only that.
     with quietly():
-        services.campaign_join(
+        members.campaign_join(
             campaign=campaign, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
         )
-        services.campaign_join(
+        members.campaign_join(
             campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs", colour="#0000aa"
         )
     if start:
-        services.campaign_start(campaign=campaign, actor=cast["gm"])
+        setup.campaign_start(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     return campaign
 
 
 def kingdom_of(campaign: Campaign, user: User) -> str:
-    return services.kingdom_of(campaign, user)
+    return common.kingdom_of(campaign, user)
 
 
 def play_until(
@@ -83,7 +83,7 @@ def play_until(
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rng = random.Random(seed)
     for _ in range(limit):
-        data: dict[str, Any] = services.latest_snapshot(campaign).data
+        data: dict[str, Any] = common.latest_snapshot(campaign).data
         if reached(data):
             campaign.refresh_from_db()
             return data
@@ -96,11 +96,11 @@ def set_up_by_the_deadlines(campaign: Campaign, gm: User) -> dict[str, Any]:
     settlements and the starting armies at once) until the first month's orders are
     asked; that campaign file."""
     for _ in range(12):
-        data: dict[str, Any] = services.latest_snapshot(campaign).data
+        data: dict[str, Any] = common.latest_snapshot(campaign).data
         if data["clock"]["season"] != "setup":
             campaign.refresh_from_db()
             return data
-        services.campaign_advance_now(campaign=campaign, actor=gm)
+        admin.campaign_advance_now(campaign=campaign, actor=gm)
     raise AssertionError("the setup did not end by its deadlines")
 
 
@@ -119,7 +119,7 @@ def action_url(campaign: Campaign, action: str) -> str:
 def seen_now(campaign: Campaign) -> dict[str, str]:
     """What an admin's form carries besides what is typed in it: `seen`, the snapshot its
     page was drawn at (campaign.forms.DrawnAt), here the newest."""
-    return {"seen": str(services.latest_snapshot(campaign).number)}
+    return {"seen": str(common.latest_snapshot(campaign).number)}
 
 
 def turned_away(response: Any, visitor: str | None) -> None:
@@ -150,7 +150,7 @@ def hand_off_a_battle(
     is `held` (owner, settlement); `red` and `blue` add fields to each army (a Defend
     order, a licence); `state` replaces more of the file (its artefacts, say). Returns the
     battle's hex."""
-    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    data = copy.deepcopy(common.latest_snapshot(campaign).data)
     plains: list[int] = next(
         t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]
     )
@@ -177,10 +177,10 @@ def play_from(campaign: Campaign, gm: User, data: dict[str, Any], reason: str) -
     Elves, and the campaign advances from it; returns the snapshot advanced to, if any."""
     for kingdom in data["kingdoms"]:
         kingdom["race"] = "Elves"
-    corrected = services.campaign_correct(
+    corrected = admin.campaign_correct(
         campaign=campaign, actor=gm, reason=reason, data=data, what="test"
     )
-    return services.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
+    return advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=corrected.number)
 
 
 def at_month(year: int, month: int, season: str = "summer") -> Callable[[dict[str, Any]], bool]:
@@ -228,12 +228,12 @@ def a_move_drafted(campaign: Campaign, user: User) -> tuple[str, list[int]]:
     """At the summer's orders, the user's kingdom drafts a move of its first army. The
     army's id, and a land tile that is neither where it stands, nor where it moves, nor
     next to either: an army put there by a correction can carry out no such move."""
-    data = services.latest_snapshot(campaign).data
-    mine = services.kingdom_of(campaign, user)
+    data = common.latest_snapshot(campaign).data
+    mine = common.kingdom_of(campaign, user)
     army = next(a for a in data["armies"] if a["kingdom"] == mine)
     to = order_choices(parse_campaign(data), army["id"]).moves[0]
     move = {"unit": army["id"], "order": "move", "to": list(to)}
-    services.submission_save(campaign=campaign, user=user, kind="orders", payload=[move])
+    submissions.submission_save(campaign=campaign, user=user, kind="orders", payload=[move])
     near = {tuple(army["hex"]), to, *neighbours(tuple(army["hex"])), *neighbours(to)}
     far = next(
         t["hex"]

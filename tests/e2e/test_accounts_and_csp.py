@@ -12,8 +12,8 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import common
 from tests.e2e.conftest import PHONE, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,8 +79,8 @@ def test_no_page_breaks_the_content_security_policy(browser, live_server, demo):
     # A hex: her capital, where the map opens (a click on the frame's middle once found no
     # hex there, on a busy CI machine)
     campaign = Campaign.objects.get(slug="demo")
-    mine = services.kingdom_of(campaign, User.objects.get(username="alice"))
-    data = services.latest_snapshot(campaign).data
+    mine = common.kingdom_of(campaign, User.objects.get(username="alice"))
+    data = common.latest_snapshot(campaign).data
     q, r = next(k["capital"] for k in data["kingdoms"] if k["id"] == mine)
     alice.locator(f'.map-frame g.hex[data-hex="{q},{r}"]').tap(force=True)
     expect(alice.locator(".hex-details")).not_to_contain_text("Tap a hex")

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from battles.models import Battle
-from campaign import services
 from campaign.models import Campaign, Membership
+from campaign.services import common
 from campaign.words import names_of
 from tests.e2e.conftest import ARTEFACTS, sign_in
 
@@ -94,7 +94,7 @@ def zoom_in_on(page: Page, target: Locator) -> None:
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
-    data: dict[str, Any] = services.latest_snapshot(campaign).data
+    data: dict[str, Any] = common.latest_snapshot(campaign).data
     return data
 
 

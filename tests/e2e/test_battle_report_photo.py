@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
-from battles import services as battle_services
 from battles.models import Battle
+from battles.services import results
 from tests.battles.conftest import hand_off, make_league
 from tests.battles.pictures import phone_jpeg
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
@@ -33,10 +33,10 @@ def won_by_alice(cast: dict[str, User]) -> Battle:
     league = make_league(cast)
     battle = hand_off(league, cast)
     assert battle is not None
-    report = battle_services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
-    battle_services.battle_confirm(report=report, user=cast["bob"])
+    results.battle_confirm(report=report, user=cast["bob"])
     battle.refresh_from_db()
     assert battle.status == Battle.Status.RESOLVED
     return battle

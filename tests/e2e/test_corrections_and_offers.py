@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Membership
+from campaign.services import common
 from campaign.words import names_of
 from tests.campaign.helpers import a_move_drafted, at_step, make_cast, play_until
 from tests.e2e.conftest import sign_in
@@ -44,7 +44,7 @@ def test_a_correction_that_breaks_an_order_is_said_on_the_orders_page(
     gm.locator("#army-hex").fill(f"{far[0]}, {far[1]}")
     gm.locator("#army-reason").fill("It stood on the wrong tile")
     gm.get_by_role("button", name="Correct the army").click()
-    named = names_of(services.latest_snapshot(campaign).data, campaign.gazetteer).unit(army)
+    named = names_of(common.latest_snapshot(campaign).data, campaign.gazetteer).unit(army)
     expect(gm.locator("ul.messages")).to_contain_text(
         f"Aldermark's order for {named} no longer stands"
     )

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Correspondence
+from campaign.services import letters
 from tests.battles.conftest import make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
 from tests.e2e.conftest import sign_in
@@ -106,7 +106,7 @@ def test_letters_open_in_a_hidden_tab_are_not_polled_and_come_at_once_when_shown
     """bob keeps their letters open in a tab he does not look at: it asks the server
     nothing. Shown again, it asks at once and shows what alice wrote meanwhile."""
     league = make_league(cast)
-    write = services.letter_write
+    write = letters.letter_write
     first = write(campaign=league, user=cast["alice"], to=["brightwater"], text="Are you there?")
     bob = sign_in(browser, live_server, "bob")
     bob.goto(f"{live_server.url}/c/{league.slug}/letters/{first.correspondence_id}/")

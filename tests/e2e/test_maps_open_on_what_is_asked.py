@@ -11,7 +11,7 @@ from pytest_django import Settings
 
 from accounts.models import User
 from battles.models import Battle
-from campaign import services
+from campaign.services import common
 from tests.campaign.helpers import make_cast, set_up_by_the_deadlines
 from tests.e2e.conftest import sign_in
 from tests.e2e.test_no_traps import KINGDOMS, battle_with_two_ways_back, four_kingdoms
@@ -54,7 +54,7 @@ def test_the_orders_map_opens_on_the_players_units(
     campaign = four_kingdoms(cast)
     data = set_up_by_the_deadlines(campaign, cast["gm"])
     for name in KINGDOMS:
-        me = services.kingdom_of(campaign, cast[name])
+        me = common.kingdom_of(campaign, cast[name])
         army = next(a for a in data["armies"] if a["kingdom"] == me)
         where = f"{army['hex'][0]},{army['hex'][1]}"
         player = sign_in(browser, live_server, name)

@@ -17,13 +17,13 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
-from battles import services as battle_services
 from battles.models import Battle
-from campaign import services
+from battles.services import results
 from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
 from campaign.rules import decisions
 from campaign.rules.hexmap import map_from_json
+from campaign.services import advancing, common, members, setup, submissions
 from tests.campaign.helpers import (
     at_step,
     make_cast,
@@ -48,24 +48,24 @@ def cast(settings: Settings) -> dict[str, User]:
 
 
 def four_kingdoms(cast: dict[str, User], **options: Any) -> Campaign:
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Four Winds", admin=cast["gm"], kingdoms=4, map_name="river-kingdoms",
         options={"seed": 5, **options},
     )  # fmt: skip
     for name, kingdom in KINGDOMS.items():
-        services.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
-    services.campaign_start(campaign=campaign, actor=cast["gm"])
+        members.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     return campaign
 
 
 def newest(campaign: Campaign) -> Json:
-    data: Json = services.latest_snapshot(campaign).data
+    data: Json = common.latest_snapshot(campaign).data
     return data
 
 
 def kingdom_of(campaign: Campaign, user: User) -> str:
-    return services.kingdom_of(campaign, user)
+    return common.kingdom_of(campaign, user)
 
 
 def answer_for(campaign: Campaign, users: list[User], payloads: Callable[[Json], Any]) -> None:
@@ -75,10 +75,10 @@ def answer_for(campaign: Campaign, users: list[User], payloads: Callable[[Json],
         me = kingdom_of(campaign, user)
         for asked in [p for p in data["pending"] if p["kingdom"] == me]:
             kind = decisions.ANSWERS[asked["kind"]]
-            services.submission_save(
+            submissions.submission_save(
                 campaign=campaign, user=user, kind=kind, payload=payloads(asked)
             )
-        services.submission_set_ready(campaign=campaign, user=user)
+        submissions.submission_set_ready(campaign=campaign, user=user)
 
 
 def test_a_late_kingdom_at_the_tithes_costs_only_itself(
@@ -234,9 +234,7 @@ def test_a_confirm_shows_the_retreat_question_once_the_advance_lands(
         lambda campaign_id, number, defaults: queued.append((campaign_id, number)),
     )
     battle = Battle.objects.get(campaign=campaign, hex=where)
-    battle_services.battle_report(
-        battle=battle, user=cast["alice"], result="win", winner="aldermark"
-    )
+    results.battle_report(battle=battle, user=cast["alice"], result="win", winner="aldermark")
 
     bob = sign_in(browser, live_server, "bob")
     bob.goto(f"{live_server.url}/c/{campaign.slug}/battles/{battle.number}/")
@@ -246,7 +244,7 @@ def test_a_confirm_shows_the_retreat_question_once_the_advance_lands(
     screenshot(bob, "no-traps-confirmed-moving-on")
     assert queued, "the confirm queued the advance"
     campaign_id, number = queued[-1]
-    services.campaign_advance(campaign_id=campaign_id, snapshot_number=number)  # the worker
+    advancing.campaign_advance(campaign_id=campaign_id, snapshot_number=number)  # the worker
     expect(bob.locator("p.owed")).to_contain_text(
         "choose where Brightwater's 1st army retreats", timeout=10_000
     )

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import common
 from campaign.words import names_of
 from tests.e2e.conftest import sign_in
 
@@ -23,7 +23,7 @@ def open_orders(page: Page) -> None:
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
-    data: dict[str, Any] = services.latest_snapshot(campaign).data
+    data: dict[str, Any] = common.latest_snapshot(campaign).data
     return data
 
 

@@ -11,8 +11,8 @@ from django.utils.cache import get_conditional_response
 from playwright.sync_api import Page, Response, expect
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import admin, common
 from tests.e2e.conftest import POLL_SECONDS, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,7 +52,7 @@ def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
     browser: Any, live_server: Any, demo: None, answered_not_modified: list[str]
 ) -> None:
     campaign = Campaign.objects.get(slug="demo")
-    before = services.latest_snapshot(campaign).number
+    before = common.latest_snapshot(campaign).number
     alice = sign_in(browser, live_server, "alice")
     open_orders(alice)
     polls: list[int] = []
@@ -80,10 +80,10 @@ def test_a_ready_players_board_is_revalidated_and_brings_the_next_month_in(
     dave = sign_in(browser, live_server, "dave")
     open_orders(dave)
     give_defend_and_ready(dave)
-    if services.latest_snapshot(campaign).number == before:  # others still to order
+    if common.latest_snapshot(campaign).number == before:  # others still to order
         expect(status).not_to_contain_text(daves, timeout=10_000)  # no longer waited for
-        services.campaign_advance_now(campaign=campaign, actor=User.objects.get(username="gm"))
-    after = services.latest_snapshot(campaign).number
+        admin.campaign_advance_now(campaign=campaign, actor=User.objects.get(username="gm"))
+    after = common.latest_snapshot(campaign).number
     assert after > before
     # the board moves on by itself and says what ended, linking the report
     expect(board.locator(".moved-on")).to_contain_text("read the report", timeout=10_000)

@@ -12,8 +12,8 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import common
 from tests.e2e.conftest import sign_in
 from tests.e2e.test_orders_flow import open_orders
 
@@ -43,7 +43,7 @@ def test_a_post_over_the_limit_says_so_on_the_orders_page(
     banner = alice.locator("#htmx-error")
     expect(banner).to_be_hidden()
     saved = (
-        services.latest_snapshot(campaign).number,
+        common.latest_snapshot(campaign).number,
         list(campaign.submissions.filter(consumed_by=None).values_list("payload", flat=True)),
     )
 
@@ -53,6 +53,6 @@ def test_a_post_over_the_limit_says_so_on_the_orders_page(
     expect(banner).to_contain_text("so it was not saved")
     screenshot(alice, "refused-post-banner")
     assert saved == (
-        services.latest_snapshot(campaign).number,
+        common.latest_snapshot(campaign).number,
         list(campaign.submissions.filter(consumed_by=None).values_list("payload", flat=True)),
     )

@@ -7,10 +7,10 @@ import pytest
 from playwright.sync_api import Browser
 from pytest_django.live_server_helper import LiveServer
 
-from campaign import services
 from campaign.models import Submission
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.orders import order_choices
+from campaign.services import common
 from tests.campaign.helpers import PASSWORD, kingdom_of, make_cast, new_campaign, play_until
 from tests.e2e.conftest import PHONE
 
@@ -37,7 +37,7 @@ def test_o2_dragging_an_order_changes_the_resolution_sequence(
         kingdom=alice,
         kind="orders",
         payload=orders,
-        snapshot=services.latest_snapshot(campaign).number,
+        snapshot=common.latest_snapshot(campaign).number,
         submitted_by=cast["alice"],
     )
 

@@ -17,8 +17,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import common
 from tests.e2e.conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -176,7 +176,7 @@ def test_four_newcomers_start_a_campaign_from_a_shared_link(
     # The rest of the setup, each step as its e-mail asks: capitals one kingdom at a time,
     # then the settlements and the first army; each player follows the newest e-mail
     for _ in range(MOST_SETUP_STEPS):
-        data = services.latest_snapshot(campaign).data
+        data = common.latest_snapshot(campaign).data
         if data["clock"]["season"] != "setup":
             break
         for asked in data["pending"]:
@@ -186,7 +186,7 @@ def test_four_newcomers_start_a_campaign_from_a_shared_link(
             choose_at_setup(page, asked["kind"])
             if username == "ann":
                 screenshot(page, f"start-setup-{asked['kind']}")
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     assert (data["clock"]["season"], data["clock"]["month"]) == ("summer", 1)
     for username, page in players.items():
         assert "orders" in newest_subject(username).lower()

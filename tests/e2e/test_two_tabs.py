@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 from pytest_django import Settings
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Submission
+from campaign.services import common
 from tests.campaign.helpers import make_cast
 from tests.e2e.conftest import sign_in
 from tests.e2e.test_no_traps import KINGDOMS, answer_for, four_kingdoms, newest
@@ -40,14 +40,14 @@ def test_a_second_dashboard_tab_does_not_advance_the_campaign_again(
 
     first.get_by_role("button", name="Yes, advance now").click()
     expect(first.locator("ul.messages")).to_contain_text("Advanced.")
-    opened = services.latest_snapshot(campaign)
+    opened = common.latest_snapshot(campaign)
     assert opened.data["clock"]["step"] == "capitals"
 
     second.get_by_role("button", name="Yes, advance now").click()
     expect(second.locator("ul.messages")).to_contain_text(f"Nothing was changed. {DRAWN_BEFORE}")
     expect(second.locator("#standing")).to_contain_text(f"Snapshot #{opened.number} ")
     screenshot(second, "two-tabs-second-advance-refused")
-    now = services.latest_snapshot(campaign)
+    now = common.latest_snapshot(campaign)
     assert now.number == opened.number
     assert now.data["pending"] == opened.data["pending"]  # the capital's turn still open
 
@@ -58,7 +58,7 @@ def test_setup_ready_in_one_tab_never_founds_the_capital_tapped_in_another(
     campaign = four_kingdoms(cast)
     answer_for(campaign, [cast[name] for name in KINGDOMS], lambda asked: "Elves")
     (asked,) = newest(campaign)["pending"]  # the capitals: one kingdom at a time
-    name = next(n for n in KINGDOMS if services.kingdom_of(campaign, cast[n]) == asked["kingdom"])
+    name = next(n for n in KINGDOMS if common.kingdom_of(campaign, cast[n]) == asked["kingdom"])
     setup = f"{live_server.url}/c/{campaign.slug}/setup/"
 
     tab_a = sign_in(browser, live_server, name)

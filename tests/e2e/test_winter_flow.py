@@ -11,10 +11,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from campaign import services
 from campaign.display.winter_board import NOTHING
 from campaign.models import Campaign
 from campaign.rules import decisions
+from campaign.services import common, submissions
 from campaign.words import names_of
 from tests.e2e.conftest import sign_in
 
@@ -24,7 +24,7 @@ SLUG = "demo-winter"
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
-    data: dict[str, Any] = services.latest_snapshot(campaign).data
+    data: dict[str, Any] = common.latest_snapshot(campaign).data
     return data
 
 
@@ -32,16 +32,16 @@ def others_answer(campaign: Campaign, *, leave_out: str = "") -> None:
     """Every kingdom but alice's (and `leave_out`'s) gives nothing, or the defaults, and
     marks ready, as on its own winter page."""
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
-    alice = services.kingdom_of(campaign, User.objects.get(username="alice"))
+    alice = common.kingdom_of(campaign, User.objects.get(username="alice"))
     for asked in newest(campaign)["pending"]:
         kingdom = asked["kingdom"]
         if kingdom in (alice, leave_out):
             continue
         kind = decisions.ANSWERS[asked["kind"]]
-        services.submission_save(
+        submissions.submission_save(
             campaign=campaign, user=players[kingdom], kind=kind, payload=NOTHING[kind]
         )
-        services.submission_set_ready(campaign=campaign, user=players[kingdom])
+        submissions.submission_set_ready(campaign=campaign, user=players[kingdom])
 
 
 def press_ready(page: Page) -> None:
@@ -53,7 +53,7 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     browser, live_server, demo, screenshot
 ):
     campaign = Campaign.objects.get(slug=SLUG)
-    alice_kingdom = services.kingdom_of(campaign, User.objects.get(username="alice"))
+    alice_kingdom = common.kingdom_of(campaign, User.objects.get(username="alice"))
     armies_before = sum(1 for a in newest(campaign)["armies"] if a["kingdom"] == alice_kingdom)
 
     # From the home page to her winter page; she reads the ledger and passes on the tithes
@@ -101,7 +101,7 @@ def test_alice_raises_an_army_deploys_it_and_sees_her_new_might(
     expect(alice.locator("ol.listed")).to_contain_text(f"{army.group(1)} to ")
     screenshot(alice, "winter-alice-deployed")
     press_ready(alice)
-    dave_kingdom = services.kingdom_of(campaign, User.objects.get(username="dave"))
+    dave_kingdom = common.kingdom_of(campaign, User.objects.get(username="dave"))
     others_answer(campaign, leave_out=dave_kingdom)  # dave has not decided: the gm moves on
     assert newest(campaign)["clock"]["season"] == "winter"
 

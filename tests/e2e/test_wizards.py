@@ -15,10 +15,10 @@ from playwright.sync_api import Page, expect
 from pytest_django import Settings
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign
 from campaign.rules.hexmap import neighbours
 from campaign.rules.options import OPTION_ROWS
+from campaign.services import admin, common
 from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
@@ -74,7 +74,7 @@ def test_the_gm_creates_a_campaign_with_the_four_options_of_part_a(
 def a_tower_beside(campaign: Campaign, gm: User, kingdom: str) -> list[int]:
     """The gm corrects the newest snapshot: a Wizard's tower on a free tile next to one of
     the kingdom's. Returns its hex."""
-    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    data = copy.deepcopy(common.latest_snapshot(campaign).data)
     own = {tuple(t["hex"]) for t in data["tiles"] if t["owner"] == kingdom}
     taken = {tuple(t["hex"]) for t in data["tiles"]} | {tuple(a["hex"]) for a in data["armies"]}
     tower: list[int] = next(
@@ -85,7 +85,7 @@ def a_tower_beside(campaign: Campaign, gm: User, kingdom: str) -> list[int]:
         and any(n in own for n in neighbours(tuple(t["hex"])))
     )
     data["towers"] = [tower]
-    services.campaign_correct(campaign=campaign, actor=gm, reason="a tower", data=data, what="t")
+    admin.campaign_correct(campaign=campaign, actor=gm, reason="a tower", data=data, what="t")
     return tower
 
 
@@ -93,10 +93,10 @@ def advance_until(campaign: Campaign, gm: User, step: str) -> Json:
     """The gm's "Advance now", each kingdom not ready taking its deadline's defaults, until
     the winter's `step` waits."""
     for _ in range(6):
-        data: Json = services.latest_snapshot(campaign).data
+        data: Json = common.latest_snapshot(campaign).data
         if data["clock"]["step"] == step:
             return data
-        services.campaign_advance_now(campaign=campaign, actor=gm)
+        admin.campaign_advance_now(campaign=campaign, actor=gm)
     raise AssertionError(f"the winter did not reach {step}")
 
 
@@ -107,7 +107,7 @@ def test_a_hero_quests_and_the_artefact_found_is_placed_by_tapping_the_map(
     play_until(campaign, cast, at_step("build"))
     red = kingdom_of(campaign, cast["alice"])
     tower = a_tower_beside(campaign, cast["gm"], red)
-    said = names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
+    said = names_of(common.latest_snapshot(campaign).data, campaign.gazetteer)
     spot = said.at(tower)
 
     # alice sends Ser Brand, 1000 points: a die + 10 finds an artefact of 35 to 50 points

@@ -14,11 +14,12 @@ import psycopg
 import pytest
 
 from accounts.models import User
-from battles import services as battle_services
 from battles.models import Battle, ResultReport
-from campaign import services
+from battles.services import desk, results
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
-from campaign.services import ServiceError
+from campaign.services import admin as admin_services
+from campaign.services import advancing, common, submissions
+from campaign.services.common import ServiceError
 from tests.battles.conftest import hand_off, make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
 from tests.campaign.services.test_tasks import ruler, running_campaign
@@ -45,7 +46,7 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> Queued:
 
 
 def run_queued(queued: Queued) -> list[Snapshot | None]:
-    done = [services.campaign_advance(campaign_id=pk, snapshot_number=n) for pk, n in queued]
+    done = [advancing.campaign_advance(campaign_id=pk, snapshot_number=n) for pk, n in queued]
     queued.clear()
     return done
 
@@ -156,8 +157,8 @@ def everyone_ready(name: str) -> tuple[Campaign, User]:
     campaign = running_campaign(name)
     for kingdom, race in RACES.items():
         user = ruler(campaign, kingdom)
-        services.submission_save(campaign=campaign, user=user, kind="races", payload=race)
-        services.submission_set_ready(campaign=campaign, user=user)
+        submissions.submission_save(campaign=campaign, user=user, kind="races", payload=race)
+        submissions.submission_set_ready(campaign=campaign, user=user)
     return campaign, User.objects.get(username=f"{name}-admin")
 
 
@@ -170,8 +171,8 @@ def test_an_undo_while_an_advance_runs_waits_and_undoes_the_newest_advance(
     advance, undo = first_then_second(
         in_thread,
         engine,
-        lambda: services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1),
-        lambda: services.campaign_undo(campaign=campaign, actor=admin, reason="misclick"),
+        lambda: advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1),
+        lambda: admin_services.campaign_undo(campaign=campaign, actor=admin, reason="misclick"),
     )
 
     assert (advance.error, undo.error) == (None, None)
@@ -191,14 +192,14 @@ def test_an_advance_queued_before_an_undo_finds_the_campaign_moved_on(
     postgres: None, queued: Queued, hold: Callable[[str], Hold], in_thread: Any
 ) -> None:
     campaign, admin = everyone_ready("Redone")
-    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)  # to snapshot 2
+    advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)  # to snapshot 2
     undoing = hold("campaign.services.admin.store_snapshot")
 
     undo, late = first_then_second(
         in_thread,
         undoing,
-        lambda: services.campaign_undo(campaign=campaign, actor=admin, reason="too soon"),
-        lambda: services.campaign_advance(campaign_id=campaign.pk, snapshot_number=2),
+        lambda: admin_services.campaign_undo(campaign=campaign, actor=admin, reason="too soon"),
+        lambda: advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=2),
         # ^ an advance of the same step, queued by a deadline before the undo
     )
 
@@ -219,7 +220,7 @@ def awaiting() -> tuple[Battle, dict[str, User], ResultReport]:
     battle = hand_off(campaign, cast)
     assert battle is not None
     assert battle.awaiting
-    report = battle_services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
     return battle, cast, report
@@ -227,14 +228,14 @@ def awaiting() -> tuple[Battle, dict[str, User], ResultReport]:
 
 def correct(campaign: Campaign, gm: User, tile: list[int]) -> Snapshot:
     """The gm gives a tile away from the battle to carrowmoor."""
-    return services.correct_tile(
+    return admin_services.correct_tile(
         campaign=campaign, actor=gm, reason="a mistake", hex=tile, owner="carrowmoor",
         settlement=None,
     )  # fmt: skip
 
 
 def a_tile_away_from(battle: Battle) -> list[int]:
-    data = services.latest_snapshot(battle.campaign).data
+    data = common.latest_snapshot(battle.campaign).data
     return next(t["hex"] for t in data["map"]["tiles"] if t["hex"] != battle.hex)
 
 
@@ -243,14 +244,14 @@ def test_a_result_confirmed_while_a_correction_is_made_is_refused_as_moved_on(
 ) -> None:
     battle, cast, report = awaiting
     queued.clear()
-    campaign, seen = battle.campaign, services.latest_snapshot(battle.campaign).number
+    campaign, seen = battle.campaign, common.latest_snapshot(battle.campaign).number
     correcting = hold("campaign.services.admin.parse_campaign")
 
     correction, confirm = first_then_second(
         in_thread,
         correcting,
         lambda: correct(campaign, cast["gm"], a_tile_away_from(battle)),
-        lambda: battle_services.battle_confirm(report=report, user=cast["bob"], seen=seen),
+        lambda: results.battle_confirm(report=report, user=cast["bob"], seen=seen),
     )
 
     assert correction.error is None
@@ -268,14 +269,14 @@ def test_a_correction_made_while_a_result_is_confirmed_is_made_on_the_newest_sta
 ) -> None:
     battle, cast, report = awaiting
     queued.clear()
-    campaign, seen = battle.campaign, services.latest_snapshot(battle.campaign).number
+    campaign, seen = battle.campaign, common.latest_snapshot(battle.campaign).number
     tile = a_tile_away_from(battle)
     confirming = hold("campaign.services.battle_entries.check_with_engine")
 
     confirm, correction = first_then_second(
         in_thread,
         confirming,
-        lambda: battle_services.battle_confirm(report=report, user=cast["bob"], seen=seen),
+        lambda: results.battle_confirm(report=report, user=cast["bob"], seen=seen),
         lambda: correct(campaign, cast["gm"], tile),
     )
 
@@ -305,14 +306,14 @@ def test_an_admins_decision_while_paused_is_kept_and_the_advance_waits_for_the_r
     battle, cast, _ = awaiting
     queued.clear()
     campaign, gm = battle.campaign, cast["gm"]
-    number = services.latest_snapshot(campaign).number
-    services.campaign_pause(campaign=campaign, actor=gm, reason="holiday")
+    number = common.latest_snapshot(campaign).number
+    admin_services.campaign_pause(campaign=campaign, actor=gm, reason="holiday")
 
-    battle_services.battle_decide(battle=battle, actor=gm, result="draw", reason="agreed")
+    desk.battle_decide(battle=battle, actor=gm, result="draw", reason="agreed")
 
     assert queued == []  # nothing advances a paused campaign
     assert AuditEntry.objects.filter(campaign=campaign, action="battle-decided").exists()
-    services.campaign_resume(campaign=campaign, actor=gm)
+    admin_services.campaign_resume(campaign=campaign, actor=gm)
     assert queued == [(campaign.pk, number)]
     (advanced,) = run_queued(queued)
     assert advanced is not None
@@ -328,21 +329,21 @@ def test_an_advance_queued_just_before_a_pause_waits_for_the_resume(
     battle, cast, _ = awaiting
     queued.clear()
     campaign, gm = battle.campaign, cast["gm"]
-    number = services.latest_snapshot(campaign).number
+    number = common.latest_snapshot(campaign).number
     deciding = hold("campaign.services.battle_entries.check_with_engine")
 
     decide, pause = first_then_second(
         in_thread,
         deciding,
-        lambda: battle_services.battle_decide(battle=battle, actor=gm, result="draw"),
-        lambda: services.campaign_pause(campaign=campaign, actor=gm, reason="holiday"),
+        lambda: desk.battle_decide(battle=battle, actor=gm, result="draw"),
+        lambda: admin_services.campaign_pause(campaign=campaign, actor=gm, reason="holiday"),
     )
 
     assert decide.error is None
     assert pause.error is None
     assert run_queued(queued) == [None]  # paused meanwhile: nothing advanced
     assert numbers(campaign)[-1] == number
-    services.campaign_resume(campaign=campaign, actor=gm)
+    admin_services.campaign_resume(campaign=campaign, actor=gm)
     (advanced,) = run_queued(queued)
     assert advanced is not None
     assert advanced.number == number + 1

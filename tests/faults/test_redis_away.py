@@ -19,8 +19,8 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign, Submission
+from campaign.services import advancing, submissions
 from campaign.tasks import advance_campaign
 from tests.campaign.services.test_tasks import ruler, running_campaign
 from tests.conftest import BASE_DIR, database_url_for_tests
@@ -37,8 +37,8 @@ SWEEP_AFTER_SECONDS = 5
 def all_ready(campaign: Campaign) -> None:
     for kingdom, race in RACES.items():
         user = ruler(campaign, kingdom)
-        services.submission_save(campaign=campaign, user=user, kind="races", payload=race)
-        services.submission_set_ready(campaign=campaign, user=user)
+        submissions.submission_save(campaign=campaign, user=user, kind="races", payload=race)
+        submissions.submission_set_ready(campaign=campaign, user=user)
 
 
 def session_of(user: User) -> str:
@@ -59,8 +59,8 @@ def test_the_sweep_finds_a_campaign_ready_for_a_minute_and_not_advanced(monkeypa
     all_ready(campaign)
     later = timezone.now() + timedelta(minutes=2)
 
-    assert services.campaigns_ready_not_advanced() == []  # its advance may still be on its way
-    assert services.campaigns_ready_not_advanced(now=later) == [(campaign.pk, 1)]
+    assert advancing.campaigns_ready_not_advanced() == []  # its advance may still be on its way
+    assert advancing.campaigns_ready_not_advanced(now=later) == [(campaign.pk, 1)]
 
 
 @pytest.mark.django_db
@@ -69,16 +69,16 @@ def test_the_sweep_leaves_alone_a_campaign_not_all_ready_paused_or_advanced(monk
     later = timezone.now() + timedelta(minutes=2)
     waiting = running_campaign("Waiting")
     user = ruler(waiting, "red")
-    services.submission_save(campaign=waiting, user=user, kind="races", payload="Elves")
-    services.submission_set_ready(campaign=waiting, user=user)
+    submissions.submission_save(campaign=waiting, user=user, kind="races", payload="Elves")
+    submissions.submission_set_ready(campaign=waiting, user=user)
     paused = running_campaign("Paused")
     all_ready(paused)
     Campaign.objects.filter(pk=paused.pk).update(status=Campaign.Status.PAUSED)
     advanced = running_campaign("Advanced")
     all_ready(advanced)
-    services.campaign_advance(campaign_id=advanced.pk, snapshot_number=1)
+    advancing.campaign_advance(campaign_id=advanced.pk, snapshot_number=1)
 
-    assert services.campaigns_ready_not_advanced(now=later) == []
+    assert advancing.campaigns_ready_not_advanced(now=later) == []
 
 
 def test_the_beat_runs_the_sweep_every_minute_for_campaigns_ready_a_minute():
@@ -218,7 +218,7 @@ from notifications import outbox
 started = time.monotonic()
 with transaction.atomic():
     outbox.queue([1, 2, 3])
-    services.queue_advance(Campaign(pk=1), 1)
+    advancing.queue_advance(Campaign(pk=1), 1)
 print(f"queued in {time.monotonic() - started:.1f} s")
 """
 

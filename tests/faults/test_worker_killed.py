@@ -10,8 +10,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
+from campaign.services import submissions
 from campaign.tasks import advance_campaign, advance_ready_campaigns
 from tests.campaign.services.test_tasks import ruler, running_campaign
 from tests.conftest import database_url_for_tests
@@ -35,8 +35,8 @@ def everyone_ready_without_an_advance(name: str, monkeypatch: pytest.MonkeyPatch
         held.setattr("campaign.services.advancing.queue_advance", lambda *args, **kwargs: None)
         for kingdom, race in RACES.items():
             user = ruler(campaign, kingdom)
-            services.submission_save(campaign=campaign, user=user, kind="races", payload=race)
-            services.submission_set_ready(campaign=campaign, user=user)
+            submissions.submission_save(campaign=campaign, user=user, kind="races", payload=race)
+            submissions.submission_set_ready(campaign=campaign, user=user)
     return campaign
 
 

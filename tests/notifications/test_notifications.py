@@ -12,9 +12,10 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.models import User
-from battles import services as battle_services
-from campaign import services, transfer
+from battles.services import results
+from campaign import transfer
 from campaign.models import Campaign, Snapshot
+from campaign.services import common, setup, submissions
 from campaign.signals import quietly, snapshot_stored
 from notifications import digest, events, news, outbox
 from notifications.discord import webhook_set
@@ -160,7 +161,7 @@ def test_the_end_tells_everyone_who_won_with_a_link_to_the_end(people, client):
     assert letter.link == f"https://testserver/c/{campaign.slug}/story/end/"
     page = signed_in(client, people["bob"]).get(letter.link.removeprefix("https://testserver"))
     assert page.status_code == 200
-    newest = services.latest_snapshot(campaign).number
+    newest = common.latest_snapshot(campaign).number
     assert not rows(campaign, dedupe_key__startswith=f"step:{campaign.pk}:{newest}:")
     assert not rows(campaign, dedupe_key__startswith=f"month:{campaign.pk}:{newest}:")
 
@@ -196,7 +197,7 @@ def test_a_snapshot_announced_twice_writes_its_messages_once(people):
 
 def test_a_snapshot_announced_as_imported_tells_nobody(people):
     campaign = new_campaign(people)
-    snapshot = services.latest_snapshot(campaign)
+    snapshot = common.latest_snapshot(campaign)
     Notification.objects.all().delete()
 
     on_snapshot_stored(campaign=campaign, snapshot=snapshot, imported=True)
@@ -246,7 +247,7 @@ def test_a_report_asks_the_opponent_and_a_dispute_tells_the_reporter_and_the_adm
     battle = hand_off(campaign, cast)
     assert battle is not None
 
-    report = battle_services.battle_report(
+    report = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
     asked = emails_of(campaign, "report")
@@ -258,7 +259,7 @@ def test_a_report_asks_the_opponent_and_a_dispute_tells_the_reporter_and_the_adm
     assert "alice (Aldermark) reports the result of your battle" in asked["bob"].body
     assert "Aldermark won" in asked["bob"].body
 
-    battle_services.battle_dispute(report=report, user=cast["bob"], reason="We drew, in fact.")
+    results.battle_dispute(report=report, user=cast["bob"], reason="We drew, in fact.")
     disputed = emails_of(campaign, "dispute")
     assert set(disputed) == {"alice", "gm"}
     assert disputed["alice"].link.endswith(f"/battles/{battle.number}/")
@@ -283,8 +284,10 @@ def set_deadline(campaign: Campaign, due: timedelta) -> None:
 
 def test_reminders_go_a_day_and_two_hours_before_to_each_player_not_ready(people):
     campaign = new_campaign(people)
-    services.submission_save(campaign=campaign, user=people["alice"], kind="races", payload="Elves")
-    services.submission_set_ready(campaign=campaign, user=people["alice"])
+    submissions.submission_save(
+        campaign=campaign, user=people["alice"], kind="races", payload="Elves"
+    )
+    submissions.submission_set_ready(campaign=campaign, user=people["alice"])
     set_deadline(campaign, timedelta(hours=12))
 
     assert queue_reminders() == 1
@@ -352,7 +355,7 @@ def test_discord_gets_one_post_per_event_naming_the_players_with_a_link(
     campaign = new_campaign(people, start=False)
     set_webhook(campaign, people["gm"], discord.url)
     with django_capture_on_commit_callbacks(execute=True):
-        services.campaign_start(campaign=campaign, actor=people["gm"])
+        setup.campaign_start(campaign=campaign, actor=people["gm"])
 
     (post,) = rows(campaign, channel="discord")
     assert post.kind == "step"
@@ -376,7 +379,7 @@ def test_names_in_a_discord_post_are_shown_as_typed_never_as_markdown_or_links(
     campaign.refresh_from_db()
     set_webhook(campaign, people["gm"], discord.url)
     with django_capture_on_commit_callbacks(execute=True):
-        services.campaign_start(campaign=campaign, actor=people["gm"])
+        setup.campaign_start(campaign=campaign, actor=people["gm"])
     (content,) = discord.contents
     assert content.startswith("**\\*\\*Gold\\*\\* \\[here\\](https:\\/\\/evil.example)** · ")
     assert "alice (Red\\_Elves \\<@1\\>), choose your race" in content
@@ -388,10 +391,8 @@ def test_discord_hears_of_battles_reports_and_disputes(league, discord):
     set_webhook(campaign, cast["gm"], discord.url)
     battle = hand_off(campaign, cast)
     assert battle is not None
-    report = battle_services.battle_report(
-        battle=battle, user=cast["alice"], result="draw", winner=""
-    )
-    battle_services.battle_dispute(report=report, user=cast["bob"], reason="No.")
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw", winner="")
+    results.battle_dispute(report=report, user=cast["bob"], reason="No.")
 
     posts = {row.kind: row for row in rows(campaign, channel="discord")}
     assert {"battle", "report", "dispute"} <= set(posts)

@@ -13,8 +13,8 @@ from django.core.mail import EmailMessage
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import setup
 from config.celery import app as celery_app
 from notifications.digest import choices_save, send_digests
 from notifications.discord import webhook_remove, webhook_set
@@ -40,7 +40,7 @@ def started_with_discord(people: dict[str, User], url: str) -> tuple[Campaign, N
     """The campaign started with a webhook: its one Discord post, written, not yet sent."""
     campaign = new_campaign(people, start=False)
     webhook_set(campaign=campaign, actor=people["gm"], url=url)
-    services.campaign_start(campaign=campaign, actor=people["gm"])
+    setup.campaign_start(campaign=campaign, actor=people["gm"])
     (post,) = rows(campaign, channel="discord")
     return campaign, post
 
@@ -114,7 +114,7 @@ def test_the_rows_a_change_writes_go_in_one_task_once_it_commits(
 
 def test_the_whole_path_with_eager_tasks(people, run):
     campaign = new_campaign(people, start=False)
-    run(services.campaign_start, campaign=campaign, actor=people["gm"])
+    run(setup.campaign_start, campaign=campaign, actor=people["gm"])
 
     assert len(mail.outbox) == 2
     assert all(row.sent_at for row in rows(campaign))
@@ -229,7 +229,7 @@ def at(hour: int, minute: int = 0, day: int = 3) -> datetime:
 def test_a_digest_user_gets_one_email_a_day_of_what_was_held(people, run):
     choices_save(user=people["alice"], email_off=[], digest=True)
     campaign = new_campaign(people, start=False)
-    run(services.campaign_start, campaign=campaign, actor=people["gm"])
+    run(setup.campaign_start, campaign=campaign, actor=people["gm"])
     assert sent_to("alice@example.org") == []  # held for her digest
     assert len(sent_to("bob@example.org")) == 1
     (held,) = rows(campaign, user=people["alice"])

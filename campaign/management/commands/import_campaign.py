@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.management.jsonfile import Unreadable, read_json
-from campaign.services import ServiceError
+from campaign.services.common import ServiceError
 from campaign.transfer import campaign_import, created_users
 
 REFUSED = 2

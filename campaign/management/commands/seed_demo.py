@@ -29,7 +29,6 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import User
-from campaign import services
 from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
@@ -37,6 +36,8 @@ from campaign.rules.hexmap import Hex, HexMap, map_from_json, routes
 from campaign.rules.options import offered, orders_in_cycle
 from campaign.rules.state import BattleStatus, PendingKind, Season, Step
 from campaign.rules.vocabulary import EventType
+from campaign.services import advancing, battle_entries, common, letters, setup, submissions
+from campaign.services import members as members_services
 from campaign.signals import demo_made, quietly
 from config.celery import app as celery_app
 
@@ -127,15 +128,15 @@ def demo_users() -> tuple[dict[str, User], list[str]]:
 def started(users: Mapping[str, User], name: str, **options: Any) -> Campaign:
     """A campaign on the demo map, joined by the four players and started by the gm."""
     admin = users[ADMIN]
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name=name, admin=admin, kingdoms=len(PLAYERS), map_name=MAP,
         options={"seed": SEED, **options},
     )  # fmt: skip
     for username, kingdom_name, colour in PLAYERS:
-        services.campaign_join(
+        members_services.campaign_join(
             campaign=campaign, user=users[username], kingdom_name=kingdom_name, colour=colour
         )
-    services.campaign_start(campaign=campaign, actor=admin)
+    setup.campaign_start(campaign=campaign, actor=admin)
     return campaign
 
 
@@ -169,7 +170,7 @@ def write_letters(campaign: Campaign, users: Mapping[str, User]) -> None:
     has not read yet."""
     kingdom = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
     for writer, to, text in LETTERS:
-        services.letter_write(
+        letters.letter_write(
             campaign=campaign, user=users[writer],
             to=[kingdom[name] for name in to], herald=not to, text=text,
         )  # fmt: skip
@@ -185,7 +186,7 @@ def demo_campaign(users: Mapping[str, User], seed: int = DEMO_SEED) -> tuple[Cam
     hexmap = map_from_json(campaign.map)
     fought: Json | None = None
     for _ in range(MAX_STEPS):
-        data = services.latest_snapshot(campaign).data
+        data = common.latest_snapshot(campaign).data
         if fought is not None and data["clock"]["step"] == Step.ORDERS:
             campaign.refresh_from_db()
             key = (fought["year"], fought["month"], fought["hex"])
@@ -206,11 +207,11 @@ def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     the bots go on until their next one waits for its tabletop result."""
     campaign = started(users, "Demo battle")
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
-    rivals = tuple(services.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
+    rivals = tuple(common.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
     rng = random.Random(SEED)
     hexmap = map_from_json(campaign.map)
     for _ in range(MAX_STEPS):
-        data = services.latest_snapshot(campaign).data
+        data = common.latest_snapshot(campaign).data
         battle = next((b for b in awaiting(data) if _between(b, rivals)), None)
         played = any(
             _between(b, rivals) and b["status"] == BattleStatus.RESOLVED for b in data["battles"]
@@ -239,11 +240,11 @@ def winter_campaign(users: Mapping[str, User], seed: int = WINTER_SEED) -> tuple
     army and feed it (gold, a fortress, fewer than six armies, food to spare)."""
     campaign = started(users, "Demo winter")
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
-    buyer = services.kingdom_of(campaign, users["alice"])
+    buyer = common.kingdom_of(campaign, users["alice"])
     rng = random.Random(seed)
     hexmap = map_from_json(campaign.map)
     for _ in range(MAX_STEPS):
-        data = services.latest_snapshot(campaign).data
+        data = common.latest_snapshot(campaign).data
         short = hungry_and_buyer(data, buyer)
         if short is not None:
             campaign.refresh_from_db()
@@ -281,7 +282,7 @@ def ended_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     rng = random.Random(SEED)
     hexmap = map_from_json(campaign.map)
     for _ in range(MAX_STEPS):
-        data = services.latest_snapshot(campaign).data
+        data = common.latest_snapshot(campaign).data
         if data["clock"]["season"] == "ended":
             campaign.refresh_from_db()
             winner = data["scores"][0]
@@ -303,11 +304,11 @@ def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     switches = {name: True for name in OPTIONS_IN_DEMO}
     campaign = started(users, "Demo options", seed=OPTIONS_SEED, **switches)
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
-    rivals = tuple(services.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
+    rivals = tuple(common.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
     rng = random.Random(OPTIONS_SEED)
     hexmap = map_from_json(campaign.map)
     for _ in range(MAX_STEPS):
-        data = services.latest_snapshot(campaign).data
+        data = common.latest_snapshot(campaign).data
         siege = next((b for b in awaiting(data) if b.get("siege")), None)
         if siege is not None and wizardry_shown(data, siege):
             campaign.refresh_from_db()
@@ -346,10 +347,10 @@ DEMOS = {
 
 
 def describe(campaign: Campaign, news: str, created: list[str]) -> str:
-    snapshot = services.latest_snapshot(campaign)
+    snapshot = common.latest_snapshot(campaign)
     clock = snapshot.data["clock"]
     members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
-    waiting = sorted(members[k].user.username for k in services.owing(snapshot.data))
+    waiting = sorted(members[k].user.username for k in common.owing(snapshot.data))
     names = [ADMIN, *(player for player, _, _ in PLAYERS)]
     made = f" (created: {', '.join(created)})" if created else " (all existed)"
     return "\n".join(
@@ -404,7 +405,7 @@ def play_bot_step(
     snapshot. With `march`, two armies are steered to meet (see `march_armies`), of the
     kingdoms `between` if given; with `siege` (attacker, defender), towards a siege of the
     defender's capital (see `besiege`)."""
-    snapshot = services.latest_snapshot(campaign)
+    snapshot = common.latest_snapshot(campaign)
     data = snapshot.data
     hexmap = hexmap or map_from_json(data["map"])
     decided: Json = bots.decide(data, rng, hexmap)["inputs"]
@@ -413,16 +414,16 @@ def play_bot_step(
     if siege is not None and data["clock"]["step"] == Step.ORDERS:
         besiege(data, decided, hexmap, *siege)
     for kingdom, kind, payload in bot_answers(data, decided):
-        services.submission_save(
+        submissions.submission_save(
             campaign=campaign, user=players[kingdom], kind=kind, payload=payload
         )
     given = len((data.get("inputs") or {}).get("battles", []))
     for entry in decided.get("battles", [])[given:]:
         _battle_entry(campaign, players, admin, entry)
-    for kingdom in sorted(services.owing(data)):
-        services.submission_set_ready(campaign=campaign, user=players[kingdom])
-    advanced = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=snapshot.number)
-    return advanced or services.latest_snapshot(campaign)
+    for kingdom in sorted(common.owing(data)):
+        submissions.submission_set_ready(campaign=campaign, user=players[kingdom])
+    advanced = advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=snapshot.number)
+    return advanced or common.latest_snapshot(campaign)
 
 
 def bot_answers(data: Json, decided: Json) -> Iterator[tuple[str, str, Any]]:
@@ -449,14 +450,14 @@ def _battle_entry(
     campaign: Campaign, players: Mapping[str, User], admin: User, entry: Json
 ) -> None:
     if "result" in entry or "resolve" in entry:
-        services.battle_entry_save(
+        battle_entries.battle_entry_save(
             campaign=campaign, actor=admin, entry=entry, audit=AuditEntry.Action.BATTLE_DECIDED
         )
     elif "naval" in entry:
         return  # no service takes the choice of a naval battle yet: it stays pitched
     else:  # a concession or a Last Stand, by the kingdom it names
         kingdom = entry.get("concede") or entry["last_stand"]
-        services.submission_save(
+        submissions.submission_save(
             campaign=campaign, user=players[kingdom], kind="battles", payload=[entry]
         )
 

@@ -30,9 +30,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import User
-from campaign import services
 from campaign.management.commands.seed_demo import play_bot_step, stale_advances_run_here
 from campaign.models import Campaign
+from campaign.services import common, setup
+from campaign.services import members as members_services
 from campaign.transfer import campaign_export, campaign_import
 
 type Json = dict[str, Any]
@@ -66,10 +67,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         count, kingdoms = options["campaigns"], options["kingdoms"]
-        if count < 1 or not services.MIN_KINGDOMS <= kingdoms <= services.MAX_KINGDOMS:
+        if count < 1 or not setup.MIN_KINGDOMS <= kingdoms <= setup.MAX_KINGDOMS:
             raise CommandError(
-                f"At least one campaign, of {services.MIN_KINGDOMS} to "
-                f"{services.MAX_KINGDOMS} kingdoms."
+                f"At least one campaign, of {setup.MIN_KINGDOMS} to {setup.MAX_KINGDOMS} kingdoms."
             )
         if Campaign.objects.filter(slug__startswith=f"{PREFIX}-").exists():
             raise CommandError("This database holds load campaigns already: use a fresh one.")
@@ -88,7 +88,7 @@ class Command(BaseCommand):
             rows += players_of(campaign_import(renamed(export, c), slug=campaign_slug(c)))
         with options["out"].open("w") as out:
             out.writelines(json.dumps(row) + "\n" for row in rows)
-        data = services.latest_snapshot(template).data
+        data = common.latest_snapshot(template).data
         self.stdout.write(
             f"seed_load: {count} campaigns of {kingdoms} players on a generated map of "
             f"{len(data['map']['tiles'])} hexes, each at year {data['clock']['year']} "
@@ -99,21 +99,21 @@ class Command(BaseCommand):
 @transaction.atomic
 def first_campaign(admin: User, kingdoms: int) -> Campaign:
     """Campaign 1: created, joined, started, and its setup played by bots."""
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Load 001", admin=admin, kingdoms=kingdoms, options=OPTIONS
     )
     for k in range(1, kingdoms + 1):
-        services.campaign_join(
+        members_services.campaign_join(
             campaign=campaign,
             user=User.objects.get(username=player_name(1, k)),
             kingdom_name=f"Kingdom {k}",
             colour=COLOURS[(k - 1) % len(COLOURS)],
         )
-    services.campaign_start(campaign=campaign, actor=admin)
+    setup.campaign_start(campaign=campaign, actor=admin)
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rng = random.Random(OPTIONS["seed"])
     for _ in range(SETUP_STEPS):
-        clock = services.latest_snapshot(campaign).data["clock"]
+        clock = common.latest_snapshot(campaign).data["clock"]
         if (clock["season"], clock["month"], clock["step"]) == ("summer", 1, "orders"):
             campaign.refresh_from_db()
             return campaign

@@ -18,9 +18,9 @@ from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.options import offered
+from campaign.services import common
 from notifications.models import Notification
 
 # Each test's own savepoint sits inside the module's transaction, in which the demo is made.
@@ -81,8 +81,8 @@ def test_it_makes_the_users_and_a_running_campaign_that_has_fought_a_battle_and_
     assert (campaign.map_name, campaign.kingdoms) == ("river-kingdoms", 4)
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
     assert sorted(players) == ["alice", "bob", "carol", "dave"]
-    assert services.is_admin(campaign, User.objects.get(username="gm"))
-    data = services.latest_snapshot(campaign).data
+    assert common.is_admin(campaign, User.objects.get(username="gm"))
+    data = common.latest_snapshot(campaign).data
     assert data["clock"]["season"] == "summer"
     assert data["clock"]["step"] == "orders"
     asked = {(p["kind"], p["kingdom"]) for p in data["pending"]}
@@ -129,14 +129,14 @@ def test_running_it_again_changes_nothing(demo):
 
 def test_reset_makes_the_same_demo_again(demo):
     first = Campaign.objects.get(slug="demo")
-    first_data = services.latest_snapshot(first).data
+    first_data = common.latest_snapshot(first).data
 
     seed("--reset")
 
     again = Campaign.objects.get(slug="demo")
     assert again.pk != first.pk
     assert not Campaign.objects.filter(pk=first.pk).exists()
-    assert services.latest_snapshot(again).data == first_data
+    assert common.latest_snapshot(again).data == first_data
     assert User.objects.count() == len(USERNAMES)
 
 
@@ -194,7 +194,7 @@ def test_demo_battles_earlier_battle_has_its_winners_report_with_a_photograph(de
     tabletop, has its winner's report with a photograph of the table on its card."""
     campaign = Campaign.objects.get(slug="demo-battle")
     players = {m.kingdom: m.user.username for m in campaign.memberships.exclude(kingdom="")}
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     number, played = next(
         (n, b)
         for n, b in enumerate(data["battles"], start=1)
@@ -212,7 +212,7 @@ def test_demo_battles_earlier_battle_has_its_winners_report_with_a_photograph(de
 def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(demo, client):
     campaign = Campaign.objects.get(slug="demo-battle")
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
     assert battle["kind"] == "pitched"
     assert {battle["attacker"], battle["defender"]} == {players["alice"], players["bob"]}
@@ -230,14 +230,14 @@ def test_demo_battle_waits_for_the_result_of_alices_and_bobs_pitched_battle(demo
 
 def test_demo_winter_waits_for_the_tithes_with_a_kingdom_short_of_food(demo, client):
     campaign = Campaign.objects.get(slug="demo-winter")
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     assert (data["clock"]["season"], data["clock"]["step"]) == ("winter", "tithe")
     players = {m.kingdom for m in campaign.memberships.exclude(kingdom="")}
     assert {(p["kind"], p["kingdom"]) for p in data["pending"]} == {("tithes", k) for k in players}
     armies = {k: sum(1 for a in data["armies"] if a["kingdom"] == k) for k in players}
     assert any(armies[k["id"]] > k["food"] for k in data["kingdoms"])  # short of food
     forts = {t["owner"] for t in data["tiles"] if t["settlement"] == "fortress"}
-    alice = services.kingdom_of(campaign, User.objects.get(username="alice"))
+    alice = common.kingdom_of(campaign, User.objects.get(username="alice"))
     purse = next(k for k in data["kingdoms"] if k["id"] == alice)
     assert purse["gold"] >= 1  # alice can raise an army at her fortress, and feed it
     assert alice in forts
@@ -252,7 +252,7 @@ def test_demo_options_waits_for_alices_siege_of_bobs_capital_with_its_card(demo,
     capital, and the card says so to both, with each side's limits and the artefacts on
     each side's armies."""
     campaign = Campaign.objects.get(slug="demo-options")
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     assert all(data["options"].get(row.name) for row in offered() if row.switch)
     players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
     (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result" and b["siege"]]
@@ -275,7 +275,7 @@ def test_demo_options_has_a_wizards_tower_and_an_artefact_won_on_a_quest(demo, c
     """Issue 27, option wizards: a Wizard's tower stands on the map, and a quest won an
     artefact, which the chronicle tells with its dice and the campaign page lists as held."""
     campaign = Campaign.objects.get(slug="demo-options")
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     assert data["options"]["wizards"]
     assert data["towers"]
     (won, *_) = [e for e in data["events"] if e["type"] == "quest" and e["artefact"]]
@@ -292,7 +292,7 @@ def test_demo_options_has_a_wizards_tower_and_an_artefact_won_on_a_quest(demo, c
 def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(demo, client):
     campaign = Campaign.objects.get(slug="demo-ended")
     assert campaign.status == Campaign.Status.ENDED
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     assert data["clock"]["season"] == "ended"
     assert "The campaign has ended:" in demo.out
     client.force_login(User.objects.get(username="carol"))

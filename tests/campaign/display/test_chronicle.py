@@ -14,10 +14,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import services
 from campaign.display.chronicle import chronicle_of, names_kingdom
 from campaign.gazetteer import Names
 from campaign.models import Campaign
+from campaign.services import common, submissions
 from campaign.words import names_of
 from tests.campaign.helpers import (
     at_month,
@@ -284,10 +284,10 @@ def test_the_chronicle_tells_only_what_happened_never_sealed_orders(client, cast
     battles and clocks."""
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_step("orders"))
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     me = kingdom_of(campaign, cast["alice"])
     army = next(a for a in data["armies"] if a["kingdom"] == me)
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign,
         user=cast["alice"],
         kind="orders",

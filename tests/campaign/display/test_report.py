@@ -10,13 +10,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import services
 from campaign.display import describing, events, report
 from campaign.gazetteer import Names
 from campaign.maps import load_builtin_map
 from campaign.models import Campaign
 from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import play_campaign
+from campaign.services import advancing, common, submissions
 from campaign.words import names_of
 from tests.campaign.helpers import new_campaign, play_until, signed_in
 
@@ -298,8 +298,8 @@ def test_players_and_the_admin_read_the_month_report_with_its_orders(client, cas
     play_until(campaign, cast, orders_resolved)
     waiting = [s.number for s in campaign.snapshots.all() if s.data["clock"]["step"] == "orders"]
     orders = campaign.snapshots.get(number=waiting[0] + 1).decisions["orders"]
-    newest = services.latest_snapshot(campaign).number
-    names = names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
+    newest = common.latest_snapshot(campaign).number
+    names = names_of(common.latest_snapshot(campaign).data, campaign.gazetteer)
     for user in ("alice", "bob", "gm"):
         page = signed_in(client, cast[user]).get(report_url(campaign, newest))
         assert page.status_code == 200
@@ -317,7 +317,7 @@ def test_players_and_the_admin_read_the_month_report_with_its_orders(client, cas
 def test_the_report_lists_every_die_of_the_month_with_its_meaning(client, cast):
     campaign = new_campaign(cast)
     data = play_until(campaign, cast, orders_resolved)
-    number = services.latest_snapshot(campaign).number
+    number = common.latest_snapshot(campaign).number
     page = signed_in(client, cast["alice"]).get(report_url(campaign, number)).text
     table = page.split("Every die", 1)[1]
     listed = [int(v) for v in _between_all(table, '<td class="die-value">', "</td>")]
@@ -329,15 +329,15 @@ def test_the_report_lists_every_die_of_the_month_with_its_meaning(client, cast):
 def test_sealed_orders_stay_out_of_the_report_until_they_are_resolved(client, cast):
     campaign = new_campaign(cast)
     data = play_until(campaign, cast, lambda d: d["clock"]["step"] == "orders")
-    alice = services.kingdom_of(campaign, cast["alice"])
+    alice = common.kingdom_of(campaign, cast["alice"])
     army = next(a for a in data["armies"] if a["kingdom"] == alice)
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign,
         user=cast["alice"],
         kind="orders",
         payload=[{"unit": army["id"], "order": "defend"}],
     )
-    number = services.latest_snapshot(campaign).number
+    number = common.latest_snapshot(campaign).number
     page = html.unescape(signed_in(client, cast["bob"]).get(report_url(campaign, number)).text)
     assert f"{names_of(data, campaign.gazetteer).unit(army['id'])}: defend" not in page
     assert "The orders" not in page  # a setup report: no month's orders at all
@@ -346,14 +346,14 @@ def test_sealed_orders_stay_out_of_the_report_until_they_are_resolved(client, ca
 @pytest.mark.django_db
 def test_a_secret_race_is_never_in_another_players_report(client, cast):
     campaign = new_campaign(cast)
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
     )
-    services.submission_set_ready(campaign=campaign, user=cast["alice"])
-    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)
+    submissions.submission_set_ready(campaign=campaign, user=cast["alice"])
+    snapshot = advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)
     assert snapshot is not None
     assert snapshot.data["inputs"]["races"] == {
-        services.kingdom_of(campaign, cast["alice"]): "Nightstalkers"
+        common.kingdom_of(campaign, cast["alice"]): "Nightstalkers"
     }
     number = snapshot.number
     for user in ("bob", "gm"):
@@ -367,7 +367,7 @@ def test_a_secret_race_is_never_in_another_players_report(client, cast):
 def test_nobody_else_reads_the_report(client, cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, orders_resolved)
-    url = report_url(campaign, services.latest_snapshot(campaign).number)
+    url = report_url(campaign, common.latest_snapshot(campaign).number)
     assert signed_in(client, cast["eve"]).get(url).status_code == 404
     client.logout()
     response = client.get(url)
@@ -392,7 +392,7 @@ def test_the_report_takes_the_same_queries_on_a_small_and_a_large_campaign(clien
     signed_in(client, cast["alice"])
     counts = []
     for campaign in (small, big):
-        number = services.latest_snapshot(campaign).number
+        number = common.latest_snapshot(campaign).number
         with CaptureQueriesContext(connection) as queries:
             assert client.get(report_url(campaign, number)).status_code == 200
         counts.append(len(queries.captured_queries))

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from campaign import services
 from campaign.display import story
 from campaign.models import Campaign
+from campaign.services import admin, common
 from tests.campaign.helpers import (
     at_month,
     new_campaign,
@@ -413,7 +413,7 @@ def test_a20_no_treasury_on_the_campaign_page(client, cast):
     data = copy.deepcopy(play_until(campaign, cast, at_month(1, 2)))
     for kingdom in data["kingdoms"]:
         kingdom.update(gold=37, food=53)
-    services.campaign_correct(
+    admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="a rich year", data=data, what="resources"
     )
     page = signed_in(client, cast["alice"]).get(page_url(campaign)).text
@@ -460,7 +460,7 @@ def test_the_leaderboard_takes_the_same_queries_however_many_months_were_played(
 def test_after_an_undo_the_leaderboard_and_the_story_forget_the_undone_month(client, cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_month(1, 3))
-    services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="once more")
+    admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="once more")
     signed_in(client, cast["alice"])
     assert since(client.get(page_url(campaign)).text) == "Since Y1 M1"
     months = [row[0] for row in tables_of(client.get(might_url(campaign)).text)["might-table"]]
@@ -486,7 +486,7 @@ def test_the_tables_numbers_are_the_snapshots_scores_and_tiles(client, cast):
     play_until(campaign, cast, at_month(2, 2))
     tables = tables_of(signed_in(client, cast["alice"]).get(might_url(campaign)).text)
     head, *rows = tables["might-table"]
-    order = [s["kingdom"] for s in services.latest_snapshot(campaign).data["scores"]]
+    order = [s["kingdom"] for s in common.latest_snapshot(campaign).data["scores"]]
     names = {"red-elves": "R Red Elves", "blue-dwarfs": "B Blue Dwarfs"}
     assert head == ["Month", *(names[k] for k in order)]
     months = month_ends(campaign)

@@ -13,11 +13,12 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules import decisions
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance as engine_advance
+from campaign.services import admin as admin_services
+from campaign.services import advancing, common, members, setup, submissions
 from config.celery import app as celery_app
 from tests.campaign.services.test_whole_campaign import payloads_of
 
@@ -42,20 +43,20 @@ def advances(monkeypatch):
     """Every call of the advance service, by a player's queued task or the deadline: the
     snapshot number it started from and the snapshot it made (None: it moved on)."""
     made: list[tuple[int, Snapshot | None]] = []
-    real_advance = services.campaign_advance
+    real_advance = advancing.campaign_advance
 
     def recorded(**kwargs: Any) -> Snapshot | None:
         snapshot = real_advance(**kwargs)
         made.append((kwargs["snapshot_number"], snapshot))
         return snapshot
 
-    monkeypatch.setattr(services, "campaign_advance", recorded)
+    monkeypatch.setattr(advancing, "campaign_advance", recorded)
     return made
 
 
 def full_campaign(kingdoms: tuple[str, ...] = KINGDOMS) -> Campaign:
     admin = User.objects.create_user("gm", password="a-long-test-password")
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Crowded",
         admin=admin,
         kingdoms=len(kingdoms),
@@ -63,8 +64,8 @@ def full_campaign(kingdoms: tuple[str, ...] = KINGDOMS) -> Campaign:
     )
     for name in kingdoms:
         user = User.objects.create_user(name.lower(), password="a-long-test-password")
-        services.campaign_join(campaign=campaign, user=user, kingdom_name=name)
-    services.campaign_start(campaign=campaign, actor=admin)
+        members.campaign_join(campaign=campaign, user=user, kingdom_name=name)
+    setup.campaign_start(campaign=campaign, actor=admin)
     campaign.refresh_from_db()
     return campaign
 
@@ -119,28 +120,28 @@ def test_players_and_the_deadline_at_once_advance_once_per_step_and_lose_nothing
         def give_and_mark_ready() -> None:
             for kind, payload in payloads.items():
                 try:
-                    submission = services.submission_save(
+                    submission = submissions.submission_save(
                         campaign=campaign, user=players[kingdom], kind=kind, payload=payload
                     )
-                except services.ServiceError as error:
-                    moved_on = services.latest_snapshot(campaign).number != number
+                except common.ServiceError as error:
+                    moved_on = common.latest_snapshot(campaign).number != number
                     with lock:
                         refused.append((error.code, moved_on))
                 else:
                     with lock:
                         saved.append(submission)
-            services.submission_set_ready(campaign=campaign, user=players[kingdom])
+            submissions.submission_set_ready(campaign=campaign, user=players[kingdom])
 
         return give_and_mark_ready
 
     for round_, delay in enumerate(DEADLINE_DELAYS):
-        before = services.latest_snapshot(campaign)
+        before = common.latest_snapshot(campaign)
         decided = decide(before.data, rng)["inputs"]
         jobs = [player(k, before.number, payloads_of(before.data, decided, k)) for k in players]
 
         def deadline(number: int = before.number, delay: float = delay) -> None:
             time.sleep(delay)
-            services.campaign_advance(
+            advancing.campaign_advance(
                 campaign_id=campaign.pk, snapshot_number=number, defaults=True
             )
 
@@ -157,7 +158,7 @@ def test_players_and_the_deadline_at_once_advance_once_per_step_and_lose_nothing
         assert numbers == list(range(1, numbers[-1] + 1))
         assert sorted(s.number for s in landed) == numbers[before.number :]
 
-    newest = services.latest_snapshot(campaign)
+    newest = common.latest_snapshot(campaign)
     assert newest.number > len(DEADLINE_DELAYS)  # every round advanced
     assert saved, "no decision was ever given in time"
     # A decision is refused only when the step moved on under it, or when the kingdom
@@ -188,12 +189,12 @@ def test_two_advances_racing_for_the_same_snapshot_land_once(postgres, monkeypat
 
     monkeypatch.setattr("campaign.services.advancing.advance", slow_engine)
     for _ in range(4):
-        number = services.latest_snapshot(campaign).number
+        number = common.latest_snapshot(campaign).number
         made: list[Snapshot | None] = []
 
         def advance(number: int = number, made: list[Snapshot | None] = made) -> None:
             made.append(
-                services.campaign_advance(
+                advancing.campaign_advance(
                     campaign_id=campaign.pk, snapshot_number=number, defaults=True
                 )
             )
@@ -217,16 +218,16 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
     gm = User.objects.get(username="gm")
     red = campaign.memberships.get(kingdom_name="Red")
     blue = campaign.memberships.get(kingdom_name="Blue")
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     decided = decide(data, random.Random(1), None)["inputs"]
     for member in (red, blue):
         for kind, payload in payloads_of(data, decided, member.kingdom).items():
-            services.submission_save(
+            submissions.submission_save(
                 campaign=campaign, user=member.user, kind=kind, payload=payload
             )
-        services.submission_set_ready(campaign=campaign, user=member.user)
-    number = services.latest_snapshot(campaign).number
-    real_latest = services.latest_snapshot
+        submissions.submission_set_ready(campaign=campaign, user=member.user)
+    number = common.latest_snapshot(campaign).number
+    real_latest = common.latest_snapshot
 
     def an_advance_meanwhile(campaign: Campaign) -> Snapshot:
         """The first time the correction reads the newest state, an advance runs in another
@@ -236,7 +237,7 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
 
         def advance_elsewhere() -> None:
             try:
-                services.campaign_advance(campaign_id=campaign.pk, snapshot_number=number)
+                advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=number)
             finally:
                 connection.close()
 
@@ -247,7 +248,7 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
 
     monkeypatch.setattr("campaign.services.admin.latest_snapshot", an_advance_meanwhile)
     monkeypatch.setitem(celery_app.conf, "task_always_eager", True)  # what it queues, runs
-    services.correct_resources(
+    admin_services.correct_resources(
         campaign=campaign, actor=gm, reason="a miscount", kingdom=red.kingdom, gold=9, food=9
     )
     time.sleep(1.5)  # the advance, if it waited for the lock, has finished
@@ -259,4 +260,4 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
     purse = next(k for k in corrected.data["kingdoms"] if k["id"] == red.kingdom)
     assert (purse["gold"], purse["food"]) == (9, 9)
     # If the correction came first, the ready decisions still stand: the advance follows.
-    assert services.latest_snapshot(campaign).data["clock"] != data["clock"]
+    assert common.latest_snapshot(campaign).data["clock"] != data["clock"]

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from campaign import services
 from campaign.management.commands.seed_demo import bot_answers
 from campaign.models import Campaign
 from campaign.rules import bots
 from campaign.rules.hexmap import map_from_json
+from campaign.services import common, submissions
 from campaign.tasks import advance_due_campaigns
 from tests.campaign.helpers import new_campaign
 
@@ -27,20 +27,20 @@ def everyone_but(campaign: Campaign, late: str, rng: random.Random) -> Json:
     """The bots answer what the newest snapshot asks of every kingdom but `late`, and mark
     themselves ready; then the deadline passes and the beat's sweep advances the campaign.
     The snapshot the deadline made."""
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     decided = bots.decide(data, rng, map_from_json(data["map"]))["inputs"]
     for kingdom, kind, payload in bot_answers(data, decided):
         if kingdom != late:
-            services.submission_save(
+            submissions.submission_save(
                 campaign=campaign, user=players[kingdom], kind=kind, payload=payload
             )
-    for kingdom in services.owing(data) - {late}:
-        services.submission_set_ready(campaign=campaign, user=players[kingdom])
+    for kingdom in common.owing(data) - {late}:
+        submissions.submission_set_ready(campaign=campaign, user=players[kingdom])
     Campaign.objects.filter(pk=campaign.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert advance_due_campaigns() == 1
     campaign.refresh_from_db()
-    return services.latest_snapshot(campaign).data
+    return common.latest_snapshot(campaign).data
 
 
 def steps_of(data: Json) -> tuple[str, str, set[tuple[str, str]]]:
@@ -59,7 +59,7 @@ def late_year(eager, cast):
     campaign = new_campaign(cast, options={"months": 2})
     rng = random.Random(4)
     played: list[tuple[Json, Json]] = []
-    before = services.latest_snapshot(campaign).data
+    before = common.latest_snapshot(campaign).data
     while before["clock"]["year"] == 1 and len(played) < 40:
         after = everyone_but(campaign, "blue-dwarfs", rng)
         played.append((before, after))

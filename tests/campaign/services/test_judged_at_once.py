@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from campaign import services
 from campaign.models import AuditEntry, Campaign, Submission
 from campaign.rules import decisions
 from campaign.rules.hexmap import neighbours
+from campaign.services import battle_entries, common, submissions
 from tests.campaign.services.test_whole_campaign import MAX_STEPS, SEED, Table, seat
 
 pytestmark = pytest.mark.django_db
@@ -82,13 +82,13 @@ class Tempted(Table):
         if kind == "orders" and not given["payload"]:
             return  # a kingdom with no unit to order: nothing to spoil
         data = self.newest().data
-        kingdom = services.kingdom_of(self.campaign, given["user"])
+        kingdom = common.kingdom_of(self.campaign, given["user"])
         spoiled = wrong(kind, data, kingdom, given["payload"])
         if spoiled is None:
             return
         before = list(Submission.objects.values_list("pk", "kind", "payload", "ready"))
-        with pytest.raises(services.ServiceError) as refused:
-            self.honestly(services.submission_save, campaign=self.campaign, kind=kind,
+        with pytest.raises(common.ServiceError) as refused:
+            self.honestly(submissions.submission_save, campaign=self.campaign, kind=kind,
                           user=given["user"], payload=spoiled)  # fmt: skip
         assert refused.value.message, kind
         assert "Traceback" not in refused.value.message
@@ -99,9 +99,9 @@ class Tempted(Table):
         real_run = self.honestly = self.run
 
         def tempting(service: Any, **kwargs: Any) -> Any:
-            if service is services.submission_save:
+            if service is submissions.submission_save:
                 self.submit(kwargs)
-            elif service is services.battle_entry_save:
+            elif service is battle_entries.battle_entry_save:
                 self.settle_wrongly(kwargs["entry"])
             return real_run(service, **kwargs)
 
@@ -116,8 +116,8 @@ class Tempted(Table):
         fight it: both refused."""
         far = far_tile(self.newest().data, "")
         for spoiled in ({**entry, "hex": far}, {**entry, "result": "win", "winner": "nobody"}):
-            with pytest.raises(services.ServiceError):
-                self.honestly(services.battle_entry_save, campaign=self.campaign,
+            with pytest.raises(common.ServiceError):
+                self.honestly(battle_entries.battle_entry_save, campaign=self.campaign,
                               actor=self.admin, entry=spoiled)  # fmt: skip
         self.tempted.add("results")
 

@@ -10,9 +10,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from campaign import services
 from campaign.models import Letter
-from campaign.services import letters
+from campaign.services import common, letters
 from tests.battles.conftest import make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast, signed_in
 
@@ -43,8 +42,8 @@ def test_a_letter_being_changed_is_read_as_changed(postgres, monkeypatch):
     league = make_league(cast)
     # bob wrote first: he has a read mark already (making one would wait on the edit's lock
     # of the correspondence, and hide the race)
-    services.letter_write(campaign=league, user=cast["bob"], to=["aldermark"], text="Where?")
-    letter = services.letter_write(
+    letters.letter_write(campaign=league, user=cast["bob"], to=["aldermark"], text="Where?")
+    letter = letters.letter_write(
         campaign=league, user=cast["alice"], to=["brightwater"], text="Meet at the ford."
     )
     holding, go_on = threading.Event(), threading.Event()
@@ -57,7 +56,7 @@ def test_a_letter_being_changed_is_read_as_changed(postgres, monkeypatch):
 
     monkeypatch.setattr(letters, "_checked_text", held)
     editor, edited = in_a_thread(
-        lambda: services.letter_edit(letter=letter, user=cast["alice"], text="Meet at the bridge.")
+        lambda: letters.letter_edit(letter=letter, user=cast["alice"], text="Meet at the bridge.")
     )
     assert holding.wait(timeout=10)
     page = reverse("campaign:correspondence", args=[league.slug, letter.correspondence_id])
@@ -75,11 +74,11 @@ def test_a_letter_being_changed_is_read_as_changed(postgres, monkeypatch):
 def test_a_letter_read_is_not_changed_after(postgres):
     cast = make_cast(LEAGUE_CAST)
     league = make_league(cast)
-    letter = services.letter_write(
+    letter = letters.letter_write(
         campaign=league, user=cast["alice"], to=["brightwater"], text="Meet at the ford."
     )
     page = reverse("campaign:correspondence", args=[league.slug, letter.correspondence_id])
     assert "Meet at the ford." in signed_in(Client(), cast["bob"]).get(page).text
-    with pytest.raises(services.ServiceError) as refused:
-        services.letter_edit(letter=letter, user=cast["alice"], text="Meet at the bridge.")
+    with pytest.raises(common.ServiceError) as refused:
+        letters.letter_edit(letter=letter, user=cast["alice"], text="Meet at the bridge.")
     assert refused.value.message == "It has been read: a letter read stands as it is."

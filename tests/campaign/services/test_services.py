@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
-from campaign.services import ServiceError
+from campaign.services import admin, advancing, common, inputs, members, setup, submissions
+from campaign.services.common import ServiceError
 from campaign.words import names_of
 from notifications.models import Notification
 from tests.campaign.helpers import (
@@ -38,22 +38,22 @@ def cast():
 
 @pytest.fixture
 def open_campaign(cast):
-    return services.campaign_create(
+    return setup.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
 
 
 @pytest.fixture
 def campaign(open_campaign, cast):
-    services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red Elves")
-    services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
-    services.campaign_start(campaign=open_campaign, actor=cast["gm"])
+    members.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red Elves")
+    members.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    setup.campaign_start(campaign=open_campaign, actor=cast["gm"])
     open_campaign.refresh_from_db()
     return open_campaign
 
 
 def newest(campaign: Campaign) -> Snapshot:
-    return services.latest_snapshot(campaign)
+    return common.latest_snapshot(campaign)
 
 
 def advanced(snapshot: Snapshot | None) -> Snapshot:
@@ -76,13 +76,13 @@ def refused(call: Callable[[], object], code: str) -> ServiceError:
 def test_it_creates_a_campaign_open_for_players_with_its_admin(open_campaign, cast):
     assert open_campaign.status == Campaign.Status.OPEN
     assert open_campaign.slug == "autumn-league"
-    assert services.is_admin(open_campaign, cast["gm"])
+    assert common.is_admin(open_campaign, cast["gm"])
     assert len(open_campaign.map["tiles"]) == 84
     assert AuditEntry.objects.filter(campaign=open_campaign, action="created").exists()
 
 
 def test_it_creates_a_campaign_on_a_generated_map(cast):
-    made = services.campaign_create(
+    made = setup.campaign_create(
         name="Wild", admin=cast["gm"], kingdoms=3, size=120, options={"seed": 7}
     )
     assert made.map_name == "generated"
@@ -98,46 +98,44 @@ def test_it_creates_a_campaign_on_a_generated_map(cast):
     ],
 )
 def test_a_campaign_that_cant_be_made_is_refused(cast, kwargs, code):
-    refused(lambda: services.campaign_create(name="X", admin=cast["gm"], **kwargs), code)
+    refused(lambda: setup.campaign_create(name="X", admin=cast["gm"], **kwargs), code)
     assert not Campaign.objects.exists()
 
 
 def test_the_same_name_gets_its_own_slug(open_campaign, cast):
-    again = services.campaign_create(
+    again = setup.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
     assert again.slug == "autumn-league-2"
 
 
 def test_a_join_code_finds_its_campaign(open_campaign):
-    assert services.campaign_for_code(f" {open_campaign.join_code} ") == open_campaign
-    refused(lambda: services.campaign_for_code("nope"), "unknown-code")
+    assert members.campaign_for_code(f" {open_campaign.join_code} ") == open_campaign
+    refused(lambda: members.campaign_for_code("nope"), "unknown-code")
 
 
 def test_players_join_and_get_a_kingdom_id_from_its_name(open_campaign, cast):
-    red = services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
-    red_again = services.campaign_join(
-        campaign=open_campaign, user=cast["bob"], kingdom_name="Red!"
-    )
+    red = members.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
+    red_again = members.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Red!")
     assert (red.kingdom, red_again.kingdom) == ("red", "red2")
     assert (red.heraldry, red_again.heraldry) == ("R", "E")  # the first letter not taken
 
 
 def test_joining_is_refused_twice_when_full_and_without_a_name(open_campaign, cast):
-    services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
+    members.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
     refused(
-        lambda: services.campaign_join(
+        lambda: members.campaign_join(
             campaign=open_campaign, user=cast["alice"], kingdom_name="Again"
         ),
         "already-joined",
     )
     refused(
-        lambda: services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="  "),
+        lambda: members.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="  "),
         "no-name",
     )
-    services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue")
+    members.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue")
     refused(
-        lambda: services.campaign_join(
+        lambda: members.campaign_join(
             campaign=open_campaign, user=cast["eve"], kingdom_name="Green"
         ),
         "full",
@@ -150,34 +148,32 @@ def test_a_kingdom_or_campaign_name_of_more_than_one_printable_line_is_refused(
 ):
     """Issue 26, point 6: names reach e-mail headers and Discord."""
     refused(
-        lambda: services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name=name),
+        lambda: members.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name=name),
         "bad-name",
     )
-    refused(lambda: services.campaign_create(name=name, admin=cast["gm"], kingdoms=2), "bad-name")
+    refused(lambda: setup.campaign_create(name=name, admin=cast["gm"], kingdoms=2), "bad-name")
     assert not open_campaign.memberships.filter(user=cast["bob"]).exclude(kingdom="").exists()
 
 
 def test_a_kingdom_name_is_kept_normalised_and_trimmed(open_campaign, cast):
-    membership = services.campaign_join(
+    membership = members.campaign_join(
         campaign=open_campaign, user=cast["bob"], kingdom_name="  \uff22lue   Dwarfs "
     )
     assert membership.kingdom_name == "Blue Dwarfs"
 
 
 def test_the_admin_may_also_rule_a_kingdom(open_campaign, cast):
-    membership = services.campaign_join(
-        campaign=open_campaign, user=cast["gm"], kingdom_name="Grey"
-    )
+    membership = members.campaign_join(campaign=open_campaign, user=cast["gm"], kingdom_name="Grey")
     assert membership.is_admin
     assert membership.kingdom == "grey"
 
 
 def test_only_the_admin_starts_and_only_when_full(open_campaign, cast):
-    services.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
-    refused(lambda: services.campaign_start(campaign=open_campaign, actor=cast["gm"]), "not-full")
-    services.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue")
+    members.campaign_join(campaign=open_campaign, user=cast["alice"], kingdom_name="Red")
+    refused(lambda: setup.campaign_start(campaign=open_campaign, actor=cast["gm"]), "not-full")
+    members.campaign_join(campaign=open_campaign, user=cast["bob"], kingdom_name="Blue")
     refused(
-        lambda: services.campaign_start(campaign=open_campaign, actor=cast["alice"]), "not-an-admin"
+        lambda: setup.campaign_start(campaign=open_campaign, actor=cast["alice"]), "not-an-admin"
     )
     assert not Snapshot.objects.exists()
 
@@ -194,7 +190,7 @@ def test_starting_makes_the_first_snapshot_waiting_for_races(campaign):
 
 def test_nobody_joins_a_started_campaign(campaign, cast):
     refused(
-        lambda: services.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Late"),
+        lambda: members.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Late"),
         "not-open",
     )
 
@@ -204,7 +200,7 @@ def test_nobody_joins_a_started_campaign(campaign, cast):
 
 def test_an_outsider_can_not_submit(campaign, cast):
     refused(
-        lambda: services.submission_save(
+        lambda: submissions.submission_save(
             campaign=campaign, user=cast["eve"], kind="races", payload="Orcs"
         ),
         "not-a-player",
@@ -214,13 +210,13 @@ def test_an_outsider_can_not_submit(campaign, cast):
 
 def test_only_what_is_asked_may_be_submitted(campaign, cast):
     refused(
-        lambda: services.submission_save(
+        lambda: submissions.submission_save(
             campaign=campaign, user=cast["alice"], kind="orders", payload=[]
         ),
         "not-asked",
     )
     refused(
-        lambda: services.submission_save(
+        lambda: submissions.submission_save(
             campaign=campaign, user=cast["alice"], kind="everything", payload=1
         ),
         "not-asked",
@@ -228,9 +224,11 @@ def test_only_what_is_asked_may_be_submitted(campaign, cast):
 
 
 def test_an_illegal_decision_is_refused_at_once_in_the_games_words(campaign, cast):
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    submissions.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Elves"
+    )
     error = refused(
-        lambda: services.submission_save(
+        lambda: submissions.submission_save(
             campaign=campaign, user=cast["alice"], kind="races", payload=""
         ),
         "wrong-type",
@@ -241,23 +239,23 @@ def test_an_illegal_decision_is_refused_at_once_in_the_games_words(campaign, cas
 
 def test_a_decision_may_be_changed_until_ready_then_only_after_withdrawing(campaign, cast):
     alice = cast["alice"]
-    services.submission_save(campaign=campaign, user=alice, kind="races", payload="Elves")
-    services.submission_save(campaign=campaign, user=alice, kind="races", payload="Undead")
-    assert services.submission_set_ready(campaign=campaign, user=alice) == 1
+    submissions.submission_save(campaign=campaign, user=alice, kind="races", payload="Elves")
+    submissions.submission_save(campaign=campaign, user=alice, kind="races", payload="Undead")
+    assert submissions.submission_set_ready(campaign=campaign, user=alice) == 1
     refused(
-        lambda: services.submission_save(
+        lambda: submissions.submission_save(
             campaign=campaign, user=alice, kind="races", payload="Orcs"
         ),
         "already-ready",
     )
-    services.submission_set_ready(campaign=campaign, user=alice, ready=False)
-    services.submission_save(campaign=campaign, user=alice, kind="races", payload="Orcs")
+    submissions.submission_set_ready(campaign=campaign, user=alice, ready=False)
+    submissions.submission_save(campaign=campaign, user=alice, kind="races", payload="Orcs")
     assert Submission.objects.get().payload == "Orcs"
     assert Submission.objects.count() == 1
 
 
 def test_s1_a_secret_race_stays_out_of_the_snapshot_until_the_advance(campaign, cast):
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
     )
     assert "Nightstalkers" not in str(newest(campaign).data)
@@ -267,12 +265,12 @@ def test_when_everyone_is_ready_the_campaign_advances(
     campaign, cast, eager_celery, django_capture_on_commit_callbacks
 ):
     for user, race in (("alice", "Elves"), ("bob", "Dwarfs")):
-        services.submission_save(campaign=campaign, user=cast[user], kind="races", payload=race)
+        submissions.submission_save(campaign=campaign, user=cast[user], kind="races", payload=race)
     with django_capture_on_commit_callbacks(execute=True):
-        services.submission_set_ready(campaign=campaign, user=cast["alice"])
+        submissions.submission_set_ready(campaign=campaign, user=cast["alice"])
     assert newest(campaign).number == 1  # bob is not ready yet
     with django_capture_on_commit_callbacks(execute=True):
-        services.submission_set_ready(campaign=campaign, user=cast["bob"])
+        submissions.submission_set_ready(campaign=campaign, user=cast["bob"])
     snapshot = newest(campaign)
     assert snapshot.number == 2
     assert snapshot.data["clock"]["step"] == "capitals"
@@ -285,18 +283,21 @@ def test_when_everyone_is_ready_the_campaign_advances(
 
 
 def test_an_advance_from_an_old_snapshot_does_nothing(campaign):
-    first = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+    first = advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
     assert advanced(first).number == 2
     assert (
-        services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True) is None
+        advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+        is None
     )
     assert Snapshot.objects.count() == 2
 
 
 def test_at_the_deadline_drafts_count_and_the_rest_take_defaults(campaign, cast):
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    submissions.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Elves"
+    )
     snapshot = advanced(
-        services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+        advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
     )
     assert snapshot.defaults
     races = {k["id"]: k["race"] for k in snapshot.data["kingdoms"]}
@@ -311,18 +312,20 @@ def test_at_the_deadline_drafts_count_and_the_rest_take_defaults(campaign, cast)
 
 
 def test_without_defaults_only_ready_decisions_are_used(campaign, cast):
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
-    snapshot = advanced(services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1))
+    submissions.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Elves"
+    )
+    snapshot = advanced(advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1))
     assert snapshot.data["clock"]["step"] == "races"
     assert Submission.objects.filter(consumed_by=None).count() == 1
 
 
 def test_the_campaigns_due_are_the_running_ones_past_their_deadline(campaign, cast):
-    assert services.campaigns_due() == []
+    assert advancing.campaigns_due() == []
     Campaign.objects.filter(pk=campaign.pk).update(deadline=timezone.now() - timedelta(minutes=1))
-    assert services.campaigns_due() == [(campaign.pk, 1)]
-    services.campaign_pause(campaign=campaign, actor=cast["gm"])
-    assert services.campaigns_due() == []
+    assert advancing.campaigns_due() == [(campaign.pk, 1)]
+    admin.campaign_pause(campaign=campaign, actor=cast["gm"])
+    assert advancing.campaigns_due() == []
 
 
 # --- admin controls --------------------------------------------------------------------------
@@ -331,11 +334,11 @@ def test_the_campaigns_due_are_the_running_ones_past_their_deadline(campaign, ca
 @pytest.mark.parametrize(
     "control",
     [
-        lambda c, u: services.campaign_pause(campaign=c, actor=u),
-        lambda c, u: services.campaign_extend(campaign=c, actor=u, hours=5),
-        lambda c, u: services.campaign_advance_now(campaign=c, actor=u),
-        lambda c, u: services.campaign_undo(campaign=c, actor=u, reason="x"),
-        lambda c, u: services.correct_resources(
+        lambda c, u: admin.campaign_pause(campaign=c, actor=u),
+        lambda c, u: admin.campaign_extend(campaign=c, actor=u, hours=5),
+        lambda c, u: admin.campaign_advance_now(campaign=c, actor=u),
+        lambda c, u: admin.campaign_undo(campaign=c, actor=u, reason="x"),
+        lambda c, u: admin.correct_resources(
             campaign=c, actor=u, reason="x", kingdom="red-elves", gold=9, food=9
         ),
     ],
@@ -349,9 +352,9 @@ def test_only_an_admin_uses_the_admin_controls(campaign, cast, control):
 def test_pause_stops_the_deadline_and_resume_gives_the_time_back(campaign, cast):
     assert campaign.deadline is not None
     left = campaign.deadline - timezone.now()
-    paused = services.campaign_pause(campaign=campaign, actor=cast["gm"], reason="holiday")
+    paused = admin.campaign_pause(campaign=campaign, actor=cast["gm"], reason="holiday")
     assert (paused.status, paused.deadline) == (Campaign.Status.PAUSED, None)
-    resumed = services.campaign_resume(campaign=campaign, actor=cast["gm"])
+    resumed = admin.campaign_resume(campaign=campaign, actor=cast["gm"])
     assert resumed.status == Campaign.Status.RUNNING
     assert resumed.deadline is not None
     assert abs((resumed.deadline - timezone.now()) - left) < timedelta(minutes=1)
@@ -362,18 +365,18 @@ def test_pause_stops_the_deadline_and_resume_gives_the_time_back(campaign, cast)
 
 def test_extend_moves_the_deadline(campaign, cast):
     before = campaign.deadline
-    extended = services.campaign_extend(
+    extended = admin.campaign_extend(
         campaign=campaign, actor=cast["gm"], hours=24, reason="a busy week"
     )
     assert extended.deadline - before == timedelta(hours=24)
     refused(
-        lambda: services.campaign_extend(campaign=campaign, actor=cast["gm"], hours=0), "bad-hours"
+        lambda: admin.campaign_extend(campaign=campaign, actor=cast["gm"], hours=0), "bad-hours"
     )
 
 
 def test_advance_now_uses_the_defaults_and_is_audited(campaign, cast):
     snapshot = advanced(
-        services.campaign_advance_now(campaign=campaign, actor=cast["gm"], reason="everyone agreed")
+        admin.campaign_advance_now(campaign=campaign, actor=cast["gm"], reason="everyone agreed")
     )
     assert snapshot.defaults
     assert snapshot.created_by == cast["gm"]
@@ -381,9 +384,11 @@ def test_advance_now_uses_the_defaults_and_is_audited(campaign, cast):
 
 
 def test_undo_goes_back_and_reopens_the_decisions_it_used(campaign, cast):
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
-    undo = services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="Bob was away")
+    submissions.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Elves"
+    )
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    undo = admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="Bob was away")
     assert undo.number == 3
     assert undo.data == Snapshot.objects.get(number=1).data
     reopened = Submission.objects.get()
@@ -393,13 +398,13 @@ def test_undo_goes_back_and_reopens_the_decisions_it_used(campaign, cast):
 
 def test_nothing_to_undo_at_the_start(campaign, cast):
     refused(
-        lambda: services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x"),
+        lambda: admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x"),
         "nothing-to-undo",
     )
 
 
 def test_a_correction_is_checked_by_the_engine_recorded_and_kept(campaign, cast):
-    snapshot = services.correct_resources(
+    snapshot = admin.correct_resources(
         campaign=campaign,
         actor=cast["gm"],
         reason="forgot a tithe",
@@ -425,14 +430,14 @@ def test_a_correction_the_engine_refuses_changes_nothing(campaign, cast):
         {"id": "red-elves-1", "kingdom": "red-elves", "hex": ocean, "upright": True, "ally": None}
     ]
     error = refused(
-        lambda: services.campaign_correct(
+        lambda: admin.campaign_correct(
             campaign=campaign, actor=cast["gm"], reason="x", data=data, what="army"
         ),
         "cannot-stand-here",
     )
     assert error.field == "armies[0].hex"
     refused(
-        lambda: services.correct_tile(
+        lambda: admin.correct_tile(
             campaign=campaign,
             actor=cast["gm"],
             reason=" ",
@@ -449,16 +454,16 @@ def test_a_correction_the_engine_refuses_changes_nothing(campaign, cast):
 def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
     cast, eager_celery, django_capture_on_commit_callbacks
 ):
-    cyclic = services.campaign_create(
+    cyclic = setup.campaign_create(
         name="Cycle",
         admin=cast["gm"],
         kingdoms=2,
         map_name="borderlands",
         options={"orders": "cycle"},
     )
-    services.campaign_join(campaign=cyclic, user=cast["alice"], kingdom_name="Red")
-    services.campaign_join(campaign=cyclic, user=cast["bob"], kingdom_name="Blue")
-    services.campaign_start(campaign=cyclic, actor=cast["gm"])
+    members.campaign_join(campaign=cyclic, user=cast["alice"], kingdom_name="Red")
+    members.campaign_join(campaign=cyclic, user=cast["bob"], kingdom_name="Blue")
+    setup.campaign_start(campaign=cyclic, actor=cast["gm"])
     set_up_by_the_deadlines(cyclic, cast["gm"])
     data = newest(cyclic).data
     (first,) = data["pending"]
@@ -466,12 +471,12 @@ def test_o1_in_cycle_mode_each_order_is_final_and_the_turn_passes_on(
     other = "blue" if first["kingdom"] == "red" else "red"
     order = {"unit": first["units"][0], "order": "defend"}
     with django_capture_on_commit_callbacks(execute=True):
-        services.submission_save(campaign=cyclic, user=player, kind="orders", payload=[order])
+        submissions.submission_save(campaign=cyclic, user=player, kind="orders", payload=[order])
     after = newest(cyclic).data
     assert after["inputs"]["orders"][first["kingdom"]] == [order]  # public once given
     assert [p["kingdom"] for p in after["pending"]] == [other]
     refused(
-        lambda: services.submission_save(
+        lambda: submissions.submission_save(
             campaign=cyclic, user=player, kind="orders", payload=[order]
         ),
         "not-asked",
@@ -487,7 +492,7 @@ def test_b12_with_its_orders_a_kingdom_gives_no_battle_entries(campaign, cast):
     naval = {"hex": [0, 0], "naval": "red-elves"}
     for kind, payload in (("battles", [naval]), ("battle_choices", [[0, 0]]), ("tithes", [])):
         with pytest.raises(ServiceError) as error:
-            services.submission_save(
+            submissions.submission_save(
                 campaign=campaign, user=cast["alice"], kind=kind, payload=payload
             )
         assert error.value.code == "not-asked"
@@ -497,13 +502,13 @@ def test_b12_with_its_orders_a_kingdom_gives_no_battle_entries(campaign, cast):
 def test_an_advance_queued_for_a_deleted_campaign_does_nothing(campaign):
     pk = campaign.pk
     campaign.delete()
-    assert services.campaign_advance(campaign_id=pk, snapshot_number=1) is None
+    assert advancing.campaign_advance(campaign_id=pk, snapshot_number=1) is None
 
 
 def test_a_decision_for_a_step_that_has_moved_on_is_refused(campaign, cast):
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     refused(
-        lambda: services.submission_save(
+        lambda: submissions.submission_save(
             campaign=campaign, user=cast["alice"], kind="orders", payload=[], seen=1
         ),
         "moved-on",
@@ -512,8 +517,10 @@ def test_a_decision_for_a_step_that_has_moved_on_is_refused(campaign, cast):
 
 
 def test_ready_given_on_a_page_the_campaign_has_moved_on_from_is_refused(campaign, cast):
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
-    services.campaign_correct(
+    submissions.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Elves"
+    )
+    admin.campaign_correct(
         campaign=campaign,
         actor=cast["gm"],
         data=newest(campaign).data,
@@ -521,7 +528,7 @@ def test_ready_given_on_a_page_the_campaign_has_moved_on_from_is_refused(campaig
         what="nothing",
     )
     refused(
-        lambda: services.submission_set_ready(campaign=campaign, user=cast["alice"], seen=1),
+        lambda: submissions.submission_set_ready(campaign=campaign, user=cast["alice"], seen=1),
         "moved-on",
     )
     assert not Submission.objects.filter(ready=True).exists()
@@ -530,14 +537,14 @@ def test_ready_given_on_a_page_the_campaign_has_moved_on_from_is_refused(campaig
 def test_a_campaign_that_got_ready_while_paused_advances_on_resume(
     campaign, cast, eager_celery, django_capture_on_commit_callbacks
 ):
-    services.campaign_pause(campaign=campaign, actor=cast["gm"])
+    admin.campaign_pause(campaign=campaign, actor=cast["gm"])
     for user, race in (("alice", "Elves"), ("bob", "Dwarfs")):
-        services.submission_save(campaign=campaign, user=cast[user], kind="races", payload=race)
+        submissions.submission_save(campaign=campaign, user=cast[user], kind="races", payload=race)
         with django_capture_on_commit_callbacks(execute=True):
-            services.submission_set_ready(campaign=campaign, user=cast[user])
+            submissions.submission_set_ready(campaign=campaign, user=cast[user])
     assert newest(campaign).number == 1  # paused: nothing moves
     with django_capture_on_commit_callbacks(execute=True):
-        services.campaign_resume(campaign=campaign, actor=cast["gm"])
+        admin.campaign_resume(campaign=campaign, actor=cast["gm"])
     assert newest(campaign).number == 2
 
 
@@ -556,7 +563,7 @@ def test_a_player_can_not_report_a_battle_result_or_speak_for_another_kingdom(
     ]
     for entry in entries:
         with pytest.raises(ServiceError) as error:
-            services.submission_save(
+            submissions.submission_save(
                 campaign=campaign, user=cast["alice"], kind="battles", payload=[entry]
             )
         assert error.value.code == "not-yours"
@@ -565,9 +572,9 @@ def test_a_player_can_not_report_a_battle_result_or_speak_for_another_kingdom(
 
 def test_a_player_can_not_retreat_another_kingdoms_units(campaign, cast):
     data = newest(campaign).data
-    assert services.asked_of(data, "red-elves") == {"races"}
+    assert common.asked_of(data, "red-elves") == {"races"}
     with pytest.raises(ServiceError) as error:
-        services.submissions._check_own(
+        submissions._check_own(
             {**data, "armies": [{"id": "blue-dwarfs-1", "kingdom": "blue-dwarfs"}], "ships": []},
             "retreats",
             "red-elves",
@@ -586,7 +593,7 @@ def test_an_engine_message_names_kingdoms_units_and_places():
         "settlements": {"0,0": "Harrowby", "1,0": "Ashford"},
         "units": {"red-2": "the Iron Host"},
     }
-    said = services.named(
+    said = common.named(
         "red-elves-1 of red-elves may not go to [0, 0]; red tithes to red-elves; "
         "Army red-2 can't cross the water at [1, 0]; red-elves-s3 docks.",
         data,
@@ -607,8 +614,8 @@ def a_draft_made_illegal(
     play_until(campaign, cast, at_step("orders"))
     army, far = a_move_drafted(campaign, cast["alice"])
     if ready:
-        services.submission_set_ready(campaign=campaign, user=cast["alice"])
-    corrected = services.correct_army(
+        submissions.submission_set_ready(campaign=campaign, user=cast["alice"])
+    corrected = admin.correct_army(
         campaign=campaign, actor=cast["gm"], reason="misplaced", army=army, hex=far
     )
     return kingdom_of(campaign, cast["alice"]), army, corrected
@@ -620,7 +627,7 @@ def test_ready_is_refused_when_a_correction_has_made_the_draft_illegal(cast):
     campaign = new_campaign(cast)
     a_draft_made_illegal(campaign, cast)
     error = refused(
-        lambda: services.submission_set_ready(campaign=campaign, user=cast["alice"]),
+        lambda: submissions.submission_set_ready(campaign=campaign, user=cast["alice"]),
         "draft-illegal",
     )
     assert error.message.startswith("Your decisions no longer stand as they are: ")
@@ -646,7 +653,7 @@ def test_a_correction_that_makes_a_ready_draft_illegal_tells_its_player_and_unre
     entry = AuditEntry.objects.get(campaign=campaign, action="corrected")
     (gone,) = entry.details["no_longer_stand"]
     assert (gone["kingdom"], gone["kind"], gone["unit"]) == (red, "orders", army)
-    stale = services.stale_draft(
+    stale = inputs.stale_draft(
         corrected.data, corrected.number, [draft], gazetteer=campaign.gazetteer
     )
     assert stale is not None
@@ -658,7 +665,7 @@ def test_a_correction_that_breaks_no_draft_tells_nobody(people):
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_step("orders"))
     red = kingdom_of(campaign, cast["alice"])
-    services.correct_resources(
+    admin.correct_resources(
         campaign=campaign, actor=cast["gm"], reason="miscounted", kingdom=red, gold=9, food=9
     )
     assert not Notification.objects.filter(subject__contains="no longer stands").exists()
@@ -673,7 +680,7 @@ def test_at_the_deadline_a_draft_a_correction_made_illegal_takes_its_default(peo
     campaign = new_campaign(cast)
     red, army, corrected = a_draft_made_illegal(campaign, cast)
 
-    after = services.campaign_advance(
+    after = advancing.campaign_advance(
         campaign_id=campaign.pk, snapshot_number=corrected.number, defaults=True
     )
 
@@ -694,7 +701,7 @@ def test_at_the_deadline_a_draft_a_correction_made_illegal_takes_its_default(peo
 
     # Undone, the advance's decisions are open again, the set-aside move among them: on the
     # corrected state it still does not stand, and alice is told again.
-    services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="too hasty")
+    admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="too hasty")
     undo = AuditEntry.objects.get(campaign=campaign, action="undone")
     assert [g["unit"] for g in undo.details["no_longer_stand"]] == [army]
     assert (

@@ -18,9 +18,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services, storage
+from campaign import storage
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign, CampaignMap, Snapshot, map_data
+from campaign.services import admin, common, members, setup
 from campaign.signals import snapshot_stored
 from campaign.transfer import campaign_export, campaign_import
 
@@ -48,16 +49,16 @@ def stored() -> Iterator[dict[tuple[int, int], Any]]:
 
 
 def start_campaign(cast: dict[str, User]) -> Campaign:
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Autumn League",
         admin=cast["gm"],
         kingdoms=2,
         map_name="borderlands",
         options={"seed": 5},
     )
-    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
-    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue")
-    services.campaign_start(campaign=campaign, actor=cast["gm"])
+    members.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
+    members.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue")
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     return campaign
 
@@ -88,8 +89,8 @@ def read_back(campaign: Campaign) -> dict[tuple[int, int], Any]:
 def test_every_snapshot_of_start_advances_undo_and_correction_reads_back_as_its_file(cast, stored):
     campaign = start_campaign(cast)
     play(campaign, cast, steps=8)
-    services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="Bob was away")
-    services.correct_resources(
+    admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="Bob was away")
+    admin.correct_resources(
         campaign=campaign, actor=cast["gm"], reason="a tithe", kingdom="red", gold=9, food=1
     )
     play(campaign, cast, steps=3)
@@ -104,8 +105,8 @@ def test_every_snapshot_of_start_advances_undo_and_correction_reads_back_as_its_
 def test_the_snapshot_an_undo_left_keeps_the_events_it_had_beyond_the_undo(cast, stored):
     campaign = start_campaign(cast)
     play(campaign, cast, steps=6)
-    undone = services.latest_snapshot(campaign)
-    undo = services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x")
+    undone = common.latest_snapshot(campaign)
+    undo = admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x")
     play(campaign, cast, steps=2)
 
     assert len(stored[campaign.pk, undo.number]["events"]) < undone.event_count
@@ -133,7 +134,7 @@ def test_only_the_newest_snapshot_holds_its_events_whole(cast, stored):
 def test_an_imported_campaign_reads_back_as_exported_and_shares_the_map(cast, stored):
     campaign = start_campaign(cast)
     play(campaign, cast, steps=8)
-    services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x")
+    admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x")
     exported = campaign_export(campaign)
 
     imported = campaign_import(json.loads(json.dumps(exported)), slug="autumn-copy")
@@ -167,7 +168,7 @@ def test_a_snapshot_read_alone_takes_two_queries_at_most_however_long_the_campai
     assert campaign.snapshots.count() > 30
 
     with django_assert_num_queries(1):
-        assert services.latest_snapshot(campaign).data["clock"]
+        assert common.latest_snapshot(campaign).data["clock"]
     with django_assert_max_num_queries(2):
         assert Snapshot.objects.get(campaign=campaign, number=1).data["clock"]
 
@@ -182,11 +183,11 @@ def test_a_map_is_read_from_the_database_once_for_every_snapshot_that_shows_it(
     play(campaign, cast, steps=3)
     map_data.cache_clear()
     with django_assert_num_queries(2):  # the snapshot, then its map
-        first = services.latest_snapshot(campaign).data["map"]
+        first = common.latest_snapshot(campaign).data["map"]
     with django_assert_num_queries(1):
-        again = services.latest_snapshot(campaign).data["map"]
+        again = common.latest_snapshot(campaign).data["map"]
     assert again is first
-    assert first == CampaignMap.objects.get(pk=services.latest_snapshot(campaign).map_id).data
+    assert first == CampaignMap.objects.get(pk=common.latest_snapshot(campaign).map_id).data
 
 
 @pytest.mark.django_db
@@ -228,7 +229,7 @@ def test_events_follow_the_snapshots_after_undos_and_corrections():
 def test_the_migration_takes_whole_snapshots_apart_and_puts_them_back(cast, stored):
     campaign = start_campaign(cast)
     play(campaign, cast, steps=8)
-    services.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x")
+    admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="x")
     play(campaign, cast, steps=2)
     executor = MigrationExecutor(connection)
     try:

@@ -12,11 +12,11 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.services import ServiceError
+from campaign.services import advancing, common, members, setup, submissions
+from campaign.services.common import ServiceError
 from campaign.tasks import advance_campaign, advance_due_campaigns
 from config.celery import app as celery_app
 from notifications.models import Reminder
@@ -29,13 +29,13 @@ PASSWORD = "a-long-test-password"
 def running_campaign(name: str, kingdoms: tuple[str, ...] = ("Red", "Blue")) -> Campaign:
     """A campaign started through the services, waiting for the kingdoms' races."""
     admin = User.objects.create_user(f"{name}-admin", password=PASSWORD)
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name=name, admin=admin, kingdoms=len(kingdoms), map_name="borderlands"
     )
     for kingdom in kingdoms:
         user = User.objects.create_user(f"{name}-{kingdom}", password=PASSWORD)
-        services.campaign_join(campaign=campaign, user=user, kingdom_name=kingdom)
-    services.campaign_start(campaign=campaign, actor=admin)
+        members.campaign_join(campaign=campaign, user=user, kingdom_name=kingdom)
+    setup.campaign_start(campaign=campaign, actor=admin)
     campaign.refresh_from_db()
     return campaign
 
@@ -87,7 +87,7 @@ def test_a_transient_database_error_is_retried_with_backoff():
 def test_an_advance_that_loses_its_database_connection_runs_again(monkeypatch):
     campaign = running_campaign("Flaky")
     calls = []
-    real_advance = services.campaign_advance
+    real_advance = advancing.campaign_advance
 
     def flaky_advance(**kwargs):
         calls.append(kwargs)
@@ -95,7 +95,7 @@ def test_an_advance_that_loses_its_database_connection_runs_again(monkeypatch):
             raise OperationalError("server closed the connection unexpectedly")
         return real_advance(**kwargs)
 
-    monkeypatch.setattr(services, "campaign_advance", flaky_advance)
+    monkeypatch.setattr(advancing, "campaign_advance", flaky_advance)
     result = advance_campaign.apply((campaign.pk, 1), {"defaults": True})
 
     assert result.get() == 2
@@ -112,7 +112,7 @@ def test_a_refused_advance_is_not_retried_but_fails_for_the_log(monkeypatch):
         calls.append(kwargs)
         raise ServiceError("The rules refuse it.", code="bad")
 
-    monkeypatch.setattr(services, "campaign_advance", refusing_advance)
+    monkeypatch.setattr(advancing, "campaign_advance", refusing_advance)
     result = advance_campaign.apply((campaign.pk, 1), {"defaults": True})
 
     assert result.failed()
@@ -139,7 +139,7 @@ def test_a_deadline_advance_the_rules_refuse_is_recorded_and_pauses_the_campaign
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.PAUSED  # not due again every minute
     assert numbers(campaign) == [1]
-    assert services.campaigns_due() == []
+    assert advancing.campaigns_due() == []
 
 
 @pytest.mark.django_db
@@ -149,9 +149,9 @@ def test_the_last_kingdom_ready_queues_the_advance_after_commit(
     campaign = running_campaign("Ready")
     for kingdom, race in (("red", "Elves"), ("blue", "Dwarfs")):
         user = ruler(campaign, kingdom)
-        services.submission_save(campaign=campaign, user=user, kind="races", payload=race)
+        submissions.submission_save(campaign=campaign, user=user, kind="races", payload=race)
         with django_capture_on_commit_callbacks(execute=True) as queued:
-            services.submission_set_ready(campaign=campaign, user=user)
+            submissions.submission_set_ready(campaign=campaign, user=user)
         assert len(queued) == (kingdom == "blue")
 
     assert numbers(campaign) == [1, 2]
@@ -197,7 +197,7 @@ def test_only_running_campaigns_past_their_deadline_advance_with_the_defaults(ea
 def test_a_deadline_advance_uses_drafts_not_marked_ready(eager):
     campaign = running_campaign("Drafts")
     set_deadline(campaign, -timedelta(minutes=1))
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=ruler(campaign, "red"), kind="races", payload="Ogres"
     )
 
@@ -229,8 +229,8 @@ def test_a_reminder_goes_to_each_kingdom_still_owing_a_decision_a_day_before():
     campaign = running_campaign("Remind")
     set_deadline(campaign, timedelta(hours=12))
     red = ruler(campaign, "red")
-    services.submission_save(campaign=campaign, user=red, kind="races", payload="Elves")
-    services.submission_set_ready(campaign=campaign, user=red)
+    submissions.submission_save(campaign=campaign, user=red, kind="races", payload="Elves")
+    submissions.submission_set_ready(campaign=campaign, user=red)
 
     assert queue_reminders() == 1
 
@@ -244,7 +244,7 @@ def test_a_reminder_goes_to_each_kingdom_still_owing_a_decision_a_day_before():
 def test_a_draft_not_marked_ready_is_still_owed():
     campaign = running_campaign("Draft")
     set_deadline(campaign, timedelta(hours=12))
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=ruler(campaign, "red"), kind="races", payload="Elves"
     )
 
@@ -260,7 +260,7 @@ def test_a_kingdom_is_reminded_once_per_step():
     assert queue_reminders() == 0
     assert Reminder.objects.filter(campaign=campaign).count() == 2
 
-    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
+    advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1, defaults=True)
     set_deadline(campaign, timedelta(hours=11))
     assert queue_reminders() == 0  # a 12-hour turn: no "24 hours left", it was told at once
     set_deadline(campaign, timedelta(hours=1))
@@ -299,7 +299,7 @@ def test_no_reminder_in_a_paused_or_ended_campaign():
 
 
 def newest_number(campaign: Campaign) -> int:
-    return services.latest_snapshot(campaign).number
+    return common.latest_snapshot(campaign).number
 
 
 @pytest.mark.services
@@ -310,7 +310,7 @@ def test_a_worker_advances_a_campaign_whose_deadline_passed(postgres, redis_url,
     worker runs: the new snapshot took the deadline defaults."""
     campaign = running_campaign("Deadline")
     set_deadline(campaign, -timedelta(minutes=1))
-    first = services.latest_snapshot(campaign)
+    first = common.latest_snapshot(campaign)
     with celery_worker(redis_url, tmp_path / "worker.log") as worker:
         result = advance_due_campaigns.apply_async(
             kwargs={"queue": worker.queue}, queue=worker.queue
@@ -321,7 +321,7 @@ def test_a_worker_advances_a_campaign_whose_deadline_passed(postgres, redis_url,
             time.sleep(0.2)
 
     assert newest_number(campaign) == first.number + 1, worker.log.read_text()
-    advanced = services.latest_snapshot(campaign)
+    advanced = common.latest_snapshot(campaign)
     assert advanced.defaults
     assert advanced.reason == Snapshot.Reason.ADVANCE
     assert advanced.decisions == {}

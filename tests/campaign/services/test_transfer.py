@@ -19,9 +19,8 @@ from django.urls import reverse
 from PIL import Image
 
 from accounts.models import User
-from battles import services as battle_services
 from battles.models import ArmyList, AttachedList, Battle, BattlePhoto, BattleReport
-from campaign import services
+from battles.services import battle_reports, lists, results
 from campaign.management.commands.seed_demo import play_bot_step
 from campaign.maps import load_builtin_map
 from campaign.models import (
@@ -35,7 +34,9 @@ from campaign.models import (
     Submission,
 )
 from campaign.rules.simulation import play_campaign
-from campaign.services import ServiceError
+from campaign.services import common, members, setup, submissions
+from campaign.services import names as names_services
+from campaign.services.common import ServiceError
 from campaign.services.letters import conversations_of, correspondence_read, letter_write
 from campaign.transfer import campaign_export, campaign_import
 from campaign.words import names_of
@@ -53,18 +54,18 @@ def cast():
 
 
 def start_campaign(cast: dict[str, User], seed: int = 5) -> Campaign:
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Autumn League",
         admin=cast["gm"],
         kingdoms=2,
         map_name="borderlands",
         options={"seed": seed},
     )
-    services.campaign_join(
+    members.campaign_join(
         campaign=campaign, user=cast["alice"], kingdom_name="Red", colour="#aa0000"
     )
-    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue")
-    services.campaign_start(campaign=campaign, actor=cast["gm"])
+    members.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue")
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     return campaign
 
@@ -85,15 +86,15 @@ def play(
 def draft_orders(campaign: Campaign, user: User) -> Submission:
     """Orders for every unit the newest snapshot waits for from the user's kingdom:
     each army defends, each ship stays."""
-    data = services.latest_snapshot(campaign).data
-    kingdom = services.kingdom_of(campaign, user)
+    data = common.latest_snapshot(campaign).data
+    kingdom = common.kingdom_of(campaign, user)
     (pending,) = [p for p in data["pending"] if p["kingdom"] == kingdom]
     assert pending["kind"] == "orders"
     ships = {s["id"] for s in data.get("ships", [])}
     orders = [
         {"unit": unit, "order": "stay" if unit in ships else "defend"} for unit in pending["units"]
     ]
-    return services.submission_save(campaign=campaign, user=user, kind="orders", payload=orders)
+    return submissions.submission_save(campaign=campaign, user=user, kind="orders", payload=orders)
 
 
 def moved(document: dict[str, Any]) -> Campaign:
@@ -119,7 +120,7 @@ def database() -> dict[str, int]:
 def test_a_campaign_some_months_in_comes_back_exactly(cast):
     campaign = start_campaign(cast)
     play(campaign, cast, steps=8)
-    assert services.latest_snapshot(campaign).data["clock"]["season"] == "summer"
+    assert common.latest_snapshot(campaign).data["clock"]["season"] == "summer"
     draft_orders(campaign, cast["alice"])
     exported = campaign_export(campaign)
 
@@ -151,12 +152,12 @@ def test_a_public_campaign_keeps_its_deadline_days_and_time_zone(cast):
 def test_the_imported_campaign_plays_on_from_where_it_was(cast):
     campaign = start_campaign(cast)
     play(campaign, cast, steps=8)
-    before = services.latest_snapshot(campaign).number
+    before = common.latest_snapshot(campaign).number
 
     imported = moved(campaign_export(campaign))
     play(imported, cast, steps=1, seed=6)
 
-    assert services.latest_snapshot(imported).number == before + 1
+    assert common.latest_snapshot(imported).number == before + 1
 
 
 def test_a_whole_six_year_campaign_comes_back_exactly(cast):
@@ -239,13 +240,13 @@ def test_a_simulated_campaign_file_comes_in_as_a_history_of_one(cast):
 
     imported = campaign_import(document)
 
-    snapshot = services.latest_snapshot(imported)
+    snapshot = common.latest_snapshot(imported)
     assert (snapshot.number, snapshot.reason) == (1, Snapshot.Reason.IMPORT)
     assert snapshot.data == final
     assert snapshot.created_at.isoformat() == "2025-06-01T12:00:00+00:00"
     assert imported.map == final["map"]
     assert imported.status == Campaign.Status.ENDED
-    assert services.is_admin(imported, cast["gm"])
+    assert common.is_admin(imported, cast["gm"])
 
 
 # --- the commands ---------------------------------------------------------------------
@@ -515,25 +516,25 @@ def talk(league_cast, media, eager_celery, django_capture_on_commit_callbacks):
     battle = hand_off(league, cast)
     assert battle is not None
     for name, list_name in (("alice", "Spear Wall"), ("bob", "Shield Wall")):
-        book = battle_services.army_list_add(
+        book = lists.army_list_add(
             campaign=league, user=cast[name], name=list_name, points=500, race="Elves",
             text=f"{list_name}: 20 Spearmen [500]",
         )  # fmt: skip
-        battle_services.battle_list_attach(battle=battle, user=cast[name], army_list_id=book.pk)
-    result = battle_services.battle_report(
+        lists.battle_list_attach(battle=battle, user=cast[name], army_list_id=book.pk)
+    result = results.battle_report(
         battle=battle, user=cast["alice"], result="win", winner="aldermark"
     )
     with django_capture_on_commit_callbacks(execute=True):
-        battle_services.battle_confirm(report=result, user=cast["bob"])
+        results.battle_confirm(report=result, user=cast["bob"])
     battle.refresh_from_db()
     assert not battle.awaiting
-    battle_services.battle_report_write(battle=battle, user=cast["alice"], text=ALICE_REPORT)
+    battle_reports.battle_report_write(battle=battle, user=cast["alice"], text=ALICE_REPORT)
     picture = png((800, 600))  # its left half red, its right half blue
-    battle_services.battle_photo_add(
+    battle_reports.battle_photo_add(
         battle=battle, user=cast["alice"], upload=upload(picture), size=len(picture)
     )
-    bobs = battle_services.battle_report_write(battle=battle, user=cast["bob"], text=BOB_REPORT)
-    battle_services.battle_report_hide(report=bobs, actor=cast["gm"], hidden=True)
+    bobs = battle_reports.battle_report_write(battle=battle, user=cast["bob"], text=BOB_REPORT)
+    battle_reports.battle_report_hide(report=bobs, actor=cast["gm"], hidden=True)
     return league
 
 
@@ -699,19 +700,21 @@ def test_the_names_of_places_and_armies_travel_with_the_campaign(cast):
     beside it, a place the admin renamed and an army its player named among them."""
     campaign = start_campaign(cast)
     play(campaign, cast, steps=8)
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     place = names_of(data, campaign.gazetteer).places()[0]
-    services.place_rename(
+    names_services.place_rename(
         campaign=campaign, actor=cast["gm"], place=place, name="Elderholt", reason="a better name"
     )
     army = next(a["id"] for a in data["armies"] if a["kingdom"] == "red")
-    services.unit_rename(campaign=campaign, user=cast["alice"], unit=army, name="The Iron Host")
+    names_services.unit_rename(
+        campaign=campaign, user=cast["alice"], unit=army, name="The Iron Host"
+    )
     exported = campaign_export(campaign)
 
     imported = moved(exported)
 
     assert imported.gazetteer == exported["campaign"]["names"]
-    names = names_of(services.latest_snapshot(imported).data, imported.gazetteer)
+    names = names_of(common.latest_snapshot(imported).data, imported.gazetteer)
     assert "Elderholt" in names.places()
     assert names.unit(army) == "The Iron Host"
 
@@ -735,14 +738,14 @@ def test_the_letters_of_a_player_removed_before_the_start_are_left_out(league_ca
     """carol wrote through the herald, then gm removed her: her kingdom is no longer the
     campaign's, and the export, which would be refused with her letter, leaves it out."""
     cast = league_cast
-    league = services.campaign_create(
+    league = setup.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
     )
     for name in ("alice", "carol"):
-        services.campaign_join(campaign=league, user=cast[name], kingdom_name=name.title())
+        members.campaign_join(campaign=league, user=cast[name], kingdom_name=name.title())
     letter_write(campaign=league, user=cast["alice"], herald=True, text="Welcome, all.")
     letter_write(campaign=league, user=cast["carol"], herald=True, text="I must go.")
-    services.campaign_remove_player(campaign=league, actor=cast["gm"], username="carol")
+    members.campaign_remove_player(campaign=league, actor=cast["gm"], username="carol")
     exported = campaign_export(league)
 
     imported = moved(exported)

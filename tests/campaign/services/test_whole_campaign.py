@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules import decisions
 from campaign.rules.bots import decide
 from campaign.rules.engine import advance
+from campaign.services import advancing, battle_entries, common, members, setup, submissions
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +73,7 @@ class Table:
         self.reported: list[Json] = []
 
     def newest(self) -> Snapshot:
-        return services.latest_snapshot(self.campaign)
+        return common.latest_snapshot(self.campaign)
 
     def play_step(self, rng: random.Random) -> None:
         """Everyone answers what the newest snapshot asks, until the campaign advances."""
@@ -84,12 +84,12 @@ class Table:
             payloads = payloads_of(data, decided, kingdom)
             for kind, payload in payloads.items():
                 self.run(
-                    services.submission_save,
+                    submissions.submission_save,
                     campaign=self.campaign, user=user, kind=kind, payload=payload,
                 )  # fmt: skip
                 self.kinds.add(kind)
             if payloads:
-                self.run(services.submission_set_ready, campaign=self.campaign, user=user)
+                self.run(submissions.submission_set_ready, campaign=self.campaign, user=user)
             if self.newest().number != before.number:
                 return
         for entry in admin_reports(data, decided):
@@ -103,7 +103,7 @@ class Table:
         """A tabletop result (or the switch to a simple battle) reaches the engine: here
         the admin records it."""
         self.run(
-            services.battle_entry_save,
+            battle_entries.battle_entry_save,
             campaign=self.campaign, actor=self.admin, entry=entry, audit="battle-decided",
         )  # fmt: skip
 
@@ -112,14 +112,14 @@ def seat(table: type[Table], run: Callable[..., Any]) -> Table:
     """The admin and the bot players at a new 2-kingdom tabletop campaign."""
     make = User.objects.create_user
     admin = make("gm", password="a-long-test-password")
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Whole Campaign", admin=admin, kingdoms=len(KINGDOMS), size=60,
         options={"seed": SEED, "battles": "tabletop", "orders": "sealed"},
     )  # fmt: skip
     for name in KINGDOMS:
         user = make(name.lower(), password="a-long-test-password")
-        services.campaign_join(campaign=campaign, user=user, kingdom_name=name)
-    services.campaign_start(campaign=campaign, actor=admin)
+        members.campaign_join(campaign=campaign, user=user, kingdom_name=name)
+    setup.campaign_start(campaign=campaign, actor=admin)
     campaign.refresh_from_db()
     return table(campaign, admin, run)
 
@@ -161,7 +161,7 @@ def test_a_whole_campaign_played_through_the_services_replays_through_the_engine
     # ... and the engine alone, given each snapshot's decisions, plays the same campaign.
     data = snapshots[0].data
     for snapshot in snapshots[1:]:
-        data = services.advance_from(data, snapshot.decisions, deadline=snapshot.defaults)
+        data = advancing.advance_from(data, snapshot.decisions, deadline=snapshot.defaults)
         assert data == snapshot.data, f"snapshot {snapshot.number} differs"
     assert data["clock"]["season"] == "ended"
     assert data["scores"] == snapshots[-1].data["scores"]

@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import strip_tags
 
-from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import map_from_json
+from campaign.services import admin, common, members, setup, submissions
 from campaign.words import names_of
 from notifications.models import Notification
 from tests.campaign.helpers import (
@@ -44,7 +44,7 @@ pytestmark = pytest.mark.django_db
 
 
 def newest(campaign: Campaign) -> Snapshot:
-    return services.latest_snapshot(campaign)
+    return common.latest_snapshot(campaign)
 
 
 def state(campaign: Campaign) -> tuple[Any, ...]:
@@ -134,18 +134,20 @@ def test_it_shows_who_has_not_submitted_and_how_far_they_got(client, cast, campa
         ("Blue Dwarfs", "bob", "choose your race", "Nothing yet"),
         ("Red Elves", "alice", "choose your race", "Nothing yet"),
     ]
-    services.submission_save(campaign=campaign, user=cast["alice"], kind="races", payload="Elves")
+    submissions.submission_save(
+        campaign=campaign, user=cast["alice"], kind="races", payload="Elves"
+    )
     assert ("Red Elves", "alice", "choose your race", "Draft, not ready") in WAITING_ROW.findall(
         page_of(client, campaign)
     )
-    services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    submissions.submission_set_ready(campaign=campaign, user=cast["alice"])
     assert ("Red Elves", "alice", "choose your race", "Ready") in WAITING_ROW.findall(
         page_of(client, campaign)
     )
 
 
 def test_s1_a_secret_race_never_reaches_the_dashboard(client, cast, campaign):
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
     )
     assert "Nightstalkers" not in page_of(signed_in(client, cast["gm"]), campaign)
@@ -154,18 +156,18 @@ def test_s1_a_secret_race_never_reaches_the_dashboard(client, cast, campaign):
 def test_an_admin_who_also_plays_never_reads_another_kingdoms_sealed_orders(client, cast):
     """alice runs the campaign and rules Red Elves; bob's draft orders change nothing on
     her dashboard but the word that he has a draft."""
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Own Game", admin=cast["alice"], kingdoms=2, map_name="borderlands"
     )
-    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
-    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
-    services.campaign_start(campaign=campaign, actor=cast["alice"])
+    members.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
+    members.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    setup.campaign_start(campaign=campaign, actor=cast["alice"])
     data = set_up_by_the_deadlines(campaign, cast["alice"])
     orders = bots.decide(data, random.Random(3), map_from_json(data["map"]))
     bobs = orders["inputs"]["orders"]["blue-dwarfs"]
     signed_in(client, cast["alice"])
     before = without_tokens(page_of(client, campaign))
-    services.submission_save(campaign=campaign, user=cast["bob"], kind="orders", payload=bobs)
+    submissions.submission_save(campaign=campaign, user=cast["bob"], kind="orders", payload=bobs)
     after = without_tokens(page_of(client, campaign))
     assert Submission.objects.get(kingdom="blue-dwarfs").payload == bobs
     assert without_deadline(after).replace("Draft, not ready", "Nothing yet") == without_deadline(
@@ -198,10 +200,10 @@ def test_the_join_code_and_start_for_an_open_campaign(client, cast):
 
 
 def test_an_open_campaign_that_is_not_full_can_not_start(client, cast):
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Half", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
-    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
+    members.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
     signed_in(client, cast["gm"])
     page = page_of(client, campaign)
     assert "1 of 2 kingdoms have joined" in page
@@ -354,12 +356,12 @@ def test_the_dashboard_says_what_holds_the_campaign_and_what_frees_it(
     said = holds(client, campaign)
     assert "1 battle awaits the tabletop's result" in said
     assert f'href="{desk}">The battles desk</a>' in client.get(dashboard_url(campaign)).text
-    from battles import services as battles
     from battles.models import Battle
+    from battles.services import results
 
     battle = Battle.objects.get(campaign=campaign)
-    report = battles.battle_report(battle=battle, user=cast["alice"], result="draw")
-    battles.battle_confirm(report=report, user=cast["bob"])  # its advance not run here
+    report = results.battle_report(battle=battle, user=cast["alice"], result="draw")
+    results.battle_confirm(report=report, user=cast["bob"])  # its advance not run here
     said = holds(client, campaign)
     assert "1 battle has its result in" in said
     assert "awaits the tabletop's result" not in said
@@ -832,7 +834,7 @@ def test_an_htmx_post_with_a_bad_value_returns_the_board_with_the_error(client, 
 
 def test_the_audit_log_shows_the_newest_fifty_with_who_what_and_why(client, cast, campaign):
     for n in range(60):
-        services.campaign_extend(campaign=campaign, actor=cast["gm"], hours=1, reason=f"r{n}")
+        admin.campaign_extend(campaign=campaign, actor=cast["gm"], hours=1, reason=f"r{n}")
     page = page_of(signed_in(client, cast["gm"]), campaign)
     assert page.count("<strong>gm</strong> extended the deadline; hours: 1") == 50
     assert "<q>r59</q>" in page

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from accounts.models import User
-from campaign import services
 from campaign.models import AuditEntry, Campaign, InvitationsSent, KingdomOffer, Membership
+from campaign.services import common, members, setup, submissions
 from notifications import outbox
 from notifications.models import Notification
 from tests.campaign.helpers import (
@@ -59,11 +59,11 @@ def who_plays(campaign: Campaign) -> tuple[Any, ...]:
 @pytest.fixture
 def open_campaign(cast):
     """gm runs it; alice and bob have joined; one kingdom of three is free."""
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Spring League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
     )
-    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
-    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    members.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
+    members.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
     return campaign
 
 
@@ -175,7 +175,7 @@ def test_a_started_campaign_sends_no_invitation(client, cast, running):
 
 def invite(campaign: Campaign, gm: User, *emails: str) -> list[str]:
     link = f"http://testserver{join_url(campaign.join_code)}"
-    return services.campaign_invite_by_email(campaign=campaign, actor=gm, emails=emails, link=link)
+    return members.campaign_invite_by_email(campaign=campaign, actor=gm, emails=emails, link=link)
 
 
 def test_a_mail_server_that_refuses_is_retried_and_shown_on_the_desk(
@@ -234,7 +234,7 @@ def test_an_invitation_whose_link_was_replaced_or_whose_campaign_started_is_not_
     cast, open_campaign
 ):
     invite(open_campaign, cast["gm"], "carol@example.org")
-    services.campaign_new_code(campaign=open_campaign, actor=cast["gm"])
+    members.campaign_new_code(campaign=open_campaign, actor=cast["gm"])
     assert outbox.sweep(timezone.now() + timedelta(minutes=1)) == 0
     (stale,) = Notification.objects.filter(kind="invitation")
     assert stale.given_up_at is not None
@@ -242,8 +242,8 @@ def test_an_invitation_whose_link_was_replaced_or_whose_campaign_started_is_not_
 
     open_campaign.refresh_from_db()
     invite(open_campaign, cast["gm"], "dave@example.org")
-    services.campaign_join(campaign=open_campaign, user=cast["eve"], kingdom_name="Green Orcs")
-    services.campaign_start(campaign=open_campaign, actor=cast["gm"])
+    members.campaign_join(campaign=open_campaign, user=cast["eve"], kingdom_name="Green Orcs")
+    setup.campaign_start(campaign=open_campaign, actor=cast["gm"])
     assert outbox.send(Notification.objects.get(address="dave@example.org").pk) == "dropped"
     assert mail.outbox == []
 
@@ -289,7 +289,7 @@ def test_a_campaign_sends_at_most_its_days_invitations_whoever_sends_them(
     User.objects.filter(pk=cast["gm"].pk).update(date_joined=timezone.now() - timedelta(days=30))
     gm = User.objects.get(pk=cast["gm"].pk)
     assert len(invite(open_campaign, gm, *addresses(20).split())) == 20
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(common.ServiceError) as refused:
         invite(open_campaign, gm, "one.more@example.org")
     assert refused.value.code == "too-many-invitations"
     assert "At most 20 invitations and offers a day go out for this campaign, and 0 are left" in (
@@ -303,15 +303,15 @@ def test_deleting_a_campaign_gives_its_admin_no_new_invitations(client, cast, se
     """Issue 34, finding 5: the day's count was read from the audit log, which a campaign's
     deletion takes with it: an admin who deleted a campaign could invite as many again."""
     settings.INVITATIONS_PER_NEW_ACCOUNT = 10
-    first = services.campaign_create(
+    first = setup.campaign_create(
         name="First League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
     assert len(invite(first, cast["gm"], *addresses(10).split())) == 10
-    services.campaign_delete(campaign=first, actor=cast["gm"])
-    second = services.campaign_create(
+    setup.campaign_delete(campaign=first, actor=cast["gm"])
+    second = setup.campaign_create(
         name="Second League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(common.ServiceError) as refused:
         invite(second, cast["gm"], "one.more@example.org")
     assert refused.value.code == "too-many-invitations"
     assert "for your account, and 0 are left today" in refused.value.message
@@ -371,7 +371,7 @@ def test_the_only_admin_can_not_step_down(client, cast, running):
 
 
 def test_an_admin_steps_down_when_another_remains(client, cast, running):
-    services.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
+    members.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
     signed_in(client, cast["gm"])
     assert "Step down as admin" in client.get(dashboard_url(running)).text
     response = client.post(action_url(running, "step-down"))
@@ -383,12 +383,12 @@ def test_an_admin_steps_down_when_another_remains(client, cast, running):
     assert client.get(response.url).status_code == 200
     assert AuditEntry.objects.filter(action="stepped-down", actor=cast["gm"]).exists()
     # alice runs it alone now: she may not step down.
-    with pytest.raises(services.ServiceError):
-        services.campaign_step_down(campaign=running, actor=cast["alice"])
+    with pytest.raises(common.ServiceError):
+        members.campaign_step_down(campaign=running, actor=cast["alice"])
 
 
 def test_stepping_down_with_htmx_leaves_the_dashboard(client, cast, running):
-    services.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
+    members.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
     response = signed_in(client, cast["alice"]).post(
         action_url(running, "step-down"), headers={"HX-Request": "true"}
     )
@@ -413,7 +413,7 @@ def test_the_admin_removes_a_player_before_the_start(client, cast, open_campaign
         {"player": "bob", "kingdom": "Blue Dwarfs"},
     )
     # His kingdom's name is free; he may not come back through the same link.
-    services.campaign_join(campaign=open_campaign, user=cast["eve"], kingdom_name="Blue Dwarfs")
+    members.campaign_join(campaign=open_campaign, user=cast["eve"], kingdom_name="Blue Dwarfs")
     signed_in(client, cast["bob"])
     page = client.get(join_url(open_campaign.join_code)).text
     assert "You were removed from this campaign" in page
@@ -426,7 +426,7 @@ def test_the_admin_removes_a_player_before_the_start(client, cast, open_campaign
     assert "You were removed from this campaign" in response.text
     assert not Membership.objects.filter(campaign=open_campaign, user=cast["bob"]).exists()
     # A new link lets him.
-    code = services.campaign_new_code(campaign=open_campaign, actor=cast["gm"]).join_code
+    code = members.campaign_new_code(campaign=open_campaign, actor=cast["gm"]).join_code
     response = client.post(
         join_url(code), {"kingdom_name": "Bob's Return", "colour": "#123456", "heraldry": "Q"}
     )
@@ -437,8 +437,8 @@ def test_the_admin_removes_a_player_before_the_start(client, cast, open_campaign
 
 
 def test_an_admin_who_played_and_is_removed_stays_an_admin(cast, open_campaign):
-    services.campaign_join(campaign=open_campaign, user=cast["gm"], kingdom_name="Grey Wardens")
-    services.campaign_remove_player(campaign=open_campaign, actor=cast["gm"], username="gm")
+    members.campaign_join(campaign=open_campaign, user=cast["gm"], kingdom_name="Grey Wardens")
+    members.campaign_remove_player(campaign=open_campaign, actor=cast["gm"], username="gm")
     gm = Membership.objects.get(campaign=open_campaign, user=cast["gm"])
     assert (gm.is_admin, gm.kingdom, gm.kingdom_name) == (True, "", "")
     assert Campaign.objects.get(pk=open_campaign.pk).barred == []
@@ -462,7 +462,7 @@ def offer_url(offer: KingdomOffer, answer: str) -> str:
 
 
 def offered(campaign: Campaign, username: str, kingdom: str = "red-elves") -> KingdomOffer:
-    return services.campaign_hand_over(
+    return members.campaign_hand_over(
         campaign=campaign, actor=User.objects.get(username="gm"), kingdom=kingdom,
         username=username, reason="alice moved away",
     )  # fmt: skip
@@ -472,7 +472,7 @@ def test_a_kingdom_changes_hands_only_when_the_person_offered_it_accepts(client,
     """Issue 26, point 7: a hand-over is an offer; the receiver is told on their home page
     and by e-mail, and the kingdom is theirs only once they accept."""
     cast = people
-    services.submission_save(campaign=running, user=cast["alice"], kind="races", payload="Elves")
+    submissions.submission_save(campaign=running, user=cast["alice"], kind="races", payload="Elves")
     before = who_plays(running)[:4]
     signed_in(client, cast["gm"])
     response = client.post(
@@ -516,12 +516,14 @@ def test_a_kingdom_changes_hands_only_when_the_person_offered_it_accepts(client,
     setup_url = reverse("campaign:setup", args=[running.slug])
     assert client.get(kingdom_url).status_code == 200
     assert "Elves" in client.get(setup_url).text
-    services.submission_set_ready(campaign=running, user=cast["eve"])
+    submissions.submission_set_ready(campaign=running, user=cast["eve"])
     signed_in(client, cast["alice"])
     assert client.get(kingdom_url).status_code == 404
     assert client.get(reverse("campaign:campaign", args=[running.slug])).status_code == 404
-    with pytest.raises(services.ServiceError):
-        services.submission_save(campaign=running, user=cast["alice"], kind="races", payload="Orcs")
+    with pytest.raises(common.ServiceError):
+        submissions.submission_save(
+            campaign=running, user=cast["alice"], kind="races", payload="Orcs"
+        )
 
 
 def test_an_offer_to_a_username_nobody_has_reads_like_any_other(client, cast, running):
@@ -625,7 +627,7 @@ def test_the_person_offered_a_kingdom_may_decline_it(client, cast, running):
 def test_an_offer_accepted_while_ruling_another_kingdom_is_refused(client, cast, running):
     offer = offered(running, "eve")
     other = offered(running, "eve", kingdom="blue-dwarfs")
-    services.offer_accept(offer_id=other.pk, user=cast["eve"])
+    members.offer_accept(offer_id=other.pk, user=cast["eve"])
     signed_in(client, cast["eve"])
     response = client.post(offer_url(offer, "accept"), follow=True)
     assert "Nothing was changed. eve rules Blue Dwarfs in this campaign already." in (
@@ -651,8 +653,8 @@ def test_a_kingdom_goes_at_once_to_the_admin_who_takes_it_and_who_stays_admin(
 
 
 def test_a_kingdom_of_an_admin_who_played_leaves_them_admin(cast, running):
-    services.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
-    services.offer_accept(offer_id=offered(running, "eve").pk, user=cast["eve"])
+    members.campaign_make_admin(campaign=running, actor=cast["gm"], username="alice")
+    members.offer_accept(offer_id=offered(running, "eve").pk, user=cast["eve"])
     alice = Membership.objects.get(campaign=running, user=cast["alice"])
     assert (alice.kingdom, alice.is_admin) == ("", True)
 
@@ -700,7 +702,7 @@ def test_a_hand_over_the_service_refuses_changes_nothing(client, cast, running, 
 
 def test_no_hand_over_before_the_start(client, cast, open_campaign):
     before = who_plays(open_campaign)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(common.ServiceError) as refused:
         offered(open_campaign, "eve")
     assert refused.value.code == "not-running"
     page = signed_in(client, cast["gm"]).get(dashboard_url(open_campaign)).text
@@ -744,13 +746,13 @@ def test_only_an_admin_may_change_who_plays(client, cast, action, visitor):
 
 def test_a_member_and_an_admin_at_once_sees_both_sides(client, cast):
     """Admins may also play: alice and bob run the campaign and each rules a kingdom."""
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Own Game", admin=cast["alice"], kingdoms=2, map_name="borderlands"
     )
-    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
-    services.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
-    services.campaign_make_admin(campaign=campaign, actor=cast["alice"], username="bob")
-    services.campaign_start(campaign=campaign, actor=cast["bob"])
+    members.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red Elves")
+    members.campaign_join(campaign=campaign, user=cast["bob"], kingdom_name="Blue Dwarfs")
+    members.campaign_make_admin(campaign=campaign, actor=cast["alice"], username="bob")
+    setup.campaign_start(campaign=campaign, actor=cast["bob"])
     signed_in(client, cast["alice"])
     page = client.get(reverse("campaign:campaign", args=[campaign.slug])).text
     assert "My kingdom: Red Elves" in page
@@ -769,7 +771,7 @@ def test_the_people_are_listed_with_their_kingdoms_and_roles(client, cast, runni
 
 def test_a_kingdom_whose_player_s_account_is_gone_is_handed_over(cast, running):
     cast["bob"].delete()
-    services.offer_accept(offer_id=offered(running, "eve", "blue-dwarfs").pk, user=cast["eve"])
+    members.offer_accept(offer_id=offered(running, "eve", "blue-dwarfs").pk, user=cast["eve"])
     eve = Membership.objects.get(campaign=running, user=cast["eve"])
     assert (eve.kingdom, eve.kingdom_name, eve.heraldry) == ("blue-dwarfs", "Blue Dwarfs", "B")
     assert AuditEntry.objects.get(action="handed-over").details["from"] is None
@@ -780,7 +782,7 @@ def test_a_kingdom_is_not_handed_to_a_closed_account(cast, running):
     User.objects.filter(pk=cast["eve"].pk).update(is_active=False)
     offer = offered(running, "eve")
     assert offer.to_user is None
-    with pytest.raises(services.ServiceError) as refused:
-        services.offer_accept(offer_id=offer.pk, user=cast["eve"])
+    with pytest.raises(common.ServiceError) as refused:
+        members.offer_accept(offer_id=offer.pk, user=cast["eve"])
     assert refused.value.code == "not-yours"
     assert Membership.objects.get(campaign=running, kingdom="red-elves").user == cast["alice"]

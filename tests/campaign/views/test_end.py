@@ -5,9 +5,9 @@ chronicle; only once the campaign has ended, and only for its members."""
 import pytest
 from django.urls import reverse
 
-from campaign import services
 from campaign.display.story import tiebreaks
 from campaign.models import Campaign
+from campaign.services import common
 from tests.campaign.helpers import new_campaign, play_until, signed_in
 
 NAMES = {"red": "Red", "blue": "Blue", "green": "Green"}
@@ -68,7 +68,7 @@ def end_url(campaign: Campaign) -> str:
 
 @pytest.mark.django_db
 def test_the_end_shows_the_podium_the_standings_the_moments_and_the_chronicle(client, cast, ended):
-    data = services.latest_snapshot(ended).data
+    data = common.latest_snapshot(ended).data
     page = signed_in(client, cast["bob"]).get(end_url(ended)).text
     winner = {"red-elves": "Red Elves", "blue-dwarfs": "Blue Dwarfs"}[data["scores"][0]["kingdom"]]
     assert "The podium" in page

@@ -10,8 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import admin, advancing, common, submissions
 from campaign.words import names_of
 from tests.campaign.helpers import new_campaign, play_until, signed_in
 
@@ -70,7 +70,7 @@ def test_an_earlier_snapshot_shows_the_earlier_positions_and_says_when(client, c
 def test_the_slider_runs_from_the_first_snapshot_to_the_newest_with_earlier_and_later(client, cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, month_two)
-    newest = services.latest_snapshot(campaign).number
+    newest = common.latest_snapshot(campaign).number
     page = signed_in(client, cast["alice"]).get(page_url(campaign, 2)).text
     assert f'type="range" id="history-at" name="at" min="1" max="{newest}" value="2"' in page
     assert f'href="{page_url(campaign, 1)}"' in page  # earlier
@@ -81,7 +81,7 @@ def test_the_slider_runs_from_the_first_snapshot_to_the_newest_with_earlier_and_
 def test_the_newest_snapshot_is_now_and_links_the_months_report(client, cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, month_two)
-    newest = services.latest_snapshot(campaign).number
+    newest = common.latest_snapshot(campaign).number
     page = signed_in(client, cast["alice"]).get(page_url(campaign)).text
     assert "You are looking at" not in page
     assert "What happened in year 1, summer month 1" in page
@@ -106,13 +106,13 @@ def test_the_slider_gets_only_the_map_section_with_htmx(client, cast):
 @pytest.mark.parametrize("at", ["0", "999", "abc", "-1", "2.5", "9" * 5000, str(2**31), str(2**63)])
 def test_an_unknown_snapshot_is_not_found(client, cast, at):
     campaign = new_campaign(cast)
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     assert signed_in(client, cast["alice"]).get(page_url(campaign, at)).status_code == 404
 
 
 def test_the_admin_looks_back_too(client, cast):
     campaign = new_campaign(cast)
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     page = signed_in(client, cast["gm"]).get(page_url(campaign, 1))
     assert page.status_code == 200
     assert "You are looking at the setup (step 1 of 2)" in page.text
@@ -120,7 +120,7 @@ def test_the_admin_looks_back_too(client, cast):
 
 def test_nobody_else_looks_back(client, cast):
     campaign = new_campaign(cast)
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     signed_in(client, cast["eve"])
     assert client.get(page_url(campaign, 1)).status_code == 404
     assert client.get(page_url(campaign, 1), headers={"HX-Request": "true"}).status_code == 404
@@ -132,12 +132,12 @@ def test_nobody_else_looks_back(client, cast):
 
 def test_s1_a_secret_race_never_shows_in_the_history(client, cast):
     campaign = new_campaign(cast)
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
     )
-    services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    submissions.submission_set_ready(campaign=campaign, user=cast["alice"])
     # bob has not chosen: the engine keeps alice's choice in the file's inputs and waits
-    snapshot = services.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)
+    snapshot = advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=1)
     assert snapshot is not None
     assert "Nightstalkers" in str(snapshot.data["inputs"])
     for user in ("bob", "gm"):
@@ -167,7 +167,7 @@ def test_the_history_takes_the_same_queries_on_a_small_and_a_large_campaign(clie
 
 def test_htmx_restoring_the_browser_history_gets_the_whole_page(client, cast):
     campaign = new_campaign(cast)
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     headers = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
     page = signed_in(client, cast["alice"]).get(page_url(campaign, 1), headers=headers)
     assert "<html" in page.text

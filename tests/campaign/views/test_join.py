@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign, Membership
+from campaign.services import common, members, setup
 from notifications.models import Notification
 from tests.campaign.helpers import PASSWORD, new_campaign, queries_of, signed_in
 
@@ -46,7 +46,7 @@ def memberships(campaign: Campaign) -> list[tuple[Any, ...]]:
 def campaign(cast):
     """Three kingdoms on the Borderlands, cycle orders, simple battles; alice (Red Elves,
     #aa0000, R) and bob (Blue Dwarfs, #0000aa, B) have joined; gm runs it."""
-    made = services.campaign_create(
+    made = setup.campaign_create(
         name="Spring League",
         admin=cast["gm"],
         kingdoms=3,
@@ -55,10 +55,10 @@ def campaign(cast):
         deadlines={"setup": 24, "orders": 48, "battles": 96, "winter": 36},
         deadline_days=[5, 6],
     )
-    services.campaign_join(
+    members.campaign_join(
         campaign=made, user=cast["alice"], kingdom_name="Red Elves", colour="#aa0000"
     )
-    services.campaign_join(
+    members.campaign_join(
         campaign=made, user=cast["bob"], kingdom_name="Blue Dwarfs", colour="#0000aa"
     )
     return made
@@ -109,7 +109,7 @@ def test_the_page_shows_the_campaign_s_options_and_who_has_joined(client, cast, 
 def test_the_page_shows_the_optional_rules_and_letters_before_one_joins(client, cast):
     """Issue 35: the README said the join page shows the campaign's options; its optional
     rules and its letters were missing."""
-    made = services.campaign_create(
+    made = setup.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=2, map_name="borderlands",
         options={"wizards": True, "sieges": True}, letters=Campaign.Letters.HERALD,
     )  # fmt: skip
@@ -188,7 +188,7 @@ def test_a_kingdom_like_another_or_badly_given_is_refused(client, cast, campaign
 
 def test_an_unknown_or_revoked_code_says_it_is_no_longer_valid(client, cast, campaign):
     old = campaign.join_code
-    services.campaign_new_code(campaign=campaign, actor=cast["gm"])
+    members.campaign_new_code(campaign=campaign, actor=cast["gm"])
     before = memberships(campaign)
     signed_in(client, cast["eve"])
     for code in ("no-such-code", old):
@@ -212,7 +212,7 @@ def refused(client: Client, campaign: Campaign, message: str) -> None:
 
 
 def test_a_full_campaign_is_refused(client, cast, campaign):
-    services.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Green Orcs")
+    members.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Green Orcs")
     carol = User.objects.create_user("carol", password=PASSWORD)
     refused(signed_in(client, carol), campaign, "Every kingdom of this campaign is taken.")
 
@@ -230,7 +230,7 @@ def test_joining_twice_is_refused(client, cast, campaign):
 
 
 def test_a_removed_player_is_refused(client, cast, campaign):
-    services.campaign_remove_player(campaign=campaign, actor=cast["gm"], username="bob")
+    members.campaign_remove_player(campaign=campaign, actor=cast["gm"], username="bob")
     refused(signed_in(client, cast["bob"]), campaign, "You were removed from this campaign")
 
 
@@ -323,7 +323,7 @@ def test_three_players_join_through_the_link_and_the_admin_starts(client, cast):
         reverse("campaign:dashboard_action", args=[campaign.slug, "start"]), follow=True
     )
     assert "The campaign has started: the kingdoms choose their races." in response.text
-    pending = services.latest_snapshot(campaign).data["pending"]
+    pending = common.latest_snapshot(campaign).data["pending"]
     assert sorted((p["kingdom"], p["kind"]) for p in pending) == [
         ("carrowmoor", "race"),
         ("duskhollow", "race"),
@@ -351,10 +351,10 @@ def test_the_join_page_s_queries_do_not_grow_with_the_campaigns(client, cast, ca
     signed_in(client, cast["eve"])
     few, _ = queries_of(client, join_url(campaign))
     for n in range(4):
-        other = services.campaign_create(
+        other = setup.campaign_create(
             name=f"Other {n}", admin=cast["gm"], kingdoms=3, map_name="borderlands"
         )
-        services.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
+        members.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
     many, _ = queries_of(client, join_url(campaign))
     assert few == many
 
@@ -393,7 +393,7 @@ def test_when_the_last_kingdom_joins_the_admin_is_told_and_offered_start(client,
     cast["gm"].email = "gm@example.org"
     cast["gm"].save()
     with transaction.atomic():
-        services.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Green Orcs")
+        members.campaign_join(campaign=campaign, user=cast["eve"], kingdom_name="Green Orcs")
     sent = Notification.objects.get(campaign=campaign, user=cast["gm"])
     assert sent.subject == "[Spring League] Every kingdom has joined: start the campaign"
     assert "Green Orcs (eve)" in sent.body

@@ -15,8 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import services
 from campaign.models import Campaign, Correspondence, Letter
+from campaign.services import letters as letters_services
+from campaign.services import members, setup
 from tests.battles.conftest import make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast, signed_in
 from tests.notifications.notifying import with_addresses
@@ -97,10 +98,10 @@ def test_a_letter_through_the_herald_is_read_by_every_member(league, cast):
 def test_a_kingdom_named_as_a_word_the_app_keeps_gets_another_id(cast, name):
     """Issue 34: a kingdom's id is made from its name; the herald's key, a drawn result,
     the marauders and their general are words the app keeps, never a kingdom's id."""
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Winter League", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
-    joined = services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name=name)
+    joined = members.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name=name)
     assert joined.kingdom_name == name
     assert joined.kingdom == f"{name.lower()}2"
 
@@ -111,12 +112,12 @@ def test_ticking_a_kingdom_named_herald_writes_to_it_alone(cast):
     carol alone: bob does not read it, and it is posted nowhere."""
     from notifications.models import DiscordWebhook, Notification
 
-    campaign = services.campaign_create(
+    campaign = setup.campaign_create(
         name="Herald League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
     )
     for user, name in (("alice", "Aldermark"), ("bob", "Brightwater"), ("carol", "Herald")):
-        services.campaign_join(campaign=campaign, user=cast[user], kingdom_name=name)
-    services.campaign_start(campaign=campaign, actor=cast["gm"])
+        members.campaign_join(campaign=campaign, user=cast[user], kingdom_name=name)
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])
     DiscordWebhook.objects.create(
         campaign=campaign, url="https://discord.com/api/webhooks/1/x", herald=True
     )
@@ -286,13 +287,13 @@ def test_a_letter_older_than_five_minutes_is_not_changed(league, cast):
 
 def test_a_kingdom_handed_over_brings_its_letters(league, cast):
     write(signed_in(Client(), cast["alice"]), league, ["brightwater"], "A secret pact.")
-    offer = services.campaign_hand_over(
+    offer = members.campaign_hand_over(
         campaign=league, actor=cast["gm"], kingdom="brightwater", username="eve", reason="moved"
     )
     assert offer is not None
     from campaign.models import KingdomOffer
 
-    services.offer_accept(offer_id=KingdomOffer.objects.get().pk, user=cast["eve"])
+    members.offer_accept(offer_id=KingdomOffer.objects.get().pk, user=cast["eve"])
     eve = signed_in(Client(), cast["eve"])
     assert "A secret pact." in read(eve, page_of(league, Correspondence.objects.get()))
     assert (
@@ -351,7 +352,7 @@ def test_any_tag_asked_of_letters_or_a_report_that_do_not_exist_is_a_404(league,
 @pytest.mark.parametrize(
     "moment",
     [
-        "campaign.services.correspondence_read",
+        "campaign.services.letters.correspondence_read",
         "campaign.views.letters.campaign_tag",
         "campaign.views.letters._correspondence_page",
     ],
@@ -390,7 +391,7 @@ def test_a_letter_written_while_a_poll_is_drawn_reaches_the_open_page(
         tag = response["ETag"]
     assert response.status_code == 304
     assert "An answer, meanwhile." in shown[-1]
-    assert [c.unread for c in services.conversations_of(league, "brightwater")] == [0]
+    assert [c.unread for c in letters_services.conversations_of(league, "brightwater")] == [0]
 
 
 @pytest.mark.parametrize("herald_posted", [True, False])

@@ -10,9 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import services
 from campaign.gazetteer import Names, hex_key
 from campaign.models import AuditEntry, Campaign
+from campaign.services import common, members
+from campaign.services import names as names_services
 from campaign.words import names_of
 from tests.campaign.helpers import (
     action_url,
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
-    data: dict[str, Any] = services.latest_snapshot(campaign).data
+    data: dict[str, Any] = common.latest_snapshot(campaign).data
     return data
 
 
@@ -49,7 +50,7 @@ def first_army(campaign: Campaign, kingdom: str = "red-elves") -> str:
 
 
 def name_unit(client: Client, campaign: Campaign, unit: str, name: str, **extra: Any) -> Any:
-    form = {"unit": unit, "name": name, "seen": services.latest_snapshot(campaign).number}
+    form = {"unit": unit, "name": name, "seen": common.latest_snapshot(campaign).number}
     return client.post(reverse("campaign:unit_name", args=[campaign.slug]), {**form, **extra})
 
 
@@ -91,7 +92,7 @@ def test_a_settlement_built_in_a_winter_is_named_when_it_is_built(cast):
     kept = campaign.gazetteer["settlements"][hex_key(built["hex"])]
     campaign.refresh_from_db()
     assert hex_key(built["hex"]) in campaign.gazetteer["settled"]
-    number = services.latest_snapshot(campaign).number
+    number = common.latest_snapshot(campaign).number
     report = html.unescape(
         signed_in(Client(), cast["bob"])
         .get(reverse("campaign:report", args=[campaign.slug, number]))
@@ -170,11 +171,11 @@ def test_a_place_is_never_given_a_name_the_campaign_has_or_no_name(client, cast,
 def test_a_place_renamed_meanwhile_is_no_longer_offered_and_its_old_name_is_refused(cast):
     campaign = new_campaign(cast)
     place = names(campaign).places()[0]
-    services.place_rename(
+    names_services.place_rename(
         campaign=campaign, actor=cast["gm"], place=place, name="Elderholt", reason="first"
     )
-    with pytest.raises(services.ServiceError) as refusal:
-        services.place_rename(
+    with pytest.raises(common.ServiceError) as refusal:
+        names_services.place_rename(
             campaign=campaign, actor=cast["gm"], place=place, name="Other", reason="second"
         )
     assert refusal.value.code == "no-such-place"
@@ -198,7 +199,7 @@ def test_a_player_names_their_army_and_everyone_reads_it_by_that_name(client, ca
     bob = signed_in(Client(), cast["bob"])
     assert "The Iron Host (Red Elves) (upright" in page(bob, "campaign:campaign", campaign)
     play_until(campaign, cast, at_step("battles"))
-    number = services.latest_snapshot(campaign).number
+    number = common.latest_snapshot(campaign).number
     report = html.unescape(bob.get(reverse("campaign:report", args=[campaign.slug, number])).text)
     assert "The Iron Host" in report
     assert "Red Elves' 1st army" not in report
@@ -250,8 +251,10 @@ def test_a_kingdom_handed_over_keeps_its_armies_names(cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_step("orders"))
     army = first_army(campaign)
-    services.unit_rename(campaign=campaign, user=cast["alice"], unit=army, name="The Iron Host")
-    services.campaign_hand_over(
+    names_services.unit_rename(
+        campaign=campaign, user=cast["alice"], unit=army, name="The Iron Host"
+    )
+    members.campaign_hand_over(
         campaign=campaign, actor=cast["gm"], kingdom="red-elves", username="gm", reason="away"
     )
     gm = signed_in(Client(), cast["gm"])

@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import services
 from campaign.models import AuditEntry, Campaign
 from campaign.rules.hexmap import map_to_json
 from campaign.rules.mapgen import generate_map
+from campaign.services import admin, common, setup
 from tests.campaign.helpers import new_campaign, queries_of, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -251,13 +251,13 @@ def test_the_service_refuses_a_bad_option_whatever_calls_it(cast):
         ({"fog": True}, "fog"),
     ]
     for options, field in cases:
-        with pytest.raises(services.ServiceError) as refused:
-            services.campaign_create(
+        with pytest.raises(common.ServiceError) as refused:
+            setup.campaign_create(
                 name="X", admin=cast["gm"], kingdoms=2, map_name="borderlands", options=options
             )
         assert (refused.value.code, refused.value.field) == ("bad-option", field)
-    with pytest.raises(services.ServiceError) as refused:
-        services.campaign_create(
+    with pytest.raises(common.ServiceError) as refused:
+        setup.campaign_create(
             name="X", admin=cast["gm"], kingdoms=2, map_name="borderlands", deadline_days=[]
         )
     assert refused.value.code == "no-days"
@@ -309,14 +309,14 @@ def on_days(cast: dict[str, User], days: list[int], zone: str = "UTC") -> Campai
 
 def test_a_deadline_on_an_allowed_day_stays(cast, at_wednesday_noon):
     campaign = on_days(cast, [4])  # Friday
-    services.campaign_start(campaign=campaign, actor=cast["gm"])  # setup: 48 hours
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])  # setup: 48 hours
     campaign.refresh_from_db()
     assert campaign.deadline == datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
 
 
 def test_a_deadline_moves_to_the_same_time_on_the_next_allowed_day(cast, at_wednesday_noon):
     campaign = on_days(cast, [0, 5])  # Monday and Saturday
-    services.campaign_start(campaign=campaign, actor=cast["gm"])  # Friday noon: no
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])  # Friday noon: no
     campaign.refresh_from_db()
     assert campaign.deadline == datetime(2026, 3, 7, 12, 0, tzinfo=UTC)  # Saturday noon
 
@@ -325,37 +325,37 @@ def test_the_days_are_the_campaign_s_time_zone_s(cast, at_wednesday_noon):
     """Friday noon UTC is Saturday 1 a.m. in Auckland: allowed there on Saturdays, it
     stays; allowed only on Fridays, it moves to Friday 1 a.m. Auckland time a week on."""
     saturday = on_days(cast, [5], "Pacific/Auckland")
-    services.campaign_start(campaign=saturday, actor=cast["gm"])
+    setup.campaign_start(campaign=saturday, actor=cast["gm"])
     saturday.refresh_from_db()
     assert saturday.deadline == datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
     friday = new_campaign(cast, "Friday", start=False)
     Campaign.objects.filter(pk=friday.pk).update(deadline_days=[4], time_zone="Pacific/Auckland")
-    services.campaign_start(campaign=friday, actor=cast["gm"])
+    setup.campaign_start(campaign=friday, actor=cast["gm"])
     friday.refresh_from_db()
     assert friday.deadline == datetime(2026, 3, 12, 12, 0, tzinfo=UTC)  # Fri 13th, 1 a.m. NZDT
 
 
 def test_every_deadline_the_campaign_sets_keeps_to_its_days(cast, at_wednesday_noon, monkeypatch):
     campaign = on_days(cast, [4])  # Fridays only
-    services.campaign_start(campaign=campaign, actor=cast["gm"])
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     friday = datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
     assert campaign.deadline == friday
     # Extended by a day: Saturday, so the Friday after.
-    services.campaign_extend(campaign=campaign, actor=cast["gm"], hours=24)
+    admin.campaign_extend(campaign=campaign, actor=cast["gm"], hours=24)
     campaign.refresh_from_db()
     assert campaign.deadline == friday + timedelta(days=7)
     # Paused with a day left, resumed on Tuesday: Wednesday, so Friday.
     monkeypatch.setattr(timezone, "now", lambda: campaign.deadline - timedelta(days=1))
-    services.campaign_pause(campaign=campaign, actor=cast["gm"])
+    admin.campaign_pause(campaign=campaign, actor=cast["gm"])
     tuesday = datetime(2026, 3, 17, 9, 30, tzinfo=UTC)
     monkeypatch.setattr(timezone, "now", lambda: tuesday)
-    services.campaign_resume(campaign=campaign, actor=cast["gm"])
+    admin.campaign_resume(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     assert campaign.deadline == datetime(2026, 3, 20, 9, 30, tzinfo=UTC)
     # An advance opens the next step's deadline (the first capital's turn: 12 hours from
     # Tuesday 09:30, Tuesday evening): Friday at that time.
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     campaign.refresh_from_db()
     assert campaign.deadline == datetime(2026, 3, 20, 21, 30, tzinfo=UTC)
 
@@ -365,7 +365,7 @@ def test_a_deadline_moves_across_a_change_of_clocks_at_the_same_wall_time(cast, 
     on Mondays only, the deadline is Monday at 09:00 BST, 08:00 UTC."""
     monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 26, 9, 0, tzinfo=UTC))
     campaign = on_days(cast, [0], "Europe/London")
-    services.campaign_start(campaign=campaign, actor=cast["gm"])  # Saturday 09:00 GMT
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])  # Saturday 09:00 GMT
     campaign.refresh_from_db()
     assert campaign.deadline == datetime(2026, 3, 30, 8, 0, tzinfo=UTC)
 

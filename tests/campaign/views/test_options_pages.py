@@ -14,12 +14,12 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign import services
 from campaign.gazetteer import Names
 from campaign.models import Campaign
 from campaign.rules.hexmap import neighbours
 from campaign.rules.optional.wizards.artefacts import ARTEFACTS
 from campaign.rules.options import OPTION_ROWS
+from campaign.services import admin, common
 from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
@@ -154,7 +154,7 @@ def test_the_kingdom_page_shows_each_armys_licence_to_its_player(cast):
 
 
 def said(campaign: Campaign) -> Names:
-    return names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
+    return names_of(common.latest_snapshot(campaign).data, campaign.gazetteer)
 
 
 def on(campaign: Campaign, army: str) -> str:
@@ -164,9 +164,9 @@ def on(campaign: Campaign, army: str) -> str:
 
 def holding(campaign: Campaign, cast: dict[str, Any], artefacts: list[Any]) -> None:
     """The gm corrects the newest snapshot so that the campaign's pool is `artefacts`."""
-    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    data = copy.deepcopy(common.latest_snapshot(campaign).data)
     data["artefacts"] = artefacts
-    services.campaign_correct(
+    admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="artefacts", data=data, what="test"
     )
 
@@ -226,7 +226,7 @@ def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
     battle = Battle.objects.get(campaign=campaign)
     card = reverse("battles:card", args=[campaign.slug, battle.number])
     act = reverse("battles:act", args=[campaign.slug, battle.number, "report"])
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     alice = signed_in(Client(), cast["alice"])
     page = alice.get(card).text
     assert 'name="captured" value="Blue Boots"' in page
@@ -243,7 +243,7 @@ def test_a_report_names_the_artefacts_taken_and_the_confirmed_result_moves_them(
     confirm = reverse("battles:act", args=[campaign.slug, battle.number, "confirm"])
     with django_capture_on_commit_callbacks(execute=True):
         bob.post(confirm, {"seen": seen, "report": report.pk})
-    holders = {a["name"]: a["holder"] for a in services.latest_snapshot(campaign).data["artefacts"]}
+    holders = {a["name"]: a["holder"] for a in common.latest_snapshot(campaign).data["artefacts"]}
     assert holders["Blue Boots"] == {"kingdom": "red-elves", "army": "red-elves-1"}
     # Issue 35: the card's "What it did" tells the capture
     assert "Red Elves takes Blue Boots from Blue Dwarfs (option OA10)." in html.unescape(
@@ -256,7 +256,7 @@ def test_a_capture_of_ones_own_artefact_is_refused_as_it_is_reported_in_a_later_
     her own artefact as taken. It was accepted, and stopped the campaign once the first
     battle's result came in; it is refused when reported, in words, and nothing is kept."""
     campaign = new_campaign(cast, options={"wizards": True})
-    data = copy.deepcopy(services.latest_snapshot(campaign).data)
+    data = copy.deepcopy(common.latest_snapshot(campaign).data)
     plains = [t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains" and not t["river"]]
     first, second = (
         plains[0],
@@ -282,7 +282,7 @@ def test_a_capture_of_ones_own_artefact_is_refused_as_it_is_reported_in_a_later_
     assert Battle.objects.filter(campaign=campaign, status="awaiting_result").count() == 2
     later = Battle.objects.get(campaign=campaign, hex=second)
     act = reverse("battles:act", args=[campaign.slug, later.number, "report"])
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     alice = signed_in(Client(), cast["alice"])
     post = {"seen": seen, "outcome": "red-elves", "captured": ["Red Blade"]}
     refused = html.unescape(alice.post(act, post, follow=True).text)
@@ -316,15 +316,15 @@ def test_the_admins_decision_on_the_battle_desk_names_the_artefacts_taken(
     assert 'name="captured" value="Red Blade"' in desk
     assert 'value="Home Ring"' not in desk  # kept at the capital: not in the battle
     decide = reverse("battles:admin_act", args=[campaign.slug, battle.number, "decide"])
-    before = services.latest_snapshot(campaign).number
+    before = common.latest_snapshot(campaign).number
     forged = {"outcome": "blue-dwarfs", "captured": ["Home Ring"], "reason": "disputed"}
     forged |= seen_now(campaign)
     refused = html.unescape(gm.post(decide, forged, follow=True).text)
     assert "Nothing was changed." in refused
-    assert services.latest_snapshot(campaign).number == before
+    assert common.latest_snapshot(campaign).number == before
     with django_capture_on_commit_callbacks(execute=True):
         gm.post(decide, {**forged, "captured": ["Red Blade"]})
-    holders = {a["name"]: a["holder"] for a in services.latest_snapshot(campaign).data["artefacts"]}
+    holders = {a["name"]: a["holder"] for a in common.latest_snapshot(campaign).data["artefacts"]}
     assert holders["Red Blade"] == {"kingdom": "blue-dwarfs", "army": "blue-dwarfs-1"}
     assert holders["Home Ring"] == {"kingdom": "red-elves", "army": None}
 
@@ -347,7 +347,7 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
         and not any(a["hex"] == t["hex"] for a in data["armies"])
     )
     data["towers"] = [tower]
-    services.campaign_correct(
+    admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="a tower", data=data, what="test"
     )
     alice = signed_in(Client(), cast["alice"])
@@ -356,7 +356,7 @@ def test_the_winter_page_offers_a_quest_at_each_tower_beside_the_kingdom(cast):
     assert f"Hero sent to the tower {said(campaign).at(tower)}" in page
     assert "1 the hero is lost, 2 hurt, 3 nothing found" in page
     add = reverse("campaign:winter_change", args=[campaign.slug, "purchases", "add"])
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     purchase = json.dumps({"quest": tower})
     for bad in (
         {"hero": "", "points": "100"},
@@ -403,7 +403,7 @@ def test_the_winter_page_places_artefacts_at_deployment_seen_by_their_kingdom_al
     page = html.unescape(alice.get(url).text)
     assert "Your magical artefacts" in page
     add = reverse("campaign:winter_change", args=[campaign.slug, "deploy", "add"])
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})
     page = html.unescape(alice.get(url).text)
     assert f"Ring of Secrets {on(campaign, army)}" in page
@@ -431,7 +431,7 @@ def test_the_winter_page_places_an_artefact_by_tapping_an_army_on_the_map(cast):
     alice = signed_in(Client(), cast["alice"])
     url = reverse("campaign:winter", args=[campaign.slug])
     add = reverse("campaign:winter_change", args=[campaign.slug, "deploy", "add"])
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     assert "Once your armies are placed, you may tap the map" in html.unescape(alice.get(url).text)
     for each in armies:
         alice.post(add, {"seen": seen, "army": each, "hex": f"{capital[0]},{capital[1]}"})
@@ -459,7 +459,7 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
     page = gm.get(reverse("campaign:dashboard", args=[campaign.slug])).text
     assert "Blade of Slashing, 5" in page
     url = reverse("campaign:dashboard_action", args=[campaign.slug, "artefacts"])
-    before = services.latest_snapshot(campaign).number
+    before = common.latest_snapshot(campaign).number
     for lines, why in (
         ("Sword, 25\nSword, 30", "Each artefact once: Sword twice."),
         ("Sword, 55", "An artefact is worth 5 to 50 points: not Sword."),
@@ -471,7 +471,7 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
             url, {**seen_now(campaign), "artefacts": lines, "reason": "house list"}, follow=True
         )
         assert why in html.unescape(response.text)
-    assert services.latest_snapshot(campaign).number == before
+    assert common.latest_snapshot(campaign).number == before
     bob = signed_in(Client(), cast["bob"])
     assert bob.post(url, {"artefacts": "Sword, 25", "reason": "x"}).status_code == 404
     response = gm.post(
@@ -480,7 +480,7 @@ def test_the_admin_edits_the_artefacts_before_year_1_and_not_after(cast):
         follow=True,
     )
     assert "The campaign's magical artefacts are set: 2, all free." in html.unescape(response.text)
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     assert data["artefacts"] == [
         {"name": "Sword", "points": 25, "holder": None},
         {"name": "Shield", "points": 10, "holder": None},
@@ -498,17 +498,17 @@ def test_the_artefacts_from_a_page_drawn_before_the_newest_snapshot_are_refused(
     campaign = new_campaign(cast, options={"wizards": True})
     gm = signed_in(Client(), cast["gm"])
     stale = seen_now(campaign)
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # another tab
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])  # another tab
     url = reverse("campaign:dashboard_action", args=[campaign.slug, "artefacts"])
-    before = services.latest_snapshot(campaign)
+    before = common.latest_snapshot(campaign)
     response = gm.post(url, {**stale, "artefacts": "Sword, 25", "reason": "x"}, follow=True)
     assert (
         "Nothing was changed. The campaign moved on since this page was drawn: here it is as "
         "it stands now."
     ) in html.unescape(response.text)
     assert "Blade of Slashing, 5" in response.text
-    assert services.latest_snapshot(campaign).number == before.number
-    assert services.latest_snapshot(campaign).data["artefacts"] == before.data["artefacts"]
+    assert common.latest_snapshot(campaign).number == before.number
+    assert common.latest_snapshot(campaign).data["artefacts"] == before.data["artefacts"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -536,7 +536,7 @@ def test_where_an_artefact_is_never_shows_to_another_player_on_any_page(cast):
     army = next(a["id"] for a in data["armies"] if a["kingdom"] == red)
     ring = {"kingdom": red, "army": army}
     holding(campaign, cast, [{"name": "Ring of Secrets", "points": 25, "holder": ring}])
-    newest = services.latest_snapshot(campaign).number
+    newest = common.latest_snapshot(campaign).number
     slug = campaign.slug
     pages = [
         reverse(name, args=[slug])
@@ -566,7 +566,7 @@ def test_at_the_deployment_where_alice_places_an_artefact_shows_to_nobody_else(c
     army = next(a["id"] for a in data["armies"] if a["kingdom"] == red)
     ring = {"kingdom": red, "army": army}
     holding(campaign, cast, [{"name": "Ring of Secrets", "points": 25, "holder": ring}])
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     alice = signed_in(Client(), cast["alice"])
     add = reverse("campaign:winter_change", args=[campaign.slug, "deploy", "add"])
     alice.post(add, {"seen": seen, "artefact": "Ring of Secrets", "army": army})

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import common
 from tests.campaign.helpers import (
     at_step,
     kingdom_of,
@@ -40,7 +40,7 @@ def test_an_order_post_reads_the_newest_snapshot_once(
     campaign: Campaign = new_campaign(cast)
     play_until(campaign, cast, at_step("orders"))
     kingdom = kingdom_of(campaign, cast["alice"])
-    newest = services.latest_snapshot(campaign)
+    newest = common.latest_snapshot(campaign)
     army = next(a for a in newest.data["armies"] if a["kingdom"] == kingdom)
     form = seen_with(campaign, {"unit": army["id"], "order": "defend", "seen": newest.number})
     signed_in(client, cast["alice"])

@@ -16,13 +16,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.display.orders_board import orders_board
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Snapshot, Submission
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex
 from campaign.rules.orders import order_choices, unordered
+from campaign.services import admin, advancing, common, submissions
 from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
@@ -52,7 +52,7 @@ def url(campaign: Campaign, name: str = "orders") -> str:
 
 
 def newest(campaign: Campaign) -> Snapshot:
-    return services.latest_snapshot(campaign)
+    return common.latest_snapshot(campaign)
 
 
 def army_of(campaign: Campaign, user: User) -> dict[str, Any]:
@@ -129,7 +129,7 @@ def test_a_kingdom_without_units_opens_the_map_on_its_capital(cast, campaign):
     data = copy.deepcopy(newest(campaign).data)
     data["armies"] = [a for a in data["armies"] if a["kingdom"] != alice.kingdom]
     capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == alice.kingdom)
-    services.campaign_correct(
+    admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="lost", data=data, what="alice's army"
     )
     board = orders_board(alice, newest(campaign), [alice], draft=None, ready=set(), digest="")
@@ -356,7 +356,7 @@ def test_once_the_month_moves_on_the_status_brings_the_whole_board_in_its_place(
     give(client, campaign, army_of(campaign, cast["alice"])["id"], "defend")
     client.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
     status = f"{url(campaign, 'orders_status')}?seen={newest(campaign).number}"
-    services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+    admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     board = client.get(status, **HTMX)
     assert board.status_code == 200
     assert board["HX-Retarget"] == "#orders-board"
@@ -676,17 +676,17 @@ def test_o8_orders_the_campaign_already_holds_are_kept_when_it_asks_for_the_rest
     kingdom = kingdom_of(campaign, cast["alice"])
     army, ship = army_of(campaign, cast["alice"])["id"], f"{kingdom}-s1"
     ship_order = {"unit": ship, "order": "stay"}
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=cast["alice"], kind="orders", payload=[ship_order]
     )
-    services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    submissions.submission_set_ready(campaign=campaign, user=cast["alice"])
     bob_army = army_of(campaign, cast["bob"])["id"]
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=cast["bob"], kind="orders",
         payload=[{"unit": bob_army, "order": "defend"}],
     )  # fmt: skip
-    services.submission_set_ready(campaign=campaign, user=cast["bob"])
-    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=newest(campaign).number)
+    submissions.submission_set_ready(campaign=campaign, user=cast["bob"])
+    advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=newest(campaign).number)
     data = newest(campaign).data
     assert data["inputs"]["orders"][kingdom] == [ship_order]
     assert [p["units"] for p in data["pending"] if p["kingdom"] == kingdom] == [[army]]

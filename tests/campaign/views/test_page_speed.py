@@ -15,13 +15,13 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.display import mapcache
 from campaign.display.mapsvg.render import draw_ground
 from campaign.display.mapsvg.scene import KingdomLook
 from campaign.models import Campaign, Membership
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.orders import order_choices
+from campaign.services import admin, common, submissions
 from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
@@ -57,7 +57,7 @@ def url(campaign: Campaign, name: str = "orders") -> str:
 
 def army_of(campaign: Campaign, user: User) -> dict[str, Any]:
     kingdom = kingdom_of(campaign, user)
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     return next(a for a in data["armies"] if a["kingdom"] == kingdom)
 
 
@@ -65,7 +65,7 @@ def defend(client: Client, campaign: Campaign, user: User) -> None:
     form = {
         "unit": army_of(campaign, user)["id"],
         "order": "defend",
-        "seen": services.latest_snapshot(campaign).number,
+        "seen": common.latest_snapshot(campaign).number,
     }
     assert (
         client.post(url(campaign, "orders_give"), seen_with(campaign, form), **HTMX).status_code
@@ -199,8 +199,8 @@ def test_the_setup_page_is_sent_again_when_another_kingdom_has_chosen(client, ca
     signed_in(alice, cast["alice"])
     signed_in(bob, cast["bob"])
     first = alice.get(url(campaign, "setup"))
-    services.submission_save(campaign=campaign, user=cast["bob"], kind="races", payload="Dwarfs")
-    services.submission_set_ready(campaign=campaign, user=cast["bob"])
+    submissions.submission_save(campaign=campaign, user=cast["bob"], kind="races", payload="Dwarfs")
+    submissions.submission_set_ready(campaign=campaign, user=cast["bob"])
     changed = again(alice, url(campaign, "setup"), first)
     assert changed.status_code == 200
     assert " has chosen." in changed.text
@@ -236,7 +236,7 @@ def test_a_new_snapshot_gets_the_new_page(client, cast, campaign):
 def test_an_extended_deadline_gets_the_new_page(client, cast, campaign):
     signed_in(client, cast["alice"])
     first = client.get(url(campaign))
-    services.campaign_extend(campaign=campaign, actor=cast["gm"], hours=24)
+    admin.campaign_extend(campaign=campaign, actor=cast["gm"], hours=24)
     second = again(client, url(campaign), first)
     assert second.status_code == 200
     campaign.refresh_from_db()
@@ -318,9 +318,9 @@ def test_a_players_taps_and_orders_do_not_draw_the_map_again(client, cast, campa
     assert client.get(url(campaign), **HTMX).status_code == 200
     tapped = client.get(f"{url(campaign)}?unit={army['id']}", **HTMX)
     assert 'class="pick pick-target"' in tapped.text
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     to = order_choices(parse_campaign(data), army["id"]).moves[0]
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     form = {"unit": army["id"], "order": "move", "to": f"{to[0]},{to[1]}", "seen": seen}
     moved = client.post(url(campaign, "orders_give"), seen_with(campaign, form), **HTMX)
     assert 'class="move planned"' in moved.text
@@ -332,9 +332,9 @@ def test_each_player_sees_only_their_own_planned_moves(client, cast, campaign):
     signed_in(alice, cast["alice"])
     signed_in(bob, cast["bob"])
     army = army_of(campaign, cast["alice"])
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     to = order_choices(parse_campaign(data), army["id"]).moves[0]
-    seen = services.latest_snapshot(campaign).number
+    seen = common.latest_snapshot(campaign).number
     form = {"unit": army["id"], "order": "move", "to": f"{to[0]},{to[1]}", "seen": seen}
     assert (
         'class="move planned"'
@@ -377,7 +377,7 @@ def test_with_the_cache_server_away_the_pages_still_render(
 
 def test_the_map_is_kept_in_redis_when_configured(client, cast, campaign, settings, redis_url):
     settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": redis_url}}
-    snapshot = services.latest_snapshot(campaign)
+    snapshot = common.latest_snapshot(campaign)
     players = list(campaign.memberships.exclude(kingdom=""))
     looks = {m.kingdom: KingdomLook(m.kingdom_name, m.colour, m.heraldry) for m in players}
     names = names_of(snapshot.data, campaign.gazetteer, players)  # as the page names places

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import common
 from tests.campaign.helpers import (
     at_month,
     new_campaign,
@@ -174,4 +174,4 @@ def test_a_public_campaign_s_story_is_the_same_for_a_visitor_as_for_a_player(cas
         return re.findall(r"<table.*?</table>", client.get(url).text, re.S)
 
     assert table(Client()) == table(signed_in(Client(), cast["bob"]))
-    assert services.latest_snapshot(campaign).number > 1
+    assert common.latest_snapshot(campaign).number > 1

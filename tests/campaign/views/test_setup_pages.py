@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.display.mapsvg.geometry import direction
 from campaign.display.setup_board import plan_with
 from campaign.models import Campaign, Submission
+from campaign.services import admin, common, submissions
 from campaign.words import capitalised, names_of
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in, without_tokens
 
@@ -44,12 +44,12 @@ def page(client: Client, campaign: Campaign, headers: dict[str, str] | None = No
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
-    return dict(services.latest_snapshot(campaign).data)
+    return dict(common.latest_snapshot(campaign).data)
 
 
 def post(client: Client, campaign: Campaign, action: str, **fields: Any) -> Any:
     """Post one of the setup forms, as seen on the newest snapshot unless `seen` is given."""
-    fields.setdefault("seen", services.latest_snapshot(campaign).number)
+    fields.setdefault("seen", common.latest_snapshot(campaign).number)
     url = reverse(f"campaign:setup_{action}", args=[campaign.slug])
     headers = HTMX if fields.pop("htmx", False) else None
     return client.post(url, fields, headers=headers)
@@ -104,7 +104,7 @@ def test_a_whole_setup_is_played_through_the_pages(
         assert "<td>Red Elves</td><td>Nightstalkers</td>" in revealed
         assert "<td>Blue Dwarfs</td><td>Ogres</td>" in revealed
 
-    by_kingdom = {services.kingdom_of(campaign, cast[n]): n for n in ("alice", "bob")}
+    by_kingdom = {common.kingdom_of(campaign, cast[n]): n for n in ("alice", "bob")}
     names = {"alice": "Red Elves", "bob": "Blue Dwarfs"}
     order = [by_kingdom[k] for k in data["player_order"]]
 
@@ -129,7 +129,7 @@ def test_a_whole_setup_is_played_through_the_pages(
         me = clients[name]
         assert "Your turn: place your settlements." in page(me, campaign)
         assert "Every kingdom places its settlements at once." in page(me, campaign)
-        mine = services.kingdom_of(campaign, cast[name])
+        mine = common.kingdom_of(campaign, cast[name])
         sites = next(p for p in newest(campaign)["pending"] if p["kingdom"] == mine)["choices"]
         for slot, site in zip(("city", "fortress", "village-1", "village-2"), sites, strict=False):
             post(me, campaign, "settlement", settlement=slot, hex=tile(site))
@@ -150,7 +150,7 @@ def test_a_whole_setup_is_played_through_the_pages(
     for name in order:
         me = clients[name]
         assert "Your turn: place your first army." in page(me, campaign)
-        mine = services.kingdom_of(campaign, cast[name])
+        mine = common.kingdom_of(campaign, cast[name])
         choice = next(p for p in newest(campaign)["pending"] if p["kingdom"] == mine)["choices"][-1]
         post(me, campaign, "army", hex=tile(choice))
     with django_capture_on_commit_callbacks(execute=True):
@@ -279,7 +279,7 @@ def at_capitals(cast, campaign, eager_celery, django_capture_on_commit_callbacks
 
 def whose_turn(cast: dict[str, User], campaign: Campaign, kind: str) -> Client:
     kingdom = asked(campaign, kind)["kingdom"]
-    name = next(n for n in ("alice", "bob") if services.kingdom_of(campaign, cast[n]) == kingdom)
+    name = next(n for n in ("alice", "bob") if common.kingdom_of(campaign, cast[n]) == kingdom)
     return player(cast, name)
 
 
@@ -339,7 +339,7 @@ def test_the_ready_form_carries_the_choice_its_page_shows(cast, at_capitals):
     me = whose_turn(cast, at_capitals, "capital")
     post(me, at_capitals, "capital", hex=tile(asked(at_capitals, "capital")["choices"][0]))
     mine = Submission.objects.filter(campaign=at_capitals, consumed_by=None)
-    assert drawn_draft(page(me, at_capitals)) == services.draft_digest(mine)
+    assert drawn_draft(page(me, at_capitals)) == submissions.draft_digest(mine)
 
 
 def test_ready_in_one_tab_never_founds_the_capital_another_tab_tapped(cast, at_capitals):
@@ -437,7 +437,7 @@ def test_a_settlement_placed_from_a_stale_page_is_refused(cast, at_settlements):
     campaign = at_settlements
     me = whose_turn(cast, campaign, "settlements")
     site = asked(campaign, "settlements")["choices"][0]
-    stale = services.latest_snapshot(campaign).number - 1
+    stale = common.latest_snapshot(campaign).number - 1
     response = post(me, campaign, "settlement", settlement="city", hex=tile(site), seen=stale)
     assert response.status_code == 400
     assert "The campaign has moved on since you looked" in response.text
@@ -447,7 +447,7 @@ def test_a_settlement_placed_from_a_stale_page_is_refused(cast, at_settlements):
 def test_only_the_kingdom_asked_gets_the_forms(cast, at_capitals):
     campaign = at_capitals
     kingdom = asked(campaign, "capital")["kingdom"]
-    waiting = next(n for n in ("alice", "bob") if services.kingdom_of(campaign, cast[n]) != kingdom)
+    waiting = next(n for n in ("alice", "bob") if common.kingdom_of(campaign, cast[n]) != kingdom)
     text = page(player(cast, waiting), campaign)
     assert 'name="seen"' not in text
     assert 'class="pick' not in text
@@ -461,7 +461,7 @@ def test_a_kingdoms_settlements_stay_hidden_from_the_other_until_both_are_ready(
 ):
     campaign = at_settlements
     alice, bob = player(cast, "alice"), player(cast, "bob")
-    red = services.kingdom_of(campaign, cast["alice"])
+    red = common.kingdom_of(campaign, cast["alice"])
     sites = next(p for p in newest(campaign)["pending"] if p["kingdom"] == red)["choices"]
     before = without_tokens(page(bob, campaign))
     for slot, site in zip(("city", "fortress", "village-1", "village-2"), sites, strict=False):
@@ -543,9 +543,9 @@ def test_the_page_takes_the_same_queries_on_a_small_and_a_large_campaign(cast):
     play_until(small, cast, at_step("settlements"))
     large = new_campaign(cast, "Large", map_name="generated", size=1000)
     play_until(large, cast, at_step("settlements"))
-    services.campaign_undo(campaign=large, actor=cast["gm"], reason="once more")
+    admin.campaign_undo(campaign=large, actor=cast["gm"], reason="once more")
     play_until(large, cast, at_step("settlements"))
-    assert services.latest_snapshot(large).number > services.latest_snapshot(small).number
+    assert common.latest_snapshot(large).number > common.latest_snapshot(small).number
     assert len(newest(large)["map"]["tiles"]) >= 1000
     for name in ("alice", "bob", "gm"):
         client = player(cast, name)

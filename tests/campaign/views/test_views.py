@@ -8,8 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import services
 from campaign.models import Campaign
+from campaign.services import admin, common, members, submissions
+from campaign.services import setup as setup_services
 from campaign.words import names_of
 from tests.campaign.helpers import PASSWORD, new_campaign, set_up_by_the_deadlines, signed_in
 
@@ -98,10 +99,10 @@ def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast):
 
 
 def test_only_the_admin_sees_the_join_code(client, cast):
-    campaign = services.campaign_create(
+    campaign = setup_services.campaign_create(
         name="Open", admin=cast["gm"], kingdoms=2, map_name="borderlands"
     )
-    services.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
+    members.campaign_join(campaign=campaign, user=cast["alice"], kingdom_name="Red")
     admin_page = (
         signed_in(client, cast["gm"]).get(reverse("campaign:campaign", args=[campaign.slug])).text
     )
@@ -117,7 +118,7 @@ def test_only_the_admin_sees_the_join_code(client, cast):
 
 def test_s1_a_secret_race_never_reaches_another_players_page(client, cast):
     campaign = new_campaign(cast)
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign, user=cast["alice"], kind="races", payload="Nightstalkers"
     )
     for user in ("bob", "gm"):
@@ -139,13 +140,13 @@ def test_the_campaign_page_draws_the_map_for_its_players(client, cast):
 
 def test_the_campaign_page_takes_the_same_queries_on_a_small_and_a_large_campaign(client, cast):
     small = new_campaign(cast, "Small")
-    big = services.campaign_create(name="Big", admin=cast["gm"], kingdoms=2, size=1000)
-    services.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
-    services.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
-    services.campaign_start(campaign=big, actor=cast["gm"])
+    big = setup_services.campaign_create(name="Big", admin=cast["gm"], kingdoms=2, size=1000)
+    members.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
+    members.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
+    setup_services.campaign_start(campaign=big, actor=cast["gm"])
     for campaign in (small, big):  # both at the same point of their calendar
         for _ in range(3):
-            services.campaign_advance_now(campaign=campaign, actor=cast["gm"])
+            admin.campaign_advance_now(campaign=campaign, actor=cast["gm"])
     signed_in(client, cast["alice"])
     counts = []
     for campaign in (small, big):
@@ -167,7 +168,7 @@ def test_a_player_sees_their_own_kingdom(client, cast):
     assert "<td>Red Elves' 1st army</td>" in page
     assert "Blue Dwarfs' 1st army" not in page  # not the other kingdom's armies
     assert "Waiting for you: give your orders" in page
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == "red-elves")
     names = names_of(data, campaign.gazetteer)
     assert f"{names.place(capital)}: the capital, in {names.region(capital)}" in page
@@ -176,11 +177,11 @@ def test_a_player_sees_their_own_kingdom(client, cast):
 def test_orders_marked_ready_no_longer_wait_for_their_player_but_the_others_still_do(client, cast):
     campaign = new_campaign(cast)
     set_up_by_the_deadlines(campaign, cast["gm"])
-    data = services.latest_snapshot(campaign).data
+    data = common.latest_snapshot(campaign).data
     army = next(
-        a for a in data["armies"] if a["kingdom"] == services.kingdom_of(campaign, cast["alice"])
+        a for a in data["armies"] if a["kingdom"] == common.kingdom_of(campaign, cast["alice"])
     )
-    services.submission_save(
+    submissions.submission_save(
         campaign=campaign,
         user=cast["alice"],
         kind="orders",
@@ -194,7 +195,7 @@ def test_orders_marked_ready_no_longer_wait_for_their_player_but_the_others_stil
     signed_in(client, cast["alice"])
     for url in pages:  # given but not ready: still hers to finish
         assert "give your orders" in client.get(url).text
-    services.submission_set_ready(campaign=campaign, user=cast["alice"])
+    submissions.submission_set_ready(campaign=campaign, user=cast["alice"])
     for url in pages:
         page = client.get(url).text
         assert "give your orders" not in page
@@ -216,10 +217,10 @@ def test_nobody_else_sees_a_kingdom_page(client, cast):
 
 def test_the_kingdom_page_takes_the_same_queries_on_a_small_and_a_large_campaign(client, cast):
     small = new_campaign(cast, "Small")
-    big = services.campaign_create(name="Big", admin=cast["gm"], kingdoms=2, size=1000)
-    services.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
-    services.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
-    services.campaign_start(campaign=big, actor=cast["gm"])
+    big = setup_services.campaign_create(name="Big", admin=cast["gm"], kingdoms=2, size=1000)
+    members.campaign_join(campaign=big, user=cast["alice"], kingdom_name="Red")
+    members.campaign_join(campaign=big, user=cast["bob"], kingdom_name="Blue")
+    setup_services.campaign_start(campaign=big, actor=cast["gm"])
     set_up_by_the_deadlines(big, cast["gm"])
     signed_in(client, cast["alice"])
     counts = []

@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from campaign import services
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
+from campaign.services import admin, advancing, common
 from campaign.words import names_of
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
 
@@ -38,7 +38,7 @@ def change(campaign: Campaign, kind: str, action: str) -> str:
 
 
 def seen(campaign: Campaign) -> int:
-    return services.latest_snapshot(campaign).number
+    return common.latest_snapshot(campaign).number
 
 
 def post(client: Client, target: str, data: dict[str, Any]) -> str:
@@ -65,13 +65,13 @@ def draft(campaign: Campaign, kingdom: str, kind: str) -> Any:
 
 
 def names(campaign: Campaign) -> Names:
-    return names_of(services.latest_snapshot(campaign).data, campaign.gazetteer)
+    return names_of(common.latest_snapshot(campaign).data, campaign.gazetteer)
 
 
 def test_the_player_reads_the_ledger_and_is_asked_for_tithes(client, cast, wintry):
     page = html.unescape(signed_in(client, cast["alice"]).get(url(wintry)).text)
     gathered = next(
-        e for e in services.latest_snapshot(wintry).data["events"]
+        e for e in common.latest_snapshot(wintry).data["events"]
         if e["type"] == "gathered" and e["kingdom"] == "red-elves"
     )  # fmt: skip
     place = names(wintry).place
@@ -164,7 +164,7 @@ def test_ready_with_no_list_passes_and_the_winter_moves_on(
     client, cast, wintry, eager_celery, django_capture_on_commit_callbacks
 ):
     ready_both(client, cast, wintry, django_capture_on_commit_callbacks)
-    assert services.latest_snapshot(wintry).data["clock"]["step"] == "build"
+    assert common.latest_snapshot(wintry).data["clock"]["step"] == "build"
     page = signed_in(client, cast["alice"]).get(url(wintry)).text
     assert "Build and recruit" in page
     assert "What you could add" in page
@@ -176,7 +176,7 @@ def test_w5_the_purchases_offered_are_the_engines_and_a_listed_one_is_forecast(
     ready_both(client, cast, wintry, django_capture_on_commit_callbacks)
     page = signed_in(client, cast["alice"]).get(url(wintry)).text
     assert "already has a capital" in page  # an offer refused, with the engine's reason
-    data = services.latest_snapshot(wintry).data
+    data = common.latest_snapshot(wintry).data
     village = next(
         t["hex"] for t in data["tiles"] if t["owner"] == "red-elves" and t["settlement"] is None
     )
@@ -276,10 +276,10 @@ def test_w6_a_kingdom_short_of_food_chooses_which_armies_go_hungry(client, cast)
     ]
     data["clock"]["step"] = "feed"
     data["inputs"], data["pending"] = {}, []
-    fixed = services.campaign_correct(
+    fixed = admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="hungry", data=data, what="test"
     )
-    services.campaign_advance(campaign_id=campaign.pk, snapshot_number=fixed.number)
+    advancing.campaign_advance(campaign_id=campaign.pk, snapshot_number=fixed.number)
     page = signed_in(client, cast["alice"]).get(url(campaign)).text
     assert "Feed your armies" in page
     assert "You are 2 food short" in page
@@ -301,7 +301,7 @@ def test_w6_a_kingdom_short_of_food_chooses_which_armies_go_hungry(client, cast)
 
     # Issue 26, point 2: the admin removes the army alice chose to go hungry; her page
     # says that what she decided no longer stands.
-    services.correct_army(
+    admin.correct_army(
         campaign=campaign, actor=cast["gm"], reason="it never came", army="red-elves-1", hex=None
     )
     page = html.unescape(client.get(url(campaign)).text)
@@ -328,7 +328,7 @@ def test_the_report_of_a_winter_says_where_every_kingdom_stands(client, cast):
 def test_m7_the_winter_map_outlines_the_supply_lines_and_names_the_tiles_cut_off(
     client, cast, wintry
 ):
-    data = copy.deepcopy(services.latest_snapshot(wintry).data)
+    data = copy.deepcopy(common.latest_snapshot(wintry).data)
     capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == "red-elves")
     land = {
         tuple(t["hex"])
@@ -340,7 +340,7 @@ def test_m7_the_winter_map_outlines_the_supply_lines_and_names_the_tiles_cut_off
         h for h in sorted(land - held) if max(abs(h[0] - capital[0]), abs(h[1] - capital[1])) > 4
     )
     data["tiles"].append({"hex": list(far), "owner": "red-elves", "settlement": None})
-    services.campaign_correct(
+    admin.campaign_correct(
         campaign=wintry, actor=cast["gm"], reason="an outpost", data=data, what="test"
     )
     page = html.unescape(signed_in(client, cast["alice"]).get(url(wintry)).text)
@@ -499,7 +499,7 @@ def test_a_winter_ready_refused_after_its_list_was_given_leaves_nothing_given(
     transaction: when the second half is refused, the first is undone with it."""
 
     def refused(*args: Any, **kwargs: Any) -> None:
-        raise services.ServiceError("The campaign could not move on.", code="refused")
+        raise common.ServiceError("The campaign could not move on.", code="refused")
 
     monkeypatch.setattr("campaign.services.submissions.advance_when_ready", refused)
     signed_in(client, cast["alice"])
