@@ -6,8 +6,9 @@ from dataclasses import replace
 from typing import Any, cast
 
 from campaign.rules import optional
-from campaign.rules.fileformat.reading import FORMAT, TOP_LEVEL, Json, optional_field
+from campaign.rules.fileformat.reading import FORMAT, TOP_LEVEL
 from campaign.rules.fileformat.validating import validate_state
+from campaign.rules.filevalues import Json, optional_field
 from campaign.rules.hexmap import Hex, cached_map_from_json
 from campaign.rules.optional.rule import OptionRow
 from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS
