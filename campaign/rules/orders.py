@@ -362,13 +362,9 @@ def _check_move(campaign: Campaign, unit: Unit, to: Hex, where: str) -> None:
             f"{unit.id} can only move to a tile next to {list(unit.hex)}.",
             unit.id,
         )
-    if to in campaign.towers:
-        raise RuleError(
-            "move-into-tower",
-            where,
-            f"{unit.id} can't enter {list(to)}: nobody enters a Wizard's tower (option OA5).",
-            unit.id,
-        )
+    refusal = optional.move_refused(campaign, unit, to, where)
+    if refusal is not None:
+        raise refusal
     if isinstance(unit, Ship):
         if not hexmap.ship_may_enter(to):
             raise RuleError(
@@ -504,12 +500,11 @@ def enemies_in(campaign: Campaign, hex_: Hex, kingdom_id: str) -> list[Unit]:
 
 def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     """Rulings O4, O5: the unit enters; an unexplored tile is explored (2D6), a controlled
-    one is taken if no enemy army or ship is in it at this moment. A Wizard's tower that rose
-    earlier this month stops the unit where it is (OA5); an optional rule may replace an
+    one is taken if no enemy army or ship is in it at this moment. An optional rule may stop
+    the unit where it is (OA5: a tower that rose earlier this month) or replace an
     exploration (OA4)."""
     start = unit.hex
-    if to in campaign.towers:
-        turn.record("tower-blocked", unit=unit.id, kingdom=unit.kingdom, hex=list(to))
+    if optional.move_stopped(campaign, unit, to, turn):
         return campaign
     unexplored = to not in campaign.tiles and campaign.map.tiles[to].terrain is not Terrain.OCEAN
     dice = [turn.roll(), turn.roll()] if unexplored else []
