@@ -12,7 +12,8 @@ from battles.models import Battle
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.rules.state import BattleStatus
+from campaign.rules.state import BattleStatus, PendingKind
+from campaign.rules.vocabulary import EventType
 from campaign.words import capitalised, joined
 
 type Json = dict[str, Any]
@@ -293,7 +294,9 @@ def _tried(data: Json, entries: list[Json], own: set[str]) -> Json | RuleError:
         except RuleError as error:
             return error
         asked = [
-            p for p in after.get("pending", []) if p["kind"] == "retreat" and p["unit"] not in own
+            p
+            for p in after.get("pending", [])
+            if p["kind"] == PendingKind.RETREAT and p["unit"] not in own
         ]
         if not asked or any(p["unit"] in inputs.get("retreats", {}) for p in asked):
             return after
@@ -307,7 +310,7 @@ def _resolved_in(after: Json, data: Json, battle: Battle) -> Json | None:
         (
             e
             for e in after["events"][len(data["events"]) :]
-            if e["type"] == "battle"
+            if e["type"] == EventType.BATTLE
             and e["hex"] == battle.hex
             and e.get("status") == BattleStatus.RESOLVED
         ),
@@ -322,14 +325,14 @@ def changes(data: Json, battle: Battle, names: Names) -> list[str]:
     mine = [
         i
         for i, e in enumerate(events)
-        if e["type"] == "battle" and e["hex"] == battle.hex and e.get("status") == BattleStatus.RESOLVED
+        if e["type"] == EventType.BATTLE and e["hex"] == battle.hex and e.get("status") == BattleStatus.RESOLVED
         and (e["year"], e["month"]) == (battle.year, battle.month)
     ]  # fmt: skip
     if not mine:
         return []
     following = []
     for event in events[mine[-1] + 1 :]:
-        if event["type"] in ("battle", "battle-restated"):
+        if event["type"] in (EventType.BATTLE, EventType.BATTLE_RESTATED):
             break
         following.append(event)
     return _describe(following, data, battle, battle.winner, names)
@@ -346,21 +349,21 @@ def _describe(
     lines = []
     units = {u for side in battle.sides for u in (*side["armies"], *side["ships"])}
     for event in events:
-        if event["type"] == "tile-taken" and event["hex"] == battle.hex:
+        if event["type"] == EventType.TILE_TAKEN and event["hex"] == battle.hex:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} takes {where}.")
-        elif event["type"] == "capital-lost" and event["hex"] == battle.hex:
+        elif event["type"] == EventType.CAPITAL_LOST and event["hex"] == battle.hex:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} loses its capital.")
-        elif event["type"] == "retreated" and event["unit"] in units:
+        elif event["type"] == EventType.RETREATED and event["unit"] in units:
             lying = "" if event["upright"] else ", and lies on its side"
             lines.append(
                 f"{names.unit(event['unit'])} retreats to {names.place(event['to'])}{lying}."
             )
-        elif event["type"] == "destroyed" and units & set(event["units"]):
+        elif event["type"] == EventType.DESTROYED and units & set(event["units"]):
             lost = joined(names.units(event["units"]))
             lines.append(f"{lost}: nowhere to retreat, destroyed.")
-        elif event["type"] == "strategy-learned" and event["kingdom"] in battle.kingdoms:
+        elif event["type"] == EventType.STRATEGY_LEARNED and event["kingdom"] in battle.kingdoms:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} learns a new strategy.")
-        elif event["type"] == "artefact-taken" and event.get("hex") == battle.hex:
+        elif event["type"] == EventType.ARTEFACT_TAKEN and event.get("hex") == battle.hex:
             taker, taken_from = event.get("to"), event["from"]
             lines.append(
                 f"{names.get(taker, taker)} takes {event['artefact']} from "
@@ -369,7 +372,7 @@ def _describe(
                 else f"{event['artefact']} goes back to the pool (option OA10)."
             )
     for asked in after.get("pending", []):
-        if asked["kind"] == "retreat" and asked.get("unit") in units:
+        if asked["kind"] == PendingKind.RETREAT and asked.get("unit") in units:
             choices = ", ".join(names.place(h) for h in asked["choices"])
             lines.append(
                 f"{names.unit(asked['unit'])} retreats to a tile its player chooses: {choices}."

@@ -36,6 +36,7 @@ from itertools import product
 from typing import Any
 
 from campaign.rules.hexmap import ARMY_TERRAIN, Hex, hex_label, neighbours
+from campaign.rules.vocabulary import EventType
 
 type Json = dict[str, Any]
 
@@ -214,7 +215,7 @@ def all_names(gazetteer: Json) -> list[str]:
 # --- Settlements, found in a campaign file ----------------------------------------------------
 
 # The events that say a settlement stands on a tile: from then on the tile is called by it.
-_SETTLING = {"capital-founded", "built", "capital-named", "razed"}
+_SETTLING = {EventType.CAPITAL_FOUNDED, EventType.BUILT, EventType.CAPITAL_NAMED, EventType.RAZED}
 
 
 def settled(tiles: Iterable[Any] = (), events: Iterable[Any] = ()) -> frozenset[Hex]:
@@ -229,9 +230,9 @@ def settled(tiles: Iterable[Any] = (), events: Iterable[Any] = ()) -> frozenset[
         if not isinstance(event, Mapping):
             continue
         kind = event.get("type")
-        if kind in _SETTLING or (kind == "explored" and event.get("settlement")):
+        if kind in _SETTLING or (kind == EventType.EXPLORED and event.get("settlement")):
             found.append(event.get("hex"))
-        elif kind == "settlements-placed" and isinstance(event.get("settlements"), Mapping):
+        elif kind == EventType.SETTLEMENTS_PLACED and isinstance(event.get("settlements"), Mapping):
             for hexes in event["settlements"].values():
                 found.extend(hexes if isinstance(hexes, list) else ())
     return frozenset(h for h in map(_as_hex, found) if h is not None)

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 
 from campaign.gazetteer import Names
+from campaign.rules.state import Season
 
 if TYPE_CHECKING:  # no model is loaded here: the pure display modules read these words too
     from accounts.models import User
@@ -76,12 +77,12 @@ def chapter_words(clock: Json) -> str:
     """The part of the campaign a clock stands in (the setup, a summer month, a winter, the
     end), as every page and message says it."""
     season, year = clock.get("season"), clock.get("year")
-    if season == "setup":
+    if season == Season.SETUP:
         return "the setup"
-    if season == "summer":
+    if season == Season.SUMMER:
         month = clock.get("month")
         return f"year {year}, summer month {month}" if month else f"year {year}, summer"
-    if season == "winter":
+    if season == Season.WINTER:
         return f"the winter of year {year}"
     return f"the end of year {year}"
 

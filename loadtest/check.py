@@ -33,6 +33,8 @@ django.setup()
 
 from campaign import services  # noqa: E402
 from campaign.models import Campaign, Snapshot, Submission  # noqa: E402
+from campaign.rules.decisions import ANSWERS  # noqa: E402
+from campaign.rules.state import PendingKind, Step  # noqa: E402
 
 type Json = dict[str, Any]
 
@@ -98,7 +100,7 @@ def months_of(campaign: Campaign, problems: list[str]) -> int:
     started = False
     for at, snapshot in enumerate(snapshots):
         clock = snapshot.data["clock"]
-        if clock["step"] != "orders":
+        if clock["step"] != Step.ORDERS:
             continue
         month = (clock["year"], SEASONS.get(clock["season"], 9), clock["month"])
         started = started or month == (1, 1, 1)
@@ -155,7 +157,10 @@ def lost_submissions(acks: list[Json], problems: list[str]) -> int:
         slug, kingdom, seen = key
         row = (
             Submission.objects.filter(
-                campaign__slug=slug, kingdom=kingdom, kind="orders", snapshot=seen
+                campaign__slug=slug,
+                kingdom=kingdom,
+                kind=ANSWERS[PendingKind.ORDERS],
+                snapshot=seen,
             )
             .select_related("consumed_by")
             .first()

@@ -19,7 +19,7 @@ from campaign.asks import WORDS, in_order_of_play
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.options import orders_in_cycle
-from campaign.rules.state import OrdersMode
+from campaign.rules.state import OrdersMode, PendingKind, Season
 from campaign.words import absolute, capitalised, chapter_words, joined, kingdom_names, shown, when
 from notifications.discord import DISCORD_LENGTH, discord_time
 from notifications.models import Notification, Reminder
@@ -321,7 +321,7 @@ def newly_asked(
     opened: dict[str, list[str]] = {}
     for entry in pending:
         pair = (entry["kingdom"], entry["kind"])
-        if entry["kind"] != "battle_result" and pair not in asked_before:
+        if entry["kind"] != PendingKind.BATTLE_RESULT and pair not in asked_before:
             kinds = opened.setdefault(entry["kingdom"], [])
             if entry["kind"] not in kinds:
                 kinds.append(entry["kind"])
@@ -331,7 +331,7 @@ def newly_asked(
 def _your_turn(data: Json, kingdom: str, kinds: list[str]) -> bool:
     """Orders in the cycle (ruling O1), or a decision asked of this kingdom alone while the
     others wait their turn (a capital, the tithes, the next battle's choice)."""
-    if "orders" in kinds and orders_in_cycle(data.get("options", {})):
+    if PendingKind.ORDERS in kinds and orders_in_cycle(data.get("options", {})):
         return True
     if len(data.get("kingdoms", [])) < 2:
         return False
@@ -367,8 +367,8 @@ def snapshot_news(campaign: Campaign, snapshot: Snapshot) -> list[News]:
     players = players_of(members, names)
     number = f"{campaign.pk}:{snapshot.number}"
     news = []
-    if clock["season"] == "ended":
-        if (before_clock or {}).get("season") != "ended":
+    if clock["season"] == Season.ENDED:
+        if (before_clock or {}).get("season") != Season.ENDED:
             end = absolute(reverse("campaign:end", args=[campaign.slug]))
             news.append(
                 ended_news(

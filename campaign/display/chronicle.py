@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.display import report, story
+from campaign.display.events import Line, chapter_lines
 from campaign.gazetteer import Names
-from campaign.rules.state import BattleStatus
+from campaign.rules.state import BattleStatus, Season
+from campaign.rules.vocabulary import EventType
 
 type Json = Mapping[str, Any]
 
@@ -21,25 +23,25 @@ type Json = Mapping[str, Any]
 # and the like are left to each snapshot's report.
 CHRONICLED = frozenset(
     {
-        "races-revealed",
-        "capital-founded",
-        "explored",
-        "tower-raised",
-        "quest",
-        "battle",
-        "artefact-taken",
-        "tile-taken",
-        "capital-lost",
-        "razed",
-        "destroyed",
-        "supply-lost",
-        "starved",
-        "built",
-        "recruited",
-        "ship-built",
-        "capital-named",
-        "eliminated",
-        "campaign-ended",
+        EventType.RACES_REVEALED,
+        EventType.CAPITAL_FOUNDED,
+        EventType.EXPLORED,
+        EventType.TOWER_RAISED,
+        EventType.QUEST,
+        EventType.BATTLE,
+        EventType.ARTEFACT_TAKEN,
+        EventType.TILE_TAKEN,
+        EventType.CAPITAL_LOST,
+        EventType.RAZED,
+        EventType.DESTROYED,
+        EventType.SUPPLY_LOST,
+        EventType.STARVED,
+        EventType.BUILT,
+        EventType.RECRUITED,
+        EventType.SHIP_BUILT,
+        EventType.CAPITAL_NAMED,
+        EventType.ELIMINATED,
+        EventType.CAMPAIGN_ENDED,
     }
 )
 # The keys of an event that hold a kingdom's id, and those that hold a unit's (or units').
@@ -96,13 +98,13 @@ def chapter_told(event: Json) -> report.Chapter:
     """The part of the chronicle an event belongs to: its chapter, but the end of the
     campaign has a part of its own."""
     chapter = report.chapter_of(event)
-    if event.get("type") == "campaign-ended":
-        return report.Chapter(chapter.year, "ended", 0)
+    if event.get("type") == EventType.CAMPAIGN_ENDED:
+        return report.Chapter(chapter.year, Season.ENDED, 0)
     return chapter
 
 
 def chapter_words(chapter: report.Chapter) -> str:
-    if chapter.season == "ended":
+    if chapter.season == Season.ENDED:
         return "the end of the campaign"
     return report.chapter_title(chapter)
 
@@ -130,7 +132,7 @@ def chronicle_of(
     snapshot number `months` gives for its end."""
     told: dict[report.Chapter, list[ChronicleLine]] = {}
     for its_events in _by_chapter(events).values():
-        for event, line in report.chapter_lines(its_events, battles, names):
+        for event, line in chapter_lines(its_events, battles, names):
             part = told.setdefault(chapter_told(event), [])
             if event.get("type") in CHRONICLED and (not kingdom or names_kingdom(event, kingdom)):
                 part.append(_chronicle_line(event, line))
@@ -156,7 +158,7 @@ def _calendar(chapter: report.Chapter) -> story.MonthKey:
     return story.month_key({"year": chapter.year, "season": chapter.season, "month": chapter.month})
 
 
-def _chronicle_line(event: Json, line: report.Line) -> ChronicleLine:
+def _chronicle_line(event: Json, line: Line) -> ChronicleLine:
     card = None if line.battle is None else line.battle + 1
     settles = card is not None and event.get("status") != BattleStatus.AWAITING_RESULT
     return ChronicleLine(str(event.get("type")), line.text, card, settles)

@@ -16,6 +16,7 @@ from django.urls import reverse
 from campaign.asks import WORDS
 from campaign.models import AuditEntry, Campaign, Membership, Snapshot
 from campaign.rules import decisions
+from campaign.rules.state import PendingKind
 from campaign.words import kingdom_names
 
 type Json = dict[str, Any]
@@ -52,7 +53,7 @@ def waiting_for(
             player=players.get(kingdom, "nobody"),
             asked=WORDS[kind].ask,
             given="Reports: see Battles below"
-            if kind == "battle_result"
+            if kind == PendingKind.BATTLE_RESULT
             else _given(ready.get((kingdom, decisions.ANSWERS.get(kind, kind)))),
         )
         for kingdom, kind in asked
@@ -97,7 +98,7 @@ def what_holds(
         return [Hold(f"The campaign is paused{said}.", "#controls", "Resume it")]
     holds = []
     pending = data.get("pending", [])
-    results = {tuple(p["hex"]) for p in pending if p["kind"] == "battle_result"}
+    results = {tuple(p["hex"]) for p in pending if p["kind"] == PendingKind.BATTLE_RESULT}
     given = results & {tuple(h) for h in settled}
     desk = reverse("battles:admin", args=[campaign.slug])
     if results - given:
@@ -117,7 +118,7 @@ def what_holds(
     owed = {
         (p["kingdom"], decisions.ANSWERS[p["kind"]])
         for p in pending
-        if p["kind"] != "battle_result"
+        if p["kind"] != PendingKind.BATTLE_RESULT
     }
     late = sorted({kingdom for kingdom, kind in owed if not ready.get((kingdom, kind))})
     if late:

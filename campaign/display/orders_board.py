@@ -24,6 +24,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import Hex
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.orders import OrderChoices, order_choices, unordered
+from campaign.rules.state import PendingKind, Season, Step
 from campaign.signals import Refused
 from campaign.words import names_of
 
@@ -155,7 +156,7 @@ def drafted(draft: Submission | None, data: Json, kingdom: str) -> list[Json]:
         return []
     if draft is not None:
         return list(draft.payload)
-    if data["clock"]["step"] != "orders":
+    if data["clock"]["step"] != Step.ORDERS:
         return []
     return list((data.get("inputs") or {}).get("orders", {}).get(kingdom, []))
 
@@ -185,8 +186,10 @@ def orders_board(
     next is chosen, so a player taps through their units (none in the order cycle)."""
     data, me = snapshot.data, membership.kingdom
     cycle = orders_in_cycle(data["options"])
-    summer_orders = data["clock"]["step"] == "orders"
-    mine = [p for p in data.get("pending", []) if p["kind"] == "orders" and p["kingdom"] == me]
+    summer_orders = data["clock"]["step"] == Step.ORDERS
+    mine = [
+        p for p in data.get("pending", []) if p["kind"] == PendingKind.ORDERS and p["kingdom"] == me
+    ]
     given = drafted(draft, data, me)
     names = names_of(data, membership.campaign.gazetteer, players)
     units = _unit_rows(data, me, given, _still_to_order(data, me, given), names)
@@ -194,7 +197,7 @@ def orders_board(
         selected = next((u.id for u in units if not u.settled and u.id != next_after), None)
     chosen = next((u for u in units if u.id == selected), None)
     choices = _choices(data, chosen.id) if chosen and mine else None
-    pending_orders = [p for p in data.get("pending", []) if p["kind"] == "orders"]
+    pending_orders = [p for p in data.get("pending", []) if p["kind"] == PendingKind.ORDERS]
     return Board(
         campaign=membership.campaign,
         membership=membership,
@@ -263,9 +266,9 @@ def with_what_ended(board: Board) -> Board:
 
 def what_ended(clock: Json) -> str:
     """What came to an end for a board to stand at `clock`, as players say it."""
-    if clock["season"] == "winter":
+    if clock["season"] == Season.WINTER:
         return "The summer is over"
-    if clock["step"] == "battles":
+    if clock["step"] == Step.BATTLES:
         return f"Month {clock['month']}'s orders are resolved"
     if clock["month"] > 1:
         return f"Month {clock['month'] - 1} is over"
@@ -277,7 +280,7 @@ def _asked_units(data: Json, kingdom: str) -> list[str]:
     return [
         unit
         for p in data.get("pending", [])
-        if p["kind"] == "orders" and p["kingdom"] == kingdom
+        if p["kind"] == PendingKind.ORDERS and p["kingdom"] == kingdom
         for unit in p.get("units", [])
     ]
 

@@ -7,7 +7,7 @@ Read only: the page fetches the snapshot, the players, the kingdom's open decisi
 is ready and the partial plan its session keeps, and this turns them into the board."""
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +21,7 @@ from campaign.display.mapsvg.scene import from_capital, looks_of
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.hexmap import Hex, hex_label, neighbours
 from campaign.rules.setup import RACES
+from campaign.rules.state import Step
 from campaign.words import kingdom_names, names_of
 
 type Json = dict[str, Any]
@@ -28,11 +29,11 @@ type Plan = dict[str, list[int]]  # settlement slot -> [q, r]
 
 
 # The `inputs` key that answers each step of setup.
-SETUP_KINDS = {
-    "races": "races",
-    "capitals": "capitals",
-    "settlements": "settlements",
-    "armies": "starting_armies",
+SETUP_KINDS: Mapping[Step, str] = {
+    Step.RACES: "races",
+    Step.CAPITALS: "capitals",
+    Step.SETTLEMENTS: "settlements",
+    Step.ARMIES: "starting_armies",
 }
 # The settlements a kingdom places around its capital (ruling S3), as the form names them.
 SLOTS = {
@@ -42,30 +43,30 @@ SLOTS = {
     "village-2": "Second village",
 }
 # Where a tap on the map posts, at each step that chooses a tile.
-CHOOSE_URL = {
-    "capitals": "campaign:setup_capital",
-    "settlements": "campaign:setup_settlement",
-    "armies": "campaign:setup_army",
+CHOOSE_URL: Mapping[Step, str] = {
+    Step.CAPITALS: "campaign:setup_capital",
+    Step.SETTLEMENTS: "campaign:setup_settlement",
+    Step.ARMIES: "campaign:setup_army",
 }
 
 
-STEP_TITLES = {
-    "races": "Step 1 of 4: races",
-    "capitals": "Step 2 of 4: capitals",
-    "settlements": "Step 3 of 4: settlements",
-    "armies": "Step 4 of 4: first armies",
+STEP_TITLES: Mapping[Step, str] = {
+    Step.RACES: "Step 1 of 4: races",
+    Step.CAPITALS: "Step 2 of 4: capitals",
+    Step.SETTLEMENTS: "Step 3 of 4: settlements",
+    Step.ARMIES: "Step 4 of 4: first armies",
 }
-ORDER_WORDS = {
-    "capitals": "Capitals are chosen in player order, one kingdom at a time.",
+ORDER_WORDS: Mapping[Step, str] = {
+    Step.CAPITALS: "Capitals are chosen in player order, one kingdom at a time.",
 }
 # The steps every kingdom takes at once, each choice hidden until all are in (S1, S4).
-AT_ONCE_WORDS = {
-    "races": "Only you see your race until every kingdom has chosen; then all are revealed.",
-    "settlements": (
+AT_ONCE_WORDS: Mapping[Step, str] = {
+    Step.RACES: "Only you see your race until every kingdom has chosen; then all are revealed.",
+    Step.SETTLEMENTS: (
         "Every kingdom places its settlements at once. Only you see yours until every "
         "kingdom is ready; then all are revealed together."
     ),
-    "armies": (
+    Step.ARMIES: (
         "Every kingdom places its first army at once. Only you see yours until every "
         "kingdom is ready; then all are revealed together."
     ),
@@ -104,7 +105,7 @@ class Board:
     campaign: Campaign
     membership: Membership
     snapshot: int | None
-    step: str | None
+    step: Step | None
     status: list[str]  # who the campaign waits for, and who has chosen
     in_turn: list[InTurn]
     order_words: str
@@ -132,7 +133,7 @@ class Board:
 
     @property
     def title(self) -> str:
-        return STEP_TITLES.get(self.step or "", "Setup")
+        return STEP_TITLES.get(self.step, "Setup") if self.step else "Setup"
 
     @property
     def in_setup(self) -> bool:
@@ -158,13 +159,13 @@ class Board:
     @property
     def chosen_tile(self) -> str:
         """The tile of the kingdom's capital or first army, as players read it."""
-        if self.step in ("capitals", "armies") and self.choice is not None:
+        if self.step in (Step.CAPITALS, Step.ARMIES) and self.choice is not None:
             return hex_label((self.choice[0], self.choice[1]))
         return ""
 
     @property
     def choose_url(self) -> str:
-        name = CHOOSE_URL.get(self.step or "")
+        name = CHOOSE_URL.get(self.step) if self.step else None
         return reverse(name, args=[self.campaign.slug]) if name else ""
 
 
@@ -216,7 +217,7 @@ def settlement_plan(own: Submission | None, kept: Plan) -> Plan:
 
 def setup_kind(data: Json) -> str | None:
     """The `inputs` key that answers the file's step, while the campaign is in setup."""
-    return SETUP_KINDS.get(data["clock"]["step"])
+    return SETUP_KINDS.get(Step(data["clock"]["step"]))
 
 
 def asked_now(data: Json, kingdom: str) -> Json | None:
@@ -246,11 +247,11 @@ def setup_board(
     the settlement the next tap places; `digest`, that of the kingdom's open decisions
     (`services.draft_digest`)."""
     data, me = snapshot.data, membership.kingdom
-    step = data["clock"]["step"]
+    step = Step(data["clock"]["step"])
     names = kingdom_names(data, players)
     pending = data.get("pending", []) if step in SETUP_KINDS else []
     mine = asked_now(data, me) if step in SETUP_KINDS else None
-    plan = settlement_plan(own, kept_plan) if step == "settlements" else {}
+    plan = settlement_plan(own, kept_plan) if step == Step.SETTLEMENTS else {}
     board = Board(
         campaign=membership.campaign,
         membership=membership,
@@ -265,7 +266,7 @@ def setup_board(
         plan=plan,
         slot=slot if slot in SLOTS else next((s for s in SLOTS if s not in plan), "city"),
         choices=[],
-        revealed=_revealed(data, names) if step != "races" else [],
+        revealed=_revealed(data, names) if step != Step.RACES else [],
         error=error,
         notice=notice,
         draft=digest,
@@ -289,7 +290,7 @@ def _map(data: Json, board: Board, players: Sequence[Membership]) -> str:
     # Around the kingdom's own choices (its settlements', its army's), framed large enough
     # to read on a phone; the capitals' start tiles lie across the whole map.
     focus = [n for c in board.choices for n in (c.hex, *neighbours(c.hex))]
-    if board.step == "capitals":
+    if board.step == Step.CAPITALS:
         focus = []
     names = names_of(shown, board.campaign.gazetteer, players)
     return render_map(shown, kingdoms=looks, picks=_picks(board), focus=focus, names=names)
@@ -297,7 +298,7 @@ def _map(data: Json, board: Board, players: Sequence[Membership]) -> str:
 
 def _status(
     data: Json,
-    step: str,
+    step: Step,
     pending: list[Json],
     ready: set[str],
     names: dict[str, str],
@@ -308,7 +309,7 @@ def _status(
     if step not in SETUP_KINDS:
         return ["Setup is over."]
     waiting = {p["kingdom"]: p["kind"] for p in pending}
-    kingdoms = [k["id"] for k in data["kingdoms"]] if step == "races" else list(waiting)
+    kingdoms = [k["id"] for k in data["kingdoms"]] if step == Step.RACES else list(waiting)
     lines = []
     for kingdom in kingdoms:
         ask = WORDS[waiting.get(kingdom, "race")].ask
@@ -325,7 +326,7 @@ def _status(
     return lines
 
 
-def _in_turn(data: Json, step: str, pending: list[Json], names: dict[str, str]) -> list[InTurn]:
+def _in_turn(data: Json, step: Step, pending: list[Json], names: dict[str, str]) -> list[InTurn]:
     """The kingdoms in the order a one-at-a-time step takes them; those before the one
     asked now are done (the engine asks the first that has not chosen)."""
     if step not in ORDER_WORDS:
@@ -384,27 +385,27 @@ def _tile_words(data: Json, board: Board, h: Hex, terrain: str) -> str:
 
 def _held(board: Board) -> dict[Hex, str]:
     """What the kingdom's own choice puts on each tile."""
-    if board.step == "settlements":
+    if board.step == Step.SETTLEMENTS:
         return {(h[0], h[1]): SLOTS[slot] for slot, h in board.plan.items()}
     if board.choice is None:
         return {}
-    what = "Capital" if board.step == "capitals" else "First army"
+    what = "Capital" if board.step == Step.CAPITALS else "First army"
     return {(board.choice[0], board.choice[1]): what}
 
 
 def _with_own_choice(data: Json, board: Board) -> Json:
     """The file as this player sees it: their own choice drawn on the map."""
     me = board.membership.kingdom
-    if board.step == "capitals" and board.choice is not None:
+    if board.step == Step.CAPITALS and board.choice is not None:
         tile = {"hex": board.choice, "owner": me, "settlement": "city"}
         return {**data, "tiles": [*data["tiles"], tile]}
-    if board.step == "settlements" and board.plan:
+    if board.step == Step.SETTLEMENTS and board.plan:
         planned = [
             {"hex": h, "owner": me, "settlement": slot.split("-")[0]}
             for slot, h in board.plan.items()
         ]
         return {**data, "tiles": [*data["tiles"], *planned]}
-    if board.step == "armies" and board.choice is not None:
+    if board.step == Step.ARMIES and board.choice is not None:
         army = {"id": f"{me}-1", "kingdom": me, "hex": board.choice, "upright": True, "ally": None}
         return {**data, "armies": [*data["armies"], army]}
     return data
@@ -413,9 +414,9 @@ def _with_own_choice(data: Json, board: Board) -> Json:
 def _picks(board: Board) -> list[Pick]:
     """Each choice as a hex to tap. Without JavaScript the link jumps to the same choice's
     button under the map."""
-    if not board.choices or board.ready or board.step not in CHOOSE_URL:
+    url = board.choose_url
+    if not board.choices or board.ready or not url:
         return []
-    url = reverse(CHOOSE_URL[board.step], args=[board.campaign.slug])
     return [
         Pick(
             hex=choice.hex,
@@ -436,8 +437,8 @@ def _picks(board: Board) -> list[Pick]:
 
 def _pick_label(board: Board, choice: Choice) -> str:
     here = f" (now: {choice.holds})" if choice.holds else ""
-    if board.step == "capitals":
+    if board.step == Step.CAPITALS:
         return f"Put your capital at {choice.words}{here}"
-    if board.step == "settlements":
+    if board.step == Step.SETTLEMENTS:
         return f"Put the chosen settlement at {choice.words}{here}"
     return f"Put your first army at {choice.words}{here}"

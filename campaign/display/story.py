@@ -18,6 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from campaign.display.svg import FONTS, SVG_NS, coordinate, element, text_element
+from campaign.rules.state import Season
 
 type Json = Mapping[str, Any]
 type MonthKey = tuple[int, int, int]
@@ -25,7 +26,7 @@ type MonthKey = tuple[int, int, int]
 type Page = tuple[int, Json, Any, Any]
 
 # Within a year the campaign goes setup, summer (months 1-6), winter; `ended` comes last.
-SEASONS = ("setup", "summer", "winter", "ended")
+SEASONS: tuple[Season, ...] = tuple(Season)
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 MINUS = "\N{MINUS SIGN}"
@@ -67,11 +68,11 @@ def month_key(clock: Json) -> MonthKey:
 def month_label(clock: Json) -> str:
     """A month as the chart and the tables name it: "Y1 M3", "Y1 Winter", "Final"."""
     season, year = clock.get("season"), clock.get("year")
-    if season == "summer":
+    if season == Season.SUMMER:
         return f"Y{year} M{clock.get('month')}"
-    if season == "winter":
+    if season == Season.WINTER:
         return f"Y{year} Winter"
-    if season == "ended":
+    if season == Season.ENDED:
         return "Final"
     return "Setup"
 

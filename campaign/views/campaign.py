@@ -32,6 +32,7 @@ from campaign.forms import MAX_SNAPSHOT, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.options import switched_on
+from campaign.rules.state import Season, Step
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
 from campaign.views.story import banners_of
@@ -330,9 +331,9 @@ def _resolved_orders(
         campaign.snapshots.filter(
             number__lte=number,
             state__clock__year=chapter.year,
-            state__clock__season="summer",
+            state__clock__season=Season.SUMMER,
             state__clock__month=chapter.month,
-            state__clock__step="orders",
+            state__clock__step=Step.ORDERS,
         )
         .order_by("-number")
         .values("number")[:1]

@@ -12,6 +12,8 @@ from campaign import services
 from campaign.asks import WORDS, defaulted
 from campaign.models import Campaign
 from campaign.rules import decisions
+from campaign.rules.state import PendingKind, Season, Step
+from campaign.rules.vocabulary import EventType
 from campaign.words import joined, when
 
 type Json = dict[str, Any]
@@ -42,7 +44,7 @@ def at_the_deadline(
     for asked in data.get("pending", []):
         kind, name = asked["kind"], names.get(asked["kingdom"], asked["kingdom"])
         given = ready.get((asked["kingdom"], decisions.ANSWERS[kind]))
-        if kind == "battle_result" or given:
+        if kind == PendingKind.BATTLE_RESULT or given:
             continue
         if given is None:
             nothing.setdefault(kind, []).append(name)
@@ -55,7 +57,7 @@ def at_the_deadline(
             "default)"
         )
     if not said:
-        if any(p["kind"] == "battle_result" for p in data.get("pending", [])):
+        if any(p["kind"] == PendingKind.BATTLE_RESULT for p in data.get("pending", [])):
             return "Nothing moves: the battles wait for their tabletop results (the desk below)."
         said = ["everyone is ready"]
     return f"{_sentence(said)}; then {_next_step(campaign, data, names, zone)}."
@@ -63,30 +65,30 @@ def at_the_deadline(
 
 # After each step, what opens next and the kind of deadline it gets (None: it depends on
 # what the step brings, which the admin does not see before it resolves).
-NEXT_STEP: dict[str, tuple[str, str | None]] = {
-    "races": ("the first capital's turn opens", "turn"),
-    "settlements": ("the starting armies step opens", "setup"),
-    "armies": ("the first month's orders open", "orders"),
-    "orders": ("the month's orders resolve, and its battles or the next orders open", None),
-    "battles": ("the month goes on once every battle is settled", None),
-    "tithe": ("the purchases step opens", "winter"),
-    "build": (
+NEXT_STEP: dict[Step, tuple[str, str | None]] = {
+    Step.RACES: ("the first capital's turn opens", "turn"),
+    Step.SETTLEMENTS: ("the starting armies step opens", "setup"),
+    Step.ARMIES: ("the first month's orders open", "orders"),
+    Step.ORDERS: ("the month's orders resolve, and its battles or the next orders open", None),
+    Step.BATTLES: ("the month goes on once every battle is settled", None),
+    Step.TITHE: ("the purchases step opens", "winter"),
+    Step.BUILD: (
         "the hungry armies step opens if a kingdom is short of food, else deployment",
         "winter",
     ),
-    "feed": ("the deployment step opens", "winter"),
-    "deploy": ("the next summer's orders open", "orders"),
+    Step.FEED: ("the deployment step opens", "winter"),
+    Step.DEPLOY: ("the next summer's orders open", "orders"),
 }
 
 
 def _next_step(campaign: Campaign, data: Json, names: dict[str, str], zone: str) -> str:
     step = data["clock"]["step"]
     words, kind = NEXT_STEP.get(step, ("the campaign moves on", None))
-    if step == "capitals":
+    if step == Step.CAPITALS:
         words, kind = _next_capital(data, names)
-    elif step == "orders" and services.one_at_a_time(data):
+    elif step == Step.ORDERS and services.one_at_a_time(data):
         words, kind = "the next turn of the order cycle opens, or the month resolves", "turn"
-    elif step == "deploy" and data["clock"]["year"] >= data["options"].get("years", 6):
+    elif step == Step.DEPLOY and data["clock"]["year"] >= data["options"].get("years", 6):
         return "the campaign ends"
     if kind is None:
         return f"{words}, each with its own deadline"
@@ -109,10 +111,10 @@ def after_the_advance(before: Json, after: Json, names: dict[str, str], deadline
     """What an advance did: who took which defaults, and what the campaign waits for now."""
     late: dict[str, list[str]] = {}
     for event in after["events"][len(before.get("events", [])) :]:
-        if event["type"] == "deadline-default":
+        if event["type"] == EventType.DEADLINE_DEFAULT:
             late.setdefault(event["kind"], []).append(names.get(event["kingdom"], event["kingdom"]))
     said = [f"{_names_of(who)} {defaulted(kind, len(set(who)))}" for kind, who in late.items()]
-    if after["clock"]["season"] == "ended":
+    if after["clock"]["season"] == Season.ENDED:
         now = "the campaign has ended"
     elif services.one_at_a_time(after):
         first = after["pending"][0]

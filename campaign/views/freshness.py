@@ -41,7 +41,7 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
-from campaign.rules.state import OrdersMode
+from campaign.rules.state import OrdersMode, PendingKind
 from campaign.services.letters import EDITABLE_FOR
 
 _RELEASE_FILES = ("templates", "campaign", "battles", "accounts")
@@ -271,7 +271,7 @@ def _sealed_orders_asked(snapshot: int, stored: object) -> frozenset[str]:
     return frozenset(
         str(p.get("kingdom"))
         for p in found[1] or []
-        if isinstance(p, dict) and p.get("kind") == "orders"
+        if isinstance(p, dict) and p.get("kind") == PendingKind.ORDERS
     )
 
 

@@ -38,8 +38,10 @@ from campaign.display.setup_board import (
 from campaign.forms import read_hex
 from campaign.models import Campaign, Membership, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules.decisions import ANSWERS
 from campaign.rules.hexmap import hex_label
 from campaign.rules.setup import RACES
+from campaign.rules.state import PendingKind
 from campaign.services import ServiceError
 from campaign.views.common import decision_of
 from campaign.views.freshness import revalidated_setup
@@ -241,7 +243,7 @@ def _placed(request: HttpRequest, membership: Membership) -> tuple[Plan, bool]:
         return plan, False
     assert isinstance(request.user, User)  # login_required
     services.submission_save(
-        campaign=campaign, user=request.user, kind="settlements", payload=plan_payload(plan),
+        campaign=campaign, user=request.user, kind=ANSWERS[PendingKind.SETTLEMENTS], payload=plan_payload(plan),
         seen=seen,
     )  # fmt: skip
     request.session.pop(_draft_key(campaign), None)
@@ -258,7 +260,7 @@ def _check_site(data: Json, kingdom: str, hex_: list[int], *, seen: int, number:
             code="moved-on",
         )
     mine = asked_now(data, kingdom)
-    if mine is None or mine["kind"] != "settlements":
+    if mine is None or mine["kind"] != PendingKind.SETTLEMENTS:
         raise ServiceError("Nothing of that kind is asked of your kingdom now.", code="not-asked")
     if hex_ not in mine["choices"]:
         raise ServiceError(

@@ -15,6 +15,8 @@ from campaign.display.mapsvg.scene import Look
 from campaign.display.svg import coordinate, element, title_element
 from campaign.gazetteer import Names
 from campaign.rules.hexmap import Hex
+from campaign.rules.state import Step
+from campaign.rules.vocabulary import EventType
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ def last_month_moves(data: Mapping[str, Any]) -> list[Move]:
     target: tuple[object, object] | None
     if season == "summer":
         month = clock.get("month")
-        if clock.get("step") == "orders" and isinstance(month, int):
+        if clock.get("step") == Step.ORDERS and isinstance(month, int):
             month -= 1
         target = (year, month)
     elif season in ("winter", "ended"):
@@ -74,7 +76,10 @@ def last_month_moves(data: Mapping[str, Any]) -> list[Move]:
         target = None
     moves: list[Move] = []
     for event in events:
-        if event.get("type") != "moved" or (event.get("year"), event.get("month")) != target:
+        if (
+            event.get("type") != EventType.MOVED
+            or (event.get("year"), event.get("month")) != target
+        ):
             continue
         start, end = as_hex(event.get("from")), as_hex(event.get("to"))
         if start is not None and end is not None and start != end:

@@ -32,6 +32,7 @@ from campaign.rules.hexmap import HexMap
 from campaign.rules.mapgen import generate_map
 from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import campaign_files, new_campaign, play_campaign
+from campaign.rules.state import PendingKind
 from campaign.rules.winter import purchase_choices
 
 SEED = 1
@@ -201,7 +202,9 @@ def time_winter_choices(kingdoms: int, hexmap: HexMap) -> float:
     the purchases it could add next. The median of several runs."""
     new = new_campaign(kingdoms, SEED, hexmap)
     for data in campaign_files(new, random.Random(SEED), hexmap):
-        asked = [p["kingdom"] for p in data.get("pending", []) if p["kind"] == "purchases"]
+        asked = [
+            p["kingdom"] for p in data.get("pending", []) if p["kind"] == PendingKind.PURCHASES
+        ]
         if data["clock"]["year"] == 2 and asked:
             break
     else:

@@ -48,6 +48,7 @@ from campaign.management.bench_urls import MINIMAL_PATH
 from campaign.models import Campaign, Snapshot
 from campaign.rules.mapgen import generate_map
 from campaign.rules.simulation import KINGDOMS, campaign_files, new_campaign
+from campaign.rules.state import Step
 from campaign.transfer import campaign_import
 
 SEED = 1
@@ -121,7 +122,7 @@ def _store_campaign(plan: Plan, players: list[User]) -> Campaign:
     for data in campaign_files(start, random.Random(SEED), hexmap):
         files.append(data)
         clock = data["clock"]
-        if clock["year"] >= plan.year and clock["step"] == "orders":
+        if clock["year"] >= plan.year and clock["step"] == Step.ORDERS:
             break
     now = timezone.now().isoformat()
     document = {

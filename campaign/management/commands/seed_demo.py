@@ -35,7 +35,8 @@ from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, map_from_json, routes
 from campaign.rules.options import offered, orders_in_cycle
-from campaign.rules.state import BattleStatus
+from campaign.rules.state import BattleStatus, PendingKind, Season, Step
+from campaign.rules.vocabulary import EventType
 from campaign.signals import demo_made, quietly
 from config.celery import app as celery_app
 
@@ -185,7 +186,7 @@ def demo_campaign(users: Mapping[str, User], seed: int = DEMO_SEED) -> tuple[Cam
     fought: Json | None = None
     for _ in range(MAX_STEPS):
         data = services.latest_snapshot(campaign).data
-        if fought is not None and data["clock"]["step"] == "orders":
+        if fought is not None and data["clock"]["step"] == Step.ORDERS:
             campaign.refresh_from_db()
             key = (fought["year"], fought["month"], fought["hex"])
             resolved = next(b for b in data["battles"] if (b["year"], b["month"], b["hex"]) == key)
@@ -258,7 +259,7 @@ def winter_campaign(users: Mapping[str, User], seed: int = WINTER_SEED) -> tuple
 def hungry_and_buyer(data: Json, buyer: str) -> Json | None:
     """At a winter's tithes, the first kingdom short of food, if there is one and the
     `buyer` can raise an army and feed it; else None."""
-    if (data["clock"]["season"], data["clock"]["step"]) != ("winter", "tithe"):
+    if (data["clock"]["season"], data["clock"]["step"]) != (Season.WINTER, Step.TITHE):
         return None
     armies = Counter(a["kingdom"] for a in data["armies"])
     forts = {t["owner"] for t in data["tiles"] if t["settlement"] == "fortress"}
@@ -326,7 +327,7 @@ def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
 def wizardry_shown(data: Json, siege: Json) -> bool:
     """Whether a Wizard's tower stands, a quest has won an artefact, and `siege`'s card
     shows artefacts (option wizards)."""
-    won = any(e["type"] == "quest" and e.get("artefact") for e in data.get("events", []))
+    won = any(e["type"] == EventType.QUEST and e.get("artefact") for e in data.get("events", []))
     carried = any(side.get("artefacts") for side in siege["sides"])
     return bool(data.get("towers")) and won and carried
 
@@ -407,9 +408,9 @@ def play_bot_step(
     data = snapshot.data
     hexmap = hexmap or map_from_json(data["map"])
     decided: Json = bots.decide(data, rng, hexmap)["inputs"]
-    if march and data["clock"]["step"] == "orders":
+    if march and data["clock"]["step"] == Step.ORDERS:
         march_armies(data, decided, hexmap, between)
-    if siege is not None and data["clock"]["step"] == "orders":
+    if siege is not None and data["clock"]["step"] == Step.ORDERS:
         besiege(data, decided, hexmap, *siege)
     for kingdom, kind, payload in bot_answers(data, decided):
         services.submission_save(
@@ -438,7 +439,7 @@ def bot_answers(data: Json, decided: Json) -> Iterator[tuple[str, str, Any]]:
         if kind in decisions.BY_UNIT:
             units = {p["unit"] for p in pending if p["kingdom"] == kingdom and "unit" in p}
             yield kingdom, kind, {unit: to for unit, to in answer.items() if unit in units}
-        elif kind == "orders" and cycle:  # given one after another: only the new ones
+        elif kind == decisions.ANSWERS[PendingKind.ORDERS] and cycle:  # one after another: the new
             yield kingdom, kind, answer[kingdom][len(before.get(kind, {}).get(kingdom, [])) :]
         elif kingdom in answer:
             yield kingdom, kind, answer[kingdom]

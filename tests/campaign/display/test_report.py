@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
-from campaign.display import report
+from campaign.display import events, report
 from campaign.gazetteer import Names
 from campaign.maps import load_builtin_map
 from campaign.models import Campaign
@@ -53,7 +53,7 @@ def test_every_die_of_every_chapter_is_listed_in_order_with_what_it_decided(batt
 @pytest.mark.parametrize("battles", ["tabletop", "simple"])
 def test_every_event_type_the_engine_emits_has_its_own_sentence(battles):
     data = played(battles)
-    assert {e["type"] for e in data["events"]} <= report.EVENT_TYPES
+    assert {e["type"] for e in data["events"]} <= set(events.WORDINGS)
     for chapter in chapters(data):
         for section in report.month_report(data, chapter).sections:
             for line in section.lines:
@@ -275,7 +275,7 @@ def named(data: dict[str, Any]) -> Names:
     return Names.of(data, GAZETTEER, report.file_names(data))
 
 
-def only_line(month: report.ChapterReport) -> report.Line:
+def only_line(month: report.ChapterReport) -> events.Line:
     (line,) = [line for section in month.sections for line in section.lines]
     return line
 
