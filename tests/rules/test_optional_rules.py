@@ -14,8 +14,14 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "campaign" / "rules"
 OPTIONAL_DIR = RULES_DIR / "optional"
 SWITCHES = [row.name for row in OPTIONS if row.switch]
 # What may name every option: the options table, the optional rules' registry of hooks,
-# and the state the rules add to (whose comments name each field's option module).
-REGISTRIES = {RULES_DIR / "options.py", OPTIONAL_DIR / "__init__.py", RULES_DIR / "state.py"}
+# the state the rules add to (whose comments name each field's option module), and the
+# vocabulary (OptionName, and the option each event type belongs to).
+REGISTRIES = {
+    RULES_DIR / "options.py",
+    OPTIONAL_DIR / "__init__.py",
+    RULES_DIR / "state.py",
+    RULES_DIR / "vocabulary.py",
+}
 
 
 def _own_files(name: str) -> set[Path]:
