@@ -9,6 +9,7 @@ from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
 from campaign.rules.state import Campaign, Purchase, PurchaseKind, Unit
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 
 def tower_rises(
@@ -22,7 +23,7 @@ def tower_rises(
     dice += [turn.roll(), turn.roll()]
     if dice[2] != dice[3]:
         return None
-    turn.record("tower-raised", unit=unit.id, kingdom=unit.kingdom, hex=list(to), dice=dice)
+    turn.record(EventType.TOWER_RAISED, unit=unit.id, kingdom=unit.kingdom, hex=list(to), dice=dice)
     return replace(campaign, towers=campaign.towers | {to})
 
 
@@ -42,7 +43,7 @@ def tower_blocks(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> bool:
     """OA5: a tower that rose earlier this month stops a unit moving into it where it is."""
     if to not in campaign.towers:
         return False
-    turn.record("tower-blocked", unit=unit.id, kingdom=unit.kingdom, hex=list(to))
+    turn.record(EventType.TOWER_BLOCKED, unit=unit.id, kingdom=unit.kingdom, hex=list(to))
     return True
 
 
