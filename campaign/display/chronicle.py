@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.display import report, story
-from campaign.display.events import Line, chapter_lines
+from campaign.display.describing import Line
+from campaign.display.events import chapter_lines
 from campaign.gazetteer import Names
 from campaign.rules.state import BattleStatus, Season
 from campaign.rules.vocabulary import EventType

@@ -9,124 +9,29 @@ the campaign's gazetteer), never by their hexes and ids; a kingdom's race only i
 event that reveals the races.
 """
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from campaign.asks import WORDS
+from campaign.display.describing import (
+    Describer,
+    Event,
+    Line,
+    Roll,
+    Voice,
+    Wording,
+    as_int,
+    as_list,
+    as_mapping,
+    counted,
+    unit_at,
+    words_list,
+)
+from campaign.display.optional import EVENT_WORDINGS as OPTIONS_WORDINGS
 from campaign.gazetteer import Names
 from campaign.rules.state import BattleStatus, PendingKind, PurchaseKind
 from campaign.rules.vocabulary import BattleKind, EventType
-from campaign.words import capitalised
-
-type Event = Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """One D6 as rolled, and what it decided."""
-
-    value: int
-    meaning: str
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One event in words, with the dice that decided it; for a battle, its place in the
-    file's `battles` list (None if the list has no entry for it)."""
-
-    text: str
-    rolls: tuple[Roll, ...] = ()
-    battle: int | None = None
-
-
-class Voice(StrEnum):
-    """Who an event is told to, and when."""
-
-    TOLD = "told"  # the report and the chronicle: what happened, to everyone
-    LEDGER = "ledger"  # a kingdom's own winter page: what its winter has done to it
-    FORECAST = "forecast"  # what its winter list would do: no die still to roll is told
-
-
-class Describer:
-    """Puts events into sentences in one voice; knows the kingdoms' names and the battles
-    list, so a battle event can say what each of its dice decided."""
-
-    def __init__(self, names: Names, battles: Sequence[object], voice: Voice = Voice.TOLD) -> None:
-        self.names = names
-        self.voice = voice
-        self.battles = [b for b in battles if isinstance(b, Mapping)]
-        self.places = {id(b): place for place, b in enumerate(battles)}
-        self.seen: dict[tuple[object, ...], int] = {}
-
-    def k(self, kingdom_id: object) -> str:
-        return _name(kingdom_id, self.names)
-
-    def unit(self, unit_id: object) -> str:
-        """A unit by its name, with its kingdom's if its player named it."""
-        return self.names.unit(unit_id, whose=True)
-
-    def units(self, unit_ids: object) -> str:
-        return _words_list([self.unit(u) for u in _list(unit_ids)])
-
-    def place(self, hex_: object) -> str:
-        return self.names.place(_list(hex_))
-
-    def at(self, hex_: object) -> str:
-        return self.names.at(_list(hex_))
-
-    def line(self, event: Event) -> Line:
-        """The event in this describer's voice: a kingdom's own words if the event has
-        them, else as told to everyone, with every die."""
-        kind = str(event.get("type", ""))
-        wording = WORDINGS[EventType(kind)] if kind in EventType else None
-        if self.voice is not Voice.TOLD and wording is not None and wording.own is not None:
-            return Line(capitalised(wording.own(self, event)))
-        try:
-            line = wording.told(self, event) if wording else _generic(event, self.names)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            line = _generic(event, self.names)  # a malformed event still gets a line
-        line = replace(line, text=capitalised(line.text))  # a unit's name may begin it
-        dice = [die for die in _list(event.get("dice")) if isinstance(die, int)]
-        if [roll.value for roll in line.rolls] != dice:  # every die is shown, whatever it did
-            line = replace(line, rolls=_generic(event).rolls)
-        return line
-
-    def place_of(self, entry: Mapping[str, Any] | None) -> int | None:
-        """Where a battles-list entry stands in the list."""
-        return None if entry is None else self.places.get(id(entry))
-
-    def battle_entry(self, event: Event) -> Mapping[str, Any] | None:
-        """The battles-list entry an event speaks of: a hand-off by its dice, a resolved
-        battle by its place among the resolved battles of its kind in that tile."""
-        here = [
-            b
-            for b in self.battles
-            if (_int(b.get("year")), _int(b.get("month")), list(b.get("hex") or []))
-            == (_int(event.get("year")), _int(event.get("month")), list(event["hex"]))
-        ]
-        dice = list(event.get("dice") or [])
-        if event.get("status") == BattleStatus.AWAITING_RESULT:
-            return next((b for b in here if list(b.get("dice") or [])[: len(dice)] == dice), None)
-        key = (event.get("year"), event.get("month"), tuple(event["hex"]), event.get("kind"))
-        nth = self.seen.get(key, 0)
-        self.seen[key] = nth + 1
-        same = [b for b in here if b.get("kind") == event.get("kind")]
-        return same[nth] if nth < len(same) else None
-
-
-def _generic(event: Event, names: Names | None = None) -> Line:
-    kind = str(event.get("type") or "event")
-    names = names if names is not None else Names()
-    details = ", ".join(
-        f"{key} {_value(value, names)}"
-        for key, value in event.items()
-        if key not in ("year", "season", "month", "step", "type", "dice")
-    )
-    dice = [d for d in _list(event.get("dice")) if isinstance(d, int)]
-    rolls = tuple(Roll(d, f"a die for {kind}") for d in dice)
-    return Line(f"{kind.replace('-', ' ').capitalize()}{': ' + details if details else ''}.", rolls)
 
 
 def _races_revealed(d: Describer, e: Event) -> Line:
@@ -161,14 +66,14 @@ def _capital_founded(d: Describer, e: Event) -> Line:
 
 def _settlements_placed(d: Describer, e: Event) -> Line:
     placed = [
-        f"{kind} {_words_list([d.names.settlement(h) for h in hexes])}"
+        f"{kind} {words_list([d.names.settlement(h) for h in hexes])}"
         for kind, hexes in e["settlements"].items()
         if hexes
     ]
-    controlled = list(dict.fromkeys(d.at(h) for h in _list(e.get("controlled"))))
+    controlled = list(dict.fromkeys(d.at(h) for h in as_list(e.get("controlled"))))
     text = f"{d.k(e['kingdom'])} placed its settlements: {'; '.join(placed) or 'none'}"
     if controlled:
-        text += f", and controls land {_words_list(controlled)}"
+        text += f", and controls land {words_list(controlled)}"
     return Line(text + ".")
 
 
@@ -202,55 +107,6 @@ def _explored(d: Describer, e: Event) -> Line:
     return Line(f"{text}.", tuple(rolls))
 
 
-def _tower_raised(d: Describer, e: Event) -> Line:
-    """Option wizards (OA4, OA5)."""
-    dice = e["dice"]
-    where = d.names.region(e["hex"])
-    decided = f"{d.k(e['kingdom'])} exploring {where}: doubles twice, a Wizard's tower"
-    return Line(
-        f"{d.k(e['kingdom'])} explored new land in {where}: rolled {dice[0]} and {dice[1]}, then "
-        f"{dice[2]} and {dice[3]}: doubles twice, and a Wizard's tower rose there; "
-        f"{d.unit(e['unit'])} stayed where it was.",
-        tuple(Roll(die, decided) for die in dice),
-    )
-
-
-QUEST_OUTCOMES = {
-    "lost": "the hero is lost",
-    "hurt": "the hero is hurt",
-    "nothing": "nothing was found",
-    "nothing left": "every artefact of the campaign is held: nothing was found",
-}
-
-
-def _quest(d: Describer, e: Event) -> Line:
-    """Option wizards (OA6, OA7): the die, the hero's points, and what was found."""
-    bonus = _int(e.get("points")) // 100
-    outcome = QUEST_OUTCOMES.get(e["outcome"]) or f"{e['artefact']} was found"
-    who = f"{d.k(e['kingdom'])}'s {e['hero']} ({e['points']} points)"
-    die, *picks = e["dice"]
-    decided = f"{who} at the tower {d.at(e['tower'])}: {e['result']}, {outcome}"
-    picked = f"{who}: the pick among the free artefacts, {e['artefact']}"
-    return Line(
-        f"{who} went on a quest to the Wizard's tower {d.at(e['tower'])}: rolled "
-        f"{die} + {bonus} = {e['result']}: {outcome}.",
-        (Roll(die, decided), *(Roll(pick, picked) for pick in picks)),
-    )
-
-
-def _artefact_taken(d: Describer, e: Event) -> Line:
-    """Option wizards (OA10)."""
-    if e.get("to"):
-        return Line(f"{d.k(e['to'])} took {e['artefact']} from {d.k(e['from'])} {d.at(e['hex'])}.")
-    return Line(
-        f"{e['artefact']}, lost by {d.k(e['from'])} {d.at(e['hex'])}, returned to the pool."
-    )
-
-
-def _artefact_returned(d: Describer, e: Event) -> Line:
-    return Line(f"{e['artefact']}, held by {d.k(e['kingdom'])}, returned to the pool.")
-
-
 def _tile_taken(d: Describer, e: Event) -> Line:
     before = f" from {d.k(e['from'])}" if e.get("from") else ""
     taken = d.place(e["hex"]) if d.names.is_settlement(e["hex"]) else f"land {d.at(e['hex'])}"
@@ -259,13 +115,6 @@ def _tile_taken(d: Describer, e: Event) -> Line:
 
 def _capital_lost(d: Describer, e: Event) -> Line:
     return Line(f"{d.k(e['kingdom'])} lost its capital, {d.place(e['hex'])} ({e.get('how')}).")
-
-
-def _unit_at(text: str) -> Callable[[Describer, Event], Line]:
-    def describe(d: Describer, e: Event) -> Line:
-        return Line(text.format(unit=d.unit(e["unit"]), at=d.at(e["hex"])))
-
-    return describe
 
 
 def _defended(d: Describer, e: Event) -> Line:
@@ -308,20 +157,20 @@ def _battle(d: Describer, e: Event) -> Line:
 def _battle_words(d: Describer, e: Event, entry: Mapping[str, Any] | None) -> Line:
     where, kind = d.at(e["hex"]), str(e["kind"])
     attacker, defender = d.k(e["attacker"]), d.k(e["defender"])
-    extra = _mapping(entry and entry.get("extra"))
-    dice = [int(x) for x in _list(e.get("dice"))]
+    extra = as_mapping(entry and entry.get("extra"))
+    dice = [int(x) for x in as_list(e.get("dice"))]
     result = _result(e, d)
     if e.get("status") == BattleStatus.AWAITING_RESULT:
         return _handed_off(where, attacker, defender, dice, entry or {})
     if kind == BattleKind.SIMPLE:
-        rolls = _split(dice, len(_list(extra.get("attacker_dice"))), attacker, defender, where)
+        rolls = _split(dice, len(as_list(extra.get("attacker_dice"))), attacker, defender, where)
         hits = f"hits {extra.get('attacker_hits', '?')} to {extra.get('defender_hits', '?')}"
         text = f"Simple battle {where}, {attacker} against {defender}: {hits}; {result}."
         return Line(text, rolls)
     if kind == BattleKind.NAVAL:
         return _naval(d, where, attacker, defender, dice, extra, result)
     if kind == BattleKind.LAND_WATER:
-        total = _int(extra.get("attacker_total"))
+        total = as_int(extra.get("attacker_total"))
         cut = next((i for i in range(len(dice) + 1) if sum(dice[:i]) == total), len(dice))
         rolls = _split(dice, cut, attacker, defender, where)
         text = (
@@ -385,12 +234,15 @@ def _naval(
 ) -> Line:
     rolls: list[Roll] = []
     sunk: list[str] = []
-    for number, naval_round in enumerate(_list(extra.get("rounds")), start=1):
+    for number, naval_round in enumerate(as_list(extra.get("rounds")), start=1):
         for who, key in ((attacker, "attacker_dice"), (defender, "defender_dice")):
-            for die in _list(naval_round.get(key)):
+            for die in as_list(naval_round.get(key)):
                 meaning = f"{who}'s die in round {number} of the naval battle {where}"
                 rolls.append(Roll(die, meaning))
-        sunk += [*_list(naval_round.get("attacker_sunk")), *_list(naval_round.get("defender_sunk"))]
+        sunk += [
+            *as_list(naval_round.get("attacker_sunk")),
+            *as_list(naval_round.get("defender_sunk")),
+        ]
     if [r.value for r in rolls] != dice:  # the battles list does not match: plain dice
         rolls = [Roll(die, f"a die in the naval battle {where}") for die in dice]
     lost = f"; sunk: {d.units(sunk)}" if sunk else ""
@@ -399,14 +251,14 @@ def _naval(
 
 
 def _battle_restated(d: Describer, e: Event) -> Line:
-    sides = _mapping(e.get("sides"))
+    sides = as_mapping(e.get("sides"))
     who = "; ".join(f"{d.k(k)}: {d.units(u) or 'no units'}" for k, u in sides.items())
     board = f", now on a {e['board']} board" if e.get("board") else ""
     return Line(f"The battle {d.at(e['hex'])} is restated after a retreat ({who}){board}.")
 
 
 def _strategy_learned(d: Describer, e: Event) -> Line:
-    cards = _count(_int(e.get("strategies")), "strategy card")
+    cards = counted(as_int(e.get("strategies")), "strategy card")
     return Line(f"{d.k(e['kingdom'])} lost a pitched battle and now holds {cards}.")
 
 
@@ -455,7 +307,7 @@ def _tithe(d: Describer, e: Event) -> Line:
 
 
 def _purchase_skipped(d: Describer, e: Event) -> Line:
-    purchase = _mapping(e.get("purchase"))
+    purchase = as_mapping(e.get("purchase"))
     what = purchase.get("kind") or "purchase"
     where = f" {d.at(purchase['hex'])}" if "hex" in purchase else ""
     reason = d.names.said(str(e.get("reason")))
@@ -552,16 +404,6 @@ def _left_unspent(d: Describer, e: Event) -> str:
     return f"{e['gold']} gold and {e['food']} food were left unspent, and lost."
 
 
-def _quest_own(d: Describer, e: Event) -> str:
-    """A forecast never tells a die that is still to be rolled: a quest's outcome is its
-    die's."""
-    went = f"{e['hero']} goes on a quest to the Wizard's tower {d.at(e['tower'])}"
-    if d.voice is Voice.FORECAST:
-        return f"{went}: a die decides what he finds."
-    found = f"finds {e['artefact']}" if e.get("artefact") else QUEST_OUTCOMES[e["outcome"]]
-    return f"{went}: {e['result']}, {found}."
-
-
 def _gives(d: Describer, e: Event) -> str:
     return f"{d.k(e['kingdom'])} gives {d.k(e['to'])} {e['gold']} gold and {e['food']} food."
 
@@ -639,17 +481,7 @@ def _as_input(described: Mapping[str, Any]) -> Mapping[str, Any]:
 
 # --- The table: every event type's words --------------------------------------------------------
 
-
-@dataclass(frozen=True, slots=True)
-class Wording:
-    """How an event is worded: `told` to everyone (the report, the chronicle), and, for a
-    kingdom's winter, `own` on its winter page (None: it reads as told)."""
-
-    told: Callable[[Describer, Event], Line]
-    own: Callable[[Describer, Event], str] | None = None
-
-
-WORDINGS: Mapping[EventType, Wording] = {
+CORE_WORDINGS: Mapping[EventType, Wording] = {
     EventType.RACES_REVEALED: Wording(_races_revealed),
     EventType.ROLL_OFF: Wording(_roll_off),
     EventType.PLAYER_ORDER: Wording(_player_order),
@@ -658,21 +490,14 @@ WORDINGS: Mapping[EventType, Wording] = {
     EventType.ARMY_PLACED: Wording(_army_placed),
     EventType.MOVED: Wording(_moved),
     EventType.EXPLORED: Wording(_explored),
-    EventType.TOWER_RAISED: Wording(_tower_raised),
-    EventType.TOWER_BLOCKED: Wording(
-        _unit_at("{unit} found a Wizard's tower {at} and stayed where it was.")
-    ),
-    EventType.QUEST: Wording(_quest, own=_quest_own),
-    EventType.ARTEFACT_TAKEN: Wording(_artefact_taken),
-    EventType.ARTEFACT_RETURNED: Wording(_artefact_returned),
     EventType.TILE_TAKEN: Wording(_tile_taken),
     EventType.CAPITAL_LOST: Wording(_capital_lost),
-    EventType.RAZE_NOTHING_LEFT: Wording(_unit_at("{unit} found nothing left to raze {at}.")),
+    EventType.RAZE_NOTHING_LEFT: Wording(unit_at("{unit} found nothing left to raze {at}.")),
     EventType.RAZE_FAILED: Wording(_raze_failed),
     EventType.RAZED: Wording(_razed),
     EventType.DEFENDED: Wording(_defended),
-    EventType.REGROUPED: Wording(_unit_at("{unit} regrouped {at} and stands upright.")),
-    EventType.STAYED: Wording(_unit_at("{unit} stayed {at}.")),
+    EventType.REGROUPED: Wording(unit_at("{unit} regrouped {at} and stands upright.")),
+    EventType.STAYED: Wording(unit_at("{unit} stayed {at}.")),
     EventType.ARMY_LANDED: Wording(_army_landed),
     EventType.ARMY_BOARDED: Wording(_army_boarded),
     EventType.SLOWED_BY_TERRAIN: Wording(_slowed),
@@ -701,6 +526,8 @@ WORDINGS: Mapping[EventType, Wording] = {
     EventType.CAMPAIGN_ENDED: Wording(_campaign_ended),
     EventType.DEADLINE_DEFAULT: Wording(_deadline_default),
 }
+# Each optional rule words its own events (campaign.display.optional).
+WORDINGS: Mapping[EventType, Wording] = {**CORE_WORDINGS, **OPTIONS_WORDINGS}
 # The types a kingdom's winter page tells in its own words.
 OWN_WORDS = frozenset(t for t, wording in WORDINGS.items() if wording.own is not None)
 
@@ -709,7 +536,7 @@ def describe(event: Event, names: Names, *, voice: Voice = Voice.TOLD) -> Line:
     """One event in words, as `voice` tells it. A battle told alone is not matched to its
     entry of the battles list: the report and the chronicle word a chapter at a time
     (`chapter_lines`)."""
-    return Describer(names, (), voice).line(event)
+    return Describer(names, (), WORDINGS, voice).line(event)
 
 
 def chapter_lines(
@@ -719,46 +546,5 @@ def chapter_lines(
     must be every event of the chapter: a resolved battle is matched to its entry of
     `battles` (the file's battles list) by its place among the chapter's battles in its
     tile."""
-    describer = Describer(names, battles)
+    describer = Describer(names, battles, WORDINGS)
     return [(event, describer.line(event)) for event in events]
-
-
-# --- Small helpers ----------------------------------------------------------------------------
-
-
-def _list(value: object) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else []
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _int(value: object) -> int:
-    return value if isinstance(value, int) else 0
-
-
-def _name(kingdom_id: object, names: Names) -> str:
-    return names.get(str(kingdom_id), str(kingdom_id))
-
-
-def _count(n: int, thing: str) -> str:
-    return f"{n} {thing}{'' if n == 1 else 's'}"
-
-
-def _words_list(items: Sequence[str]) -> str:
-    return ", ".join(str(item) for item in items)
-
-
-def _value(value: object, names: Names) -> str:
-    """A value of an event in words: a hex as its place, a unit's or a kingdom's id as its
-    name."""
-    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return names.place(value)
-    if isinstance(value, list):
-        return _words_list([_value(v, names) for v in value])
-    if isinstance(value, Mapping):
-        return "; ".join(f"{names.kingdom(k)} {_value(v, names)}" for k, v in value.items())
-    if isinstance(value, str) and (value in names or names.owner(value)):
-        return names.kingdom(value) if value in names else names.unit(value, whose=True)
-    return str(value)

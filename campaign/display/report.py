@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.display.events import Line, Roll, chapter_lines
+from campaign.display.describing import Line, Roll
+from campaign.display.events import chapter_lines
 from campaign.gazetteer import Names
 from campaign.rules.state import BattleStatus, Season, Step
 from campaign.rules.vocabulary import BattleKind, EventType

@@ -7,7 +7,8 @@ out."""
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.display.events import OWN_WORDS, Voice, describe
+from campaign.display.describing import Voice
+from campaign.display.events import OWN_WORDS, describe
 from campaign.display.events import purchase_words as purchase_words  # the winter board's
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance

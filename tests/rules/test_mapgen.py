@@ -2,7 +2,6 @@
 asked, and the same for the same seed."""
 
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -113,9 +112,9 @@ def test_a_size_beyond_the_limit_is_refused():
         generate_map(4, 1, 5001)
 
 
-def test_a_thousand_hex_map_is_generated_quickly():
-    """1,000 hexes for 8 kingdoms: well under a second (the budget is 100 ms; this guard is
-    loose so a busy test machine does not fail it)."""
-    started = time.perf_counter()
-    generate_map(8, 2024, 1000)
-    assert time.perf_counter() - started < 1.0
+def test_a_thousand_hex_map_is_generated_for_eight_kingdoms():
+    """1,000 hexes for 8 kingdoms: about that many tiles, and the start tiles M8 asks for
+    (its time is `make bench`'s `mapgen_8k_1000hex`, not a test's)."""
+    hexmap = generate_map(8, 2024, 1000)
+    assert 1000 <= len(hexmap.tiles) <= 1100
+    assert len(hexmap.start_tiles()) == start_tiles_for(8)

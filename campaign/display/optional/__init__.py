@@ -1,4 +1,5 @@
-"""What each optional rule shows in the app, one module an option (its map layer today),
+"""What each optional rule shows in the app, one module an option (its map layer, the words
+of its events),
 and the registry the general code walks, keyed by the option's row name in
 `campaign.rules.options`: the general code calls what the rules a campaign turns on
 declare, and never names an option."""
@@ -6,13 +7,19 @@ declare, and never names an option."""
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from campaign.display.describing import Wording
 from campaign.display.mapsvg.layer import MapLayer
 from campaign.display.optional import sieges, wizards
 from campaign.rules.options import switched_on
+from campaign.rules.vocabulary import EventType
 
 MAP_LAYERS: Mapping[str, MapLayer] = MappingProxyType(
     {layer.option: layer for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER)}
 )
+
+# The words of the events only an optional rule's play records (the report, the chronicle
+# and the winter ledger word them by this table beside the core game's).
+EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(dict(wizards.EVENT_WORDINGS))
 
 
 def map_layers(options: Mapping[str, object]) -> list[MapLayer]:

@@ -113,6 +113,8 @@ def bench(plan: Plan) -> Iterator[str]:
     figures[f"campaign_{name(kingdoms, size)}_all_options_engine"] = optioned.engine
     yield f"bench: campaign_{name(kingdoms, size)}_all_options {optioned.total:.3f} s"
     yield f"bench: campaign_{name(kingdoms, size)}_all_options_engine {optioned.engine:.3f} s"
+    made = time_map_generation(kingdoms, size)
+    yield f"bench: mapgen_{name(kingdoms, size)} {made:.1f} ms"
     figures[f"month_{name(kingdoms, size)}"] = month = time_month(kingdoms, hexmap)
     yield f"bench: month_{name(kingdoms, size)} {month:.2f} ms"
     yield f"bench: peak_memory_{name(kingdoms, size)} {peak_memory(kingdoms, hexmap):.1f} MB"
@@ -143,6 +145,16 @@ def targets(figures: dict[str, float], by_hexes: float, by_kingdoms: float) -> I
 
 def _target(label: str, met: bool) -> str:
     return f"bench: target_{label} {'met' if met else 'not met'}"
+
+
+def time_map_generation(kingdoms: int, size: int) -> float:
+    """Milliseconds to generate a new map, the median of five seeds."""
+    took = []
+    for seed in range(SEED, SEED + 5):
+        began = time.perf_counter()
+        generate_map(kingdoms, seed, size)
+        took.append((time.perf_counter() - began) * 1000)
+    return statistics.median(took)
 
 
 def time_campaign(

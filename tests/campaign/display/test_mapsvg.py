@@ -3,7 +3,6 @@ what, where the settlements and units are, what is contested, last month's moves
 words behind every hex. No database: the map is drawn from a campaign file alone."""
 
 import re
-import time
 import xml.etree.ElementTree as ET
 
 from campaign.display.mapsvg.legend import LegendItem, legend_items
@@ -498,9 +497,9 @@ def test_the_legend_explains_terrain_settlements_and_units():
     assert len(ids) == len(set(ids))  # one page may hold every symbol
 
 
-def test_a_1000_hex_map_renders_quickly():
+def test_a_1000_hex_map_renders_a_hex_group_per_tile():
     """A generated 1,000-hex map for 8 kingdoms, with an army on each start tile, renders
-    in well under a second, with a hex group per tile."""
+    with a hex group per tile (its pages' speed is `make bench`'s)."""
     hexmap = generate_map(8, 1, 1000)
     starts = hexmap.start_tiles()
     kingdoms = [f"k{i}" for i in range(len(starts))]
@@ -510,13 +509,10 @@ def test_a_1000_hex_map_renders_quickly():
         tiles=[tile(h, k, "city") for h, k in zip(starts, kingdoms, strict=True)],
         armies=[army(f"{k}-1", h) for h, k in zip(starts, kingdoms, strict=True)],
     )
-    began = time.perf_counter()
     svg = render_map(data, kingdoms={})
-    elapsed = time.perf_counter() - began
     root = ET.fromstring(svg)
     groups = [g for g in root.iter(f"{SVG}g") if "hex" in classes(g)]
     assert len(groups) == len(hexmap.tiles) >= 1000
-    assert elapsed < 1.0
 
 
 def test_a_wizards_tower_is_drawn_and_explained_on_its_hex():

@@ -6,10 +6,12 @@ import importlib
 import re
 from pathlib import Path
 
-from campaign.display import mapsvg, optional
+from campaign.display import events, mapsvg, optional
 from campaign.display.mapsvg.layer import MapLayer
 from campaign.display.optional import MAP_LAYERS, map_layers
+from campaign.gazetteer import Names
 from campaign.rules.options import OPTION_ROWS, OPTIONS
+from campaign.rules.vocabulary import EventType
 
 SWITCHES = [row.name for row in OPTIONS if row.switch]
 # The optional rules with nothing on the map, and why; every other one has a layer.
@@ -58,3 +60,21 @@ def test_only_the_layers_of_the_options_turned_on_are_walked_in_the_tables_order
     ]
     assert map_layers({}) == []
     assert map_layers({name: False for name in SWITCHES}) == []
+
+
+def test_an_options_events_are_worded_by_its_own_module_and_not_by_the_core_table():
+    """The wizards' towers, quests and artefacts are told by campaign/display/optional/
+    wizards.py; the core table words none of them, and together they word every type."""
+    assert {EventType.TOWER_RAISED, EventType.QUEST, EventType.ARTEFACT_TAKEN} <= set(
+        optional.EVENT_WORDINGS
+    )
+    assert not set(events.CORE_WORDINGS) & set(optional.EVENT_WORDINGS)
+    assert set(events.CORE_WORDINGS) | set(optional.EVENT_WORDINGS) == set(EventType)
+    quest = {
+        "type": "quest", "kingdom": "red", "hero": "Ser Brand", "points": 160,
+        "tower": [3, 0], "dice": [4, 5], "result": 5, "outcome": "artefact",
+        "artefact": "Brew of Keen-eyeness",
+    }  # fmt: skip
+    line = events.describe(quest, Names())
+    assert "Ser Brand (160 points) went on a quest" in line.text
+    assert "rolled 4 + 1 = 5: Brew of Keen-eyeness was found" in line.text

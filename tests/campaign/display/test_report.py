@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import services
-from campaign.display import events, report
+from campaign.display import describing, events, report
 from campaign.gazetteer import Names
 from campaign.maps import load_builtin_map
 from campaign.models import Campaign
@@ -275,7 +275,7 @@ def named(data: dict[str, Any]) -> Names:
     return Names.of(data, GAZETTEER, report.file_names(data))
 
 
-def only_line(month: report.ChapterReport) -> events.Line:
+def only_line(month: report.ChapterReport) -> describing.Line:
     (line,) = [line for section in month.sections for line in section.lines]
     return line
 

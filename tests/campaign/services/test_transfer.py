@@ -9,7 +9,6 @@ import html
 import io
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -162,11 +161,9 @@ def test_the_imported_campaign_plays_on_from_where_it_was(cast):
 
 def test_a_whole_six_year_campaign_comes_back_exactly(cast):
     """Two kingdoms on the Borderlands, played by bots through the services from setup to
-    the end of the sixth winter (about 70 snapshots, under two seconds here)."""
+    the end of the sixth winter (about 70 snapshots)."""
     campaign = start_campaign(cast)
-    started = time.perf_counter()
     play(campaign, cast)
-    assert time.perf_counter() - started < 60
     assert campaign.status == Campaign.Status.ENDED
     exported = campaign_export(campaign)
     assert exported["file"]["clock"] == {"year": 6, "season": "ended", "month": 0, "step": "final"}
