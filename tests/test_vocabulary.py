@@ -137,10 +137,12 @@ def test_every_event_the_engine_records_and_every_battle_it_fights_is_declared(s
 
 
 def test_every_event_type_the_engine_names_in_its_source_is_declared():
-    """The types a campaign rarely reaches too (a deadline's default, a razing): those the
-    engine's source records by their string."""
+    """The types a campaign rarely reaches too (a deadline's default, a razing): the engine
+    records every event by its EventType, never by a string."""
     source = "\n".join(path.read_text() for path in (ROOT / "campaign" / "rules").rglob("*.py"))
-    assert set(re.findall(r'\.record\(\s*"([a-z-]+)"', source)) <= set(EventType)
+    assert re.findall(r'\.record\(\s*"([a-z-]+)"', source) == []
+    recorded = re.findall(r"\.record\(\s*EventType\.(\w+)", source)
+    assert set(recorded) <= set(EventType.__members__)
 
 
 # --- No literal keys outside the engine ----------------------------------------------------------

@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.rules import optional
 from campaign.rules.battles.kinds import naval_possible
+from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex, HexMap, Terrain, connected, map_from_json
 from campaign.rules.setup import RACES
 from campaign.rules.state import (
@@ -80,11 +82,14 @@ def decide(data: Mapping[str, Any], rng: random.Random, hexmap: HexMap | None = 
 
 def _read_state(data: Mapping[str, Any], hexmap: HexMap) -> Campaign:
     """The parts of the state a bot looks at, read without the engine's checks: the file
-    is the engine's own output."""
+    is the engine's own output. Of the options, the optional rules that are on, whose own
+    fields their rules read."""
     clock = data["clock"]
+    switches = frozenset(name for name, on in (data.get("options") or {}).items() if on is True)
+    options = Options(switches=switches)
     return Campaign(
         name=data["name"],
-        options=Options(),
+        options=options,
         map=hexmap,
         clock=Clock(clock["year"], Season(clock["season"]), clock["month"], Step(clock["step"])),
         player_order=tuple(data.get("player_order") or ()),
@@ -92,7 +97,7 @@ def _read_state(data: Mapping[str, Any], hexmap: HexMap) -> Campaign:
         tiles={_hex(t["hex"]): _holding(t) for t in data.get("tiles") or ()},
         armies={a["id"]: _army(a) for a in data.get("armies") or ()},
         ships={s["id"]: _ship(s) for s in data.get("ships") or ()},
-        towers=frozenset(_hex(t) for t in data.get("towers") or ()),
+        **optional.read(options, "", {key: Json(value, key) for key, value in data.items()}),
     )
 
 
@@ -205,7 +210,7 @@ def _army_step(campaign: Campaign, army: Army, rng: random.Random) -> Hex | None
     """A tile next to the army, picked at random but leaning towards enemies and the
     unexplored; an army deep inside its own lands heads for the nearest border."""
     hexmap = campaign.map
-    steps = [h for h in hexmap.neighbours(army.hex) if _may_march(campaign, army.hex, h)]
+    steps = [h for h in hexmap.neighbours(army.hex) if _may_march(campaign, army, army.hex, h)]
     if not steps:
         return None
     wants = [_want(campaign, army.kingdom, h) for h in steps]
@@ -216,10 +221,15 @@ def _army_step(campaign: Campaign, army: Army, rng: random.Random) -> Hex | None
     return rng.choices(steps, wants)[0]
 
 
-def _may_march(campaign: Campaign, here: Hex, there: Hex) -> bool:
-    """An army may move from `here` to `there`: the map allows it, and no Wizard's tower
-    stands there (option OA5)."""
-    return campaign.map.army_may_move(here, there) and there not in campaign.towers
+def _may_march(campaign: Campaign, army: Army, here: Hex, there: Hex) -> bool:
+    """The army may move from `here` to `there`: the map allows it, and no optional rule
+    refuses it (OA5)."""
+    return campaign.map.army_may_move(here, there) and _may_enter(campaign, army, there)
+
+
+def _may_enter(campaign: Campaign, unit: Army | Ship, there: Hex) -> bool:
+    """No optional rule that is on refuses the unit a move into `there` (OA5)."""
+    return optional.move_refused(campaign, unit, there, "") is None
 
 
 def _want(campaign: Campaign, kingdom_id: str, hex_: Hex) -> int:
@@ -240,7 +250,7 @@ def _towards_border(campaign: Campaign, army: Army) -> Hex | None:
     while frontier and len(first_step) < SEARCH_LIMIT:
         here = frontier.popleft()
         for there in hexmap.neighbours(here):
-            if there in first_step or not _may_march(campaign, here, there):
+            if there in first_step or not _may_march(campaign, army, here, there):
                 continue
             first_step[there] = first_step[here] or there
             if campaign.owner(there) != army.kingdom:
@@ -261,7 +271,7 @@ def _ship_order(campaign: Campaign, ship: Ship, ashore: set[str], rng: random.Ra
     moves = [
         h
         for h in hexmap.neighbours(ship.hex)
-        if hexmap.ship_may_move(ship.hex, h) and h not in campaign.towers
+        if hexmap.ship_may_move(ship.hex, h) and _may_enter(campaign, ship, h)
     ]
     choices = ["stay"]
     if moves:
@@ -355,25 +365,8 @@ def _purchases(desk: Desk, pending: Pending) -> None:
     wishes = _wishes(desk.campaign, kingdom, desk.rng)
     desk.rng.shuffle(wishes)
     affordable = _within_means(desk.campaign, kingdom, wishes)
-    quests = _quests(desk.campaign, kingdom, desk.rng)
-    desk.inputs.setdefault("purchases", {})[kingdom.id] = affordable + quests
-
-
-def _quests(campaign: Campaign, kingdom: Kingdom, rng: random.Random) -> list[JsonDict]:
-    """Quests (OA6): a hero to each Wizard's tower next to the kingdom's tiles,
-    while it has an army; each hero a name of his own and his points."""
-    if not any(a.kingdom == kingdom.id for a in campaign.armies.values()):
-        return []
-    towers = [
-        tower
-        for tower in sorted(campaign.towers)
-        if any(campaign.owner(h) == kingdom.id for h in campaign.map.neighbours(tower))
-    ]
-    return [
-        {"quest": list(tower), "hero": f"Hero {n} of {kingdom.name}",
-         "points": rng.choice((0, 100, 200, 300))}
-        for n, tower in enumerate(towers, 1)
-    ]  # fmt: skip
+    added = optional.bot_purchases(desk.campaign, kingdom.id, desk.rng)
+    desk.inputs.setdefault("purchases", {})[kingdom.id] = affordable + added
 
 
 def _wishes(campaign: Campaign, kingdom: Kingdom, rng: random.Random) -> list[JsonDict]:

@@ -22,6 +22,7 @@ from campaign.rules.state import (
     Unit,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 # The rulebook's exploration table (2D6): 2-7 empty, 8-9 village, 10 city, 11-12 fortress.
 EXPLORATION: Mapping[int, Settlement | None] = {
@@ -362,13 +363,9 @@ def _check_move(campaign: Campaign, unit: Unit, to: Hex, where: str) -> None:
             f"{unit.id} can only move to a tile next to {list(unit.hex)}.",
             unit.id,
         )
-    if to in campaign.towers:
-        raise RuleError(
-            "move-into-tower",
-            where,
-            f"{unit.id} can't enter {list(to)}: nobody enters a Wizard's tower (option OA5).",
-            unit.id,
-        )
+    refusal = optional.move_refused(campaign, unit, to, where)
+    if refusal is not None:
+        raise refusal
     if isinstance(unit, Ship):
         if not hexmap.ship_may_enter(to):
             raise RuleError(
@@ -470,9 +467,13 @@ def _pair_ships(campaign: Campaign, turn: Turn) -> Campaign:
             if ship is None or ship.carrying == order.carry:
                 continue
             if ship.carrying:
-                turn.record("army-landed", army=ship.carrying, ship=ship.id, hex=list(ship.hex))
+                turn.record(
+                    EventType.ARMY_LANDED, army=ship.carrying, ship=ship.id, hex=list(ship.hex)
+                )
             if order.carry:
-                turn.record("army-boarded", army=order.carry, ship=ship.id, hex=list(ship.hex))
+                turn.record(
+                    EventType.ARMY_BOARDED, army=order.carry, ship=ship.id, hex=list(ship.hex)
+                )
             campaign = campaign.with_ship(replace(ship, carrying=order.carry))
     return campaign
 
@@ -484,17 +485,17 @@ def _resolve(campaign: Campaign, order: Order, turn: Turn) -> Campaign:
     if order.order is OrderKind.RAZE:
         return _raze(campaign, unit, turn)
     if order.order is OrderKind.DEFEND and isinstance(unit, Army):
-        turn.record("defended", unit=unit.id, hex=list(unit.hex))
+        turn.record(EventType.DEFENDED, unit=unit.id, hex=list(unit.hex))
         return campaign.with_army(replace(unit, defending=True))
     if order.order is OrderKind.REGROUP:
-        turn.record("regrouped", unit=unit.id, hex=list(unit.hex))
+        turn.record(EventType.REGROUPED, unit=unit.id, hex=list(unit.hex))
         campaign = campaign.with_unit(replace(unit, upright=True))
         if isinstance(unit, Ship) and unit.carrying:
             # ruling O8: the pair has one order, so the army aboard stands up with its ship
             army = campaign.armies[unit.carrying]
             campaign = campaign.with_army(replace(army, upright=True))
         return campaign
-    turn.record("stayed", unit=unit.id, hex=list(unit.hex))
+    turn.record(EventType.STAYED, unit=unit.id, hex=list(unit.hex))
     return campaign
 
 
@@ -504,12 +505,11 @@ def enemies_in(campaign: Campaign, hex_: Hex, kingdom_id: str) -> list[Unit]:
 
 def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     """Rulings O4, O5: the unit enters; an unexplored tile is explored (2D6), a controlled
-    one is taken if no enemy army or ship is in it at this moment. A Wizard's tower that rose
-    earlier this month stops the unit where it is (OA5); an optional rule may replace an
+    one is taken if no enemy army or ship is in it at this moment. An optional rule may stop
+    the unit where it is (OA5: a tower that rose earlier this month) or replace an
     exploration (OA4)."""
     start = unit.hex
-    if to in campaign.towers:
-        turn.record("tower-blocked", unit=unit.id, kingdom=unit.kingdom, hex=list(to))
+    if optional.move_stopped(campaign, unit, to, turn):
         return campaign
     unexplored = to not in campaign.tiles and campaign.map.tiles[to].terrain is not Terrain.OCEAN
     dice = [turn.roll(), turn.roll()] if unexplored else []
@@ -522,7 +522,9 @@ def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
         campaign = campaign.with_ship(replace(unit, hex=to))
         if unit.carrying:
             campaign = campaign.with_army(replace(campaign.armies[unit.carrying], hex=to))
-    turn.record("moved", unit=unit.id, kingdom=unit.kingdom, **{"from": list(start)}, to=list(to))
+    turn.record(
+        EventType.MOVED, unit=unit.id, kingdom=unit.kingdom, **{"from": list(start)}, to=list(to)
+    )
     if campaign.map.tiles[to].terrain is Terrain.OCEAN:
         return campaign  # ruling M4: open water is never explored or controlled
     if unexplored:
@@ -539,7 +541,7 @@ def _explore(
     dice an optional rule rolled and did not use are recorded with them (OA4)."""
     settlement = EXPLORATION[dice[0] + dice[1]]
     turn.record(
-        "explored",
+        EventType.EXPLORED,
         kingdom=kingdom_id,
         hex=list(hex_),
         dice=dice,
@@ -554,7 +556,7 @@ def take_control(campaign: Campaign, hex_: Hex, kingdom_id: str, turn: Turn) -> 
     holding = campaign.tiles[hex_]
     if holding.owner == kingdom_id:
         return campaign
-    turn.record("tile-taken", kingdom=kingdom_id, hex=list(hex_), **{"from": holding.owner})
+    turn.record(EventType.TILE_TAKEN, kingdom=kingdom_id, hex=list(hex_), **{"from": holding.owner})
     campaign = campaign.with_holding(replace(holding, owner=kingdom_id))
     return _lose_capital_at(campaign, hex_, turn, "taken", taker=kingdom_id)
 
@@ -566,7 +568,7 @@ def _lose_capital_at(
     kingdom's; then the optional rules' point of a capital lost (OA10: what it held)."""
     for kingdom in campaign.kingdoms:
         if kingdom.capital == hex_:
-            turn.record("capital-lost", kingdom=kingdom.id, hex=list(hex_), how=how)
+            turn.record(EventType.CAPITAL_LOST, kingdom=kingdom.id, hex=list(hex_), how=how)
             campaign = campaign.with_kingdom(replace(kingdom, capital=None))
             return optional.capital_lost(campaign, kingdom.id, taker, hex_, turn)
     return campaign
@@ -576,14 +578,16 @@ def _raze(campaign: Campaign, unit: Unit, turn: Turn) -> Campaign:
     """Ruling O6: fails if an enemy army or ship is in the tile when it resolves."""
     holding = campaign.tiles.get(unit.hex)
     if holding is None or holding.settlement is None:
-        turn.record("raze-nothing-left", unit=unit.id, hex=list(unit.hex))
+        turn.record(EventType.RAZE_NOTHING_LEFT, unit=unit.id, hex=list(unit.hex))
         return campaign
     enemies = enemies_in(campaign, unit.hex, unit.kingdom)
     if enemies:
         turn.record(
-            "raze-failed", unit=unit.id, hex=list(unit.hex), enemies=[e.id for e in enemies]
+            EventType.RAZE_FAILED, unit=unit.id, hex=list(unit.hex), enemies=[e.id for e in enemies]
         )
         return campaign
-    turn.record("razed", unit=unit.id, hex=list(unit.hex), settlement=str(holding.settlement))
+    turn.record(
+        EventType.RAZED, unit=unit.id, hex=list(unit.hex), settlement=str(holding.settlement)
+    )
     campaign = campaign.with_holding(replace(holding, settlement=None))
     return _lose_capital_at(campaign, unit.hex, turn, "razed")

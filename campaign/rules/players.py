@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from itertools import groupby
 
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 
 def roll_off(kingdoms: Sequence[str], turn: Turn, why: str) -> list[str]:
@@ -13,7 +14,7 @@ def roll_off(kingdoms: Sequence[str], turn: Turn, why: str) -> list[str]:
     if len(kingdoms) < 2:
         return list(kingdoms)
     rolls = {kingdom: turn.roll() for kingdom in kingdoms}
-    turn.record("roll-off", why=why, kingdoms=list(kingdoms), dice=list(rolls.values()))
+    turn.record(EventType.ROLL_OFF, why=why, kingdoms=list(kingdoms), dice=list(rolls.values()))
     order: list[str] = []
     by_roll = sorted(kingdoms, key=lambda kingdom: -rolls[kingdom])  # stable: keeps given order
     for _, tied in groupby(by_roll, key=lambda kingdom: rolls[kingdom]):

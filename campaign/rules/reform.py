@@ -7,6 +7,7 @@ from campaign.rules.orders import army_count, take_control
 from campaign.rules.players import order_by_count
 from campaign.rules.state import Campaign, Season, Settlement, Step
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 
 def reform(campaign: Campaign, turn: Turn) -> Campaign:
@@ -16,7 +17,7 @@ def reform(campaign: Campaign, turn: Turn) -> Campaign:
     campaign = _conquering_heroes(campaign, turn)
     counts = {k: army_count(campaign, k) for k in campaign.player_order}
     order = order_by_count(counts, campaign.player_order, turn)
-    turn.record("player-order", order=order, armies=counts)
+    turn.record(EventType.PLAYER_ORDER, order=order, armies=counts)
     armies = {
         army_id: replace(army, defending=False, moved=None)
         for army_id, army in campaign.armies.items()
@@ -37,7 +38,7 @@ def _terrain(campaign: Campaign, turn: Turn) -> Campaign:
             continue
         if _slowed(campaign, *army.moved):
             turn.record(
-                "slowed-by-terrain",
+                EventType.SLOWED_BY_TERRAIN,
                 unit=army.id,
                 **{"from": list(army.moved[0])},
                 to=list(army.moved[1]),

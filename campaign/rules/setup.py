@@ -18,6 +18,7 @@ from campaign.rules.state import (
     Step,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 # The official Kings of War races a kingdom may choose (rulebook, Initial Kingdom A).
 RACES = (
@@ -53,9 +54,9 @@ def choose_races(campaign: Campaign, turn: Turn) -> Campaign:
         replace(k, race=campaign.inputs.races.get(k.id, k.race or UNDECLARED_RACE))
         for k in campaign.kingdoms
     )
-    turn.record("races-revealed", races={k.id: k.race for k in kingdoms})
+    turn.record(EventType.RACES_REVEALED, races={k.id: k.race for k in kingdoms})
     order = roll_off([k.id for k in kingdoms], turn, "player order")
-    turn.record("player-order", order=order)
+    turn.record(EventType.PLAYER_ORDER, order=order)
     inputs = replace(campaign.inputs, races={})
     return replace(campaign, kingdoms=kingdoms, player_order=tuple(order), inputs=inputs).at(
         Step.CAPITALS
@@ -75,7 +76,7 @@ def choose_capitals(campaign: Campaign, turn: Turn) -> Campaign:
         capital = _check_capital(campaign, kingdom_id, choice, free)
         campaign = campaign.with_kingdom(replace(campaign.kingdom(kingdom_id), capital=capital))
         campaign = campaign.with_holding(Holding(capital, kingdom_id, Settlement.CITY))
-        turn.record("capital-founded", kingdom=kingdom_id, hex=list(capital))
+        turn.record(EventType.CAPITAL_FOUNDED, kingdom=kingdom_id, hex=list(capital))
         inputs = replace(campaign.inputs, capitals=_without(campaign.inputs.capitals, kingdom_id))
         campaign = replace(campaign, inputs=inputs)
     return replace(campaign, inputs=replace(campaign.inputs, capitals={})).at(Step.SETTLEMENTS)
@@ -164,7 +165,7 @@ def _settle(campaign: Campaign, kingdom_id: str, sites: list[Hex], turn: Turn) -
     for site in sites:
         campaign = campaign.with_holding(Holding(site, kingdom_id, placed.get(site)))
     turn.record(
-        "settlements-placed",
+        EventType.SETTLEMENTS_PLACED,
         kingdom=kingdom_id,
         settlements={str(s): [list(h) for h, t in placed.items() if t is s] for s in Settlement},
         controlled=[list(h) for h in sites if h not in placed],
@@ -244,6 +245,6 @@ def place_starting_armies(campaign: Campaign, turn: Turn) -> Campaign:
             campaign, Army(id=f"{kingdom_id}-1", kingdom=kingdom_id, hex=hex_), judged_at
         )
         campaign = campaign.with_army(army)
-        turn.record("army-placed", kingdom=kingdom_id, army=army.id, hex=list(hex_))
+        turn.record(EventType.ARMY_PLACED, kingdom=kingdom_id, army=army.id, hex=list(hex_))
     inputs = replace(campaign.inputs, starting_armies={})
     return replace(campaign, inputs=inputs).at(Step.ORDERS, month=1, season=Season.SUMMER)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from campaign.rules.dice import Dice
 from campaign.rules.state import Clock, JsonObject, Pending, PendingKind
+from campaign.rules.vocabulary import EventType
 
 
 @dataclass
@@ -25,15 +26,16 @@ class Turn:
     def roll(self) -> int:
         return self.dice.roll()
 
-    def record(self, type_: str, **detail: object) -> None:
-        """An event at the current step, with the dice that decided it (ruling D1)."""
+    def record(self, type_: EventType, **detail: object) -> None:
+        """An event at the current step, with the dice that decided it (ruling D1); its
+        type is written as the file's string."""
         self.events.append(
             {
                 "year": self.clock.year,
                 "season": str(self.clock.season),
                 "month": self.clock.month,
                 "step": str(self.clock.step),
-                "type": type_,
+                "type": type_.value,
                 **detail,
             }
         )
@@ -51,5 +53,5 @@ class Turn:
         if self.due[kind, kingdom] <= 0:
             return False
         self.due[kind, kingdom] -= 1
-        self.record("deadline-default", kind=kind, kingdom=kingdom)
+        self.record(EventType.DEADLINE_DEFAULT, kind=kind, kingdom=kingdom)
         return True

@@ -29,6 +29,7 @@ from campaign.rules.state import (
     Tithe,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 # Ruling W7: how many armies each settlement can take at deployment.
 DEPLOYMENT_LIMIT = {Settlement.VILLAGE: 1, Settlement.CITY: 2, Settlement.FORTRESS: 3}
@@ -135,11 +136,15 @@ def _recall_armies(campaign: Campaign, kingdom_id: str, turn: Turn) -> Campaign:
         if carrier is not None:
             campaign = campaign.with_ship(replace(carrier, carrying=None))
         if base is None or army.hex not in reach:
-            turn.record("supply-lost", army=army.id, kingdom=kingdom_id, hex=list(army.hex))
+            turn.record(EventType.SUPPLY_LOST, army=army.id, kingdom=kingdom_id, hex=list(army.hex))
             campaign = campaign.without_unit(army.id)
             continue
         turn.record(
-            "recalled", army=army.id, kingdom=kingdom_id, **{"from": list(army.hex)}, to=list(base)
+            EventType.RECALLED,
+            army=army.id,
+            kingdom=kingdom_id,
+            **{"from": list(army.hex)},
+            to=list(base),
         )
         campaign = campaign.with_army(_fresh(army, base))
     return campaign
@@ -176,12 +181,12 @@ def _return_ships(campaign: Campaign, turn: Turn) -> Campaign:
     for ship in sorted(campaign.ships.values(), key=lambda s: (nearest(s), natural_key(s.id))):
         free = [h for h in ports[ship.kingdom] if h not in docked]
         if not free:
-            turn.record("ship-lost", ship=ship.id, kingdom=ship.kingdom, hex=list(ship.hex))
+            turn.record(EventType.SHIP_LOST, ship=ship.id, kingdom=ship.kingdom, hex=list(ship.hex))
             campaign = campaign.without_unit(ship.id)
             continue
         port = min(free, key=lambda h: (distance(ship.hex, h), h))
         docked.add(port)
-        turn.record("ship-docked", ship=ship.id, kingdom=ship.kingdom, hex=list(port))
+        turn.record(EventType.SHIP_DOCKED, ship=ship.id, kingdom=ship.kingdom, hex=list(port))
         fresh = replace(ship, hex=port, upright=True, carrying=None, retreat=None)
         campaign = campaign.with_ship(fresh)
     return campaign
@@ -189,7 +194,7 @@ def _return_ships(campaign: Campaign, turn: Turn) -> Campaign:
 
 def _eliminate(campaign: Campaign, kingdom: Kingdom, turn: Turn) -> Campaign:
     """Ruling W3: its remaining units are removed; the year is kept for the tiebreak."""
-    turn.record("eliminated", kingdom=kingdom.id, year=campaign.clock.year)
+    turn.record(EventType.ELIMINATED, kingdom=kingdom.id, year=campaign.clock.year)
     for unit in campaign.units():
         if unit.kingdom == kingdom.id:
             campaign = campaign.without_unit(unit.id)
@@ -227,7 +232,7 @@ def gather(campaign: Campaign, turn: Turn) -> Campaign:
         yields = harvest(campaign, kingdom.id)
         gold, food = sum(y.gold for y in yields), sum(y.food for y in yields)
         tiles = [{"hex": list(y.hex), "gold": y.gold, "food": y.food} for y in yields]
-        turn.record("gathered", kingdom=kingdom.id, gold=gold, food=food, tiles=tiles)
+        turn.record(EventType.GATHERED, kingdom=kingdom.id, gold=gold, food=food, tiles=tiles)
         campaign = campaign.with_kingdom(
             replace(kingdom, gold=kingdom.gold + gold, food=kingdom.food + food)
         )
@@ -296,7 +301,7 @@ def _give(campaign: Campaign, kingdom_id: str, gift: Tithe, turn: Turn) -> Campa
     giver, receiver = campaign.kingdom(kingdom_id), campaign.kingdom(gift.to)
     gold, food = min(gift.gold, giver.gold), min(gift.food, giver.food)
     turn.record(
-        "tithe",
+        EventType.TITHE,
         kingdom=kingdom_id,
         to=gift.to,
         gold=gold,
@@ -323,7 +328,10 @@ def build(campaign: Campaign, turn: Turn) -> Campaign:
         problem = _why_not(campaign, kingdom_id, purchase, made)
         if problem is not None:
             turn.record(
-                "purchase-skipped", kingdom=kingdom_id, purchase=_describe(purchase), reason=problem
+                EventType.PURCHASE_SKIPPED,
+                kingdom=kingdom_id,
+                purchase=_describe(purchase),
+                reason=problem,
             )
             continue
         campaign = _buy(campaign, kingdom_id, purchase, turn)
@@ -438,7 +446,7 @@ _SPECIAL_CHECKS: dict[
 def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) -> Campaign:
     kingdom = campaign.kingdom(kingdom_id)
     if purchase.kind is PurchaseKind.DISBAND:
-        turn.record("disbanded", kingdom=kingdom_id, army=purchase.army)
+        turn.record(EventType.DISBANDED, kingdom=kingdom_id, army=purchase.army)
         return campaign.without_unit(purchase.army or "")
     added = optional.purchase_rule(campaign, purchase.kind)
     if added is not None:
@@ -453,7 +461,7 @@ def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) ->
         )
         army = optional.army_raised(campaign, raised, purchase.hex)  # OA1 at its fortress
         turn.record(
-            "recruited",
+            EventType.RECRUITED,
             kingdom=kingdom_id,
             army=army.id,
             hex=list(purchase.hex),
@@ -463,13 +471,15 @@ def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) ->
     if purchase.kind is PurchaseKind.SHIP:
         kingdom = replace(kingdom, ships_built=kingdom.ships_built + 1)
         ship = Ship(f"{kingdom_id}-s{kingdom.ships_built}", kingdom_id, purchase.hex)
-        turn.record("ship-built", kingdom=kingdom_id, ship=ship.id, hex=list(purchase.hex))
+        turn.record(EventType.SHIP_BUILT, kingdom=kingdom_id, ship=ship.id, hex=list(purchase.hex))
         return campaign.with_kingdom(kingdom).with_ship(ship)
     if purchase.kind is PurchaseKind.CAPITAL:
-        turn.record("capital-named", kingdom=kingdom_id, hex=list(purchase.hex))
+        turn.record(EventType.CAPITAL_NAMED, kingdom=kingdom_id, hex=list(purchase.hex))
         return campaign.with_kingdom(replace(kingdom, capital=purchase.hex))
     settlement = Settlement(str(purchase.kind))
-    turn.record("built", kingdom=kingdom_id, settlement=str(settlement), hex=list(purchase.hex))
+    turn.record(
+        EventType.BUILT, kingdom=kingdom_id, settlement=str(settlement), hex=list(purchase.hex)
+    )
     return campaign.with_kingdom(kingdom).with_holding(
         Holding(purchase.hex, kingdom_id, settlement)
     )
@@ -506,7 +516,7 @@ def feed(campaign: Campaign, turn: Turn) -> Campaign:
     for kingdom in _standing(campaign):
         left = kingdom.food - len(_armies_of(campaign, kingdom.id))  # each army ate 1 food
         if kingdom.gold or left:
-            turn.record("resources-lost", kingdom=kingdom.id, gold=kingdom.gold, food=left)
+            turn.record(EventType.RESOURCES_LOST, kingdom=kingdom.id, gold=kingdom.gold, food=left)
         campaign = campaign.with_kingdom(replace(kingdom, gold=0, food=0))
     return replace(campaign, inputs=replace(campaign.inputs, feed={})).at(Step.DEPLOY)
 
@@ -530,7 +540,7 @@ def _starve(
     newest_first = [a.id for a in reversed(own) if a.id not in chosen]
     going = [*chosen, *newest_first][:count]
     for army_id in going:
-        turn.record("starved", kingdom=kingdom_id, army=army_id)
+        turn.record(EventType.STARVED, kingdom=kingdom_id, army=army_id)
         campaign = campaign.without_unit(army_id)
     return campaign
 
@@ -558,7 +568,7 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
     # they are placed (so an army later lost for want of room still counts).
     counts = {k: army_count(campaign, k) for k in campaign.player_order}
     order = order_by_count(counts, campaign.player_order, turn)
-    turn.record("player-order", order=order, armies=counts)
+    turn.record(EventType.PLAYER_ORDER, order=order, armies=counts)
     for kingdom_id in order:
         campaign = _deploy_kingdom(campaign, kingdom_id, plans[kingdom_id], turn)
     for kingdom_id in order:  # the optional rules' placing (OA9), once every army stands
@@ -567,7 +577,7 @@ def deploy(campaign: Campaign, turn: Turn) -> Campaign:
         campaign, player_order=tuple(order), inputs=replace(campaign.inputs, deploy={})
     )
     if campaign.clock.year >= campaign.options.years:
-        turn.record("campaign-ended", year=campaign.clock.year)
+        turn.record(EventType.CAMPAIGN_ENDED, year=campaign.clock.year)
         return replace(
             campaign, clock=replace(campaign.clock, season=Season.ENDED, month=0, step=Step.FINAL)
         )
@@ -674,12 +684,12 @@ def _deploy_kingdom(
                 else None
             )
             if spot is None:
-                turn.record("no-room", kingdom=kingdom_id, army=army.id)
+                turn.record(EventType.NO_ROOM, kingdom=kingdom_id, army=army.id)
                 campaign = campaign.without_unit(army.id)
                 continue
             room[spot] -= 1
             placed[army.id] = spot
-        turn.record("deployed", kingdom=kingdom_id, army=army.id, hex=list(placed[army.id]))
+        turn.record(EventType.DEPLOYED, kingdom=kingdom_id, army=army.id, hex=list(placed[army.id]))
         campaign = campaign.with_army(_fresh(army, placed[army.id]))
     return campaign
 

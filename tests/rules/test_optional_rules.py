@@ -14,8 +14,14 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "campaign" / "rules"
 OPTIONAL_DIR = RULES_DIR / "optional"
 SWITCHES = [row.name for row in OPTIONS if row.switch]
 # What may name every option: the options table, the optional rules' registry of hooks,
-# and the state the rules add to (whose comments name each field's option module).
-REGISTRIES = {RULES_DIR / "options.py", OPTIONAL_DIR / "__init__.py", RULES_DIR / "state.py"}
+# the state the rules add to (whose comments name each field's option module), and the
+# vocabulary (OptionName, and the option each event type belongs to).
+REGISTRIES = {
+    RULES_DIR / "options.py",
+    OPTIONAL_DIR / "__init__.py",
+    RULES_DIR / "state.py",
+    RULES_DIR / "vocabulary.py",
+}
 
 
 def _own_files(name: str) -> set[Path]:
@@ -76,3 +82,16 @@ def test_no_module_of_the_engine_names_an_option_but_its_own_and_the_registries(
                 if re.search(rf"\b{name}\b", line):
                     found.append(f"{path.relative_to(RULES_DIR)}:{number}: {name}")
     assert found == []
+
+
+def test_a_rule_reads_and_writes_its_fields_at_the_places_it_declares_them():
+    """Each place a rule adds fields to is read and written by the rule itself (a reader and
+    a writer there, or an entry of its own in a list), and it reads and writes nowhere else:
+    the file format calls it by the place, never by its fields' names."""
+    for rule in optional.RULES:
+        entries = {"inputs.purchases[]" for _ in rule.purchases.values()}
+        if rule.deploy_entry is not None:
+            entries.add("inputs.deploy[]")
+        assert set(rule.read) | entries == set(rule.fields), rule.row.name
+        assert set(rule.write) | entries == set(rule.fields), rule.row.name
+        assert not set(rule.read) & entries, rule.row.name

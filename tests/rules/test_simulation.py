@@ -23,6 +23,7 @@ from campaign.rules.fileformat import parse_campaign
 from campaign.rules.mapgen import generate_map
 from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import campaign_files, new_campaign, play_campaign
+from campaign.rules.vocabulary import EventType
 
 type Json = dict[str, Any]
 
@@ -76,9 +77,10 @@ def played(
 
 
 def event_types() -> set[str]:
-    """Every type of event the engine records (`turn.record("type", ...)` in its source)."""
+    """Every type of event the engine records (`turn.record(EventType.X, ...)` in its
+    source)."""
     source = "\n".join(path.read_text() for path in RULES.rglob("*.py"))
-    return set(re.findall(r'\.record\(\s*"([a-z-]+)"', source))
+    return {EventType[name] for name in re.findall(r"\.record\(\s*EventType\.(\w+)", source)}
 
 
 def the_end_is_sound(final: Json) -> None:

@@ -16,6 +16,7 @@ from campaign.rules.state import (
     Unit,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 AWAITING = BattleStatus.AWAITING_RESULT
 
@@ -98,7 +99,7 @@ def record(campaign: Campaign, battle: Battle, turn: Turn) -> Campaign:
     rolled now: those of the hand-off were recorded with it (ruling D1)."""
     awaiting = awaiting_at(campaign, battle.hex)
     turn.record(
-        "battle",
+        EventType.BATTLE,
         kind=battle.kind,
         hex=list(battle.hex),
         attacker=battle.attacker,

@@ -30,6 +30,7 @@ from campaign.rules.state import (
     Campaign,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 
 def result_for(campaign: Campaign, battle: Battle) -> BattleInput | None:
@@ -111,7 +112,7 @@ def restate_awaiting(campaign: Campaign, turn: Turn) -> Campaign:
         restated = replace(restated, extra={**battle.extra, "restated": True})
         campaign = set_aside(replace_battle(campaign, restated), battle)
         turn.record(
-            "battle-restated",
+            EventType.BATTLE_RESTATED,
             hex=list(battle.hex),
             sides={s.kingdom: [*s.armies, *s.ships] for s in sides},
             board=restated.board,

@@ -15,6 +15,7 @@ from campaign.rules.state import (
     Campaign,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 
 def refuse_misfits(campaign: Campaign, battle: Battle) -> None:
@@ -187,7 +188,7 @@ def apply_pitched_result(
     if loser is not None:
         beaten = campaign.kingdom(loser)
         campaign = campaign.with_kingdom(replace(beaten, pitched_losses=beaten.pitched_losses + 1))
-        turn.record("strategy-learned", kingdom=loser, strategies=beaten.pitched_losses + 1)
+        turn.record(EventType.STRATEGY_LEARNED, kingdom=loser, strategies=beaten.pitched_losses + 1)
     return apply_outcome(
         campaign, battle.hex, Outcome((battle.attacker, battle.defender), battle.winner), turn
     )

@@ -15,6 +15,7 @@ from campaign.rules.state import (
     Unit,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 
 def retreat_options(campaign: Campaign, unit: Unit) -> list[Hex]:
@@ -78,7 +79,9 @@ def settle_retreats(campaign: Campaign, turn: Turn) -> Campaign:
 def _retreat(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     lies_down = unit.retreat == "loss"
     upright = unit.upright and not lies_down
-    turn.record("retreated", unit=unit.id, **{"from": list(unit.hex)}, to=list(to), upright=upright)
+    turn.record(
+        EventType.RETREATED, unit=unit.id, **{"from": list(unit.hex)}, to=list(to), upright=upright
+    )
     campaign = campaign.with_unit(replace(unit, hex=to, upright=upright, retreat=None))
     if isinstance(unit, Ship) and unit.carrying:
         army = campaign.armies[unit.carrying]
@@ -93,7 +96,7 @@ def destroy(campaign: Campaign, unit: Unit, turn: Turn, why: str, winner: str | 
     lost = [unit.id]
     if isinstance(unit, Ship) and unit.carrying:
         lost.append(unit.carrying)
-    turn.record("destroyed", units=lost, hex=list(unit.hex), why=why)
+    turn.record(EventType.DESTROYED, units=lost, hex=list(unit.hex), why=why)
     for unit_id in lost:
         campaign = campaign.without_unit(unit_id)
     return optional.armies_beaten(campaign, lost, winner, unit.hex, turn)

@@ -3,11 +3,12 @@ is wrong."""
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 from campaign.rules import optional
-from campaign.rules.fileformat.reading import FORMAT, TOP_LEVEL, Json, optional_field
+from campaign.rules.fileformat.reading import FORMAT, TOP_LEVEL
 from campaign.rules.fileformat.validating import validate_state
+from campaign.rules.filevalues import Json, optional_field
 from campaign.rules.hexmap import Hex, cached_map_from_json
 from campaign.rules.optional.rule import OptionRow
 from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS
@@ -15,19 +16,16 @@ from campaign.rules.state import (
     STEPS,
     Allocation,
     Army,
-    Artefact,
     Battle,
     BattleInput,
     BattleSide,
     BattleStatus,
     Campaign,
     Clock,
-    Holder,
     Holding,
     Inputs,
     JsonObject,
     Kingdom,
-    Licence,
     Options,
     Order,
     OrderKind,
@@ -38,10 +36,8 @@ from campaign.rules.state import (
     Settlement,
     SettlementPlan,
     Ship,
-    Siege,
     Step,
     Tithe,
-    Works,
 )
 
 
@@ -79,10 +75,7 @@ def parse_campaign(data: object) -> Campaign:
         if "battles" in top
         else (),
         events=_events(top["events"]) if "events" in top else (),
-        towers=frozenset(item.as_hex() for item in top["towers"].as_list())
-        if "towers" in top
-        else frozenset(),
-        artefacts=_artefacts(top, options),
+        **optional.read(options, "", top),
     )
     validate_state(campaign)
     counted = tuple(
@@ -268,15 +261,8 @@ def _army(json: Json, options: Options) -> Army:
         defending=optional_field(fields, "defending", Json.as_bool, False),
         moved=optional_field(fields, "moved", lambda j: j.optional(_move), None),
         retreat=optional_field(fields, "retreat", lambda j: j.optional(_retreat_kind), None),
-        licence=optional_field(fields, "licence", _licence, ()),
+        **optional.read(options, "armies[]", fields),
     )
-
-
-def _licence(json: Json) -> tuple[Licence, ...]:
-    """An army's licence (OA1): each of "monsters" and "war_engines" at most once, in
-    that order."""
-    given = {item.choice(Licence) for item in json.as_list()}
-    return tuple(kind for kind in Licence if kind in given)
 
 
 def _ship(json: Json) -> Ship:
@@ -361,42 +347,13 @@ def _battle(json: Json, options: Options) -> Battle:
         scenario=optional_field(fields, "scenario", optional_str, None),
         defender_benefit=optional_field(fields, "defender_benefit", optional_str, None),
         last_stand=optional_field(fields, "last_stand", optional_str, None),
-        siege=optional_field(fields, "siege", lambda j: j.optional(_siege), None),
+        **optional.read(options, "battles[]", fields),
         status=BattleStatus(status),
         result=optional_field(fields, "result", optional_str, None),
         winner=optional_field(fields, "winner", optional_str, None),
         dice=optional_field(fields, "dice", _dice, ()),
         extra=optional_field(fields, "extra", _event, {}),
     )
-
-
-def _artefacts(top: Mapping[str, Json], options: Options) -> tuple[Artefact, ...]:
-    """The pool (OA8): as the file lists it; none listed, what its rule reads (Kings of War's
-    forty, all free), or none while the rule is off."""
-    if "artefacts" not in top:
-        pool = optional.absent(options, "artefacts")
-        return cast(tuple[Artefact, ...], pool) if pool is not None else ()
-    return tuple(_artefact(item) for item in top["artefacts"].as_list())
-
-
-def _artefact(json: Json) -> Artefact:
-    fields = json.as_object(required=("name", "points"), optional=("holder",))
-    return Artefact(
-        name=fields["name"].as_str(),
-        points=fields["points"].as_int(Artefact.LOWEST, Artefact.HIGHEST),
-        holder=optional_field(fields, "holder", lambda j: j.optional(_holder), None),
-    )
-
-
-def _holder(json: Json) -> Holder:
-    fields = json.as_object(required=("kingdom",), optional=("army",))
-    army = optional_field(fields, "army", lambda j: j.optional(Json.as_str), None)
-    return Holder(kingdom=fields["kingdom"].as_str(), army=army)
-
-
-def _siege(json: Json) -> Siege:
-    fields = json.as_object(required=("side", "works"))
-    return Siege(side=fields["side"].as_str(), works=fields["works"].choice(Works))
 
 
 def _battle_side(json: Json, options: Options) -> BattleSide:
@@ -412,17 +369,8 @@ def _battle_side(json: Json, options: Options) -> BattleSide:
         points=optional_field(fields, "points", lambda j: j.as_int(minimum=0), 0),
         strategy_cards=optional_field(fields, "strategy_cards", lambda j: j.as_int(minimum=0), 0),
         defending=optional_field(fields, "defending", Json.as_bool, False),
-        limits=optional_field(fields, "limits", lambda j: j.optional(_limits), None),
-        artefacts=optional_field(
-            fields, "artefacts", lambda j: tuple(i.as_str() for i in j.as_list()), None
-        ),
+        **optional.read(options, "battles[].sides[]", fields),
     )
-
-
-def _limits(json: Json) -> Mapping[Licence, int]:
-    """A side's limits (OA2): points on Monsters and on War Engines."""
-    fields = json.as_object(required=tuple(Licence))
-    return {kind: fields[kind].as_int(minimum=0) for kind in Licence}
 
 
 def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
@@ -494,11 +442,13 @@ def _purchase(json: Json, options: Options) -> Purchase:
         json, "inputs.purchases[]", options,
         required=(), optional=("build", "recruit", "disband", "hex", "ally"),
     )  # fmt: skip
-    actions = [key for key in ("build", "recruit", "disband", "quest") if key in fields]
+    own = ("build", "recruit", "disband")
+    actions = [key for key in (*own, *optional.purchase_keys(options)) if key in fields]
     if len(actions) != 1:
         json.refuse("bad-purchase", "Each purchase is one of: build, recruit or disband.")
-    if "quest" in fields:
-        return _quest(json, fields)
+    entry = optional.purchase_entry(options, fields)
+    if entry is not None:
+        return entry.read(json, fields)
     if "disband" in fields:
         if "hex" in fields or "ally" in fields:
             json.refuse("bad-purchase", "A disband names only the army.")
@@ -522,25 +472,6 @@ def _purchase(json: Json, options: Options) -> Purchase:
     )
 
 
-def _quest(json: Json, fields: dict[str, Json]) -> Purchase:
-    """A quest (OA6): `{"quest": tower, "hero": name, "points": p}`; a malformed one
-    refuses the file (settled points of part A)."""
-    if "hex" in fields or "ally" in fields:
-        json.refuse("bad-purchase", "A quest names its tower, its hero and his points only.")
-    for key in ("hero", "points"):
-        if key not in fields:
-            json.child(key).refuse("missing-field", f"A quest needs {key!r}.")
-    hero = fields["hero"].as_str().strip()
-    if not hero:
-        fields["hero"].refuse("bad-purchase", "A quest's hero has a name.")
-    return Purchase(
-        PurchaseKind.QUEST,
-        hex=fields["quest"].as_hex(),
-        hero=hero,
-        points=fields["points"].as_int(0, 1000),
-    )
-
-
 def _feed(json: Json) -> tuple[str, ...]:
     fields = json.as_object(optional=("disband",))
     return (
@@ -549,13 +480,11 @@ def _feed(json: Json) -> tuple[str, ...]:
 
 
 def _placement(json: Json, options: Options) -> Placement | Allocation:
-    """An army's place (W7), or an artefact's (OA9)."""
+    """An army's place (W7), or an entry an optional rule adds (OA9)."""
     fields = _fields(json, "inputs.deploy[]", options, required=("army",), optional=("hex",))
-    if "artefact" in fields:
-        if "hex" in fields:
-            json.refuse("bad-deploy", "An artefact's entry names the artefact and its army.")
-        army = fields["army"].optional(Json.as_str)
-        return Allocation(artefact=fields["artefact"].as_str(), army=army)
+    entry = optional.deploy_entry(options, fields)
+    if entry is not None:
+        return entry.read(json, fields)
     if "hex" not in fields:
         json.child("hex").refuse("missing-field", "'hex' is missing.")
     return Placement(army=fields["army"].as_str(), hex=fields["hex"].as_hex())
@@ -633,18 +562,6 @@ def _battle_input(
         result=result,
         winner=winner,
         resolve=resolve,
-        captured=_captured(fields, winner),
+        **optional.read(options, "inputs.battles[]", fields),
         position=position,
     )
-
-
-def _captured(fields: Mapping[str, Json], winner: str | None) -> tuple[str, ...]:
-    """A tabletop win's `captured` (OA10): names, each once."""
-    if "captured" not in fields:
-        return ()
-    if winner is None:
-        fields["captured"].refuse("unknown-field", "Only a win captures artefacts.")
-    names = tuple(item.as_str() for item in fields["captured"].as_list())
-    if len(set(names)) != len(names):
-        fields["captured"].refuse("bad-battle-input", "Each artefact is captured once.")
-    return names

@@ -4,12 +4,12 @@ battles), each refused with a code and the field."""
 from collections import Counter
 from collections.abc import Collection
 
+from campaign.rules import optional
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
 from campaign.rules.state import (
     MAX_ARMIES,
     Campaign,
-    PurchaseKind,
     Settlement,
     Ship,
 )
@@ -20,79 +20,10 @@ def validate_state(campaign: Campaign) -> None:
     kingdoms, two capitals, more than six armies (the first problem found)."""
     _validate_kingdoms(campaign)
     _validate_tiles(campaign)
-    _validate_towers(campaign)
+    optional.check(campaign, after="tiles")
     _validate_units(campaign)
-    _validate_artefacts(campaign)
-    _validate_quests(campaign)
+    optional.check(campaign, after="units")
     _validate_battles(campaign)
-
-
-def _validate_artefacts(campaign: Campaign) -> None:
-    """The artefacts' pool (OA8): each artefact once; a holder is a kingdom, and the army it
-    names is one of that kingdom's."""
-    names: set[str] = set()
-    known = {kingdom.id for kingdom in campaign.kingdoms}
-    for index, artefact in enumerate(campaign.artefacts):
-        where = f"artefacts[{index}]"
-        if artefact.name in names:
-            raise RuleError(
-                "duplicate-artefact",
-                f"{where}.name",
-                f"The artefact {artefact.name!r} is listed twice: each exists once (option OA8).",
-            )
-        names.add(artefact.name)
-        holder = artefact.holder
-        if holder is None:
-            continue
-        if holder.kingdom not in known:
-            raise RuleError(
-                "unknown-kingdom",
-                f"{where}.holder.kingdom",
-                f"There is no kingdom {holder.kingdom!r}.",
-            )
-        army = campaign.armies.get(holder.army or "")
-        if holder.army is not None and (army is None or army.kingdom != holder.kingdom):
-            raise RuleError(
-                "unknown-unit",
-                f"{where}.holder.army",
-                f"{holder.kingdom} has no army {holder.army!r} to hold {artefact.name}.",
-            )
-
-
-def _validate_quests(campaign: Campaign) -> None:
-    """A quest (OA6) goes to one of the map's Wizard's towers."""
-    for kingdom_id, purchases in campaign.inputs.purchases.items():
-        for index, purchase in enumerate(purchases):
-            if purchase.kind is PurchaseKind.QUEST and purchase.hex not in campaign.towers:
-                raise RuleError(
-                    "unknown-tower",
-                    f"inputs.purchases.{kingdom_id}[{index}].quest",
-                    f"No Wizard's tower stands at {list(purchase.hex or ())} (option OA6).",
-                )
-
-
-def _validate_towers(campaign: Campaign) -> None:
-    """A Wizard's tower (OA5) stands on the map's land, is never explored (never in
-    `tiles`) and no unit stands in it."""
-    occupied = {unit.hex for unit in campaign.units()}
-    for index, tower in enumerate(sorted(campaign.towers)):
-        where = f"towers[{index}]"
-        tile = campaign.map.tiles.get(tower)
-        if tile is None or tile.terrain == "ocean":
-            raise RuleError("off-map", where, f"A tower stands on land: {list(tower)} is not.")
-        if tower in campaign.tiles:
-            raise RuleError(
-                "tower-explored",
-                where,
-                f"{list(tower)} is a Wizard's tower: it is never explored (option OA5).",
-            )
-        if tower in occupied:
-            raise RuleError(
-                "unit-in-tower",
-                where,
-                f"A unit stands in the Wizard's tower {list(tower)}: none ever enters one "
-                "(option OA5).",
-            )
 
 
 def _validate_kingdoms(campaign: Campaign) -> None:

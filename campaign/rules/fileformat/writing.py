@@ -3,15 +3,14 @@
 from collections.abc import Collection
 from enum import StrEnum
 
+from campaign.rules import optional
 from campaign.rules.combat import natural_key
 from campaign.rules.fileformat.reading import FORMAT
 from campaign.rules.hexmap import Hex, map_to_json
-from campaign.rules.optional import field_on
 from campaign.rules.options import OPTIONS
 from campaign.rules.state import (
     Allocation,
     Army,
-    Artefact,
     Battle,
     BattleInput,
     Campaign,
@@ -68,7 +67,7 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
             _dump_army(army, campaign.options) for army in sort_units(campaign.armies.values())
         ],
         "ships": [_dump_ship(ship) for ship in sort_units(campaign.ships.values())],
-        "inputs": _dump_inputs(campaign.inputs),
+        "inputs": _dump_inputs(campaign.inputs, campaign.options),
     }
     if campaign.dice is not None:
         data["dice"] = list(campaign.dice)
@@ -78,10 +77,7 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
     data["pending"] = [_dump_pending(p) for p in campaign.pending]
     data["battles"] = [dump_battle(battle, campaign.options) for battle in campaign.battles]
     data["events"] = [dict(event) for event in campaign.events]
-    if field_on(campaign.options, "", "towers"):
-        data["towers"] = [_hex(tower) for tower in sorted(campaign.towers)]
-    if field_on(campaign.options, "", "artefacts"):
-        data["artefacts"] = [_dump_artefact(artefact) for artefact in campaign.artefacts]
+    data.update(optional.written(campaign.options, "", campaign))
     data["scores"] = scores
     return data
 
@@ -124,8 +120,7 @@ def _dump_army(army: Army, options: Options) -> dict[str, object]:
         data["moved"] = [_hex(army.moved[0]), _hex(army.moved[1])]
     if army.retreat is not None:
         data["retreat"] = army.retreat
-    if field_on(options, "armies[]", "licence"):
-        data["licence"] = [str(kind) for kind in army.licence]
+    data.update(optional.written(options, "armies[]", army))
     return data
 
 
@@ -151,7 +146,7 @@ def _dump_order(order: Order) -> dict[str, object]:
     return data
 
 
-def _dump_inputs(inputs: Inputs) -> dict[str, object]:
+def _dump_inputs(inputs: Inputs, options: Options) -> dict[str, object]:
     data: dict[str, object] = {}
     if inputs.races:
         data["races"] = dict(inputs.races)
@@ -177,7 +172,7 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
             k: [_hex(h) for h in hexes] for k, hexes in inputs.battle_choices.items()
         }
     if inputs.battles:
-        data["battles"] = [_dump_battle_input(entry) for entry in inputs.battles]
+        data["battles"] = [_dump_battle_input(entry, options) for entry in inputs.battles]
     if inputs.retreats:
         data["retreats"] = {unit: _hex(h) for unit, h in inputs.retreats.items()}
     if inputs.tithes:
@@ -200,16 +195,17 @@ def _dump_inputs(inputs: Inputs) -> dict[str, object]:
 
 
 def _dump_deploy_entry(entry: Placement | Allocation) -> dict[str, object]:
-    if isinstance(entry, Allocation):
-        return {"artefact": entry.artefact, "army": entry.army}
-    return {"army": entry.army, "hex": _hex(entry.hex)}
+    if isinstance(entry, Placement):
+        return {"army": entry.army, "hex": _hex(entry.hex)}
+    return optional.deploy_written(entry)
 
 
 def dump_purchase(purchase: Purchase) -> dict[str, object]:
     if purchase.kind is PurchaseKind.DISBAND:
         return {"disband": purchase.army}
-    if purchase.kind is PurchaseKind.QUEST:
-        return {"quest": _hex(purchase.hex), "hero": purchase.hero, "points": purchase.points}
+    own = optional.purchase_written(purchase)
+    if own is not None:
+        return own
     if purchase.kind is PurchaseKind.ARMY:
         data: dict[str, object] = {"recruit": "army", "hex": _hex(purchase.hex)}
         if purchase.ally is not None:
@@ -218,28 +214,18 @@ def dump_purchase(purchase: Purchase) -> dict[str, object]:
     return {"build": str(purchase.kind), "hex": _hex(purchase.hex)}
 
 
-def _dump_battle_input(entry: BattleInput) -> dict[str, object]:
+def _dump_battle_input(entry: BattleInput, options: Options) -> dict[str, object]:
     data: dict[str, object] = {"hex": _hex(entry.hex)}
     for key in ("concede", "last_stand", "naval", "result", "winner", "resolve"):
         value = getattr(entry, key)
         if value is not None:
             data[key] = value
-    if entry.captured:
-        data["captured"] = list(entry.captured)
+    data.update(optional.written(options, "inputs.battles[]", entry))
     return data
 
 
 def _dump_pending(pending: Pending) -> dict[str, object]:
     return {"kind": pending.kind, "kingdom": pending.kingdom, **pending.detail}
-
-
-def _dump_artefact(artefact: Artefact) -> dict[str, object]:
-    holder = artefact.holder
-    return {
-        "name": artefact.name,
-        "points": artefact.points,
-        "holder": None if holder is None else {"kingdom": holder.kingdom, "army": holder.army},
-    }
 
 
 def dump_battle(battle: Battle, options: Options) -> dict[str, object]:
@@ -258,8 +244,7 @@ def dump_battle(battle: Battle, options: Options) -> dict[str, object]:
                 "points": s.points,
                 "strategy_cards": s.strategy_cards,
                 "defending": s.defending,
-                **({"limits": {str(k): p for k, p in s.limits.items()}} if s.limits else {}),
-                **({"artefacts": list(s.artefacts)} if s.artefacts is not None else {}),
+                **optional.written(options, "battles[].sides[]", s),
             }
             for s in battle.sides
         ],
@@ -273,10 +258,7 @@ def dump_battle(battle: Battle, options: Options) -> dict[str, object]:
         "winner": battle.winner,
         "dice": list(battle.dice),
     }
-    handed_off = battle.kind == "pitched" and battle.scenario is not None
-    if handed_off and field_on(options, "battles[]", "siege"):
-        siege = battle.siege
-        data["siege"] = {"side": siege.side, "works": str(siege.works)} if siege else None
+    data.update(optional.written(options, "battles[]", battle))
     if battle.extra:
         data["extra"] = dict(battle.extra)
     return data

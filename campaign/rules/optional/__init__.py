@@ -5,19 +5,24 @@ A step calls the point (`optional.battle_card(campaign, battle)`), never an opti
 each point runs the hook of every rule that is on and enters it, in the options table's
 order. To add a rule: docs/adding-an-option.md."""
 
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from campaign.rules.errors import RuleError
+from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex
 from campaign.rules.optional import army_limits, common_deck, sieges, wizards
-from campaign.rules.optional.rule import DeployPlan, OptionalRule, PurchaseRule, Sides
+from campaign.rules.optional.rule import DeployPlan, Entry, OptionalRule, PurchaseRule, Sides
 from campaign.rules.state import (
+    Allocation,
     Army,
     Battle,
     BattleInput,
     Campaign,
     Options,
+    Purchase,
     PurchaseKind,
     Unit,
 )
@@ -37,21 +42,98 @@ def each(options: Options) -> tuple[OptionalRule, ...]:
     return _switched_on(options.switches)
 
 
-def field_on(options: Options, where: str, key: str) -> bool:
-    """Whether a rule that is on owns the state field `key` at `where` (OG1)."""
-    return any(key in rule.fields.get(where, ()) for rule in each(options))
+# --- the campaign file (campaign-file.md) ---------------------------------------------------
 
 
-def absent(options: Options, key: str) -> object | None:
-    """What an absent top-level field reads while the rule that owns it is on; None if no
-    rule that is on says."""
+def read(options: Options, where: str, fields: Mapping[str, Json]) -> dict[str, Any]:
+    """The state's attributes that the fields of the rules that are on give at `where`,
+    read from the `fields` of the object there (an absent field reads its default, OG1)."""
+    attributes: dict[str, Any] = {}
     for rule in each(options):
-        if key in rule.absent:
-            return rule.absent[key]()
+        if where in rule.read:
+            attributes.update(rule.read[where](fields))
+    return attributes
+
+
+def check(campaign: Campaign, *, after: str) -> None:
+    """What the fields of the rules that are on must agree on, checked after the general
+    checks of the file's part `after` (raises the first RuleError found)."""
+    for rule in each(campaign.options):
+        if after in rule.checks:
+            rule.checks[after](campaign)
+
+
+def written(options: Options, where: str, part: object) -> Mapping[str, object]:
+    """The fields the rules that are on write for the state's `part` at `where`, in the
+    table's order."""
+    fields: dict[str, object] = {}
+    for rule in each(options):
+        if where in rule.write:
+            fields.update(rule.write[where](part))
+    return fields
+
+
+def purchase_keys(options: Options) -> tuple[str, ...]:
+    """The keys of the purchases the rules that are on add (a purchase names one action)."""
+    return tuple(p.entry.key for rule in each(options) for p in rule.purchases.values())
+
+
+def purchase_entry(options: Options, fields: Mapping[str, Json]) -> Entry[Purchase] | None:
+    """The entry of a purchase a rule that is on adds, if `fields` hold its key."""
+    for rule in each(options):
+        for purchase in rule.purchases.values():
+            if purchase.entry.key in fields:
+                return purchase.entry
+    return None
+
+
+def purchase_written(purchase: Purchase) -> dict[str, object] | None:
+    """A purchase an optional rule adds, as the file writes it; None for the file's own."""
+    for rule in RULES:
+        if purchase.kind in rule.purchases:
+            return rule.purchases[purchase.kind].entry.write(purchase)
+    return None
+
+
+def deploy_entry(options: Options, fields: Mapping[str, Json]) -> Entry[Allocation] | None:
+    """The deploy entry a rule that is on adds, if `fields` hold its key."""
+    for rule in each(options):
+        if rule.deploy_entry is not None and rule.deploy_entry.key in fields:
+            return rule.deploy_entry
+    return None
+
+
+def deploy_written(entry: Allocation) -> dict[str, object]:
+    """A deploy entry an optional rule adds, as the file writes it."""
+    for rule in RULES:
+        if rule.deploy_entry is not None:
+            return rule.deploy_entry.write(entry)
+    raise ValueError(f"No optional rule writes the deploy entry {entry!r}.")
+
+
+# --- summer: orders (O3) ---------------------------------------------------------------------
+
+
+def move_refused(campaign: Campaign, unit: Unit, to: Hex, where: str) -> RuleError | None:
+    """Why a rule that is on refuses an order moving `unit` into `to` (OA5), or None."""
+    for rule in each(campaign.options):
+        if rule.move_refused is not None:
+            refusal = rule.move_refused(campaign, unit, to, where)
+            if refusal is not None:
+                return refusal
     return None
 
 
 # --- summer: resolution (O5 with OA4, OA5) ---------------------------------------------------
+
+
+def move_stopped(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> bool:
+    """Whether a rule that is on stops `unit` where it is as it moves into `to` (OA5); the
+    rule records why."""
+    return any(
+        rule.move_stopped is not None and rule.move_stopped(campaign, unit, to, turn)
+        for rule in each(campaign.options)
+    )
 
 
 def explored(
@@ -173,3 +255,16 @@ def step_done(campaign: Campaign, turn: Turn) -> Campaign:
         if rule.step_done is not None:
             campaign = rule.step_done(campaign, turn)
     return campaign
+
+
+# --- the bots ---------------------------------------------------------------------------------
+
+
+def bot_purchases(campaign: Campaign, kingdom_id: str, rng: random.Random) -> list[dict[str, Any]]:
+    """What the bot of `kingdom_id` adds to its winter's purchases for each rule that is on
+    (quests, OA6), as the file's entries."""
+    purchases: list[dict[str, Any]] = []
+    for rule in each(campaign.options):
+        if rule.bot_purchases is not None:
+            purchases += rule.bot_purchases(campaign, kingdom_id, rng)
+    return purchases

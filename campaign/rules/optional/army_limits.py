@@ -8,9 +8,10 @@ the players do, by the card."""
 from collections.abc import Mapping
 from dataclasses import replace
 
+from campaign.rules.filevalues import Json, optional_field
 from campaign.rules.hexmap import Hex, Terrain
 from campaign.rules.optional.rule import OptionalRule, OptionRow, each_side
-from campaign.rules.state import Army, Battle, Campaign, Licence
+from campaign.rules.state import Army, Battle, BattleSide, Campaign, Licence
 
 POINTS_PER_ARMY = 500  # OA2: per upright army of the side holding that licence
 
@@ -60,6 +61,39 @@ def _card(campaign: Campaign, battle: Battle) -> Battle:
     )
 
 
+# --- the campaign file: an army's `licence`, a battle side's `limits` ---
+
+
+def _read_licence(json: Json) -> tuple[Licence, ...]:
+    """An army's licence (OA1): each of "monsters" and "war_engines" at most once, in
+    that order."""
+    given = {item.choice(Licence) for item in json.as_list()}
+    return tuple(kind for kind in Licence if kind in given)
+
+
+def _read_limits(json: Json) -> Mapping[Licence, int]:
+    """A side's limits (OA2): points on Monsters and on War Engines."""
+    fields = json.as_object(required=tuple(Licence))
+    return {kind: fields[kind].as_int(minimum=0) for kind in Licence}
+
+
+def _army_fields(fields: Mapping[str, Json]) -> Mapping[str, object]:
+    unlicensed: tuple[Licence, ...] = ()
+    return {"licence": optional_field(fields, "licence", _read_licence, unlicensed)}
+
+
+def _side_fields(fields: Mapping[str, Json]) -> Mapping[str, object]:
+    return {"limits": optional_field(fields, "limits", lambda j: j.optional(_read_limits), None)}
+
+
+def _army_written(army: Army) -> Mapping[str, object]:
+    return {"licence": [str(kind) for kind in army.licence]}
+
+
+def _side_written(side: BattleSide) -> Mapping[str, object]:
+    return {"limits": {str(k): p for k, p in side.limits.items()}} if side.limits else {}
+
+
 RULE = OptionalRule(
     row=OptionRow(
         "army_limits",
@@ -70,6 +104,8 @@ RULE = OptionalRule(
         switch=True,
     ),
     fields={"armies[]": ("licence",), "battles[].sides[]": ("limits",)},
+    read={"armies[]": _army_fields, "battles[].sides[]": _side_fields},
+    write={"armies[]": _army_written, "battles[].sides[]": _side_written},
     army_raised=_licensed,
     battle_card=_card,
 )

@@ -3,12 +3,15 @@ table, the fields it adds to the campaign file, and the functions the engine's s
 the points OG7 names. The steps call those points through `campaign.rules.optional`; none
 of them names an option."""
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 from campaign.rules.errors import RuleError
+from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex
 from campaign.rules.state import (
     Allocation,
@@ -27,6 +30,11 @@ from campaign.rules.turn import Turn
 type OptionValue = int | str | bool
 type Sides = tuple[BattleSide, BattleSide]
 type DeployPlan = Sequence[Placement | Allocation]
+# Reading the rule's fields at a place of the file: from the fields of the object there,
+# the state's attributes they give (what an absent field reads included, OG1).
+type ReadFields = Callable[[Mapping[str, Json]], Mapping[str, Any]]
+# Writing them: from the state's object at that place, its fields the rule writes, in order.
+type WriteFields = Callable[[Any], Mapping[str, object]]
 
 
 @dataclass(frozen=True)
@@ -69,26 +77,53 @@ class OptionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry[T]:
+    """An entry an optional rule adds to a list of the file's inputs, told apart by its
+    field `key` (a purchase's `quest`): how it is read (the entry, and its fields already
+    checked against the place's) and how it is written."""
+
+    key: str
+    read: Callable[[Json, Mapping[str, Json]], T]
+    write: Callable[[T], dict[str, object]]
+
+
+@dataclass(frozen=True, slots=True)
 class PurchaseRule:
     """A winter purchase an optional rule adds (W5): why it can't be made now (None if it
-    can; `made` is this winter's purchases so far), and what making it does."""
+    can; `made` is this winter's purchases so far), what making it does, and its entry in
+    the file's purchases."""
 
     refusal: Callable[[Campaign, str, Purchase, list[tuple[str, Purchase]]], str | None]
     make: Callable[[Campaign, str, Purchase, Turn], Campaign]
+    entry: Entry[Purchase]
 
 
 @dataclass(frozen=True, slots=True)
 class OptionalRule:
     """One optional rule: its row, the state fields it adds to the campaign file by where
     they stand (`""` the top level, `"armies[]"`, `"battles[].sides[]"`...; a field of a
-    rule that is off is refused, OG1), what an absent top-level field of its own reads
-    while it is on, and its hooks. Each hook is called only while the rule is on, at its
-    point of OG7's order of play; a rule leaves the points it does not enter as they are."""
+    rule that is off is refused, OG1), how it reads, checks and writes them, and its hooks.
+    Each is called only while the rule is on, at its place in the file or its point of
+    OG7's order of play; a rule leaves the places and points it does not enter as they
+    are."""
 
     row: OptionRow
     fields: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
-    absent: Mapping[str, Callable[[], object]] = field(default_factory=lambda: MappingProxyType({}))
-    # --- summer: resolution ---
+    # --- the campaign file: its fields, by the places of `fields` ---
+    read: Mapping[str, ReadFields] = field(default_factory=lambda: MappingProxyType({}))
+    # What its fields must agree on with the rest of the state, checked after the general
+    # checks of a part of the file (`"tiles"`, `"units"`): raises a RuleError naming the field.
+    checks: Mapping[str, Callable[[Campaign], None]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    write: Mapping[str, WriteFields] = field(default_factory=lambda: MappingProxyType({}))
+    # An entry of its own in a kingdom's deploy list (`inputs.deploy`).
+    deploy_entry: Entry[Allocation] | None = None
+    # --- summer: orders and resolution ---
+    # Why no unit may be ordered to move into `to` (a RuleError naming `where`), or None.
+    move_refused: Callable[[Campaign, Unit, Hex, str], RuleError | None] | None = None
+    # A unit about to move into `to` is stopped where it is, the rule recording why: True.
+    move_stopped: Callable[[Campaign, Unit, Hex, Turn], bool] | None = None
     # A unit explores `to` (O5) with `dice`, its two dice, to which a rule may add: None
     # goes on as usual; a campaign replaces the move and the exploration.
     explored: Callable[[Campaign, Unit, Hex, list[int], Turn], Campaign | None] | None = None
@@ -121,6 +156,9 @@ class OptionalRule:
     deployed: Callable[[Campaign, str, DeployPlan], Campaign] | None = None
     # --- after every step of the engine ---
     step_done: Callable[[Campaign, Turn], Campaign] | None = None
+    # --- the bots (campaign.rules.bots), deciding at random with `rng` ---
+    # The purchases a kingdom's bot adds to its winter's list, as the file's entries.
+    bot_purchases: Callable[[Campaign, str, random.Random], list[dict[str, Any]]] | None = None
 
 
 def each_side(battle: Battle, change: Callable[[BattleSide], BattleSide]) -> Battle:

@@ -2,8 +2,10 @@
 tabletop at a defended fortress or capital is a siege assault, and its card gives the
 defender's works in place of the defended tile's benefit (B6)."""
 
+from collections.abc import Mapping
 from dataclasses import replace
 
+from campaign.rules.filevalues import Json, optional_field
 from campaign.rules.optional.rule import OptionalRule, OptionRow
 from campaign.rules.state import Battle, Campaign, Settlement, Siege, Works
 
@@ -39,6 +41,26 @@ def _card(campaign: Campaign, battle: Battle) -> Battle:
     return replace(battle, siege=siege, defender_benefit=None)
 
 
+# --- the campaign file: a battle's `siege` ---
+
+
+def _read_siege(json: Json) -> Siege:
+    fields = json.as_object(required=("side", "works"))
+    return Siege(side=fields["side"].as_str(), works=fields["works"].choice(Works))
+
+
+def _battle_fields(fields: Mapping[str, Json]) -> Mapping[str, object]:
+    return {"siege": optional_field(fields, "siege", lambda j: j.optional(_read_siege), None)}
+
+
+def _battle_written(battle: Battle) -> Mapping[str, object]:
+    """A battle handed to the tabletop says whether it is a siege (null: it is not)."""
+    if battle.kind != "pitched" or battle.scenario is None:
+        return {}
+    siege = battle.siege
+    return {"siege": {"side": siege.side, "works": str(siege.works)} if siege else None}
+
+
 RULE = OptionalRule(
     row=OptionRow(
         "sieges",
@@ -49,5 +71,7 @@ RULE = OptionalRule(
         switch=True,
     ),
     fields={"battles[]": ("siege",)},
+    read={"battles[]": _battle_fields},
+    write={"battles[]": _battle_written},
     battle_card=_card,
 )

@@ -7,8 +7,14 @@ from dataclasses import replace
 
 from campaign.rules.hexmap import Hex
 from campaign.rules.optional.rule import OptionalRule, OptionRow, PurchaseRule, each_side
-from campaign.rules.optional.wizards import artefacts
-from campaign.rules.optional.wizards.towers import quest_refusal, tower_rises
+from campaign.rules.optional.wizards import artefacts, fields
+from campaign.rules.optional.wizards.towers import (
+    bot_quests,
+    move_into_tower,
+    quest_refusal,
+    tower_blocks,
+    tower_rises,
+)
 from campaign.rules.state import Battle, Campaign, PurchaseKind
 from campaign.rules.turn import Turn
 
@@ -49,14 +55,28 @@ RULE = OptionalRule(
         "inputs.deploy[]": ("artefact",),
         "inputs.battles[]": ("captured",),
     },
-    absent={"artefacts": artefacts.kings_of_war_pool},
+    read={
+        "": fields.read_top,
+        "battles[].sides[]": fields.read_side,
+        "inputs.battles[]": fields.read_battle_input,
+    },
+    checks={"tiles": fields.check_towers, "units": fields.check_pool_and_quests},
+    write={
+        "": fields.write_top,
+        "battles[].sides[]": fields.write_side,
+        "inputs.battles[]": fields.write_battle_input,
+    },
+    deploy_entry=fields.ALLOCATION,
+    move_refused=move_into_tower,
+    move_stopped=tower_blocks,
     explored=tower_rises,
     battle_card=_card,
     result_refused=artefacts.capture_refused,
     armies_beaten=_beaten,
     capital_lost=artefacts.capital_fallen,
-    purchases={PurchaseKind.QUEST: PurchaseRule(quest_refusal, artefacts.quest)},
+    purchases={PurchaseKind.QUEST: PurchaseRule(quest_refusal, artefacts.quest, fields.QUEST)},
     deploy_given=artefacts.check_allocations,
     deployed=artefacts.allocate,
     step_done=artefacts.left_behind,
+    bot_purchases=bot_quests,
 )

@@ -20,6 +20,7 @@ from campaign.rules.state import (
     Purchase,
 )
 from campaign.rules.turn import Turn
+from campaign.rules.vocabulary import EventType
 
 LOWEST, HIGHEST = Artefact.LOWEST, Artefact.HIGHEST  # an artefact's points (OA8)
 
@@ -87,7 +88,9 @@ def left_behind(campaign: Campaign, turn: Turn) -> Campaign:
             kept = campaign.kingdom(holder.kingdom).capital is not None
             artefact = replace(artefact, holder=Holder(holder.kingdom) if kept else None)
             if not kept:
-                turn.record("artefact-returned", artefact=artefact.name, kingdom=holder.kingdom)
+                turn.record(
+                    EventType.ARTEFACT_RETURNED, artefact=artefact.name, kingdom=holder.kingdom
+                )
         pool.append(artefact)
     return replace(campaign, artefacts=tuple(pool))
 
@@ -113,7 +116,7 @@ def quest(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) -
 
     found = _found(campaign, score, roll) if score >= 4 else None
     turn.record(
-        "quest",
+        EventType.QUEST,
         kingdom=kingdom_id,
         hero=purchase.hero,
         points=purchase.points,
@@ -249,7 +252,7 @@ def _handed_to(
     for artefact in moving:
         assert artefact.holder is not None
         turn.record(
-            "artefact-taken",
+            EventType.ARTEFACT_TAKEN,
             artefact=artefact.name,
             **{"from": artefact.holder.kingdom},
             to=taker if to is not None else None,
