@@ -37,7 +37,7 @@ from battles.models import (
 )
 from campaign.models import Campaign
 from campaign.services.common import ServiceError
-from campaign.transfer import (
+from campaign.transfer.document import (
     STAMPS,
     Stamps,
     Writer,

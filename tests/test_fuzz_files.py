@@ -43,7 +43,7 @@ from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.simulation import campaign_files, new_campaign
 from campaign.services.common import ServiceError
-from campaign.transfer import campaign_import
+from campaign.transfer.importing import campaign_import
 
 # Ten times the profile's examples, derandomized or not (tests/conftest.py).
 EXAMPLES = 10 * settings().max_examples

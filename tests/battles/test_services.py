@@ -14,7 +14,8 @@ from battles.services import decisions, desk, results
 from campaign.models import AuditEntry, Campaign, Submission
 from campaign.services import admin, advancing, battle_entries, common
 from campaign.services.common import ServiceError
-from campaign.transfer import campaign_export, campaign_import
+from campaign.transfer.exporting import campaign_export
+from campaign.transfer.importing import campaign_import
 from tests.battles.conftest import hand_off
 
 pytestmark = pytest.mark.django_db

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles.services import results
-from campaign import transfer
 from campaign.models import Campaign, Snapshot
 from campaign.services import common, setup, submissions
 from campaign.signals import quietly, snapshot_stored
+from campaign.transfer import exporting, importing
 from notifications import digest, events, news, outbox
 from notifications.discord import webhook_set
 from notifications.events import on_snapshot_stored, remind
@@ -212,7 +212,7 @@ def test_an_imported_campaign_tells_nobody_of_its_history(people):
     play_until(campaign, people, at_month(1, 2))
     written = Notification.objects.count()
 
-    copy = transfer.campaign_import(transfer.campaign_export(campaign), slug="copy")
+    copy = importing.campaign_import(exporting.campaign_export(campaign), slug="copy")
 
     assert copy.snapshots.count() == campaign.snapshots.count()
     assert Notification.objects.count() == written

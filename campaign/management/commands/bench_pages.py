@@ -49,7 +49,7 @@ from campaign.models import Campaign, Snapshot
 from campaign.rules.mapgen import generate_map
 from campaign.rules.simulation import KINGDOMS, campaign_files, new_campaign
 from campaign.rules.state import Step
-from campaign.transfer import campaign_import
+from campaign.transfer.importing import campaign_import
 
 SEED = 1
 SLUG = "bench-pages"

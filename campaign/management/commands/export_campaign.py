@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Campaign
-from campaign.transfer import campaign_export
+from campaign.transfer.exporting import campaign_export
 
 REFUSED = 2
 

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from campaign.management.jsonfile import Unreadable, read_json
 from campaign.services.common import ServiceError
-from campaign.transfer import campaign_import, created_users
+from campaign.transfer.importing import campaign_import, created_users
 
 REFUSED = 2
 # An export holds a campaign's whole history: about 15 MB for 8 kingdoms over 6 years on

@@ -34,7 +34,8 @@ from campaign.management.commands.seed_demo import play_bot_step, stale_advances
 from campaign.models import Campaign
 from campaign.services import common, setup
 from campaign.services import members as members_services
-from campaign.transfer import campaign_export, campaign_import
+from campaign.transfer.exporting import campaign_export
+from campaign.transfer.importing import campaign_import
 
 type Json = dict[str, Any]
 

@@ -23,7 +23,8 @@ from campaign.management.commands.seed_demo import play_bot_step
 from campaign.models import Campaign, CampaignMap, Snapshot, map_data
 from campaign.services import admin, common, members, setup
 from campaign.signals import snapshot_stored
-from campaign.transfer import campaign_export, campaign_import
+from campaign.transfer.exporting import campaign_export
+from campaign.transfer.importing import campaign_import
 
 BEFORE = [("campaign", "0004_notifications")]
 AFTER = [("campaign", "0005_snapshot_storage")]

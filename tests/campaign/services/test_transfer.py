@@ -38,7 +38,8 @@ from campaign.services import common, members, setup, submissions
 from campaign.services import names as names_services
 from campaign.services.common import ServiceError
 from campaign.services.letters import conversations_of, correspondence_read, letter_write
-from campaign.transfer import campaign_export, campaign_import
+from campaign.transfer.exporting import campaign_export
+from campaign.transfer.importing import campaign_import
 from campaign.words import names_of
 from tests.battles.conftest import hand_off, make_league
 from tests.battles.pictures import png, stored, upload

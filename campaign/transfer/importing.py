@@ -1,81 +1,13 @@
-"""Export and import: a campaign as one JSON document, to back it up or move it between
-servers. The document holds what is needed to recreate the campaign row, its members
-(matched to users by username), every snapshot with its number, and the decisions not
-yet used; `file` is the newest snapshot's campaign file (the public contract of
-../shared/design/campaign-file.md).
+"""Recreating a campaign from its export document (its shape: campaign.transfer): checked
+whole before anything is written, and written in one transaction."""
 
-    {"export": 1,
-     "campaign": {"name", "slug", "status", "kingdoms", "options", "deadlines", "map_name",
-                  "map", "join_code", "deadline", "paused_with", "created_at", "public",
-                  "deadline_days", "time_zone", "letters", "names"},
-     "members": [{"username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin",
-                  "joined_at"}],
-     "snapshots": [{"number", "reason", "defaults", "data", "decisions", "created_by",
-                    "created_at"}],
-     "submissions": [{"kingdom", "kind", "payload", "snapshot", "ready", "submitted_by",
-                      "created_at", "updated_at"}],
-     "correspondences": [{"herald", "kingdoms", "created_at",
-                          "letters": [{"kingdom", "writer", "text", "written_at",
-                                       "edited_at"}],
-                          "read": [{"kingdom", "letters"}]}],
-     "army_lists": [{"kingdom", "name", "points", "race", "text", "created_at",
-                     "updated_at"}],
-     "attached_lists": [{"battle", "kingdom", "name", "points", "race", "text",
-                         "attached_by", "attached_at"}],
-     "battle_reports": [{"battle", "kingdom", "text", "written_by", "hidden_at",
-                         "created_at", "updated_at",
-                         "photos": [{"content_type", "data", "added_by", "created_at"}]}],
-     "file": <the newest snapshot's data, or null before the start>}
-
-Times are ISO 8601 with their offset; `paused_with` is an ISO 8601 duration. An import is
-checked whole before anything is written, and written in one transaction: a bad document
-changes nothing. The audit trail, the reminders and the decisions already used (they are
-in each snapshot's `decisions`) are not exported.
-
-What the players say and show (issue 28) comes after the submissions; a document without
-these parts (an older export) imports with none. Each names kingdoms by their ids, which
-must be the campaign's (those of the newest campaign file, or the players' before the
-start), and users by username (a user missing here leaves the writer unknown, as for a
-deleted account). `campaign.letters` is the campaign's choice of who writes to whom (on,
-herald or none). `campaign.names` is the campaign's gazetteer (campaign.gazetteer: its
-places' and units' names, which the campaign file does not hold); a started campaign
-imported without it (an older export) has its places named anew from its map and seed.
-
-- `correspondences`: the herald's (`herald` true, `kingdoms` empty: every member's) and
-  those between the `kingdoms` listed (two or more), each once. Its `letters` are in the
-  order written (`written_at` is needed); a letter's `kingdom` is its writer's, one of the
-  correspondence's. A read mark says how many of its letters, the first ones, the kingdom
-  has read (`letters`: 0 to all of them).
-- `army_lists`: the lists of each kingdom's book.
-- `attached_lists` and `battle_reports`: each names its `battle` by its number in the
-  newest campaign file's `battles` (the first is 1) and its side by its `kingdom`, one of
-  the battle's two, at most one of each for a side. `hidden_at` is when the admin hid the
-  report (null: it is shown).
-- A photograph's `data` is the copy kept of it (at most 1,600 pixels), in base64, and
-  `content_type` its type (image/jpeg or image/webp). An import develops it again as an
-  upload is developed (battles.photos: read as a picture or refused, drawn again, its
-  thumbnail made anew), so that nothing but a picture drawn here is kept: its bytes change
-  on each move, not what it shows.
-
-The lists and reports are the battles app's: it writes and reads them (battles.transfer)
-when this module announces `campaign_exporting` and `campaign_importing`. A kingdom no
-longer in the campaign (its player left before the start) has its letters, read marks and
-lists left out of the export."""
-
-import json
-import re
-from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, cast
+from typing import cast
 from zoneinfo import available_timezones
 
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_slug
-from django.db import models, transaction
-from django.db.models import Prefetch
-from django.utils.dateparse import parse_datetime, parse_duration
-from django.utils.duration import duration_iso_string
+from django.db import transaction
+from django.utils.dateparse import parse_duration
 
 from accounts.models import User
 from accounts.names import plain_name
@@ -94,176 +26,54 @@ from campaign.models import (
     Submission,
     correspondence_key,
     new_join_code,
-    read_files,
 )
 from campaign.rules.decisions import ANSWER_KEYS
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import map_from_json
 from campaign.services.common import ServiceError
-from campaign.signals import campaign_exporting, campaign_importing, snapshot_stored
-
-type Json = dict[str, Any]
-
-EXPORT_FORMAT = 1
-TOP = ("export", "campaign", "members", "snapshots")
-TOP_OPTIONAL = (
-    "submissions", "correspondences", "army_lists", "attached_lists", "battle_reports", "file",
-)  # fmt: skip
-CAMPAIGN = ("name", "slug", "status", "kingdoms", "options", "deadlines", "map_name")
-CAMPAIGN_OPTIONAL = (
-    "map", "join_code", "deadline", "paused_with", "created_at", "public", "deadline_days",
-    "time_zone", "letters", "names",
-)  # fmt: skip
-GAZETTEER = ("regions", "settlements", "settled", "units")
-MEMBER = ("username", "kingdom", "kingdom_name", "colour", "heraldry", "is_admin")
-SNAPSHOT = ("number", "reason", "defaults", "data", "decisions", "created_at")
-SUBMISSION = ("kingdom", "kind", "payload", "snapshot", "ready")
-STAMPS = ("created_at", "updated_at")
-CORRESPONDENCE = ("herald", "kingdoms", "letters")
-LETTER = ("kingdom", "text", "written_at")
-READ = ("kingdom", "letters")
-SLUG_LENGTH = 60  # Campaign.slug
-KINGDOM_LENGTH = 20  # a kingdom's id (Membership.kingdom)
-HEX_KEY = re.compile(r"-?[0-9]{1,5},-?[0-9]{1,5}")
-
-
-# --- export ---------------------------------------------------------------------------
-
-
-def campaign_export(campaign: Campaign) -> Json:
-    """The export document of a campaign, read while its row is locked so that no advance
-    lands halfway through."""
-    with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        members = list(campaign.memberships.select_related("user").order_by("joined_at", "pk"))
-        snapshots = list(campaign.snapshots.select_related("created_by").order_by("number"))
-        read_files(snapshots)
-        submissions = (
-            campaign.submissions.filter(consumed_by=None)
-            .select_related("submitted_by")
-            .order_by("created_at", "pk")
-        )
-        newest = snapshots[-1].data if snapshots else None
-        kingdoms = _kingdoms([m.kingdom for m in members if m.kingdom], newest)
-        document: Json = {
-            "export": EXPORT_FORMAT,
-            "campaign": {
-                "name": campaign.name,
-                "slug": campaign.slug,
-                "status": campaign.status,
-                "kingdoms": campaign.kingdoms,
-                "options": campaign.options,
-                "deadlines": campaign.deadlines,
-                "map_name": campaign.map_name,
-                "map": campaign.map,
-                "join_code": campaign.join_code,
-                "deadline": _iso(campaign.deadline),
-                "paused_with": None
-                if campaign.paused_with is None
-                else duration_iso_string(campaign.paused_with),
-                "created_at": _iso(campaign.created_at),
-                "public": campaign.public,
-                "deadline_days": campaign.deadline_days,
-                "time_zone": campaign.time_zone,
-                "letters": campaign.letters,
-                "names": campaign.gazetteer,
-            },
-            "members": [
-                {
-                    "username": m.user.get_username(),
-                    "kingdom": m.kingdom,
-                    "kingdom_name": m.kingdom_name,
-                    "colour": m.colour,
-                    "heraldry": m.heraldry,
-                    "is_admin": m.is_admin,
-                    "joined_at": _iso(m.joined_at),
-                }
-                for m in members
-            ],
-            "snapshots": [
-                {
-                    "number": s.number,
-                    "reason": s.reason,
-                    "defaults": s.defaults,
-                    "data": s.data,
-                    "decisions": s.decisions,
-                    "created_by": _username(s.created_by),
-                    "created_at": _iso(s.created_at),
-                }
-                for s in snapshots
-            ],
-            "submissions": [
-                {
-                    "kingdom": s.kingdom,
-                    "kind": s.kind,
-                    "payload": s.payload,
-                    "snapshot": s.snapshot,
-                    "ready": s.ready,
-                    "submitted_by": _username(s.submitted_by),
-                    "created_at": _iso(s.created_at),
-                    "updated_at": _iso(s.updated_at),
-                }
-                for s in submissions
-            ],
-            "correspondences": _correspondences_of(campaign, kingdoms),
-        }
-        answers = campaign_exporting.send(sender=Campaign, campaign=campaign, kingdoms=kingdoms)
-        for _, parts in answers:
-            document |= cast(Json, parts)
-        document["file"] = newest
-        return document
-
-
-def _correspondences_of(campaign: Campaign, kingdoms: set[str]) -> list[Json]:
-    """The campaign's correspondences with their letters and read marks, the oldest first;
-    only what its kingdoms wrote and read."""
-    letters = Letter.objects.select_related("writer").order_by("pk")
-    found = (
-        campaign.correspondences.order_by("pk")
-        .prefetch_related(Prefetch("letters", queryset=letters), "reads")
-    )  # fmt: skip
-    return [_correspondence(c, kingdoms) for c in found if set(c.kingdoms) <= kingdoms]
-
-
-def _correspondence(correspondence: Correspondence, kingdoms: set[str]) -> Json:
-    letters = [x for x in correspondence.letters.all() if x.kingdom in kingdoms]
-    reads = sorted(correspondence.reads.all(), key=lambda mark: mark.kingdom)
-    return {
-        "herald": correspondence.herald,
-        "kingdoms": correspondence.kingdoms,
-        "created_at": _iso(correspondence.created_at),
-        "letters": [
-            {
-                "kingdom": letter.kingdom,
-                "writer": _username(letter.writer),
-                "text": letter.text,
-                "written_at": _iso(letter.written_at),
-                "edited_at": _iso(letter.edited_at),
-            }
-            for letter in letters
-        ],
-        "read": [
-            {"kingdom": mark.kingdom, "letters": sum(1 for x in letters if x.pk <= mark.up_to)}
-            for mark in reads
-            if mark.kingdom in kingdoms
-        ],
-    }
-
-
-def _kingdoms(players: list[str], newest: Json | None) -> set[str]:
-    """The ids of the campaign's kingdoms: those of its newest campaign file, or its
-    players' before the start."""
-    return {k.get("id") for k in newest["kingdoms"]} if newest is not None else set(players)
-
-
-def _iso(when: datetime | None) -> str | None:
-    return None if when is None else when.isoformat()
-
-
-def _username(user: User | None) -> str | None:
-    return None if user is None else user.get_username()
-
+from campaign.signals import campaign_importing, snapshot_stored
+from campaign.transfer.document import (
+    CAMPAIGN,
+    CAMPAIGN_OPTIONAL,
+    CORRESPONDENCE,
+    EXPORT_FORMAT,
+    GAZETTEER,
+    HEX_KEY,
+    KINGDOM_LENGTH,
+    LETTER,
+    MEMBER,
+    READ,
+    SNAPSHOT,
+    STAMPS,
+    SUBMISSION,
+    TOP,
+    TOP_OPTIONAL,
+    Json,
+    LetterRow,
+    MemberRow,
+    SnapshotRow,
+    Stamps,
+    SubmissionRow,
+    Writer,
+    check_slug,
+    check_storable,
+    check_unique,
+    dict_of,
+    fields_of,
+    flag_of,
+    kingdom_in,
+    kingdoms_of,
+    list_of,
+    number_of,
+    put_back_times,
+    refused,
+    refused_by_engine,
+    stamps_of,
+    text_of,
+    time_of,
+    username_of,
+)
 
 # --- import ---------------------------------------------------------------------------
 
@@ -273,7 +83,7 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     """Recreate an exported campaign, under `slug` if given. Members are matched to users
     by username; a user missing here is created with no usable password (the audit entry
     of the import lists them). A bad document raises a ServiceError and writes nothing."""
-    _check_storable(data)
+    check_storable(data)
     top = fields_of(data, "the document", TOP, TOP_OPTIONAL)
     if top["export"] != EXPORT_FORMAT or isinstance(top["export"], bool):
         raise refused("export", f"This server reads export format {EXPORT_FORMAT}.")
@@ -282,7 +92,7 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
     snapshots = _snapshots(top["snapshots"])
     submissions = _submissions(top.get("submissions", []))
     newest = snapshots[-1][0].data if snapshots else None
-    kingdoms = _kingdoms([m.kingdom for _, _, m in members if m.kingdom], newest)
+    kingdoms = kingdoms_of([m.kingdom for _, _, m in members if m.kingdom], newest)
     _check_consistent(campaign, members, snapshots, submissions, kingdoms)
     if "file" in top and top["file"] != newest:
         raise refused("file", "file is not the newest snapshot's data.")
@@ -294,7 +104,7 @@ def campaign_import(data: object, *, slug: str | None = None) -> Campaign:
         hexmap = newest["map"]
     where = "campaign.slug" if slug is None else "--slug"
     campaign.slug = campaign.slug if slug is None else slug
-    _check_slug(campaign.slug, where)
+    check_slug(campaign.slug, where)
     if Campaign.objects.filter(slug=campaign.slug).exists():
         raise ServiceError(
             f"A campaign with the slug {campaign.slug!r} exists already: "
@@ -360,12 +170,6 @@ def created_users(campaign: Campaign) -> list[str]:
 
 # The rows read from the document, unsaved, with the usernames they refer to and the
 # times to restore once saved (the models stamp `created_at` themselves on insert).
-type Stamps = dict[str, datetime]
-type MemberRow = tuple[str, Stamps, Membership]
-type SnapshotRow = tuple[Snapshot, str | None, Stamps]
-type SubmissionRow = tuple[Submission, str | None, Stamps]
-type LetterRow = tuple[Letter, str | None, Stamps]
-type Writer = Callable[[Campaign], None]
 
 
 @dataclass(frozen=True)
@@ -392,7 +196,7 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
     kingdoms = number_of(obj, "kingdoms", where)
     if not 2 <= kingdoms <= 8:
         raise refused(f"{where}.kingdoms", f"{where}.kingdoms must be 2 to 8.")
-    deadlines = _dict(obj, "deadlines", where)
+    deadlines = dict_of(obj, "deadlines", where)
     for step, hours in deadlines.items():
         if not isinstance(hours, int) or isinstance(hours, bool) or hours < 0:
             raise refused(
@@ -400,11 +204,11 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
             )
     hexmap: Json | None = None
     if obj.get("map") is not None:
-        hexmap = _dict(obj, "map", where)
+        hexmap = dict_of(obj, "map", where)
         try:
             map_from_json(hexmap, f"{where}.map")
         except RuleError as error:
-            raise _refused_by_engine(error) from None
+            raise refused_by_engine(error) from None
     paused_with = None
     if obj.get("paused_with") is not None:
         paused_with = parse_duration(text_of(obj, "paused_with", where))
@@ -417,7 +221,7 @@ def _campaign(value: object) -> tuple[Campaign, Json | None, Stamps]:
         slug=text_of(obj, "slug", where),
         status=status,
         kingdoms=kingdoms,
-        options=_dict(obj, "options", where),
+        options=dict_of(obj, "options", where),
         deadlines=deadlines,
         map_name=text_of(obj, "map_name", where, blank=False, longest=60),
         deadline=time_of(obj, "deadline", where, null=True),
@@ -449,12 +253,12 @@ def _gazetteer(value: object, where: str) -> Json:
         regions.append({"name": _name_of(row["name"], f"{at}.name"), "hexes": hexes})
     settlements = {
         _hex_key(key, f"{where}.settlements"): _name_of(name, f"{where}.settlements.{key}")
-        for key, name in _dict(obj, "settlements", where).items()
+        for key, name in dict_of(obj, "settlements", where).items()
     } if "settlements" in obj else {}  # fmt: skip
     settled = [_hex_key(key, f"{where}.settled") for key in list_of(obj.get("settled", []), where)]
     units = {
         unit: _name_of(name, f"{where}.units.{unit[:KINGDOM_LENGTH + 6]}")
-        for unit, name in _dict(obj, "units", where).items()
+        for unit, name in dict_of(obj, "units", where).items()
     } if "units" in obj else {}  # fmt: skip
     return {"regions": regions, "settlements": settlements, "settled": settled, "units": units}
 
@@ -516,7 +320,7 @@ def _members(value: object) -> list[MemberRow]:
         obj = fields_of(item, where, MEMBER, ("joined_at",))
         kingdom = text_of(obj, "kingdom", where, longest=KINGDOM_LENGTH)
         if kingdom:
-            _check_slug(kingdom, f"{where}.kingdom")
+            check_slug(kingdom, f"{where}.kingdom")
         row = Membership(
             kingdom=kingdom,
             kingdom_name=text_of(obj, "kingdom_name", where, longest=60),
@@ -562,16 +366,16 @@ def _snapshots(value: object) -> list[SnapshotRow]:
                 f"{where}.reason",
                 f"{where}.reason must be one of {', '.join(Snapshot.Reason.values)}.",
             )
-        data = _dict(obj, "data", where)
+        data = dict_of(obj, "data", where)
         try:
             parse_campaign(data)
         except RuleError as error:
-            raise _refused_by_engine(error, f"{where}.data") from None
+            raise refused_by_engine(error, f"{where}.data") from None
         snapshot = Snapshot(
             number=number,
             reason=reason,
             defaults=flag_of(obj, "defaults", where),
-            decisions=_dict(obj, "decisions", where),
+            decisions=dict_of(obj, "decisions", where),
         )
         snapshot.data = data
         rows.append((snapshot, username_of(obj, "created_by", where), stamps_of(obj, where)))
@@ -688,16 +492,6 @@ def _read_marks(
     return marks
 
 
-def kingdom_in(value: object, where: str, kingdoms: Collection[str], among: str) -> str:
-    """A kingdom's id, one of `kingdoms`: those of the campaign, or of what names it
-    (`among`, as the refusal says)."""
-    if not isinstance(value, str) or len(value) > KINGDOM_LENGTH:
-        raise refused(where, f"{where} must be a kingdom's id.")
-    if value not in kingdoms:
-        raise refused(where, f"{where}: there is no kingdom {value!r} in {among}.")
-    return value
-
-
 def _parts_of_listeners(top: Json, kingdoms: set[str], newest: Json | None) -> list[Writer]:
     """The parts of the document the listening apps keep (the battles' lists and reports),
     checked by them now: the functions that write them once the campaign is written."""
@@ -801,165 +595,3 @@ def _write_correspondences(
         for row in rows
         for kingdom, read in row.read
     )
-
-
-def put_back_times[M: models.Model](rows: list[M], stamps: list[Stamps]) -> None:
-    """Put back the times the document gave, which saving replaced with now."""
-    fields: set[str] = set()
-    for row, times in zip(rows, stamps, strict=True):
-        for field, when in times.items():
-            setattr(row, field, when)
-            fields.add(field)
-    if rows and fields:
-        type(rows[0])._default_manager.bulk_update(rows, sorted(fields))
-
-
-# --- reading the document -------------------------------------------------------------
-
-
-def refused(field: str, message: str) -> ServiceError:
-    return ServiceError(message, code="bad-export", field=field)
-
-
-def _refused_by_engine(error: RuleError, where: str | None = None) -> ServiceError:
-    field = f"{where}.{error.field}" if where else error.field
-    unit = f" (unit {error.unit})" if error.unit else ""
-    return ServiceError(
-        f"{field}{unit}: the rules engine refuses it: {error.message} ({error.code})",
-        code="refused-file",
-        field=field,
-    )
-
-
-def fields_of(
-    value: object, where: str, required: Collection[str], optional: Collection[str] = ()
-) -> Json:
-    if not isinstance(value, dict):
-        raise refused(where, f"{where} must be a JSON object.")
-    missing = [key for key in required if key not in value]
-    if missing:
-        raise refused(where, f"{where} has no {', '.join(missing)}.")
-    unknown = sorted(str(key) for key in value if key not in required and key not in optional)
-    if unknown:
-        raise refused(where, f"{where} has unknown fields: {', '.join(unknown)}.")
-    return value
-
-
-def _check_storable(data: object) -> None:
-    """The document is JSON the database can store: Python's reader lets NaN and Infinity
-    in, which no JSON column takes, and PostgreSQL stores no NUL character in a text."""
-    try:
-        json.dumps(data, allow_nan=False)
-    except RecursionError:
-        raise refused("the document", "The document is nested too deeply to read.") from None
-    except (TypeError, ValueError):
-        raise refused(
-            "the document",
-            "The document holds a value JSON cannot store: NaN, Infinity or a number "
-            "of more than 4,300 digits.",
-        ) from None
-    if _holds_nul(data):
-        raise refused("the document", "The document holds a NUL character (\\u0000) in a text.")
-
-
-def _holds_nul(data: object) -> bool:
-    """Whether any text of the document, a key or a value, holds a NUL character."""
-    waiting = [data]
-    while waiting:
-        value = waiting.pop()
-        if isinstance(value, str):
-            if "\x00" in value:
-                return True
-        elif isinstance(value, dict):
-            waiting.extend(value.keys())
-            waiting.extend(value.values())
-        elif isinstance(value, list):
-            waiting.extend(value)
-    return False
-
-
-def list_of(value: object, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise refused(where, f"{where} must be a JSON list.")
-    return value
-
-
-def _dict(obj: Json, key: str, where: str) -> Json:
-    value = obj[key]
-    if not isinstance(value, dict):
-        raise refused(f"{where}.{key}", f"{where}.{key} must be a JSON object.")
-    return value
-
-
-def text_of(
-    obj: Json, key: str, where: str, *, blank: bool = True, longest: int | None = None
-) -> str:
-    value = obj[key]
-    if not isinstance(value, str) or (not blank and not value.strip()):
-        what = "a text" if blank else "a text that is not empty"
-        raise refused(f"{where}.{key}", f"{where}.{key} must be {what}.")
-    if longest is not None and len(value) > longest:
-        raise refused(f"{where}.{key}", f"{where}.{key} is longer than {longest} characters.")
-    return value
-
-
-def number_of(obj: Json, key: str, where: str) -> int:
-    value = obj[key]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise refused(f"{where}.{key}", f"{where}.{key} must be a whole number.")
-    return value
-
-
-def flag_of(obj: Json, key: str, where: str) -> bool:
-    value = obj[key]
-    if not isinstance(value, bool):
-        raise refused(f"{where}.{key}", f"{where}.{key} must be true or false.")
-    return value
-
-
-def username_of(obj: Json, key: str, where: str) -> str | None:
-    return None if obj.get(key) is None else text_of(obj, key, where, blank=False)
-
-
-def time_of(obj: Json, key: str, where: str, *, null: bool = False) -> datetime | None:
-    value = obj.get(key)
-    if value is None and null:
-        return None
-    try:
-        when = parse_datetime(value) if isinstance(value, str) else None
-    except ValueError:  # well formed, but no such time (a 13th month)
-        when = None
-    if when is None or when.tzinfo is None:
-        raise refused(
-            f"{where}.{key}", f"{where}.{key} must be an ISO 8601 time with its UTC offset."
-        )
-    return when
-
-
-def stamps_of(obj: Json, where: str, keys: Collection[str] = ("created_at",)) -> Stamps:
-    stamps: Stamps = {}
-    for key in keys:
-        if obj.get(key) is not None:
-            when = time_of(obj, key, where)
-            assert when is not None
-            stamps[key] = when
-    return stamps
-
-
-def check_unique(values: list[str], field: str, saying: str) -> None:
-    seen: set[str] = set()
-    for value in values:
-        if value in seen:
-            raise refused(field, f"{saying} {value}.")
-        seen.add(value)
-
-
-def _check_slug(slug: str, where: str) -> None:
-    try:
-        validate_slug(slug)
-    except ValidationError:
-        raise refused(
-            where, f"{where} must be letters, digits, hyphens or underscores, not {slug!r}."
-        ) from None
-    if len(slug) > SLUG_LENGTH:
-        raise refused(where, f"{where} is longer than {SLUG_LENGTH} characters.")
