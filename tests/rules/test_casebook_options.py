@@ -682,6 +682,19 @@ def test_oa7_with_its_band_held_the_search_goes_lower_then_higher():
     assert holder(after, "A") == {"kingdom": "red", "army": None}
 
 
+@pytest.mark.parametrize(("die", "points", "score"), [(6, 0, 6), (5, 200, 7)])
+def test_oa7_a_score_of_6_or_more_finds_a_free_artefact_of_35_to_50_points(die, points, score):
+    """Die 6 with 0 points (a score of 6), or die 5 with 200 points (7, past the top band):
+    the band 35-50, where Found (45) is free beside the held Held (40), wins over the free
+    A, B and C of 20-30; Found, alone in its band, is taken without a pick die."""
+    pool: list[Json] = [*QUEST_POOL, {"name": "Found", "points": 45, "holder": None}]
+    after = run(questing(quest(points=points), pool=pool, dice=[die]))
+    assert holder(after, "Found") == {"kingdom": "red", "army": None}
+    assert [holder(after, n) for n in ("A", "B", "C", "Small")] == [None] * 4
+    (told,) = events(after, "quest")
+    assert (told["result"], told["artefact"], told["dice"]) == (score, "Found", [die])
+
+
 def test_oa7_with_every_lower_band_held_the_search_goes_higher():
     """Die 4 (5-15 points) with only a 25-point artefact free: found in the next band up."""
     pool = [{"name": "Small", "points": 10, "holder": {"kingdom": "blue", "army": None}},
