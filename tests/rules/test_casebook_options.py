@@ -613,6 +613,25 @@ def test_og2_a_random_pick_among_n_candidates(n, dice, picked):
     assert next(rolls, None) is None  # every die scripted was used, and no more
 
 
+@pytest.mark.parametrize(
+    ("n", "dice", "picked"),
+    [
+        (6, [6], 6),  # six: one die is enough (6**1 >= 6)
+        (7, [1, 2], 7),  # seven: two dice, 1 + 0 + 6 = the seventh
+        (36, [6, 6], 36),  # thirty-six: still two dice, 1 + 5 + 30
+        (37, [1, 1, 2], 37),  # thirty-seven: three dice, 1 + 0 + 0 + 36
+    ],
+)
+def test_og2_a_pick_rolls_the_fewest_dice_whose_6_to_the_k_reaches_n(n, dice, picked):
+    """OG2's k is the least with 6**k >= n: at 6, 7, 36 and 37 candidates, the last is
+    picked with exactly k dice, the first die lowest."""
+    from campaign.rules.picks import random_pick
+
+    rolls = iter(dice)
+    assert random_pick(list(range(1, n + 1)), lambda: next(rolls)) == picked
+    assert next(rolls, None) is None  # every die scripted was used, and no more
+
+
 # === wizards: OA6, OA7 (quests) ================================================================
 
 QUEST_POOL = [
