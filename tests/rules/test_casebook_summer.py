@@ -1439,6 +1439,23 @@ def test_r3_d2_ties_are_broken_by_a_roll_off_in_the_current_player_order():
     assert after["dice"] == []
 
 
+def test_r3_d2_a_roll_off_tells_why_and_a_roll_again_tells_the_same():
+    """Month 1's Reform: Red and Blue have one army each, tied on 1. They roll 4 and 4,
+    still tied, and roll again: 2 and 5. Both roll-offs tell why: the player order, tied
+    on 1 armies. Blue goes first."""
+    data = reforming(player_order=("red", "blue"))
+    data["armies"] = [a for a in data["armies"] if a["id"] != "red-2"]
+    data["dice"] = [4, 4, 2, 5]
+
+    after = adjudicate(data)
+
+    assert after["player_order"] == ["blue", "red"]
+    assert [(e["why"], e["dice"]) for e in events(after, "roll-off")] == [
+        ("player order: tied on 1 armies", [4, 4]),
+        ("player order: tied on 1 armies", [2, 5]),
+    ]
+
+
 def test_r3_only_tied_places_roll_off():
     """Red has two armies, Blue and Green one each (player order Green, Blue, Red). Red is
     first without rolling; Green and Blue roll for second, Green first: 1 and 4."""
