@@ -38,7 +38,7 @@ def read_json(name: str, *, max_bytes: int, what: str) -> object:
             f"{name} is larger than {max_bytes // (1024 * 1024)} MB: no {what} is that big.",
         )
     try:
-        return json.loads(text)
+        document: object = json.loads(text)
     except RecursionError:
         raise Unreadable("not-json", f"{name} is nested too deeply to read.") from None
     except json.JSONDecodeError as error:
@@ -47,3 +47,30 @@ def read_json(name: str, *, max_bytes: int, what: str) -> object:
         ) from None
     except ValueError:  # a number of more than 4,300 digits
         raise Unreadable("not-json", f"{name} has a number too long to read.") from None
+    if _holds_a_lone_surrogate(document):
+        raise Unreadable(
+            "not-json",
+            f"{name} is not valid JSON text: it holds a lone surrogate (an escape such as "
+            "\\ud800 without its pair), which is no character.",
+        )
+    return document
+
+
+def _holds_a_lone_surrogate(document: object) -> bool:
+    """Whether a text of `document` (a key or a value, at any depth) holds half of a
+    surrogate pair: Python's reader lets it through, but it is no Unicode character, so
+    it could be neither kept nor written back as UTF-8 (RFC 8259, section 8.2)."""
+    waiting = [document]
+    while waiting:
+        value = waiting.pop()
+        if isinstance(value, dict):
+            waiting.extend(value)
+            waiting.extend(value.values())
+        elif isinstance(value, list):
+            waiting.extend(value)
+        elif isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False

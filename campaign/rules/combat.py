@@ -339,9 +339,8 @@ def _fleet(ships: Sequence[NavalShip]) -> Fleet:
 
 def _sinkings(ships: Fleet, dice: tuple[int, ...], river: bool) -> int:
     """How many enemy ships these dice sink: +1 carrying an army, -1 on a river or lake."""
-    return sum(
-        die + ship.carrying - river >= NAVAL_HIT for ship, die in zip(ships, dice, strict=True)
-    )
+    rolled = zip(ships, dice, strict=True)  # pragma: no mutate: a die per ship, never fewer
+    return sum(die + ship.carrying - river >= NAVAL_HIT for ship, die in rolled)
 
 
 def _sink(

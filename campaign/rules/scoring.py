@@ -8,6 +8,7 @@ from campaign.rules.state import Campaign, Kingdom, Settlement
 ARMY_MIGHT = 5
 SETTLEMENT_MIGHT = {Settlement.VILLAGE: 1, Settlement.CITY: 2, Settlement.FORTRESS: 2}
 CAPITAL_MIGHT = 3  # the capital counts 3, not 2 + 3 (ruling P1)
+NEVER_ELIMINATED = 10**6  # later than any year a kingdom can be eliminated in (P2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +24,7 @@ class Score:
     def tiebreak(self) -> tuple[int, ...]:
         """Ruling P2: might, then armies, cities (capital included), fortresses, villages,
         then eliminated latest (never eliminated is best)."""
-        survived = 10**6 if self.eliminated is None else self.eliminated
+        survived = NEVER_ELIMINATED if self.eliminated is None else self.eliminated
         return (self.might, self.armies, self.cities, self.fortresses, self.villages, survived)
 
 
@@ -32,7 +33,10 @@ def score(campaign: Campaign, kingdom: Kingdom) -> Score:
         h.settlement for h in campaign.tiles.values() if h.owner == kingdom.id and h.settlement
     )
     armies = sum(1 for a in campaign.armies.values() if a.kingdom == kingdom.id)
-    holds_capital = kingdom.capital is not None and campaign.owner(kingdom.capital) == kingdom.id
+    # Not mutated: `and` -> `or` is equivalent, as a capital is always its own kingdom's (a
+    # file where it is not is refused; lost, it is None).
+    home = kingdom.capital
+    holds_capital = home is not None and campaign.owner(home) == kingdom.id  # pragma: no mutate
     might = (
         kingdom.pitched_wins
         + sum(SETTLEMENT_MIGHT[s] * n for s, n in settlements.items())

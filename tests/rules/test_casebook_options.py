@@ -613,6 +613,25 @@ def test_og2_a_random_pick_among_n_candidates(n, dice, picked):
     assert next(rolls, None) is None  # every die scripted was used, and no more
 
 
+@pytest.mark.parametrize(
+    ("n", "dice", "picked"),
+    [
+        (6, [6], 6),  # six: one die is enough (6**1 >= 6)
+        (7, [1, 2], 7),  # seven: two dice, 1 + 0 + 6 = the seventh
+        (36, [6, 6], 36),  # thirty-six: still two dice, 1 + 5 + 30
+        (37, [1, 1, 2], 37),  # thirty-seven: three dice, 1 + 0 + 0 + 36
+    ],
+)
+def test_og2_a_pick_rolls_the_fewest_dice_whose_6_to_the_k_reaches_n(n, dice, picked):
+    """OG2's k is the least with 6**k >= n: at 6, 7, 36 and 37 candidates, the last is
+    picked with exactly k dice, the first die lowest."""
+    from campaign.rules.picks import random_pick
+
+    rolls = iter(dice)
+    assert random_pick(list(range(1, n + 1)), lambda: next(rolls)) == picked
+    assert next(rolls, None) is None  # every die scripted was used, and no more
+
+
 # === wizards: OA6, OA7 (quests) ================================================================
 
 QUEST_POOL = [
@@ -680,6 +699,19 @@ def test_oa7_with_its_band_held_the_search_goes_lower_then_higher():
     20-30 has A, B and C: pick die 1, the first of them (A)."""
     after = run(questing(quest(points=0), dice=[6, 1]))
     assert holder(after, "A") == {"kingdom": "red", "army": None}
+
+
+@pytest.mark.parametrize(("die", "points", "score"), [(6, 0, 6), (5, 200, 7)])
+def test_oa7_a_score_of_6_or_more_finds_a_free_artefact_of_35_to_50_points(die, points, score):
+    """Die 6 with 0 points (a score of 6), or die 5 with 200 points (7, past the top band):
+    the band 35-50, where Found (45) is free beside the held Held (40), wins over the free
+    A, B and C of 20-30; Found, alone in its band, is taken without a pick die."""
+    pool: list[Json] = [*QUEST_POOL, {"name": "Found", "points": 45, "holder": None}]
+    after = run(questing(quest(points=points), pool=pool, dice=[die]))
+    assert holder(after, "Found") == {"kingdom": "red", "army": None}
+    assert [holder(after, n) for n in ("A", "B", "C", "Small")] == [None] * 4
+    (told,) = events(after, "quest")
+    assert (told["result"], told["artefact"], told["dice"]) == (score, "Found", [die])
 
 
 def test_oa7_with_every_lower_band_held_the_search_goes_higher():

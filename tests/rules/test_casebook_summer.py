@@ -1326,6 +1326,43 @@ def test_r1_o8_ships_and_their_armies_never_lie_down_for_terrain():
     assert [e["unit"] for e in events(after, "slowed-by-terrain")] == ["red-2"]
 
 
+def reforming(player_order: tuple[str, ...] = ("red", "blue")) -> Json:
+    """Month 1's Reform: red-1 and red-2 moved out of the forest [0, 0] into Red's [1, 0];
+    red-2 lost a battle there and already lies on its side. Blue's one army stayed home."""
+    moved = [[0, 0], [1, 0]]
+    return position(
+        map=make_map(3, terrain={(0, 0): "forest"}),
+        clock=(1, "summer", 1, "reform"),
+        player_order=player_order,
+        tiles=[tile((0, 0), "red"), tile((1, 0), "red"), tile((-3, 0), "blue")],
+        armies=[army("red-1", (1, 0), moved=moved),
+                army("red-2", (1, 0), upright=False, moved=moved),
+                army("blue-1", (-3, 0))],
+        dice=[],
+    )  # fmt: skip
+
+
+def test_r1_the_army_laid_down_is_told_with_its_move_and_one_already_down_is_not():
+    """red-1 lies down for the forest it left, told with its move, from [0, 0] to [1, 0];
+    red-2, lying on its side already, is not laid down again."""
+    after = adjudicate(reforming())
+
+    (slowed,) = events(after, "slowed-by-terrain")
+    assert slowed == {**slowed, "unit": "red-1", "from": [0, 0], "to": [1, 0]}
+    assert not upright(after, "red-1")
+    assert not upright(after, "red-2")
+
+
+def test_r3_the_new_player_order_is_told():
+    """Player order Blue, Red: Red's two armies put it first; the player-order event tells
+    the new order, Red then Blue, with each kingdom's armies."""
+    after = adjudicate(reforming(player_order=("blue", "red")))
+
+    assert after["player_order"] == ["red", "blue"]
+    (reordered,) = events(after, "player-order")
+    assert (reordered["order"], reordered["armies"]) == (["red", "blue"], {"red": 2, "blue": 1})
+
+
 # --- R2: conquering heroes -------------------------------------------------------------------------
 
 
@@ -1400,6 +1437,23 @@ def test_r3_d2_ties_are_broken_by_a_roll_off_in_the_current_player_order():
         (["green", "red"], [2, 6], "reform"),
     ]
     assert after["dice"] == []
+
+
+def test_r3_d2_a_roll_off_tells_why_and_a_roll_again_tells_the_same():
+    """Month 1's Reform: Red and Blue have one army each, tied on 1. They roll 4 and 4,
+    still tied, and roll again: 2 and 5. Both roll-offs tell why: the player order, tied
+    on 1 armies. Blue goes first."""
+    data = reforming(player_order=("red", "blue"))
+    data["armies"] = [a for a in data["armies"] if a["id"] != "red-2"]
+    data["dice"] = [4, 4, 2, 5]
+
+    after = adjudicate(data)
+
+    assert after["player_order"] == ["blue", "red"]
+    assert [(e["why"], e["dice"]) for e in events(after, "roll-off")] == [
+        ("player order: tied on 1 armies", [4, 4]),
+        ("player order: tied on 1 armies", [2, 5]),
+    ]
 
 
 def test_r3_only_tied_places_roll_off():

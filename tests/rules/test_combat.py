@@ -3,6 +3,8 @@ and the outcome the rules require. Dice are scripted: the picker is "red", the o
 "blue", and `Dice` fails a test that rolls more dice than it scripted or leaves some unused.
 """
 
+import re
+
 import pytest
 
 from campaign.rules.combat import (
@@ -593,3 +595,21 @@ def test_natural_key_compares_ids_of_any_shape():
         "s01",
         "s1",
     ]
+
+
+@pytest.mark.parametrize(
+    ("fight", "reason"),
+    [
+        (lambda: battle_points(-1), "a side can't have -1 armies"),
+        (lambda: simple_land_battle([], [4], Dice()), "a simple land battle needs an upright army on each side"),
+        (lambda: land_water_battle(0, 1, Dice()), "a land/water battle needs at least one die on each side"),
+        (lambda: naval_battle([], [NavalShip("blue-s1", carrying=False)], river=False, roll=Dice()), "a naval battle needs ships on both sides"),
+    ],
+    ids=["b6-points", "b7-simple", "b9-land-water", "b8-naval"],
+)  # fmt: skip
+def test_b6_to_b9_a_battle_the_rules_cannot_fight_is_refused_with_its_whole_reason(fight, reason):
+    """Each guard's refusal reads in full, not only in part: B6's points of a side of -1
+    armies, B7's battle without an upright army on a side, B9's without a die on a side,
+    B8's without a ship on a side."""
+    with pytest.raises(ValueError, match=f"^{re.escape(reason)}$"):
+        fight()

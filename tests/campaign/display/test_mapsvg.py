@@ -470,11 +470,16 @@ def test_a_kingdom_without_a_look_is_drawn_from_the_file():
 
 
 def test_a_colour_that_is_not_rrggbb_is_drawn_grey():
-    """A look with colour "red;stroke:url(x)" does not reach the SVG as given."""
-    data = position(tiles=[tile((0, 0), "red")])
+    """A look with colour "red;stroke:url(x)" does not reach the SVG as given: Red's tile
+    [0, 0] is outlined and tinted in the neutral grey #9a9a9a, its letter still on it."""
+    data = position(tiles=[tile((0, 0), "red", "city")])
     bad = KingdomLook(name="Red", colour="red;stroke:url(x)", heraldry="R")
     svg = render_map(data, kingdoms={"red": bad})
     assert "url(x)" not in svg
+    group = hex_group(ET.fromstring(svg), 0, 0)
+    (owner,) = children(group, "owner")
+    assert (owner.get("stroke"), owner.get("fill")) == ("#9a9a9a", "#9a9a9a")
+    assert label(children(group, "settlement")[0]) == "R"
 
 
 # --- Legend and size ---------------------------------------------------------------------

@@ -441,7 +441,10 @@ def test_the_slider_fragment_leaves_the_leaderboard_out(client, cast):
     campaign = new_campaign(cast)
     play_until(campaign, cast, at_month(1, 2))
     signed_in(client, cast["alice"])
-    fragment = client.get(f"{page_url(campaign)}?at=2", headers={"HX-Request": "true"}).text
+    response = client.get(f"{page_url(campaign)}?at=2", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    fragment = response.text
+    assert '<h2 id="map-title">The map as it was</h2>' in fragment  # the map's section
     assert "Leaderboard" not in fragment
 
 

@@ -228,10 +228,12 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
         submissions.submission_set_ready(campaign=campaign, user=member.user)
     number = common.latest_snapshot(campaign).number
     real_latest = common.latest_snapshot
+    started: list[threading.Thread] = []
 
     def an_advance_meanwhile(campaign: Campaign) -> Snapshot:
         """The first time the correction reads the newest state, an advance runs in another
-        connection just after the read, and is given a second to land."""
+        connection just after the read, and is given a second to land (if it waits for the
+        correction's lock, it lands after it)."""
         monkeypatch.setattr("campaign.services.admin.latest_snapshot", real_latest)
         read = real_latest(campaign)
 
@@ -242,6 +244,7 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
                 connection.close()
 
         advance = threading.Thread(target=advance_elsewhere)
+        started.append(advance)
         advance.start()
         advance.join(timeout=1)
         return read
@@ -251,7 +254,9 @@ def test_a_correction_is_made_on_the_state_an_advance_left_when_the_advance_land
     admin_services.correct_resources(
         campaign=campaign, actor=gm, reason="a miscount", kingdom=red.kingdom, gold=9, food=9
     )
-    time.sleep(1.5)  # the advance, if it waited for the lock, has finished
+    (advance,) = started
+    advance.join(timeout=120)  # the advance, if it waited for the lock, has finished
+    assert not advance.is_alive(), "the advance hung"
     snapshots = list(campaign.snapshots.order_by("number"))
     corrected = next(s for s in snapshots if s.reason == Snapshot.Reason.CORRECTION)
     before = snapshots[corrected.number - 2]

@@ -88,7 +88,11 @@ def test_the_dashboard_shows_the_whole_invitation_link_with_a_copy_button(
 
 
 def test_a_running_campaign_offers_no_invitation(client, cast, running):
-    page = signed_in(client, cast["gm"]).get(dashboard_url(running)).text
+    response = signed_in(client, cast["gm"]).get(dashboard_url(running))
+    assert response.status_code == 200
+    page = response.text
+    assert f"<h1>Dashboard: {running.name}</h1>" in page
+    assert '<h2 id="people-title">People</h2>' in page
     assert "invitation-link" not in page
 
 

@@ -65,6 +65,9 @@ def test_a_campaign_is_created_with_the_options_ticked_and_lists_them(client, ca
 def test_a_campaign_without_options_lists_none(client, cast):
     campaign = new_campaign(cast)
     page = signed_in(client, cast["alice"]).get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert page.status_code == 200
+    assert f"<h1>{campaign.name}</h1>" in page.text
+    assert '<h2 id="leaderboard-title">Leaderboard</h2>' in page.text
     assert "Optional rules:" not in page.text
 
 
