@@ -4,9 +4,12 @@ winter, battles, reports, a kingdom's page or the dashboard, and never anything 
 member is asked or shown. A private campaign stays invisible to whoever is not in it."""
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from django.test import Client
+from django.db import transaction
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import User
@@ -14,6 +17,7 @@ from campaign import services
 from campaign.models import Campaign
 from tests.campaign.helpers import (
     at_month,
+    make_cast,
     new_campaign,
     play_until,
     queries_of,
@@ -22,6 +26,7 @@ from tests.campaign.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 READABLE = ["campaign:campaign", "campaign:might", "campaign:chronicle", "campaign:end"]
 MEMBERS_ONLY = [
@@ -40,11 +45,33 @@ def make_public(campaign: Campaign) -> Campaign:
     return campaign
 
 
+@pytest.fixture(scope="module")
+def played(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[tuple[dict[str, User], Campaign]]:
+    """The cast and a one-year public campaign played to its end by the bots, made once for
+    the module in a transaction rolled back once the module is done: each test's changes
+    are rolled back with its own savepoint."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        with override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # conftest's is per test
+            cast = make_cast()
+            campaign = make_public(new_campaign(cast, "Short War", options={"years": 1}))
+            play_until(campaign, cast, lambda data: data["clock"]["season"] == "ended")
+        yield cast, campaign
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def ended(cast):
-    """A one-year public campaign played to its end by the bots."""
-    campaign = make_public(new_campaign(cast, "Short War", options={"years": 1}))
-    play_until(campaign, cast, lambda data: data["clock"]["season"] == "ended")
+def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
+    """The module's cast (tests/conftest.py's, made once)."""
+    return played[0]
+
+
+@pytest.fixture
+def ended(played: tuple[dict[str, User], Campaign]) -> Campaign:
+    """A one-year public campaign played to its end by the bots (as the module made it)."""
+    campaign = played[1]
+    campaign.refresh_from_db()
     return campaign
 
 
