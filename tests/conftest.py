@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
@@ -157,10 +157,26 @@ def static_files_listed_once() -> Iterator[None]:
         WhiteNoiseMiddleware.add_files_from_finders = list_them
 
 
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+
+@contextmanager
+def made_for_the_module(django_db_blocker: Any) -> Iterator[None]:
+    """For a module-scoped fixture that makes what many of the module's tests start from
+    (a campaign played for seconds): what is made inside is made once, in a transaction
+    rolled back once the module is done, and each test's changes are rolled back with its
+    own savepoint. The fixture hands out its rows read again (`refresh_from_db`) for each
+    test, which may have changed them. Users made inside get the quick hasher."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        with override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # fast_password_hashing's
+            yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

@@ -8,8 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -24,9 +23,9 @@ from tests.campaign.helpers import (
     short_and_long,
     signed_in,
 )
+from tests.conftest import made_for_the_module
 
 pytestmark = pytest.mark.django_db
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 READABLE = ["campaign:campaign", "campaign:might", "campaign:chronicle", "campaign:end"]
 MEMBERS_ONLY = [
@@ -50,15 +49,12 @@ def played(
     django_db_setup: None, django_db_blocker: Any
 ) -> Iterator[tuple[dict[str, User], Campaign]]:
     """The cast and a one-year public campaign played to its end by the bots, made once for
-    the module in a transaction rolled back once the module is done: each test's changes
-    are rolled back with its own savepoint."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        with override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # conftest's is per test
-            cast = make_cast()
-            campaign = make_public(new_campaign(cast, "Short War", options={"years": 1}))
-            play_until(campaign, cast, lambda data: data["clock"]["season"] == "ended")
+    the module (tests/conftest.py's `made_for_the_module`)."""
+    with made_for_the_module(django_db_blocker):
+        cast = make_cast()
+        campaign = make_public(new_campaign(cast, "Short War", options={"years": 1}))
+        play_until(campaign, cast, lambda data: data["clock"]["season"] == "ended")
         yield cast, campaign
-        transaction.set_rollback(True)
 
 
 @pytest.fixture
