@@ -18,6 +18,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Model
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
@@ -171,12 +172,23 @@ def made_for_the_module(django_db_blocker: Any) -> Iterator[None]:
     """For a module-scoped fixture that makes what many of the module's tests start from
     (a campaign played for seconds): what is made inside is made once, in a transaction
     rolled back once the module is done, and each test's changes are rolled back with its
-    own savepoint. The fixture hands out its rows read again (`refresh_from_db`) for each
-    test, which may have changed them. Users made inside get the quick hasher."""
+    own savepoint. The fixture hands out its rows read again for each test (`read_again`),
+    which may have changed them. Users made inside get the quick hasher."""
     with django_db_blocker.unblock(), transaction.atomic():
         with override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # fast_password_hashing's
             yield
         transaction.set_rollback(True)
+
+
+def read_again[M: Model](row: M) -> M:
+    """A row a module's fixture made (`made_for_the_module`), read anew for a test: the test
+    may change the object it is given; its changes to the row are rolled back with it."""
+    return type(row)._default_manager.get(pk=row.pk)
+
+
+def cast_read_again(cast: dict[str, Any]) -> dict[str, Any]:
+    """A module's cast, each user read anew for a test (`read_again`)."""
+    return {name: read_again(user) for name, user in cast.items()}
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from campaign.models import Campaign, Correspondence, KingdomOffer, Letter, corr
 from tests.battles.conftest import hand_off, make_league
 from tests.battles.pictures import photo_on
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
-from tests.conftest import made_for_the_module
+from tests.conftest import cast_read_again, made_for_the_module, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -267,9 +267,7 @@ def league(
     """The module's campaign at its battle, read again, and a new browser for each kind of
     visitor (a test's posts may sign one out)."""
     campaign, battle, cast = seated
-    campaign.refresh_from_db()
-    battle.refresh_from_db()
-    return campaign, battle, browsers(cast)
+    return read_again(campaign), read_again(battle), browsers(cast_read_again(cast))
 
 
 def seated_league() -> tuple[Campaign, Battle, dict[str, Client]]:

@@ -34,7 +34,7 @@ from tests.campaign.helpers import (
     seen_with,
     signed_in,
 )
-from tests.conftest import made_for_the_module
+from tests.conftest import cast_read_again, made_for_the_module, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -57,15 +57,13 @@ def played(
 @pytest.fixture
 def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
     """The module's cast (tests/conftest.py's, made once)."""
-    return played[0]
+    return cast_read_again(played[0])
 
 
 @pytest.fixture
 def campaign(played: tuple[dict[str, User], Campaign]) -> Campaign:
     """Year 1, summer month 1: alice and bob each have one army to order."""
-    campaign = played[1]
-    campaign.refresh_from_db()
-    return campaign
+    return read_again(played[1])
 
 
 def url(campaign: Campaign, name: str = "orders") -> str:

@@ -23,7 +23,7 @@ from tests.campaign.helpers import (
     short_and_long,
     signed_in,
 )
-from tests.conftest import made_for_the_module
+from tests.conftest import cast_read_again, made_for_the_module, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -60,15 +60,13 @@ def played(
 @pytest.fixture
 def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
     """The module's cast (tests/conftest.py's, made once)."""
-    return played[0]
+    return cast_read_again(played[0])
 
 
 @pytest.fixture
 def ended(played: tuple[dict[str, User], Campaign]) -> Campaign:
     """A one-year public campaign played to its end by the bots (as the module made it)."""
-    campaign = played[1]
-    campaign.refresh_from_db()
-    return campaign
+    return read_again(played[1])
 
 
 def visitors(cast: dict[str, User]) -> list[tuple[str, Client]]:

@@ -19,7 +19,7 @@ from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
 from campaign.words import names_of
 from tests.campaign.helpers import at_step, make_cast, new_campaign, play_until, signed_in
-from tests.conftest import made_for_the_module
+from tests.conftest import cast_read_again, made_for_the_module, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -40,14 +40,12 @@ def played(
 @pytest.fixture
 def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
     """The module's cast (tests/conftest.py's, made once)."""
-    return played[0]
+    return cast_read_again(played[0])
 
 
 @pytest.fixture
 def wintry(played: tuple[dict[str, User], Campaign]) -> Campaign:
-    campaign = played[1]
-    campaign.refresh_from_db()
-    return campaign
+    return read_again(played[1])
 
 
 def url(campaign: Campaign) -> str:
