@@ -17,9 +17,11 @@ from urllib.parse import quote
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import Model
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
+from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 from config.celery import app as celery_app
 from tests.campaign.helpers import make_cast
@@ -72,6 +74,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=rank)
 
 
+# The settings WhiteNoise's middleware reads (whitenoise/middleware.py, whitenoise 6).
+WHITENOISE_SETTINGS = (
+    "DEBUG", "FORCE_SCRIPT_NAME", "STATIC_URL", "STATIC_ROOT", "STATICFILES_DIRS",
+    "STATICFILES_FINDERS", "INSTALLED_APPS", "STORAGES", "WHITENOISE_AUTOREFRESH",
+    "WHITENOISE_MAX_AGE", "WHITENOISE_ALLOW_ALL_ORIGINS", "WHITENOISE_CHARSET",
+    "WHITENOISE_MIMETYPES", "WHITENOISE_ADD_HEADERS_FUNCTION", "WHITENOISE_INDEX_FILE",
+    "WHITENOISE_IMMUTABLE_FILE_TEST", "WHITENOISE_USE_FINDERS", "WHITENOISE_STATIC_PREFIX",
+    "WHITENOISE_ROOT", "WHITENOISE_KEEP_ONLY_HASHED_FILES", "WHITENOISE_MANIFEST_STRICT",
+)  # fmt: skip
+
+
 def service_missing(service: str, why: str) -> None:
     if IN_CI:
         pytest.fail(f"{service} is needed, and CI must provide it, but {why}.")
@@ -118,10 +131,64 @@ def media_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def static_files_listed_once() -> Iterator[None]:
+    """WhiteNoise lists and stats every static file (the app's and the admin's, about 200)
+    when its middleware is made, and Django's test client makes the middleware anew for
+    each client: about a tenth of a view test's time. The files do not change during a
+    run, so each process lists them once for each configuration of the middleware and
+    later middlewares take the same table; what a request is answered is unchanged."""
+    listed: dict[str, dict[str, Any]] = {}
+    list_them = WhiteNoiseMiddleware.add_files_from_finders
+
+    def add_files_from_finders(self: WhiteNoiseMiddleware) -> None:
+        key = repr([getattr(settings, name, None) for name in WHITENOISE_SETTINGS])
+        if key not in listed:
+            before = dict(self.files)
+            list_them(self)
+            listed[key] = {
+                url: file for url, file in self.files.items() if before.get(url) is not file
+            }
+        self.files.update(listed[key])
+
+    WhiteNoiseMiddleware.add_files_from_finders = add_files_from_finders
+    try:
+        yield
+    finally:
+        WhiteNoiseMiddleware.add_files_from_finders = list_them
+
+
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+
+@contextmanager
+def made_for_the_module(django_db_blocker: Any) -> Iterator[None]:
+    """For a module-scoped fixture that makes what many of the module's tests start from
+    (a campaign played for seconds): what is made inside is made once, in a transaction
+    rolled back once the module is done, and each test's changes are rolled back with its
+    own savepoint. The fixture hands out its rows read again for each test (`read_again`),
+    which may have changed them. Users made inside get the quick hasher."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        with override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # fast_password_hashing's
+            yield
+        transaction.set_rollback(True)
+
+
+def read_again[M: Model](row: M) -> M:
+    """A row a module's fixture made (`made_for_the_module`), read anew for a test: the test
+    may change the object it is given; its changes to the row are rolled back with it."""
+    return type(row)._default_manager.get(pk=row.pk)
+
+
+def cast_read_again(cast: dict[str, Any]) -> dict[str, Any]:
+    """A module's cast, each user read anew for a test (`read_again`)."""
+    return {name: read_again(user) for name, user in cast.items()}
 
 
 @pytest.fixture

@@ -11,11 +11,13 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from accounts.models import User
 from battles.models import ArmyList, Battle
 from campaign.models import Campaign, Correspondence, KingdomOffer, Letter, correspondence_key
 from tests.battles.conftest import hand_off, make_league
 from tests.battles.pictures import photo_on
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
+from tests.conftest import cast_read_again, made_for_the_module, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -244,9 +246,28 @@ def outcome(response: Any) -> Outcome:
     return OPEN
 
 
+@pytest.fixture(scope="module")
+def seated(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[tuple[Campaign, Battle, dict[str, User]]]:
+    """The campaign at its battle and its cast, made once for the module
+    (tests/conftest.py's `made_for_the_module`)."""
+    with made_for_the_module(django_db_blocker):
+        cast = make_cast(LEAGUE_CAST)
+        campaign = make_league(cast)
+        battle = hand_off(campaign, cast)
+        assert battle is not None
+        yield campaign, battle, cast
+
+
 @pytest.fixture
-def league() -> tuple[Campaign, Battle, dict[str, Client]]:
-    return seated_league()
+def league(
+    seated: tuple[Campaign, Battle, dict[str, User]],
+) -> tuple[Campaign, Battle, dict[str, Client]]:
+    """The module's campaign at its battle, read again, and a new browser for each kind of
+    visitor (a test's posts may sign one out)."""
+    campaign, battle, cast = seated
+    return read_again(campaign), read_again(battle), browsers(cast_read_again(cast))
 
 
 def seated_league() -> tuple[Campaign, Battle, dict[str, Client]]:
@@ -255,11 +276,16 @@ def seated_league() -> tuple[Campaign, Battle, dict[str, Client]]:
     campaign = make_league(cast)
     battle = hand_off(campaign, cast)
     assert battle is not None
+    return campaign, battle, browsers(cast)
+
+
+def browsers(cast: dict[str, User]) -> dict[str, Client]:
+    """A browser for each kind of visitor, signed in as its member of the cast."""
     clients = {"anonymous": Client()}
     for role, name in WHO.items():
         clients[role] = Client()
         clients[role].force_login(cast[name])
-    return campaign, battle, clients
+    return clients
 
 
 @pytest.mark.parametrize("name", sorted(MATRIX))

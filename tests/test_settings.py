@@ -24,15 +24,21 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def django_setting(name: str, **env: str) -> str:
+    (value,) = django_settings(name, **env)
+    return value
+
+
+def django_settings(*names: str, **env: str) -> list[str]:
+    """Each setting, as a process started with this environment reads it: one process for
+    them all (each starts Django from nothing, a second or so)."""
+    printed = "; ".join(f"print(settings.{name})" for name in names)
     result = run_manage(
-        "shell",
-        "--no-imports",
-        "-c",
-        f"from django.conf import settings; print(settings.{name})",
-        **env,
+        "shell", "--no-imports", "-c", f"from django.conf import settings; {printed}", **env
     )
     assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
+    values = [value.strip() for value in result.stdout.removesuffix("\n").split("\n")]
+    assert len(values) == len(names), result.stdout
+    return values
 
 
 def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off():
@@ -57,10 +63,14 @@ def test_production_settings_pass_djangos_deployment_check():
 
 def test_production_cookies_are_secure_and_hsts_is_on():
     env = {"DEBUG": "0", "SECRET_KEY": PRODUCTION_KEY, "SECURE_SSL_REDIRECT": ""}
-    assert django_setting("SESSION_COOKIE_SECURE", **env) == "True"
-    assert django_setting("CSRF_COOKIE_SECURE", **env) == "True"
-    assert int(django_setting("SECURE_HSTS_SECONDS", **env)) >= 31536000
-    assert django_setting("SECURE_SSL_REDIRECT", **env) == "True"
+    session, csrf, hsts, redirect = django_settings(
+        "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS",
+        "SECURE_SSL_REDIRECT", **env,
+    )  # fmt: skip
+    assert session == "True"
+    assert csrf == "True"
+    assert int(hsts) >= 31536000
+    assert redirect == "True"
 
 
 def test_the_default_database_is_a_sqlite_file(tmp_path):
@@ -167,8 +177,9 @@ def test_a_test_worker_keeps_its_files_and_redis_data_apart():
 def test_a_process_a_test_worker_starts_keeps_the_environments_settings(tmp_path):
     """Not a test worker itself, it reads VAR_DIR and REDIS_URL as they are given."""
     env = {"DEBUG": "1", "PYTEST_XDIST_WORKER": "gw3", "VAR_DIR": str(tmp_path)}
-    assert django_setting("TEST_WORKER", **env) == ""
-    assert django_setting("VAR_DIR", **env) == str(tmp_path)
+    worker, var_dir = django_settings("TEST_WORKER", "VAR_DIR", **env)
+    assert worker == ""
+    assert var_dir == str(tmp_path)
     redis = {**env, "REDIS_URL": "redis://127.0.0.1:1/0"}
     assert django_setting("REDIS_URL", **redis) == "redis://127.0.0.1:1/0"
 

@@ -17,7 +17,7 @@ from typing import Any
 from campaign.rules import optional
 from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.filevalues import Json
-from campaign.rules.hexmap import Hex, HexMap, Terrain, connected, map_from_json
+from campaign.rules.hexmap import Hex, HexMap, Terrain, cached_map_from_json, connected
 from campaign.rules.setup import RACES
 from campaign.rules.state import (
     MAX_ARMIES,
@@ -64,7 +64,7 @@ def decide(data: Mapping[str, Any], rng: random.Random, hexmap: HexMap | None = 
     """The campaign file with bot decisions for everything in its `pending`. `hexmap` is
     the file's map already read (the map never changes), to save reading it again."""
     desk = Desk(
-        campaign=_read_state(data, hexmap or map_from_json(data["map"])),
+        campaign=_read_state(data, hexmap or cached_map_from_json(data["map"])),
         awaiting=_awaiting(data),
         inputs=copy.deepcopy(dict(data.get("inputs") or {})),
         rng=rng,

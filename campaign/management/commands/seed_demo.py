@@ -32,7 +32,7 @@ from accounts.models import User
 from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
-from campaign.rules.hexmap import Hex, HexMap, map_from_json, routes
+from campaign.rules.hexmap import Hex, HexMap, cached_map_from_json, map_from_json, routes
 from campaign.rules.options import offered, orders_in_cycle
 from campaign.rules.state import BattleStatus, PendingKind, Season, Step
 from campaign.rules.vocabulary import EventType
@@ -407,7 +407,7 @@ def play_bot_step(
     defender's capital (see `besiege`)."""
     snapshot = common.latest_snapshot(campaign)
     data = snapshot.data
-    hexmap = hexmap or map_from_json(data["map"])
+    hexmap = hexmap or cached_map_from_json(data["map"])
     decided: Json = bots.decide(data, rng, hexmap)["inputs"]
     if march and data["clock"]["step"] == Step.ORDERS:
         march_armies(data, decided, hexmap, between)

@@ -7,6 +7,7 @@ kingdom's colour) gets the new page; another viewer never gets the first one's."
 import re
 import socket
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,11 +27,13 @@ from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
     kingdom_of,
+    make_cast,
     new_campaign,
     play_until,
     seen_with,
     signed_in,
 )
+from tests.conftest import cast_read_again, made_for_the_module, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +46,29 @@ def fresh_cache(settings: Any) -> None:
     cache.clear()
 
 
+@pytest.fixture(scope="module")
+def played(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[tuple[dict[str, User], Campaign]]:
+    """The cast and the campaign at its first orders, made once for the module
+    (tests/conftest.py's `made_for_the_module`)."""
+    with made_for_the_module(django_db_blocker):
+        cast = make_cast()
+        campaign = new_campaign(cast)
+        play_until(campaign, cast, at_step("orders"))
+        yield cast, campaign
+
+
 @pytest.fixture
-def campaign(cast: dict[str, User]) -> Campaign:
+def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
+    """The module's cast (tests/conftest.py's, made once)."""
+    return cast_read_again(played[0])
+
+
+@pytest.fixture
+def campaign(played: tuple[dict[str, User], Campaign]) -> Campaign:
     """Year 1, summer month 1: alice and bob each have one army to order."""
-    campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
-    return campaign
+    return read_again(played[1])
 
 
 def url(campaign: Campaign, name: str = "orders") -> str:
