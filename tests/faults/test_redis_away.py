@@ -211,7 +211,7 @@ def test_a_sign_out_while_redis_hangs_is_refused_and_never_undone(postgres, tmp_
 QUEUE_BOTH = """
 import time
 from django.db import transaction
-from campaign import services
+from campaign.services import advancing
 from campaign.models import Campaign
 from notifications import outbox
 

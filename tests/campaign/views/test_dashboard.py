@@ -18,7 +18,6 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from accounts.models import User
-from campaign import services
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.errors import RuleError
