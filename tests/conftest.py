@@ -24,7 +24,7 @@ from hypothesis import settings as hypothesis_settings
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 from config.celery import app as celery_app
-from tests.campaign.helpers import make_cast
+from tests.campaign.helpers import at_step, make_cast, new_campaign, play_until
 from tests.notifications.notifying import discord_stand_in, with_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -189,6 +189,43 @@ def read_again[M: Model](row: M) -> M:
 def cast_read_again(cast: dict[str, Any]) -> dict[str, Any]:
     """A module's cast, each user read anew for a test (`read_again`)."""
     return {name: read_again(user) for name, user in cast.items()}
+
+
+def campaign_made_once(
+    make: Callable[[dict[str, Any]], Any], *, name: str = "campaign"
+) -> tuple[Any, Any, Any]:
+    """The fixtures of a module whose tests start from one campaign, made once for the
+    module (`made_for_the_module`) by `make` from the cast: `made` (the cast and the
+    campaign), and for each test `cast` and the campaign (`name`), read again. A module
+    takes them as `made, cast, campaign = campaign_made_once(...)`."""
+
+    @pytest.fixture(scope="module")
+    def made(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[Any, Any]]:
+        with made_for_the_module(django_db_blocker):
+            cast = make_cast()
+            yield cast, make(cast)
+
+    @pytest.fixture(name="cast")
+    def made_cast(made: tuple[Any, Any]) -> dict[str, Any]:
+        return cast_read_again(made[0])
+
+    @pytest.fixture(name=name)
+    def made_campaign(made: tuple[Any, Any]) -> Any:
+        return read_again(made[1])
+
+    return made, made_cast, made_campaign
+
+
+def played_to(step: str, **options: Any) -> Callable[[dict[str, Any]], Any]:
+    """For `campaign_made_once`: a new campaign (with `options`) played by the bots until
+    its clock is at `step`."""
+
+    def play(cast: dict[str, Any]) -> Any:
+        campaign = new_campaign(cast, options=options or None)
+        play_until(campaign, cast, at_step(step))
+        return campaign
+
+    return play
 
 
 @pytest.fixture

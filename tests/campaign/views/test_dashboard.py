@@ -5,7 +5,6 @@ visitor. Every action goes through the page as a POST, with and without htmx."""
 import html
 import random
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -17,7 +16,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import strip_tags
 
-from accounts.models import User
 from campaign.models import AuditEntry, Campaign, Snapshot, Submission
 from campaign.rules import bots
 from campaign.rules.errors import RuleError
@@ -32,7 +30,6 @@ from tests.campaign.helpers import (
     dashboard_url,
     hand_off_a_battle,
     kingdom_of,
-    make_cast,
     new_campaign,
     play_until,
     seen_now,
@@ -41,7 +38,7 @@ from tests.campaign.helpers import (
     turned_away,
     without_tokens,
 )
-from tests.conftest import cast_read_again, made_for_the_module, read_again
+from tests.conftest import campaign_made_once
 from tests.notifications.notifying import with_addresses
 
 pytestmark = pytest.mark.django_db
@@ -86,26 +83,8 @@ def land_next_to(data: dict[str, Any], hex_: list[int]) -> list[int]:
     )
 
 
-@pytest.fixture(scope="module")
-def started(
-    django_db_setup: None, django_db_blocker: Any
-) -> Iterator[tuple[dict[str, User], Campaign]]:
-    """The cast and a campaign just started, made once for the module
-    (tests/conftest.py's `made_for_the_module`)."""
-    with made_for_the_module(django_db_blocker):
-        cast = make_cast()
-        yield cast, new_campaign(cast)
-
-
-@pytest.fixture
-def cast(started: tuple[dict[str, User], Campaign]) -> dict[str, User]:
-    """The module's cast (tests/conftest.py's, made once)."""
-    return cast_read_again(started[0])
-
-
-@pytest.fixture
-def campaign(started: tuple[dict[str, User], Campaign]) -> Campaign:
-    return read_again(started[1])
+# The cast and a campaign just started, made once for the module.
+made, cast, campaign = campaign_made_once(new_campaign)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ campaign, a signed-out visitor."""
 import copy
 import html
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -27,43 +27,22 @@ from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
     kingdom_of,
-    make_cast,
     new_campaign,
     play_from,
     play_until,
     seen_with,
     signed_in,
 )
-from tests.conftest import cast_read_again, made_for_the_module, read_again
+from tests.conftest import campaign_made_once, played_to
 
 pytestmark = pytest.mark.django_db
 
 HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture(scope="module")
-def played(
-    django_db_setup: None, django_db_blocker: Any
-) -> Iterator[tuple[dict[str, User], Campaign]]:
-    """The cast and the campaign at its first orders, made once for the module
-    (tests/conftest.py's `made_for_the_module`)."""
-    with made_for_the_module(django_db_blocker):
-        cast = make_cast()
-        campaign = new_campaign(cast)
-        play_until(campaign, cast, at_step("orders"))
-        yield cast, campaign
-
-
-@pytest.fixture
-def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
-    """The module's cast (tests/conftest.py's, made once)."""
-    return cast_read_again(played[0])
-
-
-@pytest.fixture
-def campaign(played: tuple[dict[str, User], Campaign]) -> Campaign:
-    """Year 1, summer month 1: alice and bob each have one army to order."""
-    return read_again(played[1])
+# The cast and the campaign at its first orders (year 1, summer month 1: alice and bob
+# each have one army to order), made once for the module.
+made, cast, campaign = campaign_made_once(played_to("orders"))
 
 
 def url(campaign: Campaign, name: str = "orders") -> str:

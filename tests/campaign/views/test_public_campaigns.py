@@ -4,8 +4,6 @@ winter, battles, reports, a kingdom's page or the dashboard, and never anything 
 member is asked or shown. A private campaign stays invisible to whoever is not in it."""
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -16,14 +14,13 @@ from campaign.models import Campaign
 from campaign.services import common
 from tests.campaign.helpers import (
     at_month,
-    make_cast,
     new_campaign,
     play_until,
     queries_of,
     short_and_long,
     signed_in,
 )
-from tests.conftest import cast_read_again, made_for_the_module, read_again
+from tests.conftest import campaign_made_once
 
 pytestmark = pytest.mark.django_db
 
@@ -44,29 +41,14 @@ def make_public(campaign: Campaign) -> Campaign:
     return campaign
 
 
-@pytest.fixture(scope="module")
-def played(
-    django_db_setup: None, django_db_blocker: Any
-) -> Iterator[tuple[dict[str, User], Campaign]]:
-    """The cast and a one-year public campaign played to its end by the bots, made once for
-    the module (tests/conftest.py's `made_for_the_module`)."""
-    with made_for_the_module(django_db_blocker):
-        cast = make_cast()
-        campaign = make_public(new_campaign(cast, "Short War", options={"years": 1}))
-        play_until(campaign, cast, lambda data: data["clock"]["season"] == "ended")
-        yield cast, campaign
+def a_short_war_played_to_its_end(cast: dict[str, User]) -> Campaign:
+    """A one-year public campaign played to its end by the bots."""
+    campaign = make_public(new_campaign(cast, "Short War", options={"years": 1}))
+    play_until(campaign, cast, lambda data: data["clock"]["season"] == "ended")
+    return campaign
 
 
-@pytest.fixture
-def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
-    """The module's cast (tests/conftest.py's, made once)."""
-    return cast_read_again(played[0])
-
-
-@pytest.fixture
-def ended(played: tuple[dict[str, User], Campaign]) -> Campaign:
-    """A one-year public campaign played to its end by the bots (as the module made it)."""
-    return read_again(played[1])
+made, cast, ended = campaign_made_once(a_short_war_played_to_its_end, name="ended")
 
 
 def visitors(cast: dict[str, User]) -> list[tuple[str, Client]]:

@@ -6,7 +6,6 @@ import copy
 import html
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,34 +17,14 @@ from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
 from campaign.services import admin, advancing, common
 from campaign.words import names_of
-from tests.campaign.helpers import at_step, make_cast, new_campaign, play_until, signed_in
-from tests.conftest import cast_read_again, made_for_the_module, read_again
+from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
+from tests.conftest import campaign_made_once, played_to
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def played(
-    django_db_setup: None, django_db_blocker: Any
-) -> Iterator[tuple[dict[str, User], Campaign]]:
-    """The cast and a campaign played to its first winter's tithes, made once for the module
-    (tests/conftest.py's `made_for_the_module`)."""
-    with made_for_the_module(django_db_blocker):
-        cast = make_cast()
-        campaign = new_campaign(cast)
-        play_until(campaign, cast, at_step("tithe"))
-        yield cast, campaign
-
-
-@pytest.fixture
-def cast(played: tuple[dict[str, User], Campaign]) -> dict[str, User]:
-    """The module's cast (tests/conftest.py's, made once)."""
-    return cast_read_again(played[0])
-
-
-@pytest.fixture
-def wintry(played: tuple[dict[str, User], Campaign]) -> Campaign:
-    return read_again(played[1])
+# The cast and a campaign played to its first winter's tithes, made once for the module.
+made, cast, wintry = campaign_made_once(played_to("tithe"), name="wintry")
 
 
 def url(campaign: Campaign) -> str:
