@@ -46,9 +46,13 @@ logger = logging.getLogger(__name__)
 ADVANCE_TASK = "campaign.tasks.advance_campaign"  # registered by CampaignConfig.ready
 
 
-def advance_when_ready(campaign: Campaign, snapshot: Snapshot) -> None:
+def advance_when_ready(campaign: Campaign, snapshot: Snapshot) -> bool:
+    """Queue the campaign's advance from `snapshot` if every kingdom it waits for is ready:
+    whether it was queued."""
     if campaign.status == Campaign.Status.RUNNING and everyone_ready(campaign, snapshot):
         queue_advance(campaign, snapshot.number)
+        return True
+    return False
 
 
 def queue_advance(campaign: Campaign, snapshot_number: int, *, defaults: bool = False) -> None:

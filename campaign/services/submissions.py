@@ -94,6 +94,36 @@ class Saved:
     snapshot: Snapshot
     final: bool
 
+    @property
+    def unmoved(self) -> Snapshot | None:
+        """The snapshot the page is drawn from: the one the write read, unless the campaign
+        may have moved on since (then None: the page reads the newest)."""
+        return None if self.final else self.snapshot
+
+
+@dataclass(frozen=True)
+class Readied:
+    """What Ready (or taking it back) did: `count`, the kingdom's open decisions marked;
+    `snapshot`, the newest snapshot, read once under the campaign's lock; `queued`, the
+    campaign's advance was queued (every kingdom is ready): it may have moved on since."""
+
+    count: int
+    snapshot: Snapshot
+    queued: bool
+
+    @property
+    def unmoved(self) -> Snapshot | None:
+        """As `Saved.unmoved`."""
+        return None if self.queued else self.snapshot
+
+
+type Written = Saved | Readied
+
+# What a page checks before Ready, from the newest snapshot and the kingdom's open decisions
+# (read once, under the campaign's lock): the decisions the page showed that the kingdom
+# never gave (by `inputs` key), given first; a ServiceError refuses the Ready.
+type Judge = Callable[[Snapshot, list[Submission]], Mapping[str, Any]]
+
 
 type Edit = Callable[[Json, Submission | None], Any]
 
@@ -174,30 +204,30 @@ def submission_set_ready(
     ready: bool = True,
     seen: int | None = None,
     draft: str | None = None,
-    unsaved: Mapping[str, Any] | None = None,
-) -> int:
+    judge: Judge | None = None,
+) -> Readied:
     """Mark (or unmark) every open decision of the user's kingdom ready. When every kingdom
     the campaign waits for is ready, the campaign advances. `seen` as for
     `submission_save`; `draft` is the `draft_digest` of the decisions the player's page
     showed: a Ready from a page whose decisions have changed since (in another tab) is
-    refused, so Ready commits what the player saw. `unsaved`: decisions (by `inputs` key)
-    the page showed but the kingdom never gave, given first, in the same transaction: a
+    refused, so Ready commits what the player saw. `judge`: what the page checks first, and
+    the decisions it showed but the kingdom never gave, given in the same transaction: a
     refusal leaves nothing changed."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     snapshot = latest_snapshot(campaign)
     check_seen(snapshot, seen)
     own = Submission.objects.filter(campaign=campaign, kingdom=kingdom, consumed_by=None)
+    unsaved = judge(snapshot, list(own)) if judge is not None else {}
     if ready:
         check_draft(draft_digest(own), draft)
-        for kind, payload in (unsaved or {}).items():
+        for kind, payload in unsaved.items():
             if not own.filter(kind=kind).exists():
                 submission_save(campaign=campaign, user=user, kind=kind, payload=payload, seen=seen)
         _check_still_stands(snapshot, own, campaign.gazetteer)
     count = own.update(ready=ready)
-    if ready and count:
-        advance_when_ready(campaign, snapshot)
-    return count
+    queued = bool(ready and count) and advance_when_ready(campaign, snapshot)
+    return Readied(count, snapshot, queued)
 
 
 def _check_still_stands(

@@ -99,15 +99,15 @@ def _after_post(
     selected: str | None,
     error: str | None,
     next_after: str | None = None,
-    saved: submissions.Saved | None = None,
+    written: submissions.Written | None = None,
 ) -> HttpResponse:
     """htmx gets the refreshed board; a plain form post is sent back to the page (with the
     refusal as a message), so reloading never posts again. `next_after`: as `_read_board`;
-    `saved`: what the post saved, whose snapshot the board shows unless the decision was
-    final (the campaign may have moved on since)."""
+    `written`: what the post wrote, whose snapshot the board shows unless the campaign may
+    have moved on since."""
     board, snapshot = _read_board(
         membership, players, selected=selected, error=error, next_after=next_after,
-        snapshot=saved.snapshot if saved is not None and not saved.final else None,
+        snapshot=written.unmoved if written is not None else None,
     )  # fmt: skip
     if request.htmx:
         return _respond(request, drawn(board, snapshot, players))
@@ -178,7 +178,7 @@ def orders_give(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if error is not None:
         return _after_post(request, membership, players, selected=unit, error=error)
     return _after_post(
-        request, membership, players, selected=None, error=None, next_after=unit, saved=saved
+        request, membership, players, selected=None, error=None, next_after=unit, written=saved
     )
 
 
@@ -192,7 +192,7 @@ def orders_withdraw(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         request, membership, lambda orders: [o for o in orders if o["unit"] != unit]
     )
     return _after_post(
-        request, membership, players, selected=unit or None, error=error, saved=saved
+        request, membership, players, selected=unit or None, error=error, written=saved
     )
 
 
@@ -223,7 +223,7 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return [by_unit[u] for u in units]
 
     saved, error = _save_draft(request, membership, sorted_as_posted)
-    return _after_post(request, membership, players, selected=None, error=error, saved=saved)
+    return _after_post(request, membership, players, selected=None, error=error, written=saved)
 
 
 @login_required
@@ -231,27 +231,40 @@ def orders_sequence(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def orders_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark the orders ready (the month resolves once every kingdom is), or withdraw that."""
     membership, players = players_of(request, slug)
-    board, _ = _read_board(membership, players)
     try:
         decision = decision_of(request.POST)
-        if not board.asked:
-            raise common.ServiceError("Your orders are not asked for now.")
-        if decision.ready and board.ordered < len(board.units):
-            raise common.ServiceError(
-                f"Give every unit an order first: {board.ordered} of {len(board.units)} units "
-                "ordered."
-            )
-        submissions.submission_set_ready(
+        readied = submissions.submission_set_ready(
             campaign=membership.campaign,
             user=signed_in_user(request),
             ready=decision.ready,
             seen=decision.seen,
             draft=decision.draft,
+            judge=_every_unit_ordered(membership, players, ready=decision.ready),
         )
-        error = None
     except common.ServiceError as refusal:
-        error = refusal.message
-    return _after_post(request, membership, players, selected=None, error=error)
+        return _after_post(request, membership, players, selected=None, error=refusal.message)
+    return _after_post(request, membership, players, selected=None, error=None, written=readied)
+
+
+def _every_unit_ordered(
+    membership: Membership, players: list[Membership], *, ready: bool
+) -> submissions.Judge:
+    """Ready's check, on the snapshot and the draft the service reads: orders asked of the
+    kingdom, and (to mark them ready) one for every unit."""
+
+    def judge(snapshot: Snapshot, own: list[Submission]) -> dict[str, Any]:
+        draft = next((d for d in own if d.kind == PendingKind.ORDERS), None)
+        board = orders_board(membership, snapshot, players, draft=draft, ready=set(), digest="")
+        if not board.asked:
+            raise common.ServiceError("Your orders are not asked for now.")
+        if ready and board.ordered < len(board.units):
+            raise common.ServiceError(
+                f"Give every unit an order first: {board.ordered} of {len(board.units)} units "
+                "ordered."
+            )
+        return {}
+
+    return judge
 
 
 # --- reading the forms ------------------------------------------------------------------

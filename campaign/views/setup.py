@@ -85,17 +85,12 @@ def _board(
     slot: str | None = None,
     error: str | None = None,
     notice: str | None = None,
-    saved: submissions.Saved | None = None,
+    written: submissions.Written | None = None,
 ) -> Board:
     """The member's board at the newest snapshot, with what it needs fetched: the one a
-    post has just `saved` against, unless the decision was final (the campaign may have
-    moved on since)."""
+    post has just `written` against, unless the campaign may have moved on since."""
     campaign = membership.campaign
-    snapshot = (
-        saved.snapshot
-        if saved is not None and not saved.final
-        else campaign.snapshots.order_by("-number").first()
-    )
+    snapshot = (written and written.unmoved) or campaign.snapshots.order_by("-number").first()
     players = list(campaign.memberships.exclude(kingdom=""))
     if snapshot is None:
         return not_started(membership, error)
@@ -130,17 +125,19 @@ def _answer(
     *,
     notice: str = "",
     error: str = "",
-    saved: submissions.Saved | None = None,
+    written: submissions.Written | None = None,
 ) -> HttpResponse:
-    """htmx gets the refreshed board (drawn from what the post `saved`, if it saved). A
+    """htmx gets the refreshed board (drawn from what the post `written`, if it wrote). A
     plain form post that worked is sent back to the page with a message, so reloading
     never posts again; a refusal is shown beside the choice, with what was saved before
     unchanged."""
     if request.htmx:
-        board = _board(request, membership, notice=notice, error=error, saved=saved)
+        board = _board(request, membership, notice=notice, error=error, written=written)
         return _respond(request, board)
     if error:
-        return _respond(request, _board(request, membership, error=error), status=400)
+        return _respond(
+            request, _board(request, membership, error=error, written=written), status=400
+        )
     messages.success(request, notice)
     return redirect("campaign:setup", membership.campaign.slug)
 
@@ -166,7 +163,7 @@ def _save(
         )
     except ServiceError as refusal:
         return _answer(request, membership, error=refusal.message)
-    return _answer(request, membership, notice=notice, saved=saved)
+    return _answer(request, membership, notice=notice, written=saved)
 
 
 # --- views ----------------------------------------------------------------------------
@@ -291,7 +288,7 @@ def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     try:
         decision = decision_of(request.POST)
         ready = decision.ready
-        count = submissions.submission_set_ready(
+        readied = submissions.submission_set_ready(
             campaign=membership.campaign,
             user=request.user,
             ready=ready,
@@ -300,14 +297,19 @@ def set_ready(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         )
     except ServiceError as refusal:
         return _answer(request, membership, error=refusal.message)
-    if not count:
-        return _answer(request, membership, error="Make your choice first, then mark it ready.")
+    if not readied.count:
+        return _answer(
+            request,
+            membership,
+            error="Make your choice first, then mark it ready.",
+            written=readied,
+        )
     notice = (
         "Ready. The campaign moves on when every kingdom it asks is ready."
         if ready
         else "Not ready: you may change your choice."
     )
-    return _answer(request, membership, notice=notice)
+    return _answer(request, membership, notice=notice, written=readied)
 
 
 urlpatterns = [

@@ -23,7 +23,7 @@ from campaign.access import newest_or_404, player_for, signed_in_user
 from campaign.actions import refused
 from campaign.display.winter_board import NOTHING, Board, asked_kind, winter_board, winter_context
 from campaign.forms import DECISIONS, read_hex, whole_number
-from campaign.models import Membership, Submission
+from campaign.models import Membership, Snapshot, Submission
 from campaign.requests import page_or_fragment
 from campaign.rules.state import PendingKind
 from campaign.services import common, inputs, submissions
@@ -230,20 +230,15 @@ def _refused(
 def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
     """Ready with the list as it stands (an empty one if none was written), or not."""
     membership = player_for(request, slug)
-    board, _ = _board(membership)
     try:
         decision = decision_of(request.POST)
-        if board.kind is None:
-            raise common.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
         submissions.submission_set_ready(
             campaign=membership.campaign,
             user=signed_in_user(request),
             ready=decision.ready,
             seen=decision.seen,
             draft=decision.draft,
-            # What the page showed is what is made ready: a list never written is the
-            # empty one the page shows, given and marked ready in the same transaction.
-            unsaved={board.kind: board.draft},
+            judge=_as_shown(membership.kingdom),
         )
         messages.success(
             request,
@@ -254,6 +249,20 @@ def winter_ready(request: HttpRequest, slug: str) -> HttpResponse:
     except common.ServiceError as error:
         return _refused(request, membership, error)
     return redirect("campaign:winter", slug=slug)
+
+
+def _as_shown(kingdom: str) -> submissions.Judge:
+    """Ready's check on the snapshot the service reads: a winter decision asked of the
+    kingdom. What the page showed is what is made ready: a list never written is the empty
+    one the page shows, given and marked ready in the same transaction."""
+
+    def judge(snapshot: Snapshot, own: list[Submission]) -> dict[str, Any]:
+        kind = asked_kind(snapshot.data, kingdom)
+        if kind is None:
+            raise common.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
+        return {kind: NOTHING[kind]}
+
+    return judge
 
 
 urlpatterns: list[URLPattern] = [

@@ -241,7 +241,7 @@ def test_a_decision_may_be_changed_until_ready_then_only_after_withdrawing(campa
     alice = cast["alice"]
     submissions.submission_save(campaign=campaign, user=alice, kind="races", payload="Elves")
     submissions.submission_save(campaign=campaign, user=alice, kind="races", payload="Undead")
-    assert submissions.submission_set_ready(campaign=campaign, user=alice) == 1
+    assert submissions.submission_set_ready(campaign=campaign, user=alice).count == 1
     refused(
         lambda: submissions.submission_save(
             campaign=campaign, user=alice, kind="races", payload="Orcs"
