@@ -3,10 +3,12 @@
 from datetime import UTC, datetime
 
 import pytest
+from django import forms
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.forms import SignUpForm, TimeZoneForm, time_zone_choices
 from accounts.models import User
 from campaign.models import Campaign
 from tests.campaign.helpers import make_cast, new_campaign, signed_in
@@ -148,3 +150,19 @@ def test_until_a_zone_is_set_each_deadline_says_so_and_links_to_where_it_is_set(
     assert hint in signed_in(client, cast["bob"]).get(url).text  # still UTC
     assert "set your time zone" not in signed_in(client, cast["alice"]).get(url).text
     assert 'id="time-zone"' in signed_in(client, cast["bob"]).get(SETTINGS).text
+
+
+@pytest.mark.parametrize("posted", [None, "Asia/Tokyo", "Mars/Base"])
+@pytest.mark.parametrize("form_class", [TimeZoneForm, SignUpForm])
+def test_the_zone_select_is_django_s_select_drawn_once(
+    form_class: type[forms.Form], posted: str | None
+) -> None:
+    """The time zones' select (`ZoneSelect`) keeps what Django's draws, the zone chosen and
+    a refusal's attributes included, for a form as shown and as posted."""
+    form = form_class(None if posted is None else {"time_zone": posted})
+    form.is_valid()
+    kept = str(form["time_zone"])
+    form.fields["time_zone"].widget = forms.Select(choices=time_zone_choices())
+    assert kept == str(form["time_zone"])
+    if posted == "Asia/Tokyo":
+        assert '<option value="Asia/Tokyo" selected>Tokyo</option>' in kept
