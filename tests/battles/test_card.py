@@ -1,10 +1,25 @@
 """The battle card's words of option common_deck (OA12, OA13), from the battle alone."""
 
-from battles.card import setup_steps, strategy_reckoning
+from collections.abc import Mapping
+
+from battles.card import fought, parts_of, setup_steps
 from battles.models import Battle
 from campaign.models import Campaign
 
 NAMES = {"red": "Red Elves", "blue": "Blue Dwarfs"}
+
+
+def strategy_reckoning(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
+    """How the card counts each side's strategy cards, by kingdom: as the parts of the
+    options the battle's campaign turns on tell it (common_deck's, OA13)."""
+    seen = fought(battle, names)
+    return {
+        side["kingdom"]: note.text
+        for part in parts_of(battle)
+        if part.reckoning
+        for side in battle.sides
+        if (note := part.reckoning(seen, side))
+    }
 
 
 def a_battle(**options: bool) -> Battle:
