@@ -84,3 +84,26 @@ def test_oa14_a_siege_card_names_the_besieged_and_the_assault_whoever_picked_the
     assert stance_of(battle, "blue") == "besieged in its capital"
     battle.details = {}
     assert (stance_of(battle, "blue"), stance_of(battle, "red")) == ("picked this battle", "")
+
+
+def test_oa15_the_siege_works_are_set_up_in_place_of_the_defenders_benefit():
+    """The general card asks the option's part: its fact stands in the defender's benefit's
+    set-up step, just before the units deploy."""
+    battle = a_battle(sieges=True)
+    battle.sides[1]["defending"] = True
+    battle.defender_benefit = "Move one piece of terrain."
+    battle.details = {"siege": {"side": "red", "works": "wood"}}
+    steps = setup_steps(battle, NAMES)
+    before = next(i for i, step in enumerate(steps) if step.startswith("Before the first unit"))
+    assert steps[before] == (
+        "Before the first unit is deployed: Red Elves is besieged in its capital: instead of "
+        "the defender's benefit it sets up, wholly in its own half before the first unit "
+        "deploys, 1 wooden tower, 2 wooden walls, a gate, and 1 objective marker on a section."
+    )
+    assert steps[before - 1] == "Roll off: the winner picks a long table edge."
+    assert steps[before + 1].startswith("Deploy alternately")
+    battle.details = {}
+    assert (
+        "Before the first unit is deployed, Red Elves (defending) adjusts the table: see the "
+        "defender's benefit."
+    ) in setup_steps(battle, NAMES)
