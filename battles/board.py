@@ -140,7 +140,7 @@ def card_context(
         "game_size": card.game_size(battle),
         "margin": card.margin(battle),
         "steps": card.setup_steps(battle, cast.names),
-        "siege": card.siege_words(battle, cast.names),
+        "in_place_of_benefit": card.in_place_of_benefit(battle, cast.names),
         "outcomes": card.outcomes(snapshot.data, battle, cast.names),
         "map_svg": snapshot_map(
             snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)], names=cast.names

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
+from campaign.display.optional import card_parts
+from campaign.display.optional.card import CardPart, Fact, Fought, Note
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
@@ -59,9 +61,8 @@ class SideView:
     points: int
     strategy_cards: int
     defending: bool
-    limits: Json | None = None  # option army_limits (OA2): points on Monsters, War Engines
-    artefacts: list[str] | None = None  # option wizards (OA9): on its armies, shown to both
-    reckoning: str = ""  # option common_deck (OA13): how its strategy cards were counted
+    notes: tuple[Note, ...] = ()  # the options' lines under it, each citing its rulings
+    reckoning: Note | None = None  # how an option counted its strategy cards
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,18 @@ class Outcome:
     changes: list[str]
 
 
+def parts_of(battle: Battle) -> list[CardPart]:
+    """The parts of the card the optional rules of the battle's campaign add to it."""
+    return card_parts(battle.campaign.options)
+
+
+def fought(battle: Battle, names: Mapping[str, str]) -> Fought:
+    """The battle as the options' parts of the card read it."""
+    return Fought(battle.sides, battle.details, tabletop=bool(battle.board), names=names)
+
+
 def sides(battle: Battle, names: Names, players: dict[str, str]) -> list[SideView]:
-    reckoning = strategy_reckoning(battle, names)
+    parts, seen = parts_of(battle), fought(battle, names)
     return [
         SideView(
             kingdom=side["kingdom"],
@@ -86,66 +97,41 @@ def sides(battle: Battle, names: Names, players: dict[str, str]) -> list[SideVie
             points=side["points"],
             strategy_cards=side["strategy_cards"],
             defending=side["defending"],
-            limits=side.get("limits"),
-            artefacts=side.get("artefacts"),
-            reckoning=reckoning.get(side["kingdom"], ""),
+            notes=tuple(
+                note for part in parts if part.side_note and (note := part.side_note(seen, side))
+            ),
+            reckoning=next(
+                (r for part in parts if part.reckoning and (r := part.reckoning(seen, side))),
+                None,
+            ),
         )
         for side in battle.sides
     ]
 
 
 def stance_of(battle: Battle, kingdom: str) -> str:
-    """A side's part, as the card names it: in a siege (option sieges, OA14) the besieged
-    and the side assaulting its walls, whichever of them picked the battle (B2); otherwise
-    the side that picked it."""
-    siege = battle.details.get("siege")
-    if siege:
-        where = "fortress" if siege["works"] == "stone" else "capital"
-        return f"besieged in its {where}" if kingdom == siege["side"] else "assaulting its walls"
+    """A side's part, as the card names it: as an option turned on names it (a siege's
+    besieged and the side assaulting its walls, whichever of them picked the battle, B2);
+    otherwise the side that picked it."""
+    seen = fought(battle, {})
+    for part in parts_of(battle):
+        stance = part.stance(seen, kingdom) if part.stance else None
+        if stance is not None:
+            return stance
     return "picked this battle" if kingdom == battle.attacker else ""
 
 
-def one_deck(battle: Battle) -> bool:
-    """Whether the battle's two sides share one Battlefield deck (option common_deck), at
-    the tabletop."""
-    return bool(battle.board) and bool(battle.campaign.options.get("common_deck"))
-
-
-def strategy_reckoning(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
-    """Option common_deck (OA13), by kingdom: its strategy cards are one for each upright
-    army of the other side, plus the strategies it has learned from pitched battles lost."""
-    if not one_deck(battle) or len(battle.sides) != 2:
-        return {}
-    reckoning = {}
-    for side, other in zip(battle.sides, reversed(battle.sides), strict=True):
-        armies = len(other["armies"])
-        enemy = names.get(other["kingdom"], other["kingdom"])
-        reckoning[side["kingdom"]] = (
-            f"{armies} for the arm{'y' if armies == 1 else 'ies'} of {enemy}, "
-            f"{side['strategy_cards'] - armies} learned from pitched battles lost"
-        )
-    return reckoning
-
-
-# Option sieges (OA15): what each kind of works sets up.
-WORKS = {
-    "stone": "2 stone towers, 2 stone walls, a gate in one wall, and 2 objective markers on "
-    "sections (1 victory point each)",
-    "wood": "1 wooden tower, 2 wooden walls, a gate, and 1 objective marker on a section",
-}
-
-
-def siege_words(battle: Battle, names: Mapping[str, str]) -> str:
-    """The siege of a battle, if it is one (option sieges, OA14 and OA15): who is besieged
-    and the works they set up; "" for none."""
-    siege = battle.details.get("siege")
-    if not siege:
-        return ""
-    besieged = names.get(siege["side"], siege["side"])
-    where = "fortress" if siege["works"] == "stone" else "capital"
-    return (
-        f"{besieged} is besieged in its {where}: instead of the defender's benefit it sets "
-        f"up, wholly in its own half before the first unit deploys, {WORKS[siege['works']]}."
+def in_place_of_benefit(battle: Battle, names: Mapping[str, str]) -> Fact | None:
+    """What stands in place of the defender's benefit, if an option turned on puts
+    something there for this battle (a siege's works)."""
+    seen = fought(battle, names)
+    return next(
+        (
+            fact
+            for part in parts_of(battle)
+            if part.instead_of_benefit and (fact := part.instead_of_benefit(seen))
+        ),
+        None,
     )
 
 
@@ -177,34 +163,26 @@ def margin(battle: Battle) -> int | None:
     return game_size(battle) // 10 if battle.scenario in MARGIN_SCENARIOS else None
 
 
-# Option common_deck (OA12): the set-up steps of one shared Battlefield deck.
-ONE_DECK = (
-    "Both players use one Battlefield deck, without the Thunderclouds and Unreplenished "
-    "Casualties condition cards."
-)
-OBJECTIVE_CARDS = (
-    "Deal each player 2 Objective cards from the deck: each keeps a primary and a secondary, "
-    "and reveals the secondary at their own turn 4."
-)
-
-
 def setup_steps(battle: Battle, names: Mapping[str, str]) -> list[str]:
     """Setting up the game, in order (kings-of-war.md), with this battle's own facts; none
     for a battle not played at the tabletop."""
     if not battle.board:
         return []
     defending = [names.get(s["kingdom"], s["kingdom"]) for s in battle.sides if s["defending"]]
+    parts = parts_of(battle)
     steps = [
+        *(step for part in parts for step in part.first_steps),
         _lists_step(battle, names),
         "Set up a table {} feet by {} feet.".format(*battle.board.split("x")),
         f"The scenario is {battle.scenario}: place its objectives or loot when the rules say.",
         "Place terrain together: blocking, difficult, obstacles, decorative; agree heights.",
     ]
-    deck = one_deck(battle)
-    if deck:  # option common_deck (OA12)
-        steps.insert(0, ONE_DECK)
     if battle.condition and battle.condition != "Clear Conditions":
-        drawn = " (the tile's roll chose it: it is not drawn)" if deck else ""
+        drawn = (
+            ""
+            if all(p.draws_condition for p in parts)
+            else " (the tile's roll chose it: it is not drawn)"
+        )
         steps.append(f"Put the Battlefields condition card {battle.condition} in play{drawn}.")
     strategies = [
         f"{names.get(s['kingdom'], s['kingdom'])} draws {s['strategy_cards']}"
@@ -214,16 +192,15 @@ def setup_steps(battle: Battle, names: Mapping[str, str]) -> list[str]:
     if strategies:
         steps.append("Draw Battlefields strategy cards: " + "; ".join(strategies) + ".")
     steps.append("Roll off: the winner picks a long table edge.")
-    siege = siege_words(battle, names)
-    if siege:
-        steps.append(f"Before the first unit is deployed: {siege}")
+    instead = in_place_of_benefit(battle, names)
+    if instead:
+        steps.append(f"Before the first unit is deployed: {instead.note.text}")
     elif defending and battle.defender_benefit:
         steps.append(
             f"Before the first unit is deployed, {', '.join(defending)} (defending) adjusts "
             "the table: see the defender's benefit."
         )
-    if deck:
-        steps.append(OBJECTIVE_CARDS)
+    steps += [step for part in parts for step in part.before_deployment]
     steps += [
         'Deploy alternately, more than 12" from the centre line.',
         "Vanguard moves, then roll off for the first turn.",

@@ -1,10 +1,25 @@
 """The battle card's words of option common_deck (OA12, OA13), from the battle alone."""
 
-from battles.card import setup_steps, strategy_reckoning
+from collections.abc import Mapping
+
+from battles.card import fought, parts_of, setup_steps
 from battles.models import Battle
 from campaign.models import Campaign
 
 NAMES = {"red": "Red Elves", "blue": "Blue Dwarfs"}
+
+
+def strategy_reckoning(battle: Battle, names: Mapping[str, str]) -> dict[str, str]:
+    """How the card counts each side's strategy cards, by kingdom: as the parts of the
+    options the battle's campaign turns on tell it (common_deck's, OA13)."""
+    seen = fought(battle, names)
+    return {
+        side["kingdom"]: note.text
+        for part in parts_of(battle)
+        if part.reckoning
+        for side in battle.sides
+        if (note := part.reckoning(seen, side))
+    }
 
 
 def a_battle(**options: bool) -> Battle:
@@ -69,3 +84,26 @@ def test_oa14_a_siege_card_names_the_besieged_and_the_assault_whoever_picked_the
     assert stance_of(battle, "blue") == "besieged in its capital"
     battle.details = {}
     assert (stance_of(battle, "blue"), stance_of(battle, "red")) == ("picked this battle", "")
+
+
+def test_oa15_the_siege_works_are_set_up_in_place_of_the_defenders_benefit():
+    """The general card asks the option's part: its fact stands in the defender's benefit's
+    set-up step, just before the units deploy."""
+    battle = a_battle(sieges=True)
+    battle.sides[1]["defending"] = True
+    battle.defender_benefit = "Move one piece of terrain."
+    battle.details = {"siege": {"side": "red", "works": "wood"}}
+    steps = setup_steps(battle, NAMES)
+    before = next(i for i, step in enumerate(steps) if step.startswith("Before the first unit"))
+    assert steps[before] == (
+        "Before the first unit is deployed: Red Elves is besieged in its capital: instead of "
+        "the defender's benefit it sets up, wholly in its own half before the first unit "
+        "deploys, 1 wooden tower, 2 wooden walls, a gate, and 1 objective marker on a section."
+    )
+    assert steps[before - 1] == "Roll off: the winner picks a long table edge."
+    assert steps[before + 1].startswith("Deploy alternately")
+    battle.details = {}
+    assert (
+        "Before the first unit is deployed, Red Elves (defending) adjusts the table: see the "
+        "defender's benefit."
+    ) in setup_steps(battle, NAMES)

@@ -1,5 +1,5 @@
 """What each optional rule shows in the app, one module an option (its map layer, the words
-of its events),
+of its events, its part of the battle card),
 and the registry the general code walks, keyed by the option's row name in
 `campaign.rules.options`: the general code calls what the rules a campaign turns on
 declare, and never names an option."""
@@ -9,12 +9,25 @@ from types import MappingProxyType
 
 from campaign.display.describing import Wording
 from campaign.display.mapsvg.layer import MapLayer
-from campaign.display.optional import sieges, wizards
+from campaign.display.optional import army_limits, common_deck, sieges, wizards
+from campaign.display.optional.card import CardPart
 from campaign.rules.options import switched_on
 from campaign.rules.vocabulary import EventType
 
 MAP_LAYERS: Mapping[str, MapLayer] = MappingProxyType(
     {layer.option: layer for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER)}
+)
+
+CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(
+    {
+        part.option: part
+        for part in (
+            army_limits.CARD_PART,
+            wizards.CARD_PART,
+            common_deck.CARD_PART,
+            sieges.CARD_PART,
+        )
+    }
 )
 
 # The words of the events only an optional rule's play records (the report, the chronicle
@@ -26,3 +39,9 @@ def map_layers(options: Mapping[str, object]) -> list[MapLayer]:
     """The map layers of the optional rules a campaign's `options` turn on, in the order of
     the options' table."""
     return [MAP_LAYERS[row.name] for row in switched_on(options) if row.name in MAP_LAYERS]
+
+
+def card_parts(options: Mapping[str, object]) -> list[CardPart]:
+    """The parts of the battle card of the optional rules a campaign's `options` turn on,
+    in the order of the options' table."""
+    return [CARD_PARTS[row.name] for row in switched_on(options) if row.name in CARD_PARTS]

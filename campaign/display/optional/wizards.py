@@ -1,6 +1,7 @@
 """Option wizards (OA4 to OA11), as the app shows it: on the map, each Wizard's tower
 (OA5), drawn on its hex, and what a tap on it says; in the report, the chronicle and the
-winter ledger, its events in words (towers, quests, artefacts taken and returned)."""
+winter ledger, its events in words (towers, quests, artefacts taken and returned); on the
+battle card, the magical artefacts on each side's armies (OA9, public there: A24)."""
 
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ from campaign.display.describing import (
 from campaign.display.mapsvg.layer import MapLayer, WordsAt
 from campaign.display.mapsvg.palette import OUTLINE
 from campaign.display.mapsvg.reading import as_hex
+from campaign.display.optional.card import CardPart, Cite, Fought, Note, Side
 from campaign.display.svg import coordinate, element
 from campaign.rules.hexmap import Hex
 from campaign.rules.options import OPTION_ROWS
@@ -135,3 +137,21 @@ EVENT_WORDINGS: Mapping[EventType, Wording] = {
     EventType.ARTEFACT_TAKEN: Wording(_artefact_taken),
     EventType.ARTEFACT_RETURNED: Wording(_artefact_returned),
 }
+
+
+# --- Its part of the battle card ----------------------------------------------------------------
+
+
+def artefacts(battle: Fought, side: Side) -> Note | None:
+    """OA9: the magical artefacts on a side's armies, which the card shows both players
+    (app ruling A24)."""
+    carried = side.get("artefacts")
+    if carried is None:
+        return None
+    return Note(
+        f"Magical artefacts on its armies: {', '.join(carried) if carried else 'none'}",
+        (Cite("OA9"), Cite("A24", word="ruling", before="; public once on a card, ")),
+    )
+
+
+CARD_PART = CardPart(option=OPTION_ROWS["wizards"].name, side_note=artefacts)

@@ -31,13 +31,24 @@ def test_every_option_row_on_the_map_has_a_layer_and_every_layer_a_row():
         assert OPTION_ROWS[name].switch
 
 
+# The modules of campaign/display/optional/ that are no option's own: the registry, and
+# the declaration of a part of the battle card.
+NOT_AN_OPTION = {"__init__", "card"}
+
+
+def option_modules() -> list[str]:
+    """The options' own modules in campaign/display/optional/, each named as its row."""
+    here = Path(optional.__file__).parent
+    return sorted(p.stem for p in here.glob("*.py") if p.stem not in NOT_AN_OPTION)
+
+
 def test_each_layer_is_declared_by_its_own_options_module():
-    modules = sorted(p.stem for p in Path(optional.__file__).parent.glob("*.py"))
-    modules.remove("__init__")
-    assert modules == sorted(MAP_LAYERS)
+    modules = option_modules()
+    assert set(modules) <= set(SWITCHES)
+    assert set(MAP_LAYERS) <= set(modules)
     for name in modules:
         module = importlib.import_module(f"campaign.display.optional.{name}")
-        assert module.MAP_LAYER is MAP_LAYERS[name]
+        assert getattr(module, "MAP_LAYER", None) is MAP_LAYERS.get(name)
 
 
 def test_the_map_code_outside_the_options_modules_names_no_option():

@@ -96,14 +96,20 @@ def test_every_app_ruling_is_shown_with_its_anchor(client):
 
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+OPTIONAL = Path(__file__).resolve().parents[3] / "campaign" / "display" / "optional"
 
 
 def test_every_ruling_a_page_links_to_is_on_the_rules_page(client):
-    """`{% ruling "OA6" word="option" %}` on any page links to the rules page's anchor."""
+    """`{% ruling "OA6" word="option" %}` on any page links to the rules page's anchor, and
+    so does every ruling an option's part of the battle card cites (`Cite("OA2")`)."""
     linked = {
         ruling
         for template in TEMPLATES.rglob("*.html")
         for ruling in re.findall(r'{% ruling "(\w+)"', template.read_text())
+    } | {
+        ruling
+        for module in OPTIONAL.glob("*.py")
+        for ruling in re.findall(r'Cite\("(\w+)"', module.read_text())
     }
     assert {"B7", "W7", "OA2", "OA6", "OA9", "OA10"} <= linked
     page = rules_page(client)
