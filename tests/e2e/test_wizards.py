@@ -175,7 +175,8 @@ def test_the_winner_reports_the_artefact_taken_and_the_loser_confirms_it(
 
     alice = sign_in(browser, live_server, "alice")
     alice.goto(card)
-    expect(alice.locator("p.artefacts", has_text="Blue Boots")).to_have_count(1)
+    on_its_armies = "Magical artefacts on its armies: Blue Boots"
+    expect(alice.locator("p.note", has_text=on_its_armies)).to_have_count(1)
     expect(alice.locator("body")).not_to_contain_text("Home Ring")  # at bob's capital
     report_captured(alice, "Red Elves", "Blue Boots")
     screenshot(alice, "wizards-captured-reported")
