@@ -194,6 +194,15 @@ def events(data: Json, type_: str) -> list[Json]:
     return [event for event in data["events"] if event["type"] == type_]
 
 
+WHEN = ("year", "season", "month", "step", "dice")
+
+
+def happened(data: Json, type_: str) -> list[Json]:
+    """The events of a type, whole but for when they happened and their dice: what the
+    report and the chronicle word (its unit, its hexes, its kingdom)."""
+    return [{k: v for k, v in event.items() if k not in WHEN} for event in events(data, type_)]
+
+
 def kingdom(data: Json, kingdom_id: str) -> Json:
     return next(k for k in data["kingdoms"] if k["id"] == kingdom_id)
 
