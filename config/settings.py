@@ -130,6 +130,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # An htmx request with no session is sent to sign in as a whole page, not a fragment.
+    "accounts.middleware.HtmxSignInMiddleware",
     "config.ratelimit.PostRateLimitMiddleware",
     # Last, as django-axes asks: it turns a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
