@@ -235,9 +235,14 @@ def _check_still_stands(
 ) -> None:
     """Ready commits the kingdom's whole draft, as the engine judges it now: a decision an
     admin's correction (or undo) has made illegal since it was given is refused here, in
-    the game's words, rather than at the deadline."""
+    the game's words, rather than at the deadline. A lone decision given at this very
+    snapshot was judged on it as it was given (the engine is pure; a snapshot's number is
+    never reused): it is not judged again."""
+    decisions = list(own)
+    if len(decisions) == 1 and decisions[0].snapshot == snapshot.number:
+        return
     try:
-        check_decisions_with_engine(snapshot.data, own, gazetteer=gazetteer)
+        check_decisions_with_engine(snapshot.data, decisions, gazetteer=gazetteer)
     except ServiceError as refused:
         raise ServiceError(
             f"Your decisions no longer stand as they are: {refused.message} Change them, then "
