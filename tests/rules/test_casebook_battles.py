@@ -21,6 +21,7 @@ from tests.rules.casebook import (
     army,
     battles,
     events,
+    happened,
     hexagon,
     kingdom,
     make_map,
@@ -635,7 +636,9 @@ def test_b4_with_defaults_no_last_stand_is_made():
     assert battle["kind"] == "concession"
     assert battle["extra"] == {"conceded_by": "blue", "forced": True}
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed")[0]["units"] == ["blue-1"]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-1"], "hex": [0, 0], "why": "no retreat"}
+    ]
     assert after["clock"] == NEXT_MONTH
 
 
@@ -683,7 +686,9 @@ def test_b5_a_slaughtered_ship_takes_its_army_down_with_it():
     assert the_battle(after)["extra"] == {"removed": "blue-s1"}
     assert unit(after, "blue-s1") is None
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed")[0]["units"] == ["blue-s1", "blue-1"]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-s1", "blue-1"], "hex": [0, 0], "why": "slaughtered"}
+    ]
 
 
 # --- B6 pitched battles: the tabletop hand-off, results, simple battles -------------------------
@@ -733,6 +738,19 @@ def test_b6_a_pitched_battle_is_handed_off_to_the_tabletop():
         "winner": None,
         "dice": [6, 4],
     }
+    assert happened(after, "battle") == [
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "awaiting_result",
+            "result": None,
+            "winner": None,
+        }
+    ]
+    assert [e["dice"] for e in events(after, "battle")] == [[6, 4]]
     assert after["pending"] == [
         {"kind": "battle_result", "kingdom": "red", "hex": [0, 0]},
         {"kind": "battle_result", "kingdom": "blue", "hex": [0, 0]},
@@ -866,9 +884,38 @@ def test_b6_a_win_reported_from_the_tabletop():
     assert (battle["kind"], battle["status"]) == ("pitched", "resolved")
     assert (battle["result"], battle["winner"]) == ("win", "red")
     assert battle["dice"] == [4, 4]
+    assert happened(after, "battle") == [
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "awaiting_result",
+            "result": None,
+            "winner": None,
+        },
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "resolved",
+            "result": "win",
+            "winner": "red",
+        },
+    ]
+    assert [e["dice"] for e in events(after, "battle")] == [[4, 4], []]  # D1: not twice
     assert kingdom(after, "red")["pitched_wins"] == 1
     assert kingdom(after, "blue")["pitched_losses"] == 1
     assert kingdom(after, "red")["pitched_losses"] == 0
+    assert happened(after, "strategy-learned") == [
+        {"type": "strategy-learned", "kingdom": "blue", "strategies": 1}
+    ]
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-1", "from": [0, 0], "to": [1, 0], "upright": False}
+    ]
     assert where(after, "blue-1") == ([1, 0], False)
     assert where(after, "red-1") == ([0, 0], True)
     assert owner(after, (0, 0)) == "red"
@@ -890,6 +937,10 @@ def test_b6_a_draw_reported_from_the_tabletop():
     assert [kingdom(after, k)["pitched_losses"] for k in ("red", "blue")] == [0, 0]
     assert where(after, "blue-1") == ([0, 0], True)
     assert where(after, "red-1") == ([-1, 0], True)
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "red-1", "from": [0, 0], "to": [-1, 0], "upright": True}
+    ]
+    assert happened(after, "strategy-learned") == []
     assert owner(after, (0, 0)) == "blue"
 
 
@@ -911,6 +962,29 @@ def test_b6_the_admin_may_resolve_a_handed_off_battle_as_a_simple_land_battle():
     battle = the_battle(after)
     assert (battle["kind"], battle["status"], battle["winner"]) == ("simple", "resolved", "red")
     assert battle["dice"] == [4, 4, 4, 3]
+    assert [e["dice"] for e in events(after, "battle")] == [[4, 4], [4, 3]]
+    assert happened(after, "battle") == [
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "awaiting_result",
+            "result": None,
+            "winner": None,
+        },
+        {
+            "type": "battle",
+            "kind": "simple",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "resolved",
+            "result": "win",
+            "winner": "red",
+        },
+    ]
     assert kingdom(after, "red")["pitched_wins"] == 0
     assert kingdom(after, "blue")["pitched_losses"] == 1
     assert where(after, "blue-1") == ([1, 0], False)
@@ -1078,7 +1152,9 @@ def test_b8_an_army_aboard_a_sunk_ship_sinks_with_it():
     assert the_battle(after)["winner"] == "red"
     assert unit(after, "blue-s1") is None
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed")[0]["units"] == ["blue-s1", "blue-1"]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-s1", "blue-1"], "hex": list(AT_SEA), "why": "sunk"}
+    ]
 
 
 def test_b8_rounds_repeat_while_the_fleets_are_equal():
@@ -1250,8 +1326,8 @@ def test_b10_a_unit_with_nowhere_to_retreat_is_destroyed():
     )
     after = run(before)
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed") == [
-        {**events(after, "destroyed")[0], "units": ["blue-1"], "why": "no retreat"}
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-1"], "hex": [0, 0], "why": "no retreat"}
     ]
 
 
@@ -1370,10 +1446,10 @@ def test_b10_a_retreat_into_a_tile_not_yet_fought_joins_its_side():
     second = battles(after, (1, 0))[0]
     assert (second["attacker"], second["winner"]) == ("blue", "red")
     assert side(second, "blue")["armies"] == ["blue-2"]
-    assert [(e["unit"], e["to"]) for e in events(after, "retreated")] == [
-        ("blue-1", [1, 0]),
-        ("blue-1", [2, 0]),
-        ("blue-2", [2, 0]),
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-1", "from": [0, 0], "to": [1, 0], "upright": False},
+        {"type": "retreated", "unit": "blue-1", "from": [1, 0], "to": [2, 0], "upright": False},
+        {"type": "retreated", "unit": "blue-2", "from": [1, 0], "to": [2, 0], "upright": False},
     ]
     assert where(after, "blue-1") == ([2, 0], False)
     assert where(after, "blue-2") == ([2, 0], False)
