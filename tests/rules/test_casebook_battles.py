@@ -1899,6 +1899,33 @@ def test_b12_results_in_the_same_file_as_their_battles_are_applied_when_handed_o
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b12_a_retreat_given_before_its_battle_is_decided_waits_for_it():
+    """Red and blue each have an army and a ship at the coastal tile [0, 0], blue's; the
+    pitched battle there is handed off. The same file says where blue-1 and blue-s1 would
+    retreat: both stand in the tile whose battle waits, so the entries address it and are
+    kept. Red's win is reported: blue-1 retreats to [1, 0] and blue-s1 to the open sea at
+    [1, -1], as told, both on their sides."""
+    retreats = {"blue-1": [1, 0], "blue-s1": [1, -1]}
+    handed_off = run(
+        at_battles(
+            map=SEA,
+            tiles=[tile((0, 0), "blue"), *HOMES],
+            armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+            ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+            inputs={"retreats": retreats},
+            dice=[4, 4],
+        )
+    )
+    assert the_battle(handed_off)["status"] == "awaiting_result"
+    assert handed_off["inputs"]["retreats"] == retreats
+    after = report(handed_off, {"hex": [0, 0], "result": "win", "winner": "red"}, dice=ROLL_OFF)
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-1", "from": [0, 0], "to": [1, 0], "upright": False},
+        {"type": "retreated", "unit": "blue-s1", "from": [0, 0], "to": [1, -1], "upright": False},
+    ]
+    assert after["clock"] == NEXT_MONTH
+
+
 CUT_OFF_SLAUGHTER = {
     "tiles": [tile((0, 0), "red"), *HOMES],
     "armies": [army("red-1", (0, 0)), army("blue-1", (0, 0), upright=False)],
