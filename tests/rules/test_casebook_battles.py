@@ -90,6 +90,21 @@ def owner(data: Json, hex_: Hex) -> str | None:
     return None if found is None else found["owner"]
 
 
+def battle_event(kind: str, hex_: Hex, attacker: str, defender: str, winner: str | None) -> Json:
+    """The event of a battle fought and decided at once (not handed off), as the report
+    words it: a win for `winner`, or a draw if None."""
+    return {
+        "type": "battle",
+        "kind": kind,
+        "hex": list(hex_),
+        "attacker": attacker,
+        "defender": defender,
+        "status": "resolved",
+        "result": "draw" if winner is None else "win",
+        "winner": winner,
+    }
+
+
 def waiting_for(data: Json, kind: str) -> list[tuple[str, list[int]]]:
     return [(p["kingdom"], p["hex"]) for p in pending(data, kind)]
 
@@ -663,6 +678,11 @@ def test_b5_slaughter_removes_the_highest_id_and_the_rest_retreat_on_their_sides
     after = run(before)
     battle = the_battle(after)
     assert (battle["kind"], battle["winner"], battle["dice"]) == ("slaughter", "red", [])
+    assert (battle["status"], battle["result"]) == ("resolved", "win")
+    assert happened(after, "battle") == [battle_event("slaughter", (0, 0), "red", "blue", "red")]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-10"], "hex": [0, 0], "why": "slaughtered"}
+    ]
     assert battle["extra"] == {"removed": "blue-10"}
     assert unit(after, "blue-10") is None
     assert where(after, "blue-2") == ([1, 0], False)
@@ -1099,6 +1119,8 @@ def test_b8_a_ship_carrying_an_army_adds_one_to_its_die():
     after = run(before)
     battle = the_battle(after)
     assert (battle["kind"], battle["winner"], battle["dice"]) == ("naval", "red", [3, 3])
+    assert (battle["status"], battle["result"]) == ("resolved", "win")
+    assert happened(after, "battle") == [battle_event("naval", AT_SEA, "red", "blue", "red")]
     assert battle["extra"]["rounds"] == [
         {
             "attacker_dice": [3],
@@ -1199,6 +1221,7 @@ def test_b8_when_both_fleets_sink_in_the_same_round_nobody_wins():
     after = run(before)
     battle = the_battle(after)
     assert (battle["result"], battle["winner"]) == ("draw", None)
+    assert happened(after, "battle") == [battle_event("naval", AT_SEA, "red", "blue", None)]
     assert after["ships"] == []
     assert after["clock"] == NEXT_MONTH
     assert tile_at(after, AT_SEA) is None
@@ -1223,6 +1246,8 @@ def test_b9_a_ship_with_an_army_rolls_two_dice():
     assert battle["kind"] == "land_water"
     assert battle["extra"] == {"attacker_total": 6, "defender_total": 5}
     assert battle["winner"] == "red"
+    assert (battle["status"], battle["result"]) == ("resolved", "win")
+    assert happened(after, "battle") == [battle_event("land_water", (0, 0), "red", "blue", "red")]
     assert where(after, "blue-1") == ([1, 0], False)
     assert where(after, "red-1") == ([0, 0], True)
     assert events(after, "destroyed") == []
@@ -1243,8 +1268,12 @@ def test_b9_equal_totals_are_a_draw():
     )
     after = run(before)
     assert the_battle(after)["result"] == "draw"
+    assert happened(after, "battle") == [battle_event("land_water", (0, 0), "red", "blue", None)]
     assert where(after, "blue-1") == ([0, 0], True)
     assert where(after, "red-s1") == ([0, -1], True)
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "red-s1", "from": [0, 0], "to": [0, -1], "upright": True}
+    ]
     assert owner(after, (0, 0)) == "blue"
 
 
