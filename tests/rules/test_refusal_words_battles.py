@@ -89,6 +89,23 @@ def refused_battle_left_behind() -> Json:
     return {**data, "inputs": {}}
 
 
+REFORM = {"year": 1, "season": "summer", "month": 1, "step": "reform"}
+
+
+def after_the_months_battle(inputs: Json) -> Json:
+    """Simple battles: red beat blue at [0, 0] (6 to 1), and blue-1 retreated to [1, 0]; the
+    file stands at month 1's Reform, after the month's battles, with `inputs`."""
+    fought = adjudicate(
+        simple(
+            kingdoms=("red", "blue", "green"),
+            tiles=[tile((0, 0), "blue"), *HOMES],
+            armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+            dice=[6, 1, 6, 5, 4],
+        )
+    )
+    return {**fought, "clock": REFORM, "inputs": inputs}
+
+
 CASES = [
     (handed_off(entry(result="win", winner="green"), green=True),
      "winner-not-in-battle", "inputs.battles[0]", None,
@@ -179,6 +196,14 @@ CASES = [
      "no-such-battle", "inputs.battles[0]", None,
      "The concession of red at [0, 1] addresses no battle: none is fought there this month "
      "(ruling B12)."),
+    (after_the_months_battle(entry(result="draw")),
+     "no-such-battle", "inputs.battles[0]", None,
+     "The result reported at [0, 0] (a draw) addresses no battle: the battle there is over "
+     "(ruling B12)."),
+    (after_the_months_battle(entry(concede="green")),
+     "not-in-battle", "inputs.battles[0]", None,
+     "The concession of green at [0, 0] addresses no battle: green fights none at [0, 0] "
+     "this month (ruling B12)."),
     (handed_off({"retreats": {"red-1": [-1, 0]}, "battle_choices": {}}, clock={
         "year": 1, "season": "summer", "month": 1, "step": "reform"}),
      "no-such-battle", "inputs.retreats.red-1", "red-1",
