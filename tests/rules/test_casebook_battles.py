@@ -1179,6 +1179,26 @@ def test_b8_an_army_aboard_a_sunk_ship_sinks_with_it():
     ]
 
 
+def test_b8_oa10_the_winner_of_a_naval_battle_takes_what_the_sunk_army_carried():
+    """With wizards and artefacts (OA10), the same battle: blue-1, aboard the sunk ship,
+    carries S. Red won the battle that sank it: S goes to red (red-1, aboard red's ship)."""
+    before = at_battles(
+        map=SEA,
+        armies=[army("red-1", AT_SEA), army("blue-1", AT_SEA)],
+        ships=[
+            ship("red-s1", AT_SEA, carrying="red-1"),
+            ship("blue-s1", AT_SEA, carrying="blue-1"),
+        ],
+        options={"wizards": True},
+        artefacts=[{"name": "S", "points": 25, "holder": {"kingdom": "blue", "army": "blue-1"}}],
+        dice=[4, 1, *ROLL_OFF],
+    )
+    after = run(before)
+    assert the_battle(after)["winner"] == "red"
+    assert unit(after, "blue-1") is None
+    assert [a["holder"] for a in after["artefacts"]] == [{"kingdom": "red", "army": "red-1"}]
+
+
 def test_b8_rounds_repeat_while_the_fleets_are_equal():
     """One ship each on open water. Round 1: 2 and 2, both miss; round 2: 3 and 3, both
     miss; round 3: red 6 sinks blue's ship, blue's 1 misses. Red wins after three rounds;
