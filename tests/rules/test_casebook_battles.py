@@ -21,6 +21,7 @@ from tests.rules.casebook import (
     army,
     battles,
     events,
+    happened,
     hexagon,
     kingdom,
     make_map,
@@ -87,6 +88,21 @@ def where(data: Json, unit_id: str) -> tuple[list[int], bool] | None:
 def owner(data: Json, hex_: Hex) -> str | None:
     found = tile_at(data, hex_)
     return None if found is None else found["owner"]
+
+
+def battle_event(kind: str, hex_: Hex, attacker: str, defender: str, winner: str | None) -> Json:
+    """The event of a battle fought and decided at once (not handed off), as the report
+    words it: a win for `winner`, or a draw if None."""
+    return {
+        "type": "battle",
+        "kind": kind,
+        "hex": list(hex_),
+        "attacker": attacker,
+        "defender": defender,
+        "status": "resolved",
+        "result": "draw" if winner is None else "win",
+        "winner": winner,
+    }
 
 
 def waiting_for(data: Json, kind: str) -> list[tuple[str, list[int]]]:
@@ -635,7 +651,9 @@ def test_b4_with_defaults_no_last_stand_is_made():
     assert battle["kind"] == "concession"
     assert battle["extra"] == {"conceded_by": "blue", "forced": True}
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed")[0]["units"] == ["blue-1"]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-1"], "hex": [0, 0], "why": "no retreat"}
+    ]
     assert after["clock"] == NEXT_MONTH
 
 
@@ -660,6 +678,11 @@ def test_b5_slaughter_removes_the_highest_id_and_the_rest_retreat_on_their_sides
     after = run(before)
     battle = the_battle(after)
     assert (battle["kind"], battle["winner"], battle["dice"]) == ("slaughter", "red", [])
+    assert (battle["status"], battle["result"]) == ("resolved", "win")
+    assert happened(after, "battle") == [battle_event("slaughter", (0, 0), "red", "blue", "red")]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-10"], "hex": [0, 0], "why": "slaughtered"}
+    ]
     assert battle["extra"] == {"removed": "blue-10"}
     assert unit(after, "blue-10") is None
     assert where(after, "blue-2") == ([1, 0], False)
@@ -683,7 +706,9 @@ def test_b5_a_slaughtered_ship_takes_its_army_down_with_it():
     assert the_battle(after)["extra"] == {"removed": "blue-s1"}
     assert unit(after, "blue-s1") is None
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed")[0]["units"] == ["blue-s1", "blue-1"]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-s1", "blue-1"], "hex": [0, 0], "why": "slaughtered"}
+    ]
 
 
 # --- B6 pitched battles: the tabletop hand-off, results, simple battles -------------------------
@@ -733,6 +758,19 @@ def test_b6_a_pitched_battle_is_handed_off_to_the_tabletop():
         "winner": None,
         "dice": [6, 4],
     }
+    assert happened(after, "battle") == [
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "awaiting_result",
+            "result": None,
+            "winner": None,
+        }
+    ]
+    assert [e["dice"] for e in events(after, "battle")] == [[6, 4]]
     assert after["pending"] == [
         {"kind": "battle_result", "kingdom": "red", "hex": [0, 0]},
         {"kind": "battle_result", "kingdom": "blue", "hex": [0, 0]},
@@ -866,9 +904,38 @@ def test_b6_a_win_reported_from_the_tabletop():
     assert (battle["kind"], battle["status"]) == ("pitched", "resolved")
     assert (battle["result"], battle["winner"]) == ("win", "red")
     assert battle["dice"] == [4, 4]
+    assert happened(after, "battle") == [
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "awaiting_result",
+            "result": None,
+            "winner": None,
+        },
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "resolved",
+            "result": "win",
+            "winner": "red",
+        },
+    ]
+    assert [e["dice"] for e in events(after, "battle")] == [[4, 4], []]  # D1: not twice
     assert kingdom(after, "red")["pitched_wins"] == 1
     assert kingdom(after, "blue")["pitched_losses"] == 1
     assert kingdom(after, "red")["pitched_losses"] == 0
+    assert happened(after, "strategy-learned") == [
+        {"type": "strategy-learned", "kingdom": "blue", "strategies": 1}
+    ]
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-1", "from": [0, 0], "to": [1, 0], "upright": False}
+    ]
     assert where(after, "blue-1") == ([1, 0], False)
     assert where(after, "red-1") == ([0, 0], True)
     assert owner(after, (0, 0)) == "red"
@@ -890,6 +957,10 @@ def test_b6_a_draw_reported_from_the_tabletop():
     assert [kingdom(after, k)["pitched_losses"] for k in ("red", "blue")] == [0, 0]
     assert where(after, "blue-1") == ([0, 0], True)
     assert where(after, "red-1") == ([-1, 0], True)
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "red-1", "from": [0, 0], "to": [-1, 0], "upright": True}
+    ]
+    assert happened(after, "strategy-learned") == []
     assert owner(after, (0, 0)) == "blue"
 
 
@@ -911,6 +982,29 @@ def test_b6_the_admin_may_resolve_a_handed_off_battle_as_a_simple_land_battle():
     battle = the_battle(after)
     assert (battle["kind"], battle["status"], battle["winner"]) == ("simple", "resolved", "red")
     assert battle["dice"] == [4, 4, 4, 3]
+    assert [e["dice"] for e in events(after, "battle")] == [[4, 4], [4, 3]]
+    assert happened(after, "battle") == [
+        {
+            "type": "battle",
+            "kind": "pitched",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "awaiting_result",
+            "result": None,
+            "winner": None,
+        },
+        {
+            "type": "battle",
+            "kind": "simple",
+            "hex": [0, 0],
+            "attacker": "red",
+            "defender": "blue",
+            "status": "resolved",
+            "result": "win",
+            "winner": "red",
+        },
+    ]
     assert kingdom(after, "red")["pitched_wins"] == 0
     assert kingdom(after, "blue")["pitched_losses"] == 1
     assert where(after, "blue-1") == ([1, 0], False)
@@ -1025,6 +1119,8 @@ def test_b8_a_ship_carrying_an_army_adds_one_to_its_die():
     after = run(before)
     battle = the_battle(after)
     assert (battle["kind"], battle["winner"], battle["dice"]) == ("naval", "red", [3, 3])
+    assert (battle["status"], battle["result"]) == ("resolved", "win")
+    assert happened(after, "battle") == [battle_event("naval", AT_SEA, "red", "blue", "red")]
     assert battle["extra"]["rounds"] == [
         {
             "attacker_dice": [3],
@@ -1078,7 +1174,29 @@ def test_b8_an_army_aboard_a_sunk_ship_sinks_with_it():
     assert the_battle(after)["winner"] == "red"
     assert unit(after, "blue-s1") is None
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed")[0]["units"] == ["blue-s1", "blue-1"]
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-s1", "blue-1"], "hex": list(AT_SEA), "why": "sunk"}
+    ]
+
+
+def test_b8_oa10_the_winner_of_a_naval_battle_takes_what_the_sunk_army_carried():
+    """With wizards and artefacts (OA10), the same battle: blue-1, aboard the sunk ship,
+    carries S. Red won the battle that sank it: S goes to red (red-1, aboard red's ship)."""
+    before = at_battles(
+        map=SEA,
+        armies=[army("red-1", AT_SEA), army("blue-1", AT_SEA)],
+        ships=[
+            ship("red-s1", AT_SEA, carrying="red-1"),
+            ship("blue-s1", AT_SEA, carrying="blue-1"),
+        ],
+        options={"wizards": True},
+        artefacts=[{"name": "S", "points": 25, "holder": {"kingdom": "blue", "army": "blue-1"}}],
+        dice=[4, 1, *ROLL_OFF],
+    )
+    after = run(before)
+    assert the_battle(after)["winner"] == "red"
+    assert unit(after, "blue-1") is None
+    assert [a["holder"] for a in after["artefacts"]] == [{"kingdom": "red", "army": "red-1"}]
 
 
 def test_b8_rounds_repeat_while_the_fleets_are_equal():
@@ -1123,6 +1241,7 @@ def test_b8_when_both_fleets_sink_in_the_same_round_nobody_wins():
     after = run(before)
     battle = the_battle(after)
     assert (battle["result"], battle["winner"]) == ("draw", None)
+    assert happened(after, "battle") == [battle_event("naval", AT_SEA, "red", "blue", None)]
     assert after["ships"] == []
     assert after["clock"] == NEXT_MONTH
     assert tile_at(after, AT_SEA) is None
@@ -1147,6 +1266,8 @@ def test_b9_a_ship_with_an_army_rolls_two_dice():
     assert battle["kind"] == "land_water"
     assert battle["extra"] == {"attacker_total": 6, "defender_total": 5}
     assert battle["winner"] == "red"
+    assert (battle["status"], battle["result"]) == ("resolved", "win")
+    assert happened(after, "battle") == [battle_event("land_water", (0, 0), "red", "blue", "red")]
     assert where(after, "blue-1") == ([1, 0], False)
     assert where(after, "red-1") == ([0, 0], True)
     assert events(after, "destroyed") == []
@@ -1167,8 +1288,12 @@ def test_b9_equal_totals_are_a_draw():
     )
     after = run(before)
     assert the_battle(after)["result"] == "draw"
+    assert happened(after, "battle") == [battle_event("land_water", (0, 0), "red", "blue", None)]
     assert where(after, "blue-1") == ([0, 0], True)
     assert where(after, "red-s1") == ([0, -1], True)
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "red-s1", "from": [0, 0], "to": [0, -1], "upright": True}
+    ]
     assert owner(after, (0, 0)) == "blue"
 
 
@@ -1250,8 +1375,8 @@ def test_b10_a_unit_with_nowhere_to_retreat_is_destroyed():
     )
     after = run(before)
     assert unit(after, "blue-1") is None
-    assert events(after, "destroyed") == [
-        {**events(after, "destroyed")[0], "units": ["blue-1"], "why": "no retreat"}
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-1"], "hex": [0, 0], "why": "no retreat"}
     ]
 
 
@@ -1370,10 +1495,10 @@ def test_b10_a_retreat_into_a_tile_not_yet_fought_joins_its_side():
     second = battles(after, (1, 0))[0]
     assert (second["attacker"], second["winner"]) == ("blue", "red")
     assert side(second, "blue")["armies"] == ["blue-2"]
-    assert [(e["unit"], e["to"]) for e in events(after, "retreated")] == [
-        ("blue-1", [1, 0]),
-        ("blue-1", [2, 0]),
-        ("blue-2", [2, 0]),
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-1", "from": [0, 0], "to": [1, 0], "upright": False},
+        {"type": "retreated", "unit": "blue-1", "from": [1, 0], "to": [2, 0], "upright": False},
+        {"type": "retreated", "unit": "blue-2", "from": [1, 0], "to": [2, 0], "upright": False},
     ]
     assert where(after, "blue-1") == ([2, 0], False)
     assert where(after, "blue-2") == ([2, 0], False)
@@ -1820,6 +1945,33 @@ def test_b12_results_in_the_same_file_as_their_battles_are_applied_when_handed_o
     assert where(after, "blue-2") == ([1, 0], False)
     assert kingdom(after, "red")["pitched_wins"] == 2
     assert after["inputs"] == {}
+    assert after["clock"] == NEXT_MONTH
+
+
+def test_b12_a_retreat_given_before_its_battle_is_decided_waits_for_it():
+    """Red and blue each have an army and a ship at the coastal tile [0, 0], blue's; the
+    pitched battle there is handed off. The same file says where blue-1 and blue-s1 would
+    retreat: both stand in the tile whose battle waits, so the entries address it and are
+    kept. Red's win is reported: blue-1 retreats to [1, 0] and blue-s1 to the open sea at
+    [1, -1], as told, both on their sides."""
+    retreats = {"blue-1": [1, 0], "blue-s1": [1, -1]}
+    handed_off = run(
+        at_battles(
+            map=SEA,
+            tiles=[tile((0, 0), "blue"), *HOMES],
+            armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+            ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+            inputs={"retreats": retreats},
+            dice=[4, 4],
+        )
+    )
+    assert the_battle(handed_off)["status"] == "awaiting_result"
+    assert handed_off["inputs"]["retreats"] == retreats
+    after = report(handed_off, {"hex": [0, 0], "result": "win", "winner": "red"}, dice=ROLL_OFF)
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-1", "from": [0, 0], "to": [1, 0], "upright": False},
+        {"type": "retreated", "unit": "blue-s1", "from": [0, 0], "to": [1, -1], "upright": False},
+    ]
     assert after["clock"] == NEXT_MONTH
 
 
