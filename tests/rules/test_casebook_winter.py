@@ -27,6 +27,7 @@ from tests.rules.casebook import (
     adjudicate,
     army,
     events,
+    happened,
     kingdom,
     make_map,
     pending,
@@ -143,9 +144,9 @@ def test_w1_an_army_connected_to_its_capital_goes_home_standing_up():
 
     assert unit(after, "red-1") == army("red-1", (0, 0), upright=True, ally=None)
     assert at(after, "red-2") == [0, 0]
-    assert [(e["army"], e["from"], e["to"]) for e in events(after, "recalled")] == [
-        ("red-1", [2, 0], [0, 0]),
-        ("red-2", [0, 0], [0, 0]),
+    assert happened(after, "recalled") == [
+        {"type": "recalled", "army": "red-1", "kingdom": "red", "from": [2, 0], "to": [0, 0]},
+        {"type": "recalled", "army": "red-2", "kingdom": "red", "from": [0, 0], "to": [0, 0]},
     ]
     assert clock(after) == (1, "winter", 0, "tithe")
     assert kinds(after) == [("tithes", "red"), ("tithes", "blue")]
@@ -166,9 +167,9 @@ def test_w1_an_army_cut_off_from_its_capital_by_an_enemy_tile_is_lost():
     after = adjudicate(data)
 
     assert armies_of(after, "red") == {"red-2": [0, 0]}
-    assert [(e["army"], e["hex"]) for e in events(after, "supply-lost")] == [
-        ("red-1", [3, 0]),
-        ("red-3", [2, 0]),
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-1", "kingdom": "red", "hex": [3, 0]},
+        {"type": "supply-lost", "army": "red-3", "kingdom": "red", "hex": [2, 0]},
     ]
     assert tile_at(after, (3, 0)) == tile((3, 0), "red")
 
@@ -223,7 +224,9 @@ def test_w1_an_army_aboard_a_ship_at_sea_is_lost():
     after = adjudicate(data)
 
     assert unit(after, "red-1") is None
-    assert [(e["army"], e["hex"]) for e in events(after, "supply-lost")] == [("red-1", [3, -1])]
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-1", "kingdom": "red", "hex": [3, -1]}
+    ]
     assert unit(after, "red-s1") == ship("red-s1", (2, -1), carrying=None)
 
 
@@ -252,7 +255,9 @@ def test_w1_without_a_capital_armies_go_to_the_city_connected_to_most_of_them():
     after = adjudicate(data)
 
     assert armies_of(after, "red") == {"red-1": [1, 0], "red-2": [1, 0]}
-    assert [e["army"] for e in events(after, "supply-lost")] == ["red-3"]
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-3", "kingdom": "red", "hex": [-2, 1]}
+    ]
 
 
 def test_w1_without_a_capital_a_tie_goes_to_the_first_city_in_qr_order():
@@ -334,7 +339,10 @@ def test_w1_with_neither_city_nor_village_every_army_is_lost():
     after = adjudicate(data)
 
     assert armies_of(after, "red") == {}
-    assert [e["army"] for e in events(after, "supply-lost")] == ["red-1", "red-2"]
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-1", "kingdom": "red", "hex": [1, 0]},
+        {"type": "supply-lost", "army": "red-2", "kingdom": "red", "hex": [2, 0]},
+    ]
     assert kingdom(after, "red")["eliminated"] is None
     assert after["player_order"] == ["red", "blue"]
 
@@ -363,9 +371,9 @@ def test_w2_a_ship_returns_to_the_nearest_port_of_its_kingdom():
 
     assert at(after, "red-s1") == [2, -2]
     assert at(after, "red-s2") == [2, 1]
-    assert [(e["ship"], e["hex"]) for e in events(after, "ship-docked")] == [
-        ("red-s1", [2, -2]),
-        ("red-s2", [2, 1]),
+    assert happened(after, "ship-docked") == [
+        {"type": "ship-docked", "ship": "red-s1", "kingdom": "red", "hex": [2, -2]},
+        {"type": "ship-docked", "ship": "red-s2", "kingdom": "red", "hex": [2, 1]},
     ]
 
 
@@ -398,7 +406,9 @@ def test_w2_one_ship_per_port_a_river_city_is_a_port_and_a_ship_with_none_left_i
     assert at(after, "red-s1") == [2, -2]
     assert at(after, "red-s2") == [-1, 0]
     assert unit(after, "red-s3") is None
-    assert [(e["ship"], e["hex"]) for e in events(after, "ship-lost")] == [("red-s3", [3, 0])]
+    assert happened(after, "ship-lost") == [
+        {"type": "ship-lost", "ship": "red-s3", "kingdom": "red", "hex": [3, 0]}
+    ]
 
 
 def test_w2_only_a_coastal_or_river_city_is_a_port():
@@ -477,6 +487,7 @@ def test_w3_a_kingdom_with_no_tile_left_is_eliminated_and_its_units_removed():
     assert [u["id"] for u in (*after["armies"], *after["ships"])] == ["red-1"]
     assert after["player_order"] == ["red"]
     assert [(e["kingdom"], e["year"]) for e in events(after, "eliminated")] == [("blue", 1)]
+    assert happened(after, "eliminated") == [{"type": "eliminated", "kingdom": "blue"}]
     assert kinds(after) == [("tithes", "red")]
 
 
@@ -542,16 +553,27 @@ def test_gather_a_village_gives_food_a_city_gold_and_the_capital_one_gold_more()
 
     assert purse(after, "red") == (3, 2)
     assert purse(after, "blue") == (2, 0)
-    assert [(e["kingdom"], e["gold"], e["food"]) for e in events(after, "gathered")] == [
-        ("red", 3, 2),
-        ("blue", 2, 0),
-    ]
     # tile by tile, in [q, r] order: the capital 2 gold, the city 1, each village 1 food
-    assert events(after, "gathered")[0]["tiles"] == [
-        {"hex": [-1, 1], "gold": 0, "food": 1},
-        {"hex": [0, 0], "gold": 2, "food": 0},
-        {"hex": [0, 1], "gold": 0, "food": 1},
-        {"hex": [1, 0], "gold": 1, "food": 0},
+    assert happened(after, "gathered") == [
+        {
+            "type": "gathered",
+            "kingdom": "red",
+            "gold": 3,
+            "food": 2,
+            "tiles": [
+                {"hex": [-1, 1], "gold": 0, "food": 1},
+                {"hex": [0, 0], "gold": 2, "food": 0},
+                {"hex": [0, 1], "gold": 0, "food": 1},
+                {"hex": [1, 0], "gold": 1, "food": 0},
+            ],
+        },
+        {
+            "type": "gathered",
+            "kingdom": "blue",
+            "gold": 2,
+            "food": 0,
+            "tiles": [{"hex": [-3, 3], "gold": 2, "food": 0}],
+        },
     ]
 
 
@@ -608,8 +630,15 @@ def test_w4_a_kingdom_gives_another_up_to_one_gold_and_one_food():
 
     assert purse(after, "red") == (1, 1)
     assert purse(after, "blue") == (1, 1)
-    assert [(e["kingdom"], e["to"], e["gold"], e["food"]) for e in events(after, "tithe")] == [
-        ("red", "blue", 1, 1)
+    assert happened(after, "tithe") == [
+        {
+            "type": "tithe",
+            "kingdom": "red",
+            "to": "blue",
+            "gold": 1,
+            "food": 1,
+            "asked": {"gold": 1, "food": 1},
+        }
     ]
     assert clock(after) == (1, "winter", 0, "build")
     assert kinds(after) == [("purchases", "red"), ("purchases", "blue"), ("purchases", "green")]
@@ -792,10 +821,10 @@ def test_w5_the_settlements_table_village_city_fortress():
         "fortress",
     ]
     assert purse(after, "red") == (0, 0)
-    assert [(e["settlement"], e["hex"]) for e in events(after, "built")] == [
-        ("village", [1, 0]),
-        ("city", [0, 1]),
-        ("fortress", [-1, 1]),
+    assert happened(after, "built") == [
+        {"type": "built", "kingdom": "red", "settlement": "village", "hex": [1, 0]},
+        {"type": "built", "kingdom": "red", "settlement": "city", "hex": [0, 1]},
+        {"type": "built", "kingdom": "red", "settlement": "fortress", "hex": [-1, 1]},
     ]
     assert skipped(after) == []
     assert clock(after) == (1, "winter", 0, "feed")
@@ -874,7 +903,9 @@ def test_w5_a_kingdom_without_a_capital_names_a_city_free_and_it_produces_from_n
 
     assert kingdom(after, "red")["capital"] == [1, 0]
     assert purse(after, "red") == (2, 0)
-    assert [e["hex"] for e in events(after, "capital-named")] == [[1, 0]]
+    assert happened(after, "capital-named") == [
+        {"type": "capital-named", "kingdom": "red", "hex": [1, 0]}
+    ]
 
     summer = adjudicate({**after, "dice": [6, 1]}, defaults=True)
     assert summer["clock"] == NEXT_SUMMER
@@ -894,7 +925,9 @@ def test_w5_a_ship_costs_one_gold_in_a_port_without_a_docked_ship():
 
     assert unit(after, "red-s1") == ship("red-s1", (2, -2))
     assert purse(after, "red") == (0, 0)
-    assert [(e["ship"], e["hex"]) for e in events(after, "ship-built")] == [("red-s1", [2, -2])]
+    assert happened(after, "ship-built") == [
+        {"type": "ship-built", "kingdom": "red", "ship": "red-s1", "hex": [2, -2]}
+    ]
 
 
 def test_w5_an_army_costs_one_gold_in_a_fortress_once_each_winter():
@@ -913,9 +946,9 @@ def test_w5_an_army_costs_one_gold_in_a_fortress_once_each_winter():
 
     assert armies_of(after, "red") == {"red-1": [0, 0], "red-2": [1, -1], "red-3": [0, -1]}
     assert purse(after, "red") == (1, 3)
-    assert [(e["army"], e["hex"]) for e in events(after, "recruited")] == [
-        ("red-2", [1, -1]),
-        ("red-3", [0, -1]),
+    assert happened(after, "recruited") == [
+        {"type": "recruited", "kingdom": "red", "army": "red-2", "hex": [1, -1], "ally": None},
+        {"type": "recruited", "kingdom": "red", "army": "red-3", "hex": [0, -1], "ally": None},
     ]
 
 
@@ -972,7 +1005,9 @@ def test_w5_at_six_armies_a_kingdom_disbands_one_to_make_room():
 
     assert sorted(armies_of(after, "red")) == ["red-1", "red-2", "red-4", "red-5", "red-6", "red-7"]
     assert at(after, "red-7") == [1, -1]
-    assert [e["army"] for e in events(after, "disbanded")] == ["red-3"]
+    assert happened(after, "disbanded") == [
+        {"type": "disbanded", "kingdom": "red", "army": "red-3"}
+    ]
     assert [r for _, _, r in skipped(after)] == [
         "red already has 6 armies: disband one to make room."
     ]
@@ -1001,6 +1036,10 @@ def test_w5_an_allied_army_needs_three_armies_of_the_kingdoms_own_race():
         ("red-2", None),
         ("red-3", None),
         ("red-4", "Dwarfs"),
+    ]
+    assert happened(after, "recruited") == [
+        {"type": "recruited", "kingdom": "red", "army": "red-3", "hex": [1, -1], "ally": None},
+        {"type": "recruited", "kingdom": "red", "army": "red-4", "hex": [0, -1], "ally": "Dwarfs"},
     ]
     assert purse(after, "red") == (1, 4)
 
@@ -1225,8 +1264,8 @@ def test_w6_each_army_eats_one_food_and_what_is_left_is_lost():
 
     assert sorted(armies_of(after, "red")) == ["red-1", "red-2"]
     assert purse(after, "red") == (0, 0)
-    assert [(e["kingdom"], e["gold"], e["food"]) for e in events(after, "resources-lost")] == [
-        ("red", 2, 1)
+    assert happened(after, "resources-lost") == [
+        {"type": "resources-lost", "kingdom": "red", "gold": 2, "food": 1}
     ]
     assert clock(after) == (1, "winter", 0, "deploy")
     assert kinds(after) == [("deploy", "red")]
@@ -1261,7 +1300,10 @@ def test_w6_by_default_the_most_recently_raised_armies_starve_first():
 
     after = adjudicate(data, defaults=True)
 
-    assert [e["army"] for e in events(after, "starved")] == ["red-10", "red-9"]
+    assert happened(after, "starved") == [
+        {"type": "starved", "kingdom": "red", "army": "red-10"},
+        {"type": "starved", "kingdom": "red", "army": "red-9"},
+    ]
     assert armies_of(after, "red") == {"red-2": [0, 0]}
 
 
@@ -1291,7 +1333,10 @@ def test_w6_a_pick_short_of_the_shortfall_is_made_up_newest_first():
 
     after = adjudicate(data)
 
-    assert [e["army"] for e in events(after, "starved")] == ["red-1", "red-3"]
+    assert happened(after, "starved") == [
+        {"type": "starved", "kingdom": "red", "army": "red-1"},
+        {"type": "starved", "kingdom": "red", "army": "red-3"},
+    ]
     assert sorted(armies_of(after, "red")) == ["red-2"]
 
 
@@ -1477,7 +1522,7 @@ def test_w7_an_army_with_no_room_is_destroyed():
     after = adjudicate(data)
 
     assert sorted(armies_of(after, "red")) == ["red-1", "red-2", "red-4"]
-    assert [(e["kingdom"], e["army"]) for e in events(after, "no-room")] == [("red", "red-3")]
+    assert happened(after, "no-room") == [{"type": "no-room", "kingdom": "red", "army": "red-3"}]
 
 
 def test_w7_an_army_recruited_in_a_fortress_cut_off_from_the_capital_stays_there():
@@ -1570,7 +1615,11 @@ def test_w7_first_player_brakes_the_first_player_deploys_all_its_armies_first():
 
     after = adjudicate(data)
 
-    assert [e["army"] for e in events(after, "deployed")] == ["red-1", "red-2", "blue-1"]
+    assert happened(after, "deployed") == [
+        {"type": "deployed", "kingdom": "red", "army": "red-1", "hex": [0, 0]},
+        {"type": "deployed", "kingdom": "red", "army": "red-2", "hex": [0, 0]},
+        {"type": "deployed", "kingdom": "blue", "army": "blue-1", "hex": [-3, 3]},
+    ]
 
 
 def test_w7_r3_the_player_order_is_redetermined_by_armies():
@@ -1584,7 +1633,9 @@ def test_w7_r3_the_player_order_is_redetermined_by_armies():
     after = adjudicate(data)
 
     assert after["player_order"] == ["blue", "red"]
-    assert events(after, "player-order")[0]["armies"] == {"red": 1, "blue": 2}
+    assert happened(after, "player-order") == [
+        {"type": "player-order", "order": ["blue", "red"], "armies": {"red": 1, "blue": 2}}
+    ]
 
 
 def test_w7_d2_kingdoms_tied_on_armies_roll_off_for_the_player_order():
