@@ -755,6 +755,11 @@ def test_oa6_a_hero_goes_on_one_quest_a_winter():
     after = run(data)
     (skipped,) = events(after, "purchase-skipped")
     assert "Ser Brand has gone on a quest this winter already" in skipped["reason"]
+    # the skipped quest is named as the winter page lists it: its tower, its hero, his points
+    assert (skipped["kingdom"], skipped["purchase"]) == (
+        "red",
+        {"kind": "quest", "hex": [2, 1], "hero": "Ser Brand", "points": 160},
+    )
 
 
 @pytest.mark.parametrize(

@@ -464,6 +464,29 @@ def test_w2_an_enemy_ship_in_a_port_does_not_keep_it_from_its_owner():
     assert events(after, "ship-lost") == []
 
 
+def test_w2_a_ship_of_a_kingdom_without_a_port_is_lost_and_the_others_still_come_home():
+    """Blue holds no coastal or river city (its capital [-3, 3] is inland): its ship
+    blue-s1, at sea on [3, -1], has no port and is lost. Red's ship red-s1 on [3, -3]
+    still comes home to Red's port [2, -2]."""
+    data = winter(
+        "recall",
+        map=SEA,
+        tiles=[*HOMES, *PORTS],
+        ships=[ship("blue-s1", (3, -1)), ship("red-s1", (3, -3))],
+    )
+
+    after = adjudicate(data)
+
+    assert unit(after, "blue-s1") is None
+    assert at(after, "red-s1") == [2, -2]
+    assert happened(after, "ship-lost") == [
+        {"type": "ship-lost", "ship": "blue-s1", "kingdom": "blue", "hex": [3, -1]}
+    ]
+    assert happened(after, "ship-docked") == [
+        {"type": "ship-docked", "ship": "red-s1", "kingdom": "red", "hex": [2, -2]}
+    ]
+
+
 # --- W3, eliminated players ------------------------------------------------------------------
 
 
@@ -1451,6 +1474,26 @@ def test_w7_default_places_the_capital_then_the_nearest_fortress_first_qr_on_tie
     }
 
 
+def test_w7_default_places_a_fortress_before_a_nearer_city():
+    """Red's 4 armies wait in the capital; no plan. Its city [1, 0] lies one step away,
+    its fortress [2, -1] two steps away. The capital takes 3; the fourth goes to the
+    fortress, though the city is nearer: fortresses come before cities (W7)."""
+    data = deploying(
+        recalled(4),
+        tiles=[tile((1, 0), "red", "city"), tile((2, -1), "red", "fortress")],
+        dice=[],
+    )
+
+    after = adjudicate(data, defaults=True)
+
+    assert armies_of(after, "red") == {
+        "red-1": [0, 0],
+        "red-2": [0, 0],
+        "red-3": [0, 0],
+        "red-4": [2, -1],
+    }
+
+
 def test_w7_default_places_cities_before_villages_nearest_first():
     """Red has no capital; its 6 armies were recalled to its city [0, 0]. Its other
     settlements: a city [2, -2] two steps away (through [1, -1]), villages [1, 0] and
@@ -1580,6 +1623,31 @@ def test_w7_without_a_capital_armies_deploy_around_the_city_they_were_recalled_t
     after = adjudicate(data, defaults=True)
 
     assert armies_of(after, "red") == {"red-1": [1, 0], "red-2": [-2, 2], "red-3": [-1, 2]}
+
+
+def test_w1_w7_without_a_capital_or_an_army_recalled_a_recruits_fortress_does_not_stand_in():
+    """Red has no capital and no army came home this winter; it raised red-1 in its
+    fortress [-1, 1]. Its city [1, 0], joined to the fortress through [0, 0], stands in
+    for the capital (W1: a city, never a fortress, and a recruit is not an army recalled
+    to it): red-1 deploys to the fortress nearest the city, [1, -1], one step from it,
+    not the two-step [-1, 1] where it was raised (W7)."""
+    data = winter(
+        "deploy",
+        armies=[army("red-1", (-1, 1))],
+        capitals={"blue": (-3, 3)},
+        tiles=[
+            BLUE_HOME,
+            tile((1, 0), "red", "city"),
+            tile((0, 0), "red"),
+            tile((-1, 1), "red", "fortress"),
+            tile((1, -1), "red", "fortress"),
+        ],
+        dice=[],
+    )
+
+    after = adjudicate(data, defaults=True)
+
+    assert armies_of(after, "red") == {"red-1": [1, -1]}
 
 
 def test_w7_a_capital_named_this_winter_is_where_deployment_goes():
