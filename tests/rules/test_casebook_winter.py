@@ -132,18 +132,23 @@ def place(army_id: str, hex_: Hex) -> Json:
 
 def test_w1_an_army_connected_to_its_capital_goes_home_standing_up():
     """Red's capital is [0, 0]; it controls [1, 0] and [2, 0]. red-1 lies on its side at
-    [2, 0], red-2 stands in the capital. Both are recalled to the capital, upright, and the
-    winter moves on to gathering and then waits for every kingdom's tithes."""
+    [2, 0] after a lost battle; red-2 stands defending in the capital, where it moved last
+    month. Both are recalled to the capital, upright, no longer defending, their summer's
+    move and retreat forgotten; the winter moves on to gathering and then waits for every
+    kingdom's tithes."""
     data = winter(
         "recall",
         tiles=[*HOMES, tile((1, 0), "red"), tile((2, 0), "red")],
-        armies=[army("red-1", (2, 0), upright=False), army("red-2", (0, 0))],
+        armies=[
+            army("red-1", (2, 0), upright=False, retreat="loss"),
+            army("red-2", (0, 0), defending=True, moved=[[1, 0], [0, 0]]),
+        ],
     )
 
     after = adjudicate(data)
 
     assert unit(after, "red-1") == army("red-1", (0, 0), upright=True, ally=None)
-    assert at(after, "red-2") == [0, 0]
+    assert unit(after, "red-2") == army("red-2", (0, 0), upright=True, ally=None)
     assert happened(after, "recalled") == [
         {"type": "recalled", "army": "red-1", "kingdom": "red", "from": [2, 0], "to": [0, 0]},
         {"type": "recalled", "army": "red-2", "kingdom": "red", "from": [0, 0], "to": [0, 0]},
