@@ -432,15 +432,19 @@ def test_w2_only_a_coastal_or_river_city_is_a_port():
 
 
 def test_w2_a_ship_already_in_port_keeps_it():
-    """red-s2 lies on its side in Red's port [2, -2]; red-s1, at sea on [3, -1], is two
-    steps from both [2, -2] and [2, 1], and [2, -2] comes first in [q, r] order. The ship
-    already in port keeps it (ships come home nearest first, A15): red-s1 sails on to
-    [2, 1]. Both stand upright for the summer."""
+    """red-s2 lies on its side in Red's port [2, -2], after a lost battle; red-s1, at sea
+    on [3, -1], is two steps from both [2, -2] and [2, 1], and [2, -2] comes first in
+    [q, r] order. The ship already in port keeps it (ships come home nearest first, A15):
+    red-s1 sails on to [2, 1]. Both stand upright for the summer, red-s2's retreat
+    forgotten."""
     data = winter(
         "recall",
         map=SEA,
         tiles=[*HOMES, *PORTS],
-        ships=[ship("red-s1", (3, -1)), ship("red-s2", (2, -2), upright=False)],
+        ships=[
+            ship("red-s1", (3, -1)),
+            {**ship("red-s2", (2, -2), upright=False), "retreat": "loss"},
+        ],
     )
 
     after = adjudicate(data)
