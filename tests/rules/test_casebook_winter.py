@@ -1575,6 +1575,10 @@ def test_w7_an_army_with_no_room_is_destroyed():
 
     assert sorted(armies_of(after, "red")) == ["red-1", "red-2", "red-4"]
     assert happened(after, "no-room") == [{"type": "no-room", "kingdom": "red", "army": "red-3"}]
+    assert happened(after, "deployed") == [
+        {"type": "deployed", "kingdom": "red", "army": army_id, "hex": [0, 0]}
+        for army_id in ("red-1", "red-2", "red-4")
+    ]
 
 
 def test_w7_an_army_recruited_in_a_fortress_cut_off_from_the_capital_stays_there():
