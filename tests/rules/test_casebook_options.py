@@ -37,7 +37,7 @@ from tests.rules.test_casebook_battles import (
 )
 from tests.rules.test_casebook_setup import after_step_d, at_setup
 from tests.rules.test_casebook_summer import at, orders
-from tests.rules.test_casebook_winter import building, buy, deploying, recruit
+from tests.rules.test_casebook_winter import building, buy, deploying, place, recruit
 
 type Json = dict[str, Any]
 type Hex = tuple[int, int]
@@ -755,6 +755,11 @@ def test_oa6_a_hero_goes_on_one_quest_a_winter():
     after = run(data)
     (skipped,) = events(after, "purchase-skipped")
     assert "Ser Brand has gone on a quest this winter already" in skipped["reason"]
+    # the skipped quest is named as the winter page lists it: its tower, its hero, his points
+    assert (skipped["kingdom"], skipped["purchase"]) == (
+        "red",
+        {"kind": "quest", "hex": [2, 1], "hero": "Ser Brand", "points": 160},
+    )
 
 
 @pytest.mark.parametrize(
@@ -807,6 +812,25 @@ def test_oa9_a_kingdom_places_its_artefacts_on_its_armies_or_at_its_capital():
         {"kingdom": "red", "army": "red-2"},
         {"kingdom": "red", "army": None},
     ]
+
+
+def test_oa9_an_artefacts_entry_may_come_before_the_armies_placements():
+    """Red's list names A's army first, then sends red-1 to its village [1, 0]: the
+    placement after the artefact's entry holds (W7), and A goes on red-2."""
+    data = deploying(
+        [army("red-1", (0, 0)), army("red-2", (0, 0))],
+        tiles=[tile((1, 0), "red", "village")],
+        inputs={"deploy": {"red": [{"artefact": "A", "army": "red-2"}, place("red-1", (1, 0))]}},
+        options=WIZARDS,
+        artefacts=[held("A")],
+        dice=[],
+    )
+    after = run(data)
+    assert [(a["id"], a["hex"]) for a in after["armies"] if a["kingdom"] == "red"] == [
+        ("red-1", [1, 0]),
+        ("red-2", [0, 0]),
+    ]
+    assert after["artefacts"][0]["holder"] == {"kingdom": "red", "army": "red-2"}
 
 
 def test_oa9_defaults_same_army_else_the_first_army():

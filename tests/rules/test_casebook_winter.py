@@ -27,6 +27,7 @@ from tests.rules.casebook import (
     adjudicate,
     army,
     events,
+    happened,
     kingdom,
     make_map,
     pending,
@@ -131,21 +132,26 @@ def place(army_id: str, hex_: Hex) -> Json:
 
 def test_w1_an_army_connected_to_its_capital_goes_home_standing_up():
     """Red's capital is [0, 0]; it controls [1, 0] and [2, 0]. red-1 lies on its side at
-    [2, 0], red-2 stands in the capital. Both are recalled to the capital, upright, and the
-    winter moves on to gathering and then waits for every kingdom's tithes."""
+    [2, 0] after a lost battle; red-2 stands defending in the capital, where it moved last
+    month. Both are recalled to the capital, upright, no longer defending, their summer's
+    move and retreat forgotten; the winter moves on to gathering and then waits for every
+    kingdom's tithes."""
     data = winter(
         "recall",
         tiles=[*HOMES, tile((1, 0), "red"), tile((2, 0), "red")],
-        armies=[army("red-1", (2, 0), upright=False), army("red-2", (0, 0))],
+        armies=[
+            army("red-1", (2, 0), upright=False, retreat="loss"),
+            army("red-2", (0, 0), defending=True, moved=[[1, 0], [0, 0]]),
+        ],
     )
 
     after = adjudicate(data)
 
     assert unit(after, "red-1") == army("red-1", (0, 0), upright=True, ally=None)
-    assert at(after, "red-2") == [0, 0]
-    assert [(e["army"], e["from"], e["to"]) for e in events(after, "recalled")] == [
-        ("red-1", [2, 0], [0, 0]),
-        ("red-2", [0, 0], [0, 0]),
+    assert unit(after, "red-2") == army("red-2", (0, 0), upright=True, ally=None)
+    assert happened(after, "recalled") == [
+        {"type": "recalled", "army": "red-1", "kingdom": "red", "from": [2, 0], "to": [0, 0]},
+        {"type": "recalled", "army": "red-2", "kingdom": "red", "from": [0, 0], "to": [0, 0]},
     ]
     assert clock(after) == (1, "winter", 0, "tithe")
     assert kinds(after) == [("tithes", "red"), ("tithes", "blue")]
@@ -166,9 +172,9 @@ def test_w1_an_army_cut_off_from_its_capital_by_an_enemy_tile_is_lost():
     after = adjudicate(data)
 
     assert armies_of(after, "red") == {"red-2": [0, 0]}
-    assert [(e["army"], e["hex"]) for e in events(after, "supply-lost")] == [
-        ("red-1", [3, 0]),
-        ("red-3", [2, 0]),
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-1", "kingdom": "red", "hex": [3, 0]},
+        {"type": "supply-lost", "army": "red-3", "kingdom": "red", "hex": [2, 0]},
     ]
     assert tile_at(after, (3, 0)) == tile((3, 0), "red")
 
@@ -223,7 +229,9 @@ def test_w1_an_army_aboard_a_ship_at_sea_is_lost():
     after = adjudicate(data)
 
     assert unit(after, "red-1") is None
-    assert [(e["army"], e["hex"]) for e in events(after, "supply-lost")] == [("red-1", [3, -1])]
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-1", "kingdom": "red", "hex": [3, -1]}
+    ]
     assert unit(after, "red-s1") == ship("red-s1", (2, -1), carrying=None)
 
 
@@ -252,7 +260,9 @@ def test_w1_without_a_capital_armies_go_to_the_city_connected_to_most_of_them():
     after = adjudicate(data)
 
     assert armies_of(after, "red") == {"red-1": [1, 0], "red-2": [1, 0]}
-    assert [e["army"] for e in events(after, "supply-lost")] == ["red-3"]
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-3", "kingdom": "red", "hex": [-2, 1]}
+    ]
 
 
 def test_w1_without_a_capital_a_tie_goes_to_the_first_city_in_qr_order():
@@ -334,7 +344,10 @@ def test_w1_with_neither_city_nor_village_every_army_is_lost():
     after = adjudicate(data)
 
     assert armies_of(after, "red") == {}
-    assert [e["army"] for e in events(after, "supply-lost")] == ["red-1", "red-2"]
+    assert happened(after, "supply-lost") == [
+        {"type": "supply-lost", "army": "red-1", "kingdom": "red", "hex": [1, 0]},
+        {"type": "supply-lost", "army": "red-2", "kingdom": "red", "hex": [2, 0]},
+    ]
     assert kingdom(after, "red")["eliminated"] is None
     assert after["player_order"] == ["red", "blue"]
 
@@ -363,9 +376,9 @@ def test_w2_a_ship_returns_to_the_nearest_port_of_its_kingdom():
 
     assert at(after, "red-s1") == [2, -2]
     assert at(after, "red-s2") == [2, 1]
-    assert [(e["ship"], e["hex"]) for e in events(after, "ship-docked")] == [
-        ("red-s1", [2, -2]),
-        ("red-s2", [2, 1]),
+    assert happened(after, "ship-docked") == [
+        {"type": "ship-docked", "ship": "red-s1", "kingdom": "red", "hex": [2, -2]},
+        {"type": "ship-docked", "ship": "red-s2", "kingdom": "red", "hex": [2, 1]},
     ]
 
 
@@ -398,7 +411,9 @@ def test_w2_one_ship_per_port_a_river_city_is_a_port_and_a_ship_with_none_left_i
     assert at(after, "red-s1") == [2, -2]
     assert at(after, "red-s2") == [-1, 0]
     assert unit(after, "red-s3") is None
-    assert [(e["ship"], e["hex"]) for e in events(after, "ship-lost")] == [("red-s3", [3, 0])]
+    assert happened(after, "ship-lost") == [
+        {"type": "ship-lost", "ship": "red-s3", "kingdom": "red", "hex": [3, 0]}
+    ]
 
 
 def test_w2_only_a_coastal_or_river_city_is_a_port():
@@ -417,15 +432,19 @@ def test_w2_only_a_coastal_or_river_city_is_a_port():
 
 
 def test_w2_a_ship_already_in_port_keeps_it():
-    """red-s2 lies on its side in Red's port [2, -2]; red-s1, at sea on [3, -1], is two
-    steps from both [2, -2] and [2, 1], and [2, -2] comes first in [q, r] order. The ship
-    already in port keeps it (ships come home nearest first, A15): red-s1 sails on to
-    [2, 1]. Both stand upright for the summer."""
+    """red-s2 lies on its side in Red's port [2, -2], after a lost battle; red-s1, at sea
+    on [3, -1], is two steps from both [2, -2] and [2, 1], and [2, -2] comes first in
+    [q, r] order. The ship already in port keeps it (ships come home nearest first, A15):
+    red-s1 sails on to [2, 1]. Both stand upright for the summer, red-s2's retreat
+    forgotten."""
     data = winter(
         "recall",
         map=SEA,
         tiles=[*HOMES, *PORTS],
-        ships=[ship("red-s1", (3, -1)), ship("red-s2", (2, -2), upright=False)],
+        ships=[
+            ship("red-s1", (3, -1)),
+            {**ship("red-s2", (2, -2), upright=False), "retreat": "loss"},
+        ],
     )
 
     after = adjudicate(data)
@@ -454,6 +473,29 @@ def test_w2_an_enemy_ship_in_a_port_does_not_keep_it_from_its_owner():
     assert events(after, "ship-lost") == []
 
 
+def test_w2_a_ship_of_a_kingdom_without_a_port_is_lost_and_the_others_still_come_home():
+    """Blue holds no coastal or river city (its capital [-3, 3] is inland): its ship
+    blue-s1, at sea on [3, -1], has no port and is lost. Red's ship red-s1 on [3, -3]
+    still comes home to Red's port [2, -2]."""
+    data = winter(
+        "recall",
+        map=SEA,
+        tiles=[*HOMES, *PORTS],
+        ships=[ship("blue-s1", (3, -1)), ship("red-s1", (3, -3))],
+    )
+
+    after = adjudicate(data)
+
+    assert unit(after, "blue-s1") is None
+    assert at(after, "red-s1") == [2, -2]
+    assert happened(after, "ship-lost") == [
+        {"type": "ship-lost", "ship": "blue-s1", "kingdom": "blue", "hex": [3, -1]}
+    ]
+    assert happened(after, "ship-docked") == [
+        {"type": "ship-docked", "ship": "red-s1", "kingdom": "red", "hex": [2, -2]}
+    ]
+
+
 # --- W3, eliminated players ------------------------------------------------------------------
 
 
@@ -477,6 +519,7 @@ def test_w3_a_kingdom_with_no_tile_left_is_eliminated_and_its_units_removed():
     assert [u["id"] for u in (*after["armies"], *after["ships"])] == ["red-1"]
     assert after["player_order"] == ["red"]
     assert [(e["kingdom"], e["year"]) for e in events(after, "eliminated")] == [("blue", 1)]
+    assert happened(after, "eliminated") == [{"type": "eliminated", "kingdom": "blue"}]
     assert kinds(after) == [("tithes", "red")]
 
 
@@ -542,16 +585,27 @@ def test_gather_a_village_gives_food_a_city_gold_and_the_capital_one_gold_more()
 
     assert purse(after, "red") == (3, 2)
     assert purse(after, "blue") == (2, 0)
-    assert [(e["kingdom"], e["gold"], e["food"]) for e in events(after, "gathered")] == [
-        ("red", 3, 2),
-        ("blue", 2, 0),
-    ]
     # tile by tile, in [q, r] order: the capital 2 gold, the city 1, each village 1 food
-    assert events(after, "gathered")[0]["tiles"] == [
-        {"hex": [-1, 1], "gold": 0, "food": 1},
-        {"hex": [0, 0], "gold": 2, "food": 0},
-        {"hex": [0, 1], "gold": 0, "food": 1},
-        {"hex": [1, 0], "gold": 1, "food": 0},
+    assert happened(after, "gathered") == [
+        {
+            "type": "gathered",
+            "kingdom": "red",
+            "gold": 3,
+            "food": 2,
+            "tiles": [
+                {"hex": [-1, 1], "gold": 0, "food": 1},
+                {"hex": [0, 0], "gold": 2, "food": 0},
+                {"hex": [0, 1], "gold": 0, "food": 1},
+                {"hex": [1, 0], "gold": 1, "food": 0},
+            ],
+        },
+        {
+            "type": "gathered",
+            "kingdom": "blue",
+            "gold": 2,
+            "food": 0,
+            "tiles": [{"hex": [-3, 3], "gold": 2, "food": 0}],
+        },
     ]
 
 
@@ -608,8 +662,15 @@ def test_w4_a_kingdom_gives_another_up_to_one_gold_and_one_food():
 
     assert purse(after, "red") == (1, 1)
     assert purse(after, "blue") == (1, 1)
-    assert [(e["kingdom"], e["to"], e["gold"], e["food"]) for e in events(after, "tithe")] == [
-        ("red", "blue", 1, 1)
+    assert happened(after, "tithe") == [
+        {
+            "type": "tithe",
+            "kingdom": "red",
+            "to": "blue",
+            "gold": 1,
+            "food": 1,
+            "asked": {"gold": 1, "food": 1},
+        }
     ]
     assert clock(after) == (1, "winter", 0, "build")
     assert kinds(after) == [("purchases", "red"), ("purchases", "blue"), ("purchases", "green")]
@@ -792,10 +853,10 @@ def test_w5_the_settlements_table_village_city_fortress():
         "fortress",
     ]
     assert purse(after, "red") == (0, 0)
-    assert [(e["settlement"], e["hex"]) for e in events(after, "built")] == [
-        ("village", [1, 0]),
-        ("city", [0, 1]),
-        ("fortress", [-1, 1]),
+    assert happened(after, "built") == [
+        {"type": "built", "kingdom": "red", "settlement": "village", "hex": [1, 0]},
+        {"type": "built", "kingdom": "red", "settlement": "city", "hex": [0, 1]},
+        {"type": "built", "kingdom": "red", "settlement": "fortress", "hex": [-1, 1]},
     ]
     assert skipped(after) == []
     assert clock(after) == (1, "winter", 0, "feed")
@@ -874,7 +935,9 @@ def test_w5_a_kingdom_without_a_capital_names_a_city_free_and_it_produces_from_n
 
     assert kingdom(after, "red")["capital"] == [1, 0]
     assert purse(after, "red") == (2, 0)
-    assert [e["hex"] for e in events(after, "capital-named")] == [[1, 0]]
+    assert happened(after, "capital-named") == [
+        {"type": "capital-named", "kingdom": "red", "hex": [1, 0]}
+    ]
 
     summer = adjudicate({**after, "dice": [6, 1]}, defaults=True)
     assert summer["clock"] == NEXT_SUMMER
@@ -894,7 +957,9 @@ def test_w5_a_ship_costs_one_gold_in_a_port_without_a_docked_ship():
 
     assert unit(after, "red-s1") == ship("red-s1", (2, -2))
     assert purse(after, "red") == (0, 0)
-    assert [(e["ship"], e["hex"]) for e in events(after, "ship-built")] == [("red-s1", [2, -2])]
+    assert happened(after, "ship-built") == [
+        {"type": "ship-built", "kingdom": "red", "ship": "red-s1", "hex": [2, -2]}
+    ]
 
 
 def test_w5_an_army_costs_one_gold_in_a_fortress_once_each_winter():
@@ -913,9 +978,9 @@ def test_w5_an_army_costs_one_gold_in_a_fortress_once_each_winter():
 
     assert armies_of(after, "red") == {"red-1": [0, 0], "red-2": [1, -1], "red-3": [0, -1]}
     assert purse(after, "red") == (1, 3)
-    assert [(e["army"], e["hex"]) for e in events(after, "recruited")] == [
-        ("red-2", [1, -1]),
-        ("red-3", [0, -1]),
+    assert happened(after, "recruited") == [
+        {"type": "recruited", "kingdom": "red", "army": "red-2", "hex": [1, -1], "ally": None},
+        {"type": "recruited", "kingdom": "red", "army": "red-3", "hex": [0, -1], "ally": None},
     ]
 
 
@@ -972,7 +1037,9 @@ def test_w5_at_six_armies_a_kingdom_disbands_one_to_make_room():
 
     assert sorted(armies_of(after, "red")) == ["red-1", "red-2", "red-4", "red-5", "red-6", "red-7"]
     assert at(after, "red-7") == [1, -1]
-    assert [e["army"] for e in events(after, "disbanded")] == ["red-3"]
+    assert happened(after, "disbanded") == [
+        {"type": "disbanded", "kingdom": "red", "army": "red-3"}
+    ]
     assert [r for _, _, r in skipped(after)] == [
         "red already has 6 armies: disband one to make room."
     ]
@@ -1001,6 +1068,10 @@ def test_w5_an_allied_army_needs_three_armies_of_the_kingdoms_own_race():
         ("red-2", None),
         ("red-3", None),
         ("red-4", "Dwarfs"),
+    ]
+    assert happened(after, "recruited") == [
+        {"type": "recruited", "kingdom": "red", "army": "red-3", "hex": [1, -1], "ally": None},
+        {"type": "recruited", "kingdom": "red", "army": "red-4", "hex": [0, -1], "ally": "Dwarfs"},
     ]
     assert purse(after, "red") == (1, 4)
 
@@ -1225,8 +1296,8 @@ def test_w6_each_army_eats_one_food_and_what_is_left_is_lost():
 
     assert sorted(armies_of(after, "red")) == ["red-1", "red-2"]
     assert purse(after, "red") == (0, 0)
-    assert [(e["kingdom"], e["gold"], e["food"]) for e in events(after, "resources-lost")] == [
-        ("red", 2, 1)
+    assert happened(after, "resources-lost") == [
+        {"type": "resources-lost", "kingdom": "red", "gold": 2, "food": 1}
     ]
     assert clock(after) == (1, "winter", 0, "deploy")
     assert kinds(after) == [("deploy", "red")]
@@ -1261,7 +1332,10 @@ def test_w6_by_default_the_most_recently_raised_armies_starve_first():
 
     after = adjudicate(data, defaults=True)
 
-    assert [e["army"] for e in events(after, "starved")] == ["red-10", "red-9"]
+    assert happened(after, "starved") == [
+        {"type": "starved", "kingdom": "red", "army": "red-10"},
+        {"type": "starved", "kingdom": "red", "army": "red-9"},
+    ]
     assert armies_of(after, "red") == {"red-2": [0, 0]}
 
 
@@ -1291,7 +1365,10 @@ def test_w6_a_pick_short_of_the_shortfall_is_made_up_newest_first():
 
     after = adjudicate(data)
 
-    assert [e["army"] for e in events(after, "starved")] == ["red-1", "red-3"]
+    assert happened(after, "starved") == [
+        {"type": "starved", "kingdom": "red", "army": "red-1"},
+        {"type": "starved", "kingdom": "red", "army": "red-3"},
+    ]
     assert sorted(armies_of(after, "red")) == ["red-2"]
 
 
@@ -1406,6 +1483,26 @@ def test_w7_default_places_the_capital_then_the_nearest_fortress_first_qr_on_tie
     }
 
 
+def test_w7_default_places_a_fortress_before_a_nearer_city():
+    """Red's 4 armies wait in the capital; no plan. Its city [1, 0] lies one step away,
+    its fortress [2, -1] two steps away. The capital takes 3; the fourth goes to the
+    fortress, though the city is nearer: fortresses come before cities (W7)."""
+    data = deploying(
+        recalled(4),
+        tiles=[tile((1, 0), "red", "city"), tile((2, -1), "red", "fortress")],
+        dice=[],
+    )
+
+    after = adjudicate(data, defaults=True)
+
+    assert armies_of(after, "red") == {
+        "red-1": [0, 0],
+        "red-2": [0, 0],
+        "red-3": [0, 0],
+        "red-4": [2, -1],
+    }
+
+
 def test_w7_default_places_cities_before_villages_nearest_first():
     """Red has no capital; its 6 armies were recalled to its city [0, 0]. Its other
     settlements: a city [2, -2] two steps away (through [1, -1]), villages [1, 0] and
@@ -1477,7 +1574,11 @@ def test_w7_an_army_with_no_room_is_destroyed():
     after = adjudicate(data)
 
     assert sorted(armies_of(after, "red")) == ["red-1", "red-2", "red-4"]
-    assert [(e["kingdom"], e["army"]) for e in events(after, "no-room")] == [("red", "red-3")]
+    assert happened(after, "no-room") == [{"type": "no-room", "kingdom": "red", "army": "red-3"}]
+    assert happened(after, "deployed") == [
+        {"type": "deployed", "kingdom": "red", "army": army_id, "hex": [0, 0]}
+        for army_id in ("red-1", "red-2", "red-4")
+    ]
 
 
 def test_w7_an_army_recruited_in_a_fortress_cut_off_from_the_capital_stays_there():
@@ -1537,6 +1638,31 @@ def test_w7_without_a_capital_armies_deploy_around_the_city_they_were_recalled_t
     assert armies_of(after, "red") == {"red-1": [1, 0], "red-2": [-2, 2], "red-3": [-1, 2]}
 
 
+def test_w1_w7_without_a_capital_or_an_army_recalled_a_recruits_fortress_does_not_stand_in():
+    """Red has no capital and no army came home this winter; it raised red-1 in its
+    fortress [-1, 1]. Its city [1, 0], joined to the fortress through [0, 0], stands in
+    for the capital (W1: a city, never a fortress, and a recruit is not an army recalled
+    to it): red-1 deploys to the fortress nearest the city, [1, -1], one step from it,
+    not the two-step [-1, 1] where it was raised (W7)."""
+    data = winter(
+        "deploy",
+        armies=[army("red-1", (-1, 1))],
+        capitals={"blue": (-3, 3)},
+        tiles=[
+            BLUE_HOME,
+            tile((1, 0), "red", "city"),
+            tile((0, 0), "red"),
+            tile((-1, 1), "red", "fortress"),
+            tile((1, -1), "red", "fortress"),
+        ],
+        dice=[],
+    )
+
+    after = adjudicate(data, defaults=True)
+
+    assert armies_of(after, "red") == {"red-1": [1, -1]}
+
+
 def test_w7_a_capital_named_this_winter_is_where_deployment_goes():
     """Red had no capital, recalled red-1 to its city [1, 0], and named the city [-2, 1]
     its capital this winter. red-1 is deployed around the new capital: to [-2, 1]."""
@@ -1570,7 +1696,11 @@ def test_w7_first_player_brakes_the_first_player_deploys_all_its_armies_first():
 
     after = adjudicate(data)
 
-    assert [e["army"] for e in events(after, "deployed")] == ["red-1", "red-2", "blue-1"]
+    assert happened(after, "deployed") == [
+        {"type": "deployed", "kingdom": "red", "army": "red-1", "hex": [0, 0]},
+        {"type": "deployed", "kingdom": "red", "army": "red-2", "hex": [0, 0]},
+        {"type": "deployed", "kingdom": "blue", "army": "blue-1", "hex": [-3, 3]},
+    ]
 
 
 def test_w7_r3_the_player_order_is_redetermined_by_armies():
@@ -1584,7 +1714,9 @@ def test_w7_r3_the_player_order_is_redetermined_by_armies():
     after = adjudicate(data)
 
     assert after["player_order"] == ["blue", "red"]
-    assert events(after, "player-order")[0]["armies"] == {"red": 1, "blue": 2}
+    assert happened(after, "player-order") == [
+        {"type": "player-order", "order": ["blue", "red"], "armies": {"red": 1, "blue": 2}}
+    ]
 
 
 def test_w7_d2_kingdoms_tied_on_armies_roll_off_for_the_player_order():
