@@ -836,3 +836,12 @@ def test_a_confirmed_result_waiting_for_the_months_other_battles_says_so(cast, b
     assert (
         words == "Result confirmed: it takes effect once every battle of the month has its result."
     )
+
+
+def test_a_proposed_time_is_given_to_the_second_in_its_time_element(client, cast, battle):
+    """A `<time datetime>` takes seconds at most (the HTML checker refuses six-digit
+    fractions), whatever fraction the proposal was stored with."""
+    at = (timezone.now() + timedelta(days=1)).replace(microsecond=123456)
+    decisions.battle_propose_time(battle=battle, user=cast["alice"], at=at)
+    page = signed_in(client, cast["bob"]).get(card_url(battle)).text
+    assert f'<time datetime="{at:%Y-%m-%dT%H:%M:%S}+0000">' in page
