@@ -105,6 +105,15 @@ def battle_event(kind: str, hex_: Hex, attacker: str, defender: str, winner: str
     }
 
 
+def handed_off_event(hex_: Hex, attacker: str, defender: str) -> Json:
+    """The event of a pitched battle handed off to the tabletop, awaiting its result."""
+    return {
+        **battle_event("pitched", hex_, attacker, defender, None),
+        "status": "awaiting_result",
+        "result": None,
+    }
+
+
 def waiting_for(data: Json, kind: str) -> list[tuple[str, list[int]]]:
     return [(p["kingdom"], p["hex"]) for p in pending(data, kind)]
 
@@ -758,18 +767,7 @@ def test_b6_a_pitched_battle_is_handed_off_to_the_tabletop():
         "winner": None,
         "dice": [6, 4],
     }
-    assert happened(after, "battle") == [
-        {
-            "type": "battle",
-            "kind": "pitched",
-            "hex": [0, 0],
-            "attacker": "red",
-            "defender": "blue",
-            "status": "awaiting_result",
-            "result": None,
-            "winner": None,
-        }
-    ]
+    assert happened(after, "battle") == [handed_off_event((0, 0), "red", "blue")]
     assert [e["dice"] for e in events(after, "battle")] == [[6, 4]]
     assert after["pending"] == [
         {"kind": "battle_result", "kingdom": "red", "hex": [0, 0]},
@@ -905,26 +903,8 @@ def test_b6_a_win_reported_from_the_tabletop():
     assert (battle["result"], battle["winner"]) == ("win", "red")
     assert battle["dice"] == [4, 4]
     assert happened(after, "battle") == [
-        {
-            "type": "battle",
-            "kind": "pitched",
-            "hex": [0, 0],
-            "attacker": "red",
-            "defender": "blue",
-            "status": "awaiting_result",
-            "result": None,
-            "winner": None,
-        },
-        {
-            "type": "battle",
-            "kind": "pitched",
-            "hex": [0, 0],
-            "attacker": "red",
-            "defender": "blue",
-            "status": "resolved",
-            "result": "win",
-            "winner": "red",
-        },
+        handed_off_event((0, 0), "red", "blue"),
+        battle_event("pitched", (0, 0), "red", "blue", "red"),
     ]
     assert [e["dice"] for e in events(after, "battle")] == [[4, 4], []]  # D1: not twice
     assert kingdom(after, "red")["pitched_wins"] == 1
@@ -984,26 +964,8 @@ def test_b6_the_admin_may_resolve_a_handed_off_battle_as_a_simple_land_battle():
     assert battle["dice"] == [4, 4, 4, 3]
     assert [e["dice"] for e in events(after, "battle")] == [[4, 4], [4, 3]]
     assert happened(after, "battle") == [
-        {
-            "type": "battle",
-            "kind": "pitched",
-            "hex": [0, 0],
-            "attacker": "red",
-            "defender": "blue",
-            "status": "awaiting_result",
-            "result": None,
-            "winner": None,
-        },
-        {
-            "type": "battle",
-            "kind": "simple",
-            "hex": [0, 0],
-            "attacker": "red",
-            "defender": "blue",
-            "status": "resolved",
-            "result": "win",
-            "winner": "red",
-        },
+        handed_off_event((0, 0), "red", "blue"),
+        battle_event("simple", (0, 0), "red", "blue", "red"),
     ]
     assert kingdom(after, "red")["pitched_wins"] == 0
     assert kingdom(after, "blue")["pitched_losses"] == 1
