@@ -389,6 +389,16 @@ def preview_map(request: HtmxHttpRequest) -> HttpResponse:
 # --- joining --------------------------------------------------------------------------------
 
 
+class ColourInput(forms.TextInput):
+    """A colour picker. It always holds a colour, so HTML gives it neither `required` nor
+    `maxlength`; the field's pattern checks what is posted."""
+
+    input_type = "color"
+
+    def use_required_attribute(self, initial: object) -> bool:
+        return False
+
+
 class JoinForm(forms.Form):
     kingdom_name = forms.CharField(
         max_length=KINGDOM_NAME_LENGTH,
@@ -397,8 +407,7 @@ class JoinForm(forms.Form):
     )
     colour = forms.CharField(
         label="Its colour",
-        max_length=7,
-        widget=forms.TextInput(attrs={"type": "color"}),
+        widget=ColourInput,
         validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", "Give the colour as #rrggbb.")],
     )
     heraldry = forms.CharField(

@@ -130,7 +130,8 @@ def _svg(data: Mapping[str, Any], scene: Scene, focus: Sequence[Hex]) -> ET.Elem
             # Never drawn smaller than its own units, so that a village stays about 16 px
             # wide on a phone: a wider map scrolls and pans inside its frame.
             "style": f"min-width: {round(width * LEAST_PX_PER_UNIT)}px",
-            "role": "group",  # not "img": screen readers may reach each hex's title
+            # No role: an <svg>'s own (graphics-document, not "img") lets screen readers
+            # reach each hex's title; HTML takes no role="group" on it.
             "aria-label": f"Map of {name}: {len(scene.terrain)} hexes, "
             f"{len(scene.explored)} explored; hover or tap a hex for what is on it.",
             "font-family": FONTS,

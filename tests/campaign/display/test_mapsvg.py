@@ -98,12 +98,12 @@ def test_every_map_tile_is_one_hex_group_with_its_coordinates():
 
 
 def test_the_svg_is_one_accessible_image_with_no_script():
-    """The root is an <svg> with role="group" and a label naming the campaign; there is no
-    script and nothing is loaded from outside (no href but to its own <defs>)."""
+    """The root is an <svg> with its own role (not "img") and a label naming the campaign; no
+    script, and nothing is loaded from outside (no href but to its own <defs>)."""
     svg = render_map(position(), kingdoms=LOOKS)
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
-    assert root.get("role") == "group"
+    assert root.get("role") is None
     assert "Casebook" in root.get("aria-label", "")
     assert root.find(".//svg:script", NS) is None
     assert "<script" not in svg
