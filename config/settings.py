@@ -281,7 +281,13 @@ if S3_BUCKET:
             "file_overwrite": False,
         },
     }
+# Static files: found in their source folders as they are asked for, in development and the
+# tests (WHITENOISE_USE_FINDERS). Deployed (0), they are what `collectstatic` gathered,
+# compressed, under names carrying a hash of their contents, which WhiteNoise lets browsers
+# keep for good (a changed file gets a new name).
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
+if not WHITENOISE_USE_FINDERS:
+    STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
 
 # Redis: broker, result backend and cache when set; otherwise nothing to install.
 REDIS_URL = env_str("REDIS_URL")

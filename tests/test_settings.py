@@ -199,3 +199,16 @@ def test_a_bucket_without_django_storages_fails_the_check():
     assert result.returncode != 0
     assert "config.E002" in result.stderr
     assert "install django-storages[s3]" in result.stderr
+
+
+def test_deployed_static_files_are_the_collected_ones_under_hashed_names():
+    """With WHITENOISE_USE_FINDERS=0 (deploy/'s environment file) the files are served as
+    collectstatic gathered them (tests/test_static_files.py); elsewhere, from their folders."""
+    deployed = django_setting(
+        "STORAGES['staticfiles']['BACKEND']",
+        DEBUG="0", SECRET_KEY=PRODUCTION_KEY, WHITENOISE_USE_FINDERS="0",
+    )  # fmt: skip
+    assert deployed == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert settings.STORAGES["staticfiles"]["BACKEND"] == (
+        "whitenoise.storage.CompressedStaticFilesStorage"
+    )
