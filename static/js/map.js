@@ -98,13 +98,8 @@
     });
   }
 
-  function keyboardTiles(frame, svg, panzoom, panel) {
-    var tiles = new Map();
-    svg.querySelectorAll("g.hex[data-hex]").forEach(function (tile) {
-      tile.setAttribute("tabindex", "-1");
-      tiles.set(tile.getAttribute("data-hex"), tile);
-    });
-    if (!tiles.size) return;
+  // Each pick leaves the tab order and describes its tile instead: the tile is what has focus.
+  function describeByPicks(svg, tiles) {
     svg.querySelectorAll("a.pick[data-hex]").forEach(function (pick) {
       var tile = tiles.get(pick.getAttribute("data-hex"));
       if (!tile) return;
@@ -113,57 +108,81 @@
       var by = tile.getAttribute("aria-describedby");
       tile.setAttribute("aria-describedby", by ? by + " " + pick.id : pick.id);
     });
-    if (frame.getAttribute("tabindex") === "0") frame.setAttribute("tabindex", "-1");
+  }
 
+  // The focused tile's outline, drawn above every layer: a white halo, the focus colour on it.
+  function focusRing(svg) {
     var ring = document.createElementNS(SVG_NS, "g");
     ring.setAttribute("class", "tile-focus");
     ring.setAttribute("aria-hidden", "true");
     ring.setAttribute("display", "none");
     ring.append(document.createElementNS(SVG_NS, "polygon"), document.createElementNS(SVG_NS, "polygon"));
     svg.append(ring);
+    return ring;
+  }
 
+  function ringAround(ring, tile) {
+    var outline = tile.querySelector("polygon.terrain");
+    if (!outline || !tile.matches(":focus-visible")) return;
+    ring.querySelectorAll("polygon").forEach(function (line) {
+      line.setAttribute("points", outline.getAttribute("points"));
+    });
+    ring.setAttribute("display", "inline");
+  }
+
+  // Enter or Space on a tile does what a tap does: its pick's link follows (the topmost, as a
+  // tap would find), else the panel tells what is on it.
+  function tap(svg, tile, panel) {
+    var picks = picksOn(svg, tile);
+    if (picks.length) {
+      wanted = tile.getAttribute("data-hex");
+      var click = new MouseEvent("click", { bubbles: true, cancelable: true, view: window });
+      picks[picks.length - 1].dispatchEvent(click);
+    } else if (panel) {
+      panel.textContent = hexTitle(svg, tile);
+    }
+  }
+
+  function keyboardTiles(frame, svg, panzoom, panel) {
+    var tiles = new Map();
+    svg.querySelectorAll("g.hex[data-hex]").forEach(function (tile) {
+      tile.setAttribute("tabindex", "-1");
+      tiles.set(tile.getAttribute("data-hex"), tile);
+    });
+    if (!tiles.size) return;
+    describeByPicks(svg, tiles);
+    if (frame.getAttribute("tabindex") === "0") frame.setAttribute("tabindex", "-1");
+    var ring = focusRing(svg);
     var current = firstTile(frame, svg, tiles);
     current.setAttribute("tabindex", "0");
-    function makeCurrent(tile) {
-      if (tile === current) return;
-      current.setAttribute("tabindex", "-1");
-      tile.setAttribute("tabindex", "0");
-      current = tile;
+
+    function moveTo(tile) {
+      if (tile !== current) {
+        current.setAttribute("tabindex", "-1");
+        tile.setAttribute("tabindex", "0");
+        current = tile;
+      }
+      if (document.activeElement === tile) return;
+      tile.focus({ preventScroll: true });
+      keepInView(frame, tile, panzoom);
     }
 
     frame.addEventListener("focusin", function (event) {
       var tile = event.target.closest && event.target.closest("g.hex[data-hex]");
       if (!tile) return;
-      makeCurrent(tile);
-      var outline = tile.querySelector("polygon.terrain");
-      if (outline && tile.matches(":focus-visible")) {
-        ring.querySelectorAll("polygon").forEach(function (line) {
-          line.setAttribute("points", outline.getAttribute("points"));
-        });
-        ring.setAttribute("display", "inline");
-      }
+      moveTo(tile);
+      ringAround(ring, tile);
     });
     frame.addEventListener("focusout", function () { ring.setAttribute("display", "none"); });
-
     frame.addEventListener("keydown", function (event) {
       var tile = event.target.closest && event.target.closest("g.hex[data-hex]");
       if (!tile || event.altKey || event.ctrlKey || event.metaKey) return;
       if (event.key === "Enter" || event.key === " ") {
-        var picks = picksOn(svg, tile);
-        if (picks.length) {
-          wanted = tile.getAttribute("data-hex");
-          picks[picks.length - 1].dispatchEvent(
-            new MouseEvent("click", { bubbles: true, cancelable: true, view: window })
-          );
-        } else if (panel) {
-          panel.textContent = hexTitle(svg, tile);
-        }
+        tap(svg, tile, panel);
       } else {
         var next = neighbour(tiles, tile.getAttribute("data-hex"), event.key);
         if (!next) return;
-        makeCurrent(next);
-        next.focus({ preventScroll: true });
-        keepInView(frame, next, panzoom);
+        moveTo(next);
       }
       event.preventDefault();
     });
@@ -177,9 +196,7 @@
     var again = wanted && tiles.get(wanted);
     wanted = null;
     if (again && (!document.activeElement || document.activeElement === document.body)) {
-      makeCurrent(again);
-      again.focus({ preventScroll: true });
-      keepInView(frame, again, panzoom);
+      moveTo(again);
     }
   }
 
