@@ -91,20 +91,3 @@ def test_two_players_order_the_admin_advances_and_both_see_what_happened(
         )
         assert token.count() == 1
         screenshot(page, f"map-{name}")
-
-
-def test_a_player_gives_an_order_with_the_keyboard_alone(browser, live_server, demo, screenshot):
-    alice = sign_in(browser, live_server, "alice")
-    alice.goto(f"{live_server.url}/c/demo/orders/")
-    for _ in range(40):  # tab through the page to the first unit on the map
-        alice.keyboard.press("Tab")
-        if alice.evaluate("document.activeElement.classList.contains('pick-unit')"):
-            break
-    else:
-        raise AssertionError("no unit on the map takes the keyboard's focus")
-    alice.keyboard.press("Enter")
-    alice.get_by_role("button", name="Defend").wait_for()
-    alice.get_by_role("button", name="Defend").focus()
-    alice.keyboard.press("Enter")
-    alice.get_by_text("1 of 1 unit ordered.").wait_for()
-    screenshot(alice, "orders-keyboard")
