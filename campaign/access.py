@@ -93,9 +93,14 @@ def player_for(request: HttpRequest, slug: str) -> Membership:
 
 def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Membership]]:
     """`player_for`, with the campaign's players of kingdoms (the user's own among them), in
-    one query: the pages that draw every kingdom ask for both."""
+    two queries: the pages that draw every kingdom ask for both."""
     user = request.user
-    members = list(_with_campaign().filter(campaign__slug=slug)) if isinstance(user, User) else []
+    campaign = None
+    if isinstance(user, User):
+        campaign = Campaign.objects.defer("map").filter(slug=slug).first()
+    # Read through the campaign, each membership shares its one campaign: its fields are
+    # read once, not once for every player (the gazetteer alone is kilobytes of JSON).
+    members = list(campaign.memberships.all()) if campaign is not None else []
     membership = _ruler(_member(next((m for m in members if m.user_id == user.pk), None)))
     return membership, [m for m in members if m.kingdom]
 

@@ -45,7 +45,10 @@ PAGES = {
 POSTS = {"give order", "change order", "mark ready", "write letter"}
 SIGN_IN = {"sign-in page", "sign in"}
 ORDERS_PAGES = {"orders page", "orders poll", "orders status"}
-TARGET_PAGES_MS, TARGET_POSTS_MS = 150, 300
+TARGET_PAGES_MS, TARGET_POSTS_MS = 100, 200
+# The web processes' CPU per request (every request of the run, the ramp's too): at most
+# this, the two cores stay well below saturation with the load test's players (issue 37).
+TARGET_WEB_CPU_MS = 4.0
 SEASONS = {"setup": 0, "summer": 1, "winter": 2}
 DRAIN_SECONDS = 120  # at most, for the advances queued at the end to be done
 
@@ -248,8 +251,11 @@ def main(out: Path, players_file: Path) -> int:
 
     bench("loadtest_cores", os.cpu_count())
     bench("loadtest_load_average", "/".join(f"{n:.2f}" for n in os.getloadavg()), "(1/5/15 min)")
-    for name, seconds in cpu_seconds(out).items():
+    used = cpu_seconds(out)
+    for name, seconds in used.items():
         bench(f"loadtest_cpu_{name}", f"{seconds:.0f}", "s")
+    web_cpu_ms = used.get("web", math.nan) * 1000 / len(samples) if samples else math.nan
+    bench("loadtest_web_cpu_per_request", f"{web_cpu_ms:.2f}", f"ms (target {TARGET_WEB_CPU_MS:g})")
     bench("loadtest_players", len(playing))
     bench("loadtest_campaigns", len(campaigns))
     bench("loadtest_requests", len(samples))
@@ -279,8 +285,18 @@ def main(out: Path, players_file: Path) -> int:
     bench("loadtest_months_advanced", months)
     bench("loadtest_lost_submissions", lost)
     month_problems = [p for p in problems if "acknowledged" not in p]
-    target("loadtest_pages_p95_under_150ms", bool(pages) and p95(pages) < TARGET_PAGES_MS)
-    target("loadtest_order_posts_p95_under_300ms", bool(posts) and p95(posts) < TARGET_POSTS_MS)
+    target(
+        f"loadtest_web_cpu_per_request_at_most_{TARGET_WEB_CPU_MS:g}ms",
+        web_cpu_ms <= TARGET_WEB_CPU_MS,  # NaN (no figure) is not met
+    )
+    target(
+        f"loadtest_pages_p95_at_most_{TARGET_PAGES_MS}ms",
+        bool(pages) and p95(pages) <= TARGET_PAGES_MS,
+    )
+    target(
+        f"loadtest_order_posts_p95_at_most_{TARGET_POSTS_MS}ms",
+        bool(posts) and p95(posts) <= TARGET_POSTS_MS,
+    )
     target("loadtest_no_errors", not failed)
     target("loadtest_advanced_exactly_once_per_month", months > 0 and not month_problems)
     target("loadtest_no_lost_submission", any(a.get("ack") for a in acks) and lost == 0)

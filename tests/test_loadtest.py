@@ -93,4 +93,6 @@ def test_a_small_load_test_completes_with_its_checks_passing(
     # the letters (issue 28): polled with their ETag, and written through the herald
     assert "loadtest_p95_letters_poll_304" in figures, said
     assert "loadtest_p95_write_letter_302" in figures, said
-    assert "target_loadtest_pages_p95_under_150ms" in figures  # met or not: the machine's
+    assert "target_loadtest_pages_p95_at_most_100ms" in figures  # met or not: the machine's
+    assert "target_loadtest_web_cpu_per_request_at_most_4ms" in figures, said
+    assert re.fullmatch(r"\d+\.\d\d ms \(target 4\)", figures["loadtest_web_cpu_per_request"])

@@ -109,6 +109,7 @@ class Board:
     # Where the map opens on a phone, "q,r", when nothing on it is lit to tap (static/js/
     # map.js opens it on the unit chosen, else the first to tap): the player's units.
     opens_on: str = ""
+    names: Names = field(default_factory=Names, compare=False, repr=False)  # the board's
 
     @property
     def ordered(self) -> int:
@@ -223,6 +224,7 @@ def orders_board(
         draft=digest,
         stale=stale,
         opens_on=_opens_on(data, me, units),
+        names=names,
     )
 
 
@@ -246,8 +248,9 @@ def drawn(board: Board, snapshot: Snapshot, players: Sequence[Membership]) -> Bo
         for unit in board.units
         if unit.order and unit.order.get("to")
     ]
-    names = names_of(snapshot.data, board.campaign.gazetteer, players)
-    svg = snapshot_map(snapshot, kingdoms=looks, picks=_picks(board), moves=planned, names=names)
+    svg = snapshot_map(
+        snapshot, kingdoms=looks, picks=_picks(board), moves=planned, names=board.names
+    )
     return replace(board, map_svg=svg)
 
 

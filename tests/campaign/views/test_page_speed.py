@@ -292,6 +292,55 @@ def test_a_stranger_gets_no_tag_and_no_page(client, cast, campaign):
     assert not response.has_header("ETag")
 
 
+# --- the database asked little ----------------------------------------------------------
+# The load test's players poll these every 10 s (loadtest/locustfile.py): most are
+# answered 304 from the tag's one query, besides the session's and the user's (issue 37).
+
+
+def test_an_orders_poll_answered_304_makes_three_queries_at_most(
+    client, cast, campaign, django_assert_max_num_queries
+):
+    signed_in(client, cast["alice"])
+    poll = client.get(url(campaign), **HTMX)
+    with django_assert_max_num_queries(3):  # the session, the user, the tag
+        assert again(client, url(campaign), poll, **HTMX).status_code == 304
+    with django_assert_max_num_queries(7):  # and the campaign, its members, snapshot, drafts
+        assert client.get(url(campaign), **HTMX).status_code == 200
+
+
+def test_the_status_poll_makes_three_queries_at_most_or_seven_drawn(
+    client, cast, campaign, django_assert_max_num_queries
+):
+    alice, bob = Client(), Client()
+    signed_in(alice, cast["alice"])
+    signed_in(bob, cast["bob"])
+    defend(alice, campaign, cast["alice"])
+    ready = alice.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
+    status = re.search(r'hx-get="([^"]+/orders/status/[^"]*)"', ready.text)
+    assert status is not None
+    address = status[1].replace("&amp;", "&")
+    first = alice.get(address, **HTMX)
+    with django_assert_max_num_queries(3):
+        assert again(alice, address, first, **HTMX).status_code == 304
+    defend(bob, campaign, cast["bob"])
+    bob.post(url(campaign, "orders_ready"), seen_with(campaign, {"ready": "yes"}), **HTMX)
+    with django_assert_max_num_queries(7):
+        assert again(alice, address, first, **HTMX).status_code == 200
+
+
+def test_a_letters_poll_answered_304_makes_three_queries_at_most(
+    client, cast, campaign, django_assert_max_num_queries
+):
+    signed_in(client, cast["alice"])
+    sent = client.post(
+        url(campaign, "letter_write"), {"to": "@herald", "text": "Hear ye!"}, follow=True
+    )
+    address = sent.redirect_chain[-1][0]
+    poll = client.get(address, **HTMX)
+    with django_assert_max_num_queries(3):
+        assert again(client, address, poll, **HTMX).status_code == 304
+
+
 # --- the map drawn once ---------------------------------------------------------------
 
 
