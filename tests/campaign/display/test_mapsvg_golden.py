@@ -17,7 +17,7 @@ from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import campaign_files, new_campaign
 
 SEED = 10  # its towers rise early and its kingdoms meet: every layer is drawn
-GOLDEN = "ace8100fa515ab76d62d8cf613f32811785ebf30980792ba82e180786a8215d3"
+GOLDEN = "1eed5189617e8d1b1a8f2e6cbe0c64a24385b4230397083a9cc602371c7f763f"
 LOOKS = {
     "red": KingdomLook("Red Elves", "#c0392b", "E"),
     "blue": KingdomLook("Blue Dwarfs", "not a colour", ""),
