@@ -18,6 +18,7 @@ import shutil
 import socket
 import ssl
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -244,10 +245,30 @@ def nginx() -> str:
     return program
 
 
+@pytest.fixture(scope="module")
+def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The static files as a deployment serves them, gathered once for the module by
+    `manage.py collectstatic` (docs/deploy.md) with the example environment: hashed names,
+    compressed. The Django admin's files are left out (no test here opens the admin)."""
+    var = tmp_path_factory.mktemp("collected")
+    env = app_environment(var.parent, VAR_DIR=str(var), SECRET_KEY="a-throwaway-key-" + "x" * 40)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput",
+         "--verbosity", "0", "--ignore", "admin"],
+        cwd=BASE_DIR, env=env, check=True, timeout=120,
+    )  # fmt: skip
+    return var / "static"
+
+
 @pytest.fixture
-def site_behind_nginx(nginx: str, postgres: None, redis_url: str, tmp_path: Path) -> Iterator[Site]:
+def site_behind_nginx(
+    nginx: str, postgres: None, redis_url: str, tmp_path: Path, collected_static: Path
+) -> Iterator[Site]:
     """gunicorn started with the web unit's command line and the example environment (on
-    the test database and Redis, logging JSON), behind nginx with the site's config."""
+    the test database and Redis, logging JSON, serving the static files collected), behind
+    nginx with the site's config."""
+    (tmp_path / "var").mkdir()
+    (tmp_path / "var" / "static").symlink_to(collected_static)
     http, https, port = free_port(), free_port(), free_port()
     config = nginx_site(tmp_path, http=http, https=https, gunicorn=port)
     checked = subprocess.run(
