@@ -217,13 +217,24 @@ def _template_literals(text: str) -> list[str]:
     return found
 
 
+def _source_folders() -> list[Path]:
+    """The app's own folders: not the tests, nor what tools keep beside them (the virtual
+    environment, mutmut's mutated copy of the engine, var/)."""
+    kept_aside = {"tests", "mutants", "var", "node_modules"}
+    return [
+        top
+        for top in ROOT.iterdir()
+        if top.is_dir() and not top.name.startswith(".") and top.name not in kept_aside
+    ]
+
+
 def literals_outside_the_engine() -> dict[str, list[str]]:
     """Each file of the app (not the engine, not the tests) that keys a kind of decision, a
     step or an event type by a string literal, with what it says."""
     found = {}
-    for path in sorted(ROOT.glob("*/**/*.py")):
+    for path in sorted(path for top in _source_folders() for path in top.rglob("*.py")):
         relative = path.relative_to(ROOT).as_posix()
-        if relative.startswith(("campaign/rules/", "tests/", ".")) or "/migrations/" in relative:
+        if relative.startswith("campaign/rules/") or "/migrations/" in relative:
             continue
         if said := _python_literals(path.read_text()):
             found[relative] = said
