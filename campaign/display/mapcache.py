@@ -7,17 +7,23 @@ code's own fingerprint, so an edited look, a new name or a new release never sho
 picture. What one viewer sees over it (the hexes they may tap, their own
 planned moves, marks) is small and drawn over the kept ground on each request, so a tap
 does not draw the whole map again. When the cache does not answer (Redis down), the ground
-is drawn as before and the page still renders."""
+is drawn as before and the page still renders.
+
+What else derives from a snapshot's file alone (`derived`: the units still to order, what a
+unit may be ordered to do) is kept the same way, so a board drawn again does not parse the
+file again."""
 
 import hashlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from django.core.cache import cache as django_cache
 from redis.exceptions import RedisError
 
+from campaign import rules
 from campaign.display import mapsvg, optional
 from campaign.display.mapsvg.orders import Mark, Move, Pick
 from campaign.display.mapsvg.render import draw_ground, draw_overlay, laid_over
@@ -34,11 +40,15 @@ KEPT_FOR = 7 * 24 * 3600
 
 @cache
 def _drawing_code() -> str:
-    """A fingerprint of the drawing code, so a release that draws differently starts anew:
-    every module of the map's package and of the optional rules' (their layers)."""
+    """A fingerprint of the code that draws and derives from a snapshot, so a release that
+    draws or rules differently starts anew: every module of this package, of the map's and
+    optional rules' (their layers), and of the rules engine."""
     digest = hashlib.sha256()
-    packages = (Path(mapsvg.__file__).parent, Path(optional.__file__).parent)
-    for module in sorted(m for package in packages for m in package.glob("*.py")):
+    display = Path(__file__).parent
+    packages = (display, Path(mapsvg.__file__).parent, Path(optional.__file__).parent)
+    modules = [m for package in packages for m in package.glob("*.py")]
+    modules += Path(rules.__file__).parent.rglob("*.py")
+    for module in sorted(set(modules)):
         digest.update(module.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -56,10 +66,7 @@ def ground_key(
     said = names.fingerprint() if names is not None else ""
     drawn = repr((sorted(kingdoms.items()), list(focus), last_moves, said))
     digest = hashlib.sha256(drawn.encode()).hexdigest()
-    # The time it was stored, besides its id: a database restored or recreated under the
-    # same cache gives its ids again to other snapshots.
-    stored = snapshot.created_at.timestamp()
-    return f"mapsvg:{_drawing_code()}:{snapshot.campaign_id}:{snapshot.pk}:{stored}:{digest}"
+    return f"mapsvg:{_snapshot_key(snapshot)}:{digest}"
 
 
 def snapshot_map(
@@ -89,16 +96,43 @@ def snapshot_map(
     return laid_over(ground, overlay)
 
 
+def derived[T](snapshot: Snapshot, what: str, make: Callable[[], T]) -> T:
+    """What `make` derives from the snapshot's file alone (and `what` names, with whatever
+    else it depends on), kept for the snapshot: a stored snapshot never changes. One not
+    stored yet is never kept."""
+    if snapshot.pk is None:
+        return make()
+    key = f"derived:{_snapshot_key(snapshot)}:{what}"
+    kept = _kept_value(key)
+    if isinstance(kept, tuple):
+        return cast(T, kept[0])
+    made = make()
+    _keep(key, (made,))
+    return made
+
+
+def _snapshot_key(snapshot: Snapshot) -> str:
+    """The snapshot's name in the cache: with the code's fingerprint, its campaign, its id
+    and the time it was stored (a database restored or recreated under the same cache
+    gives its ids again to other snapshots)."""
+    stored = snapshot.created_at.timestamp()
+    return f"{_drawing_code()}:{snapshot.campaign_id}:{snapshot.pk}:{stored}"
+
+
 def _kept(key: str) -> str | None:
-    try:
-        kept = django_cache.get(key)
-    except (RedisError, OSError) as away:
-        logger.warning("The map cache does not answer (%s): drawing the map anew.", away)
-        return None
+    kept = _kept_value(key)
     return kept if isinstance(kept, str) else None
 
 
-def _keep(key: str, ground: str) -> None:
+def _kept_value(key: str) -> object:
+    try:
+        return django_cache.get(key)
+    except (RedisError, OSError) as away:
+        logger.warning("The map cache does not answer (%s): drawing the map anew.", away)
+        return None
+
+
+def _keep(key: str, ground: object) -> None:
     try:
         django_cache.set(key, ground, KEPT_FOR)
     except (RedisError, OSError) as away:

@@ -7,6 +7,7 @@ the map with the player's planned moves and the hexes to tap.
 Read only: the page fetches the snapshot, the players, the kingdom's draft, who is ready
 and the draft's digest, and this turns them into the board."""
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -14,7 +15,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from campaign.display.mapcache import snapshot_map
+from campaign.display.mapcache import derived, snapshot_map
 from campaign.display.mapsvg.orders import Move, Pick
 from campaign.display.mapsvg.scene import capital_of, looks_of
 from campaign.gazetteer import Names
@@ -193,11 +194,11 @@ def orders_board(
     ]
     given = drafted(draft, data, me)
     names = names_of(data, membership.campaign.gazetteer, players)
-    units = _unit_rows(data, me, given, _still_to_order(data, me, given), names)
+    units = _unit_rows(data, me, given, _still_to_order(snapshot, me, given), names)
     if next_after is not None and not cycle:
         selected = next((u.id for u in units if not u.settled and u.id != next_after), None)
     chosen = next((u for u in units if u.id == selected), None)
-    choices = _choices(data, chosen.id) if chosen and mine else None
+    choices = _choices(snapshot, chosen.id) if chosen and mine else None
     pending_orders = [p for p in data.get("pending", []) if p["kind"] == PendingKind.ORDERS]
     return Board(
         campaign=membership.campaign,
@@ -288,10 +289,18 @@ def _asked_units(data: Json, kingdom: str) -> list[str]:
     ]
 
 
-def _still_to_order(data: Json, kingdom: str, drafted: list[Json]) -> list[str]:
-    """The kingdom's units that need an order besides those `drafted`, as the engine counts
-    them (an army aboard a ship needs none, one put ashore does: ruling O8); in the order
-    cycle, those the campaign asks for now."""
+def _still_to_order(snapshot: Snapshot, kingdom: str, drafted: list[Json]) -> list[str]:
+    """The kingdom's units that need an order besides those `drafted`, as the engine
+    counts them (an army aboard a ship needs none, one put ashore does: ruling O8); in the
+    order cycle, those the campaign asks for now. Kept for the snapshot (`derived`)."""
+    given = json.dumps(drafted, sort_keys=True)
+    digest = hashlib.sha256(f"{kingdom}:{given}".encode()).hexdigest()[:32]
+    return derived(
+        snapshot, f"unordered:{digest}", lambda: _unordered(snapshot.data, kingdom, drafted)
+    )
+
+
+def _unordered(data: Json, kingdom: str, drafted: list[Json]) -> list[str]:
     if orders_in_cycle(data["options"]) or not _asked_units(data, kingdom):
         return _asked_units(data, kingdom)
     try:
@@ -337,7 +346,12 @@ def _carried(drafted: list[Json]) -> dict[str, str]:
     return {o["carry"]: o["unit"] for o in drafted if o.get("carry")}
 
 
-def _choices(data: Json, unit_id: str) -> OrderChoices | None:
+def _choices(snapshot: Snapshot, unit_id: str) -> OrderChoices | None:
+    """What the unit may be ordered to do at the snapshot, kept for it (`derived`)."""
+    return derived(snapshot, f"choices:{unit_id}", lambda: _choices_at(snapshot.data, unit_id))
+
+
+def _choices_at(data: Json, unit_id: str) -> OrderChoices | None:
     try:
         return order_choices(parse_campaign(data), unit_id)
     except (RuleError, KeyError):

@@ -50,11 +50,12 @@ def visible_to(kingdom: str) -> Q:
     return Q(key=HERALD) | Q(key__contains=f",{kingdom},") if kingdom else Q(key=HERALD)
 
 
-def correspondence_for(campaign: Campaign, user: User, pk: int) -> Correspondence | None:
-    """The correspondence, if the user may read it: the herald for every member, another
-    only for the players of its kingdoms."""
-    membership = campaign.memberships.filter(user=user).first()
-    if membership is None or campaign.letters == Campaign.Letters.NONE:
+def correspondence_for(membership: Membership, pk: int) -> Correspondence | None:
+    """The correspondence, if the member (`membership`, the signed-in user's, as the page
+    read it) may read it: the herald for every member, another only for the players of its
+    kingdoms."""
+    campaign = membership.campaign
+    if campaign.letters == Campaign.Letters.NONE:
         return None
     found = campaign.correspondences.filter(visible_to(membership.kingdom), pk=pk)
     return found.first()

@@ -138,9 +138,7 @@ def _correspondence(
     request: HttpRequest, slug: str, number: int
 ) -> tuple[Membership, Correspondence]:
     membership = membership_for(request, slug)
-    found = letters_services.correspondence_for(
-        membership.campaign, signed_in_user(request), number
-    )
+    found = letters_services.correspondence_for(membership, number)
     if found is None:
         raise Http404("No such letters.")
     return membership, found

@@ -341,6 +341,20 @@ def test_a_letters_poll_answered_304_makes_three_queries_at_most(
         assert again(client, address, poll, **HTMX).status_code == 304
 
 
+def test_a_letters_poll_drawn_makes_fourteen_queries_at_most(
+    client, cast, campaign, django_assert_max_num_queries
+):
+    signed_in(client, cast["alice"])
+    sent = client.post(
+        url(campaign, "letter_write"), {"to": "@herald", "text": "Hear ye!"}, follow=True
+    )
+    address = sent.redirect_chain[-1][0]
+    # The session, the user, the tag, the membership, the correspondence (the viewer's
+    # membership read once, issue 37), the letters read and their savepoints, the names.
+    with django_assert_max_num_queries(14):
+        assert client.get(address, **HTMX).status_code == 200
+
+
 # --- the map drawn once ---------------------------------------------------------------
 
 
