@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +24,7 @@ from hypothesis import settings as hypothesis_settings
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 from config.celery import app as celery_app
-from tests.campaign.helpers import at_step, make_cast, new_campaign, play_until
+from tests.campaign.helpers import CAST, at_step, make_cast, new_campaign, play_until
 from tests.notifications.notifying import discord_stand_in, with_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -192,17 +192,21 @@ def cast_read_again(cast: dict[str, Any]) -> dict[str, Any]:
 
 
 def campaign_made_once(
-    make: Callable[[dict[str, Any]], Any], *, name: str = "campaign"
+    make: Callable[[dict[str, Any]], Any],
+    *,
+    name: str = "campaign",
+    names: Sequence[str] = CAST,
 ) -> tuple[Any, Any, Any]:
-    """The fixtures of a module whose tests start from one campaign, made once for the
-    module (`made_for_the_module`) by `make` from the cast: `made` (the cast and the
-    campaign), and for each test `cast` and the campaign (`name`), read again. A module
-    takes them as `made, cast, campaign = campaign_made_once(...)`."""
+    """The fixtures of a module (or a folder's conftest) whose tests start from one
+    campaign, made once for the module (`made_for_the_module`) by `make` from the cast of
+    `names`: `made` (the cast and the campaign), and for each test `cast` and the campaign
+    (`name`), read again. A module takes them as `made, cast, campaign =
+    campaign_made_once(...)`."""
 
     @pytest.fixture(scope="module")
     def made(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[Any, Any]]:
         with made_for_the_module(django_db_blocker):
-            cast = make_cast()
+            cast = make_cast(names)
             yield cast, make(cast)
 
     @pytest.fixture(name="cast")

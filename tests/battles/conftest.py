@@ -13,19 +13,10 @@ from battles.models import Battle
 from battles.services import results
 from campaign.models import Campaign
 from campaign.services import common, members, setup
-from tests.campaign.helpers import LEAGUE_CAST, make_cast, play_from
+from tests.campaign.helpers import LEAGUE_CAST, play_from
+from tests.conftest import campaign_made_once
 
 KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
-
-
-@pytest.fixture
-def cast() -> dict[str, User]:
-    return make_cast(LEAGUE_CAST)
-
-
-@pytest.fixture
-def campaign(cast: dict[str, User]) -> Campaign:
-    return make_league(cast)
 
 
 def make_league(cast: dict[str, User]) -> Campaign:
@@ -42,6 +33,10 @@ def make_league(cast: dict[str, User]) -> Campaign:
     members.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
     campaign.refresh_from_db()
     return campaign
+
+
+# The league is made once for each module (its tests' changes rolled back after each).
+made, cast, campaign = campaign_made_once(make_league, names=LEAGUE_CAST)
 
 
 def hand_off(
