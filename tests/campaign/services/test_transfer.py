@@ -44,12 +44,17 @@ from campaign.words import names_of
 from tests.battles.conftest import hand_off, make_league
 from tests.battles.pictures import png, stored, upload
 from tests.campaign.helpers import LEAGUE_CAST, make_cast, signed_in
+from tests.conftest import made_for_the_module
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def cast():
+    return make_people()
+
+
+def make_people() -> dict[str, User]:
     make = User.objects.create_user
     return {name: make(name, password="a-long-test-password") for name in ("gm", "alice", "bob")}
 
@@ -367,6 +372,18 @@ def spoil(document: dict[str, Any], how: str) -> object:
     return bad
 
 
+@pytest.fixture(scope="module")
+def eight_steps_in(django_db_setup: None, django_db_blocker: Any) -> dict[str, Any]:
+    """A campaign eight steps in, exported, made once for the module: the campaign and its
+    people are rolled back at once, and each test imports the document (which names its
+    members by their usernames, never by ids) beside the cast it makes."""
+    with made_for_the_module(django_db_blocker):
+        people = make_people()
+        campaign = start_campaign(people)
+        play(campaign, people, steps=8)
+        return campaign_export(campaign)
+
+
 @pytest.mark.parametrize(
     ("how", "field"),
     [
@@ -395,12 +412,9 @@ def spoil(document: dict[str, Any], how: str) -> object:
         ("a settlement kept at no hex", "campaign.names.settlements"),
     ],
 )
-def test_a_bad_document_is_refused_and_changes_nothing(cast, how, field):
-    campaign = start_campaign(cast)
-    play(campaign, cast, steps=8)
-    document = campaign_export(campaign)
+def test_a_bad_document_is_refused_and_changes_nothing(cast, how, field, eight_steps_in):
+    document = copy.deepcopy(eight_steps_in)
     document["members"][1]["username"] = "zed"  # an import would have to make this user
-    campaign.delete()
     before = database()
 
     with pytest.raises(ServiceError) as refusal:
