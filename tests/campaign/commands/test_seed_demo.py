@@ -18,6 +18,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import User
+from battles.models import BattlePhoto
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.options import offered
 from campaign.services import common
@@ -175,7 +176,8 @@ def test_demo_s_battle_has_its_winners_report_with_a_photograph(demo, client):
     client.force_login(User.objects.get(username="carol"))
     card = html.unescape(client.get(reverse("battles:card", args=[campaign.slug, 1])).text)
     assert "held the centre with its infantry" in card
-    photo = reverse("battles:battle_photo", args=[campaign.slug, 1, 1, "large"])
+    (picture_row,) = BattlePhoto.objects.filter(report__battle__campaign=campaign)
+    photo = reverse("battles:battle_photo", args=[campaign.slug, 1, picture_row.pk, "large"])
     assert photo in card
     picture = client.get(photo)
     assert picture["Content-Type"] == "image/jpeg"
