@@ -328,14 +328,21 @@ def test_the_status_poll_makes_three_queries_at_most_or_seven_drawn(
         assert again(alice, address, first, **HTMX).status_code == 200
 
 
-def test_a_letters_poll_answered_304_makes_three_queries_at_most(
-    client, cast, campaign, django_assert_max_num_queries
-):
-    signed_in(client, cast["alice"])
+def heralded(client: Client, user: Any, campaign: Any) -> str:
+    """The user, signed in, writes through the herald; the address of the letters page the
+    post lands on (the page that polls)."""
+    signed_in(client, user)
     sent = client.post(
         url(campaign, "letter_write"), {"to": "@herald", "text": "Hear ye!"}, follow=True
     )
-    address = sent.redirect_chain[-1][0]
+    address: str = sent.redirect_chain[-1][0]
+    return address
+
+
+def test_a_letters_poll_answered_304_makes_three_queries_at_most(
+    client, cast, campaign, django_assert_max_num_queries
+):
+    address = heralded(client, cast["alice"], campaign)
     poll = client.get(address, **HTMX)
     with django_assert_max_num_queries(3):
         assert again(client, address, poll, **HTMX).status_code == 304
@@ -344,11 +351,7 @@ def test_a_letters_poll_answered_304_makes_three_queries_at_most(
 def test_a_letters_poll_drawn_makes_fourteen_queries_at_most(
     client, cast, campaign, django_assert_max_num_queries
 ):
-    signed_in(client, cast["alice"])
-    sent = client.post(
-        url(campaign, "letter_write"), {"to": "@herald", "text": "Hear ye!"}, follow=True
-    )
-    address = sent.redirect_chain[-1][0]
+    address = heralded(client, cast["alice"], campaign)
     # The session, the user, the tag, the membership, the correspondence (the viewer's
     # membership read once, issue 37), the letters read and their savepoints, the names.
     with django_assert_max_num_queries(14):
