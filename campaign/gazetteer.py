@@ -28,6 +28,7 @@ database."""
 
 import copy
 import hashlib
+import json
 import random
 import re
 from collections import deque
@@ -291,6 +292,7 @@ class Names(Mapping[str, str]):
         }
         self.given: dict[str, str] = dict(gazetteer.get("units", {}))
         self.settled = frozenset(settled) | {_key_hex(k) for k in gazetteer.get("settled", [])}
+        self._said = gazetteer  # what `fingerprint` digests, as given
 
     @classmethod
     def of(
@@ -320,14 +322,8 @@ class Names(Mapping[str, str]):
     def fingerprint(self) -> str:
         """A short digest of every name these say: what a picture drawn with them is kept
         under (a renamed place or unit draws it anew)."""
-        said = (
-            sorted(self.kingdoms.items()),
-            sorted(self.settlements.items()),
-            sorted(self.regions.items()),
-            sorted(self.given.items()),
-            sorted(self.settled),
-        )
-        return hashlib.sha256(repr(said).encode()).hexdigest()[:16]
+        said = [self.kingdoms, self._said, sorted(self.settled)]
+        return hashlib.sha256(json.dumps(said, sort_keys=True).encode()).hexdigest()[:16]
 
     def kingdom(self, kingdom: object) -> str:
         return self.kingdoms.get(str(kingdom), str(kingdom))

@@ -3,7 +3,7 @@
 kind many times, with the CPU and the queries each costs.
 
     scripts/with-servers .venv/bin/python loadtest/profile_requests.py [--repeat N]
-        [--profile KIND] [--top N]
+        [--profile KIND] [--top N] [--only KIND,KIND]
 
 Seeds a few campaigns on the empty database DATABASE_URL names (seed_load, as the load
 test does), served as loadtest/run serves them (DEBUG off, sessions read from REDIS_URL),
@@ -122,6 +122,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--profile", help="a kind of request to profile (its name below)")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--only", help="the kinds of request to ask, comma-separated (all)")
     options = parser.parse_args()
 
     call_command("migrate", verbosity=0)
@@ -187,7 +188,10 @@ def main() -> None:
         ("healthz_200", lambda: drafting.get("/healthz", secure=True)),
     ]
     print(f"{len(players)} players; {options.repeat} requests of each kind, in this process")
+    only = set(options.only.split(",")) if options.only else {name for name, _ in run}
     for name, ask in run:
+        if name not in only:
+            continue
         measure(name, ask, options.repeat, options.profile, options.top)
 
 

@@ -26,7 +26,7 @@ from redis.exceptions import RedisError
 from campaign import rules
 from campaign.display import mapsvg, optional
 from campaign.display.mapsvg.orders import Mark, Move, Pick
-from campaign.display.mapsvg.render import draw_ground, draw_overlay, laid_over
+from campaign.display.mapsvg.render import draw_ground, draw_overlay, laid_over, map_hexes
 from campaign.display.mapsvg.scene import KingdomLook
 from campaign.gazetteer import Names
 from campaign.models import Snapshot
@@ -90,9 +90,11 @@ def snapshot_map(
             snapshot.data, kingdoms=kingdoms, focus=focus, last_moves=last_moves, names=names
         )
         _keep(key, ground)
+    on_map = derived(snapshot, "map_hexes", lambda: map_hexes(snapshot.data))
     overlay = draw_overlay(
-        snapshot.data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks, names=names
-    )
+        snapshot.data, on_map, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks,
+        names=names,
+    )  # fmt: skip
     return laid_over(ground, overlay)
 
 

@@ -90,6 +90,32 @@ GAZETTEER = {
 NAMES = Names({"aldermark": "Aldermark", "red-elves": "Red Elves"}, GAZETTEER, settled=[(0, 0)])
 
 
+def test_the_fingerprint_of_the_names_changes_with_every_name_they_say():
+    """What a map drawn with the names is kept under (campaign.display.mapcache): the same
+    names give the same fingerprint; a renamed kingdom, settlement, region or unit, or a
+    tile settled since, gives another."""
+    kingdoms = dict(NAMES.kingdoms)
+    same = Names(kingdoms, json.loads(json.dumps(GAZETTEER)), settled=[(0, 0)])
+    assert same.fingerprint() == NAMES.fingerprint()
+    renamed = json.loads(json.dumps(GAZETTEER))
+    renamed["settlements"]["1,0"] = "Ashworth"
+    region = json.loads(json.dumps(GAZETTEER))
+    region["regions"][0]["name"] = "the Blackwood"
+    unit = json.loads(json.dumps(GAZETTEER))
+    unit["units"]["aldermark-3"] = "the Steel Host"
+    others = [
+        Names({**kingdoms, "aldermark": "Aldmark"}, GAZETTEER, settled=[(0, 0)]),
+        Names(kingdoms, renamed, settled=[(0, 0)]),
+        Names(kingdoms, region, settled=[(0, 0)]),
+        Names(kingdoms, unit, settled=[(0, 0)]),
+        Names(kingdoms, GAZETTEER, settled=[(0, 0), (1, 0)]),
+        NAMES.seeing([{"type": "built", "hex": [2, 0]}]),
+    ]
+    prints = {names.fingerprint() for names in others}
+    assert len(prints) == len(others)
+    assert NAMES.fingerprint() not in prints
+
+
 def test_a_tile_with_a_settlement_is_said_by_its_name_and_one_without_by_its_region():
     assert (NAMES.place([0, 0]), NAMES.at([0, 0])) == ("Harrowby", "at Harrowby")
     assert (NAMES.place([1, 0]), NAMES.at([1, 0])) == ("the Greywood", "in the Greywood")

@@ -4,7 +4,7 @@ viewer sees over it: planned moves, marks, picks), and `render_map`, the one lai
 other (`laid_over`)."""
 
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from campaign.display.mapsvg.control import (
@@ -74,8 +74,9 @@ def render_map(
         data, kingdoms=kingdoms, focus=focus, last_moves=moves is None, names=names
     )
     overlay = draw_overlay(
-        data, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks, names=names
-    )
+        data, map_hexes(data), kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks,
+        names=names,
+    )  # fmt: skip
     return laid_over(ground, overlay)
 
 
@@ -181,8 +182,14 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: Scene) -> None:
         draw_contested(group, x, y)
 
 
+def map_hexes(data: Mapping[str, Any]) -> frozenset[Hex]:
+    """The hexes of the file's map: the only ones an overlay draws on."""
+    return frozenset(h for h in (as_hex(t.get("hex")) for t in map_tiles(data)) if h is not None)
+
+
 def draw_overlay(
     data: Mapping[str, Any],
+    on_map: Collection[Hex],
     *,
     kingdoms: Mapping[str, KingdomLook],
     picks: Sequence[Pick] = (),
@@ -191,8 +198,8 @@ def draw_overlay(
     names: Names | None = None,
 ) -> str:
     """What one viewer sees over the ground, as SVG elements to lay over it: `moves` (a
-    player's planned arrows), `marks`, then `picks` on top; each only on the map's hexes."""
-    on_map = {h for h in (as_hex(t.get("hex")) for t in map_tiles(data)) if h is not None}
+    player's planned arrows), `marks`, then `picks` on top; each only on the map's hexes
+    (`on_map`, the file's `map_hexes`)."""
     root = ET.Element("g")
     if moves:
         defs = element(root, "defs")
