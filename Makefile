@@ -96,6 +96,7 @@ bench: $(VENV)/.runtime
 	$(PY) manage.py bench
 	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_storage
 	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_pages
+	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_first_visits
 
 # Mutation testing of the rules engine (scripts/mutate, mutmut configured in pyproject.toml):
 # each mutant of campaign/rules/ (or of the MODULES named, comma-separated) against the
