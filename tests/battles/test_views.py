@@ -83,11 +83,8 @@ def test_the_card_says_what_each_result_does_to_the_campaign(client, cast, battl
     # two tiles to go to
     assert "Brightwater's 1st army retreats to a tile its player chooses" in html.unescape(page)
     assert "Brightwater learns a new strategy" in page
-
-
-def test_what_each_result_would_do_is_tried_on_the_file_without_changing_it(battle):
-    """The card tries each result on the snapshot's own file (no copy of its months of
-    events): the engine leaves it as it was."""
+    # Each result is tried on the snapshot's own file (no copy of its months of events):
+    # the engine leaves it as it was.
     data = common.latest_snapshot(battle.campaign).data
     before = copy.deepcopy(data)
     assert card.outcomes(data, battle, said(battle.campaign))
