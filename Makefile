@@ -90,12 +90,14 @@ fuzz-long: $(VENV)/.dev
 	HYPOTHESIS_PROFILE=long $(PYTEST) tests/test_fuzz_posts.py tests/test_fuzz_files.py
 
 # One figure a line, `bench: NAME VALUE UNIT`, and a line per target (met or not met).
-# The engine's figures need no server; storage and page throughput are measured on a
-# throwaway PostgreSQL and Redis (scripts/with-servers; apt install postgresql redis-server).
+# The engine's figures need no server; storage, page throughput and first visits (the
+# demo's pages against /healthz) are measured on a throwaway PostgreSQL and Redis
+# (scripts/with-servers; apt install postgresql redis-server).
 bench: $(VENV)/.runtime
 	$(PY) manage.py bench
 	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_storage
 	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_pages
+	PATH=$(CURDIR)/$(BIN):$$PATH scripts/with-servers $(PY) manage.py bench_first_visits
 
 # Mutation testing of the rules engine (scripts/mutate, mutmut configured in pyproject.toml):
 # each mutant of campaign/rules/ (or of the MODULES named, comma-separated) against the

@@ -262,9 +262,11 @@ def _tried(data: Json, entries: list[Json], own: set[str]) -> Json | RuleError:
     an earlier battle asks of a unit not among `own` is taken to the first tile offered, so
     the trial goes on to the results after it (at most as many times as there are
     battles)."""
-    trial = copy.deepcopy(data)
-    inputs = trial.setdefault("inputs", {})
+    # The engine reads the file without changing it (the services hand it theirs so): only
+    # the inputs, which the trial adds to, are copied, not the file's months of events.
+    inputs: Json = copy.deepcopy(data.get("inputs", {}))
     inputs.setdefault("battles", []).extend(entries)
+    trial = {**data, "inputs": inputs}
     for _ in range(len(data.get("battles", [])) + 1):
         try:
             after: Json = advance(trial)

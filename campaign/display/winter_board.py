@@ -15,8 +15,8 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.display import winter as words
+from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg.orders import Mark, Pick
-from campaign.display.mapsvg.render import render_map
 from campaign.display.mapsvg.scene import from_capital, looks_of
 from campaign.gazetteer import Names
 from campaign.models import Membership, Snapshot, Submission
@@ -59,6 +59,7 @@ class Board:
     """What the winter page shows of one kingdom at one snapshot."""
 
     membership: Membership
+    snapshot: Snapshot
     data: Json
     seen: int
     kind: PendingKind | None  # the winter's decision asked of the kingdom now, if any
@@ -104,6 +105,7 @@ def winter_board(
     given = next((s for s in own if s.kind == kind), None) if kind else None
     return Board(
         membership=membership,
+        snapshot=snapshot,
         data=data,
         seen=snapshot.number,
         kind=kind,
@@ -336,8 +338,8 @@ def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[M
     picks += _artefact_picks(step.get("artefact_spots", {}), step.get("here_at"), names)
     own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
     around = [n for h in own for n in neighbours(h)]
-    return render_map(
-        board.data,
+    return snapshot_map(
+        board.snapshot,
         kingdoms=looks,
         picks=picks,
         moves=[],

@@ -33,6 +33,7 @@ from campaign.forms import (
     ArmyForm,
     ArtefactsForm,
     CampaignForm,
+    Choices,
     ExtendForm,
     HandOverForm,
     InviteForm,
@@ -89,14 +90,14 @@ FORMS: dict[str, type[forms.Form]] = {
 }
 
 
-def _form(
-    action: str, data: Json | None, people: People, gazetteer: Json, post: Any = None
-) -> forms.Form:
+def _form(action: str, choices: dict[str, Choices], people: People, post: Any = None) -> forms.Form:
+    """The action's form, its choices the campaign's (`correction_choices`, made once for
+    all the page's forms) and its members (`people`)."""
     form_class = FORMS[action]
     if issubclass(form_class, CampaignForm):
-        return form_class(post, auto_id=f"{action}-%s", **correction_choices(data, gazetteer))
+        return form_class(post, auto_id=f"{action}-%s", **choices)
     if issubclass(form_class, PeopleForm):
-        kingdoms = correction_choices(data)["kingdoms"]
+        kingdoms = choices["kingdoms"]
         return form_class(post, auto_id=f"{action}-%s", people=people, kingdoms=kingdoms)
     return form_class(post, auto_id=f"{action}-%s")
 
@@ -121,9 +122,8 @@ def _render(
     audit = list(campaign.audit.select_related("actor")[:AUDIT_SHOWN])
     settled = battle_entries.settled_meanwhile(campaign)
     context = dashboard_board(campaign, snapshot, members, ready, audit, timezone.now(), settled)
-    page_forms = {
-        action: _form(action, data, people_of(members), campaign.gazetteer) for action in FORMS
-    }
+    choices, people = correction_choices(data, campaign.gazetteer), people_of(members)
+    page_forms = {action: _form(action, choices, people) for action in FORMS}
     pool = (data or {}).get("artefacts") or []
     page_forms["artefacts"].initial["artefacts"] = "\n".join(
         f"{a['name']}, {a['points']}" for a in pool
@@ -416,7 +416,8 @@ def dashboard_action(request: HtmxHttpRequest, slug: str, action: str) -> HttpRe
     campaign = membership.campaign
     newest = campaign.snapshots.defer("decisions").order_by("-number").first()
     people = people_of(list(campaign.memberships.select_related("user")))
-    form = _form(action, newest.data if newest else None, people, campaign.gazetteer, request.POST)
+    choices = correction_choices(newest.data if newest else None, campaign.gazetteer)
+    form = _form(action, choices, people, request.POST)
     if not form.is_valid():
         refused(request, form_errors(form))
         # A post that carries no page's `seen` was never on this page: the page, afresh.

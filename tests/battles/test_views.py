@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from battles import card
 from battles.board import cast_of, state_words
 from battles.models import Battle, PlayTime, ResultReport
 from battles.services import decisions, results
@@ -82,6 +83,12 @@ def test_the_card_says_what_each_result_does_to_the_campaign(client, cast, battl
     # two tiles to go to
     assert "Brightwater's 1st army retreats to a tile its player chooses" in html.unescape(page)
     assert "Brightwater learns a new strategy" in page
+    # Each result is tried on the snapshot's own file (no copy of its months of events):
+    # the engine leaves it as it was.
+    data = common.latest_snapshot(battle.campaign).data
+    before = copy.deepcopy(data)
+    assert card.outcomes(data, battle, said(battle.campaign))
+    assert data == before
 
 
 @pytest.mark.parametrize("viewer", ["eve", None])

@@ -84,15 +84,21 @@ class Tally:
 class Command(BaseCommand):
     help = "Measure the map pages' throughput under gunicorn against a minimal view."
     requires_system_checks = []  # noqa: RUF012  (the key is its own, shared with gunicorn)
+    quick = "a small map and short runs"  # what --quick does (bench_first_visits' its own)
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("--quick", action="store_true", help="a small map and short runs")
+        parser.add_argument("--quick", action="store_true", help=self.quick)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        plan = QUICK if options["quick"] else FULL
         # The sessions it signs its players in with are read by gunicorn: one key for both.
         settings.SECRET_KEY = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50)
         call_command("migrate", verbosity=0, interactive=False, skip_checks=True)
+        for line in self.measure(quick=options["quick"]):
+            self.stdout.write(line)
+
+    def measure(self, *, quick: bool) -> Iterator[str]:
+        """The lines it prints, the pages measured under gunicorn on the migrated database."""
+        plan = QUICK if quick else FULL
         if Campaign.objects.filter(slug=SLUG).exists():
             raise CommandError(f"A campaign {SLUG!r} exists already: a bench is running?")
         players = _players(plan.kingdoms)
@@ -100,8 +106,7 @@ class Command(BaseCommand):
             campaign = _store_campaign(plan, players)
             cookies = [_session_cookie(user) for user in players]
             with _gunicorn() as port:
-                for line in bench(plan, campaign, port, cookies):
-                    self.stdout.write(line)
+                yield from bench(plan, campaign, port, cookies)
         finally:
             Campaign.objects.filter(slug=SLUG).delete()
             User.objects.filter(pk__in=[u.pk for u in players]).delete()
