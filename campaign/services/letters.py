@@ -50,15 +50,44 @@ def visible_to(kingdom: str) -> Q:
     return Q(key=HERALD) | Q(key__contains=f",{kingdom},") if kingdom else Q(key=HERALD)
 
 
-def correspondence_for(membership: Membership, pk: int) -> Correspondence | None:
+@dataclass(frozen=True)
+class Opened:
+    """A correspondence as a member opens it, with how far its letters go and how far they
+    are read, all read with it."""
+
+    correspondence: Correspondence
+    newest: int  # its newest letter's id (0: none yet)
+    read_up_to: int  # how far the member's kingdom has read it
+    others_read_up_to: int  # how far any other kingdom has read it, the furthest
+
+
+def correspondence_for(membership: Membership, pk: int) -> Opened | None:
     """The correspondence, if the member (`membership`, the signed-in user's, as the page
     read it) may read it: the herald for every member, another only for the players of its
-    kingdoms."""
+    kingdoms. One query, which also reads how far its letters go and are read."""
     campaign = membership.campaign
     if campaign.letters == Campaign.Letters.NONE:
         return None
-    found = campaign.correspondences.filter(visible_to(membership.kingdom), pk=pk)
-    return found.first()
+    kingdom = membership.kingdom
+    reads = LettersRead.objects.filter(correspondence=OuterRef("pk")).order_by("-up_to")
+    newest = Letter.objects.filter(correspondence=OuterRef("pk")).order_by("-pk")
+    found = (
+        campaign.correspondences.filter(visible_to(kingdom), pk=pk)
+        .annotate(
+            newest=Subquery(newest.values("pk")[:1]),
+            read_up_to=Subquery(reads.filter(kingdom=kingdom).values("up_to")[:1]),
+            others_read_up_to=Subquery(reads.exclude(kingdom=kingdom).values("up_to")[:1]),
+        )
+        .first()
+    )
+    if found is None:
+        return None
+    return Opened(
+        found,
+        newest=found.newest or 0,
+        read_up_to=found.read_up_to or 0,
+        others_read_up_to=found.others_read_up_to or 0,
+    )
 
 
 @transaction.atomic
@@ -138,13 +167,14 @@ def letter_edit(*, letter: Letter, user: User, text: str) -> Letter:
     return letter
 
 
-def edit_refusal(letter: Letter) -> str:
-    """Why the letter may no longer be changed ("" if it may)."""
+def edit_refusal(letter: Letter, *, others_read_up_to: int | None = None) -> str:
+    """Why the letter may no longer be changed ("" if it may). `others_read_up_to`: how far
+    the other kingdoms have read its correspondence, if known (else asked)."""
     if letter.posted:
         return POSTED
     if timezone.now() - letter.written_at > EDITABLE_FOR:
         return "A letter may be changed for five minutes after it is written: this one no longer."
-    if read_by_others(letter):
+    if read_by_others(letter) if others_read_up_to is None else others_read_up_to >= letter.pk:
         return "It has been read: a letter read stands as it is."
     return ""
 
@@ -155,6 +185,25 @@ def read_by_others(letter: Letter) -> bool:
         .filter(up_to__gte=letter.pk)
         .exists()
     )
+
+
+def editable(opened: Opened, letters: Iterable[Letter], kingdom: str) -> set[int]:
+    """The kingdom's own letters of the correspondence opened that it may still change."""
+    return {
+        letter.pk
+        for letter in letters
+        if kingdom
+        and letter.kingdom == kingdom
+        and not edit_refusal(letter, others_read_up_to=opened.others_read_up_to)
+    }
+
+
+def opened_read(opened: Opened, kingdom: str) -> int | None:
+    """`correspondence_read` for a correspondence as it was opened: nothing to read, and no
+    query, when the kingdom had read its newest letter already."""
+    if not kingdom or opened.newest <= opened.read_up_to:
+        return None
+    return correspondence_read(opened.correspondence, kingdom)
 
 
 @transaction.atomic

@@ -136,7 +136,7 @@ def letter_write(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _correspondence(
     request: HttpRequest, slug: str, number: int
-) -> tuple[Membership, Correspondence]:
+) -> tuple[Membership, letters_services.Opened]:
     membership = membership_for(request, slug)
     found = letters_services.correspondence_for(membership, number)
     if found is None:
@@ -147,12 +147,13 @@ def _correspondence(
 def _correspondence_page(
     request: HttpRequest,
     membership: Membership,
-    correspondence: Correspondence,
+    opened: letters_services.Opened,
     form: LetterForm | None = None,
     status: int = 200,
     letters: list[Letter] | None = None,
 ) -> HttpResponse:
     names = _names(membership.campaign)
+    correspondence = opened.correspondence
     if letters is None:
         letters = list(correspondence.letters.all())
     may_write = bool(membership.kingdom) and membership.campaign.letters != Campaign.Letters.NONE
@@ -162,21 +163,12 @@ def _correspondence_page(
         "correspondence": correspondence,
         "between": between(correspondence, names),
         "letters": [(letter, names.get(letter.kingdom, letter.kingdom)) for letter in letters],
-        "editable": _editable(letters, membership.kingdom),
+        "editable": letters_services.editable(opened, letters, membership.kingdom),
         "form": (form or LetterForm()) if may_write else None,
     }
     return page_or_fragment(
         request, "campaign/correspondence.html", context, fragment="letters", status=status
     )
-
-
-def _editable(letters: list[Letter], kingdom: str) -> set[int]:
-    """The kingdom's own letters it may still change."""
-    return {
-        letter.pk
-        for letter in letters
-        if kingdom and letter.kingdom == kingdom and not letters_services.edit_refusal(letter)
-    }
 
 
 @login_required
@@ -185,16 +177,16 @@ def _editable(letters: list[Letter], kingdom: str) -> set[int]:
 def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """The letters of one correspondence, oldest first; read by the kingdom as it is shown.
     Its list follows new letters without a reload (htmx polls it)."""
-    membership, correspondence = _correspondence(request, slug, number)
+    membership, opened = _correspondence(request, slug, number)
     # Its letters are read as it is shown. If that read new ones, the tag is taken again,
     # with them read, before the letters are, so that the page shows at least what the tag
     # counts; it is the page's only if the page shows no letter newer than those read. Then
     # the next poll, with nothing new, is answered 304, and a letter written meanwhile is
     # never left out of the page under its tag.
-    read_up_to = letters_services.correspondence_read(correspondence, membership.kingdom)
+    read_up_to = letters_services.opened_read(opened, membership.kingdom)
     tag = campaign_tag(request, slug) if read_up_to else None
-    letters = list(correspondence.letters.all())
-    response = _correspondence_page(request, membership, correspondence, letters=letters)
+    letters = list(opened.correspondence.letters.all())
+    response = _correspondence_page(request, membership, opened, letters=letters)
     if tag is not None and letters[-1].pk == read_up_to:
         response["ETag"] = quote_etag(tag)
     return response
@@ -204,10 +196,11 @@ def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> Htt
 @require_POST
 def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A letter to the same kingdoms (or, on the herald, to everyone)."""
-    membership, correspondence = _correspondence(request, slug, number)
+    membership, opened = _correspondence(request, slug, number)
+    correspondence = opened.correspondence
     form = LetterForm(request.POST)
     if not form.is_valid():
-        return _correspondence_page(request, membership, correspondence, form, status=400)
+        return _correspondence_page(request, membership, opened, form, status=400)
     try:
         letter = letters_services.letter_write(
             campaign=membership.campaign,
@@ -218,7 +211,7 @@ def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
     except common.ServiceError as error:
         form.add_error(None, error.message)
-        return _correspondence_page(request, membership, correspondence, form, status=400)
+        return _correspondence_page(request, membership, opened, form, status=400)
     _sent(request, letter)
     return redirect("campaign:correspondence", slug=slug, number=number)
 
