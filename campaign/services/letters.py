@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Concat
 from django.utils import timezone
 
@@ -52,11 +52,9 @@ def visible_to(kingdom: str) -> Q:
 
 @dataclass(frozen=True)
 class Opened:
-    """A correspondence as a member opens it, with how far its letters go and how far they
-    are read, all read with it."""
+    """A correspondence as a member opens it, with how far it is read."""
 
     correspondence: Correspondence
-    newest: int  # its newest letter's id (0: none yet)
     read_up_to: int  # how far the member's kingdom has read it
     others_read_up_to: int  # how far any other kingdom has read it, the furthest
 
@@ -64,30 +62,18 @@ class Opened:
 def correspondence_for(membership: Membership, pk: int) -> Opened | None:
     """The correspondence, if the member (`membership`, the signed-in user's, as the page
     read it) may read it: the herald for every member, another only for the players of its
-    kingdoms. One query, which also reads how far its letters go and are read."""
+    kingdoms. With how far its kingdoms have read it (two plain queries: the ORM takes
+    longer to compile one with subqueries than the database to answer both)."""
     campaign = membership.campaign
     if campaign.letters == Campaign.Letters.NONE:
         return None
     kingdom = membership.kingdom
-    reads = LettersRead.objects.filter(correspondence=OuterRef("pk")).order_by("-up_to")
-    newest = Letter.objects.filter(correspondence=OuterRef("pk")).order_by("-pk")
-    found = (
-        campaign.correspondences.filter(visible_to(kingdom), pk=pk)
-        .annotate(
-            newest=Subquery(newest.values("pk")[:1]),
-            read_up_to=Subquery(reads.filter(kingdom=kingdom).values("up_to")[:1]),
-            others_read_up_to=Subquery(reads.exclude(kingdom=kingdom).values("up_to")[:1]),
-        )
-        .first()
-    )
+    found = campaign.correspondences.filter(visible_to(kingdom), pk=pk).first()
     if found is None:
         return None
-    return Opened(
-        found,
-        newest=found.newest or 0,
-        read_up_to=found.read_up_to or 0,
-        others_read_up_to=found.others_read_up_to or 0,
-    )
+    reads = dict(found.reads.values_list("kingdom", "up_to"))
+    mine = reads.pop(kingdom, 0) if kingdom else 0
+    return Opened(found, read_up_to=mine, others_read_up_to=max(reads.values(), default=0))
 
 
 @transaction.atomic
@@ -198,10 +184,10 @@ def editable(opened: Opened, letters: Iterable[Letter], kingdom: str) -> set[int
     }
 
 
-def opened_read(opened: Opened, kingdom: str) -> int | None:
-    """`correspondence_read` for a correspondence as it was opened: nothing to read, and no
-    query, when the kingdom had read its newest letter already."""
-    if not kingdom or opened.newest <= opened.read_up_to:
+def opened_read(opened: Opened, kingdom: str, letters: list[Letter]) -> int | None:
+    """`correspondence_read` for a correspondence as it was opened, its `letters` read
+    since: nothing to read, and no query, when the kingdom had read the newest already."""
+    if not kingdom or not letters or letters[-1].pk <= opened.read_up_to:
         return None
     return correspondence_read(opened.correspondence, kingdom)
 
@@ -241,7 +227,8 @@ class Conversation:
 
 def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
     """The correspondences the kingdom reads, the newest first, with how many letters each
-    holds and how many it has not read: one query."""
+    holds and how many it has not read: one query, with one subquery (the ORM compiles each
+    for longer than the database takes to answer them)."""
     read = LettersRead.objects.filter(correspondence=OuterRef("pk"), kingdom=kingdom)
     found = (
         campaign.correspondences.filter(visible_to(kingdom))
@@ -251,14 +238,7 @@ def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
             unread=Count(
                 "letters", filter=Q(letters__pk__gt=F("seen")) & ~Q(letters__kingdom=kingdom)
             ),
-            newest=Coalesce(
-                Subquery(
-                    Letter.objects.filter(correspondence=OuterRef("pk"))
-                    .order_by("-pk")
-                    .values("pk")[:1]
-                ),
-                0,
-            ),
+            newest=Coalesce(Max("letters__pk"), 0),
         )
         .order_by("-newest")
     )

@@ -178,14 +178,18 @@ def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> Htt
     """The letters of one correspondence, oldest first; read by the kingdom as it is shown.
     Its list follows new letters without a reload (htmx polls it)."""
     membership, opened = _correspondence(request, slug, number)
-    # Its letters are read as it is shown. If that read new ones, the tag is taken again,
-    # with them read, before the letters are, so that the page shows at least what the tag
-    # counts; it is the page's only if the page shows no letter newer than those read. Then
-    # the next poll, with nothing new, is answered 304, and a letter written meanwhile is
-    # never left out of the page under its tag.
-    read_up_to = letters_services.opened_read(opened, membership.kingdom)
-    tag = campaign_tag(request, slug) if read_up_to else None
+    # Its letters are read as it is shown (nothing to do if the kingdom had read them all).
+    # If that read new ones, the tag is taken again, with them read, and the letters after
+    # it, so that the page shows at least what the tag counts; it is the page's only if the
+    # page shows no letter newer than those read. Then the next poll, with nothing new, is
+    # answered 304, and a letter written meanwhile is never left out of the page under its
+    # tag.
     letters = list(opened.correspondence.letters.all())
+    read_up_to = letters_services.opened_read(opened, membership.kingdom, letters)
+    tag = None
+    if read_up_to:
+        tag = campaign_tag(request, slug)
+        letters = list(opened.correspondence.letters.all())
     response = _correspondence_page(request, membership, opened, letters=letters)
     if tag is not None and letters[-1].pk == read_up_to:
         response["ETag"] = quote_etag(tag)
