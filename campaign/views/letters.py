@@ -3,6 +3,7 @@ counts and the form to write; one correspondence, which follows new letters as t
 (polled, with the campaign pages' ETags); writing, answering and changing a letter. Only
 the kingdoms of a correspondence read it; the herald is every member's."""
 
+from functools import cache, lru_cache
 from typing import Any
 
 from django import forms
@@ -12,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.utils.http import quote_etag
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import membership_for, signed_in_user
@@ -94,15 +96,34 @@ def _letters_page(
     campaign = membership.campaign
     names = _names(campaign)
     conversations = letters_services.conversations_of(campaign, membership.kingdom)
-    if form is None and membership.kingdom:
-        form = WriteForm(choices=_addressees(membership, names))
+    drawn: SafeString | None = None
+    if campaign.letters != Campaign.Letters.NONE:
+        if form is not None:
+            drawn = form.as_div()
+        elif membership.kingdom:
+            drawn = _blank_write_form(tuple(_addressees(membership, names)))
     context = {
         "campaign": campaign,
         "membership": membership,
         "conversations": [(c, between(c.correspondence, names)) for c in conversations],
-        "form": form if campaign.letters != Campaign.Letters.NONE else None,
+        "form": drawn,
     }
     return render(request, "campaign/letters.html", context, status=status)
+
+
+# The empty forms are drawn once by each process (for each list of kingdoms one writes to):
+# they are the same for every member, and Django draws each checkbox and field through
+# templates of its own, which took most of a letters page's time (issue 37).
+
+
+@lru_cache(maxsize=1024)
+def _blank_write_form(addressees: tuple[tuple[str, str], ...]) -> SafeString:
+    return WriteForm(choices=list(addressees)).as_div()
+
+
+@cache
+def _blank_letter_form() -> SafeString:
+    return LetterForm().as_div()
 
 
 @login_required
@@ -164,7 +185,7 @@ def _correspondence_page(
         "between": between(correspondence, names),
         "letters": [(letter, names.get(letter.kingdom, letter.kingdom)) for letter in letters],
         "editable": letters_services.editable(opened, letters, membership.kingdom),
-        "form": (form or LetterForm()) if may_write else None,
+        "form": (form.as_div() if form else _blank_letter_form()) if may_write else None,
     }
     return page_or_fragment(
         request, "campaign/correspondence.html", context, fragment="letters", status=status
