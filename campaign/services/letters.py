@@ -185,28 +185,35 @@ def editable(opened: Opened, letters: Iterable[Letter], kingdom: str) -> set[int
 
 
 def opened_read(opened: Opened, kingdom: str, letters: list[Letter]) -> int | None:
-    """`correspondence_read` for a correspondence as it was opened, its `letters` read
-    since: nothing to read, and no query, when the kingdom had read the newest already."""
+    """`correspondence_read` for a correspondence as it was opened, its `letters` fetched
+    since: how far the kingdom had read and the newest letter are known, so neither is
+    asked again; nothing at all is asked when the kingdom had read the newest already."""
     if not kingdom or not letters or letters[-1].pk <= opened.read_up_to:
         return None
-    return correspondence_read(opened.correspondence, kingdom)
+    return _read(opened.correspondence, kingdom, after=opened.read_up_to, up_to=letters[-1].pk)
 
 
-@transaction.atomic
 def correspondence_read(correspondence: Correspondence, kingdom: str) -> int | None:
     """The kingdom has read every letter of the correspondence so far: the newest letter,
-    if that read one it had not; None if it read nothing new. The other kingdoms' letters
-    it reads are locked as an edit locks them (`letter_edit`), so an edit under way ends
-    before they are read, and one that comes after finds them read: a letter is never
-    changed once it was shown as read (issue 34)."""
+    if that read one it had not; None if it read nothing new."""
     newest = correspondence.letters.order_by("-pk").values_list("pk", flat=True).first()
     if not kingdom or newest is None:
         return None
     read = LettersRead.objects.filter(correspondence=correspondence, kingdom=kingdom)
     up_to = read.values_list("up_to", flat=True).first() or 0
-    taken_in = correspondence.letters.filter(pk__gt=up_to, pk__lte=newest).exclude(kingdom=kingdom)
+    return _read(correspondence, kingdom, after=up_to, up_to=newest)
+
+
+@transaction.atomic
+def _read(correspondence: Correspondence, kingdom: str, *, after: int, up_to: int) -> int | None:
+    """The kingdom reads the letters after `after` up to `up_to`: `up_to` if that read one
+    it had not, else None. The other kingdoms' letters it reads are locked as an edit locks
+    them (`letter_edit`), so an edit under way ends before they are read, and one that
+    comes after finds them read: a letter is never changed once it was shown as read
+    (issue 34)."""
+    taken_in = correspondence.letters.filter(pk__gt=after, pk__lte=up_to).exclude(kingdom=kingdom)
     list(taken_in.select_for_update().order_by("pk").values_list("pk", flat=True))
-    return newest if _mark_read(correspondence, kingdom, newest) else None
+    return up_to if _mark_read(correspondence, kingdom, up_to) else None
 
 
 def _mark_read(correspondence: Correspondence, kingdom: str, up_to: int) -> bool:

@@ -352,7 +352,7 @@ def test_any_tag_asked_of_letters_or_a_report_that_do_not_exist_is_a_404(league,
 @pytest.mark.parametrize(
     "moment",
     [
-        "campaign.services.letters.correspondence_read",
+        "campaign.services.letters.opened_read",
         "campaign.views.letters.campaign_tag",
         "campaign.views.letters._correspondence_page",
     ],

@@ -21,7 +21,7 @@ from campaign.display.mapsvg.scene import KingdomLook
 from campaign.models import Campaign, Membership
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.orders import order_choices
-from campaign.services import admin, common, submissions
+from campaign.services import admin, common, letters, submissions
 from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
@@ -357,6 +357,20 @@ def test_a_letters_poll_drawn_makes_eight_queries_at_most(
     # alice may still change known without a query each), the names (issue 37).
     with django_assert_max_num_queries(8):
         assert client.get(address, **HTMX).status_code == 200
+    letters.letter_write(campaign=campaign, user=cast["bob"], herald=True, text="And hear me!")
+    # Bob's letter read: and the savepoint, the letters locked, the mark read and changed,
+    # its savepoint released, the tag taken again and the letters after it.
+    with django_assert_max_num_queries(15):
+        assert "And hear me!" in client.get(address, **HTMX).text
+
+
+def test_the_letters_page_makes_six_queries_at_most(
+    client, cast, campaign, django_assert_max_num_queries
+):
+    heralded(client, cast["alice"], campaign)
+    # The session, the user, the tag, the membership, the names, the correspondences.
+    with django_assert_max_num_queries(6):
+        assert client.get(url(campaign, "letters")).status_code == 200
 
 
 # --- the map drawn once ---------------------------------------------------------------
