@@ -479,3 +479,6 @@ def test_a_letters_time_is_shown_in_the_readers_zone_and_says_which(league, cast
     assert f"{berlin:%H:%M} {berlin.tzname()}</time>" in page  # CET, or CEST in summer
     assert f'<time datetime="{berlin.replace(microsecond=0).isoformat()}">' in page
     assert " UTC" not in page
+    # The same moment drawn again for alice, whose zone is UTC: in hers, not in bob's.
+    page = signed_in(Client(), cast["alice"]).get(page_of(league, letter.correspondence)).text
+    assert f"{timezone.localtime(letter.written_at, ZoneInfo('UTC')):%H:%M} UTC</time>" in page
