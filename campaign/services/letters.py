@@ -10,7 +10,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    F,
+    FilteredRelation,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce, Concat
 from django.utils import timezone
 
@@ -234,16 +244,16 @@ class Conversation:
 
 def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
     """The correspondences the kingdom reads, the newest first, with how many letters each
-    holds and how many it has not read: one query, with one subquery (the ORM compiles each
-    for longer than the database takes to answer them)."""
-    read = LettersRead.objects.filter(correspondence=OuterRef("pk"), kingdom=kingdom)
+    holds and how many it has not read: one query, how far the kingdom has read joined
+    (one row at most), not asked in subqueries, which the ORM compiles slowly."""
     found = (
         campaign.correspondences.filter(visible_to(kingdom))
+        .alias(mine=FilteredRelation("reads", condition=Q(reads__kingdom=kingdom)))
         .annotate(
-            seen=Coalesce(Subquery(read.values("up_to")[:1]), 0),
             letter_count=Count("letters"),
             unread=Count(
-                "letters", filter=Q(letters__pk__gt=F("seen")) & ~Q(letters__kingdom=kingdom)
+                "letters",
+                filter=Q(letters__pk__gt=Coalesce("mine__up_to", 0)) & ~Q(letters__kingdom=kingdom),
             ),
             newest=Coalesce(Max("letters__pk"), 0),
         )
