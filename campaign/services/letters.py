@@ -10,7 +10,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    F,
+    FilteredRelation,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce, Concat
 from django.utils import timezone
 
@@ -50,15 +60,30 @@ def visible_to(kingdom: str) -> Q:
     return Q(key=HERALD) | Q(key__contains=f",{kingdom},") if kingdom else Q(key=HERALD)
 
 
-def correspondence_for(membership: Membership, pk: int) -> Correspondence | None:
+@dataclass(frozen=True)
+class Opened:
+    """A correspondence as a member opens it, with how far it is read."""
+
+    correspondence: Correspondence
+    read_up_to: int  # how far the member's kingdom has read it
+    others_read_up_to: int  # how far any other kingdom has read it, the furthest
+
+
+def correspondence_for(membership: Membership, pk: int) -> Opened | None:
     """The correspondence, if the member (`membership`, the signed-in user's, as the page
     read it) may read it: the herald for every member, another only for the players of its
-    kingdoms."""
+    kingdoms. With how far its kingdoms have read it (two plain queries: the ORM takes
+    longer to compile one with subqueries than the database to answer both)."""
     campaign = membership.campaign
     if campaign.letters == Campaign.Letters.NONE:
         return None
-    found = campaign.correspondences.filter(visible_to(membership.kingdom), pk=pk)
-    return found.first()
+    kingdom = membership.kingdom
+    found = campaign.correspondences.filter(visible_to(kingdom), pk=pk).first()
+    if found is None:
+        return None
+    reads = dict(found.reads.values_list("kingdom", "up_to"))
+    mine = reads.pop(kingdom, 0) if kingdom else 0
+    return Opened(found, read_up_to=mine, others_read_up_to=max(reads.values(), default=0))
 
 
 @transaction.atomic
@@ -138,13 +163,14 @@ def letter_edit(*, letter: Letter, user: User, text: str) -> Letter:
     return letter
 
 
-def edit_refusal(letter: Letter) -> str:
-    """Why the letter may no longer be changed ("" if it may)."""
+def edit_refusal(letter: Letter, *, others_read_up_to: int | None = None) -> str:
+    """Why the letter may no longer be changed ("" if it may). `others_read_up_to`: how far
+    the other kingdoms have read its correspondence, if known (else asked)."""
     if letter.posted:
         return POSTED
     if timezone.now() - letter.written_at > EDITABLE_FOR:
         return "A letter may be changed for five minutes after it is written: this one no longer."
-    if read_by_others(letter):
+    if read_by_others(letter) if others_read_up_to is None else others_read_up_to >= letter.pk:
         return "It has been read: a letter read stands as it is."
     return ""
 
@@ -157,21 +183,47 @@ def read_by_others(letter: Letter) -> bool:
     )
 
 
-@transaction.atomic
+def editable(opened: Opened, letters: Iterable[Letter], kingdom: str) -> set[int]:
+    """The kingdom's own letters of the correspondence opened that it may still change."""
+    return {
+        letter.pk
+        for letter in letters
+        if kingdom
+        and letter.kingdom == kingdom
+        and not edit_refusal(letter, others_read_up_to=opened.others_read_up_to)
+    }
+
+
+def opened_read(opened: Opened, kingdom: str, letters: list[Letter]) -> int | None:
+    """`correspondence_read` for a correspondence as it was opened, its `letters` fetched
+    since: how far the kingdom had read and the newest letter are known, so neither is
+    asked again; nothing at all is asked when the kingdom had read the newest already."""
+    if not kingdom or not letters or letters[-1].pk <= opened.read_up_to:
+        return None
+    return _read(opened.correspondence, kingdom, after=opened.read_up_to, up_to=letters[-1].pk)
+
+
 def correspondence_read(correspondence: Correspondence, kingdom: str) -> int | None:
     """The kingdom has read every letter of the correspondence so far: the newest letter,
-    if that read one it had not; None if it read nothing new. The other kingdoms' letters
-    it reads are locked as an edit locks them (`letter_edit`), so an edit under way ends
-    before they are read, and one that comes after finds them read: a letter is never
-    changed once it was shown as read (issue 34)."""
+    if that read one it had not; None if it read nothing new."""
     newest = correspondence.letters.order_by("-pk").values_list("pk", flat=True).first()
     if not kingdom or newest is None:
         return None
     read = LettersRead.objects.filter(correspondence=correspondence, kingdom=kingdom)
     up_to = read.values_list("up_to", flat=True).first() or 0
-    taken_in = correspondence.letters.filter(pk__gt=up_to, pk__lte=newest).exclude(kingdom=kingdom)
+    return _read(correspondence, kingdom, after=up_to, up_to=newest)
+
+
+@transaction.atomic
+def _read(correspondence: Correspondence, kingdom: str, *, after: int, up_to: int) -> int | None:
+    """The kingdom reads the letters after `after` up to `up_to`: `up_to` if that read one
+    it had not, else None. The other kingdoms' letters it reads are locked as an edit locks
+    them (`letter_edit`), so an edit under way ends before they are read, and one that
+    comes after finds them read: a letter is never changed once it was shown as read
+    (issue 34)."""
+    taken_in = correspondence.letters.filter(pk__gt=after, pk__lte=up_to).exclude(kingdom=kingdom)
     list(taken_in.select_for_update().order_by("pk").values_list("pk", flat=True))
-    return newest if _mark_read(correspondence, kingdom, newest) else None
+    return up_to if _mark_read(correspondence, kingdom, up_to) else None
 
 
 def _mark_read(correspondence: Correspondence, kingdom: str, up_to: int) -> bool:
@@ -192,24 +244,18 @@ class Conversation:
 
 def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
     """The correspondences the kingdom reads, the newest first, with how many letters each
-    holds and how many it has not read: one query."""
-    read = LettersRead.objects.filter(correspondence=OuterRef("pk"), kingdom=kingdom)
+    holds and how many it has not read: one query, how far the kingdom has read joined
+    (one row at most), not asked in subqueries, which the ORM compiles slowly."""
     found = (
         campaign.correspondences.filter(visible_to(kingdom))
+        .alias(mine=FilteredRelation("reads", condition=Q(reads__kingdom=kingdom)))
         .annotate(
-            seen=Coalesce(Subquery(read.values("up_to")[:1]), 0),
             letter_count=Count("letters"),
             unread=Count(
-                "letters", filter=Q(letters__pk__gt=F("seen")) & ~Q(letters__kingdom=kingdom)
+                "letters",
+                filter=Q(letters__pk__gt=Coalesce("mine__up_to", 0)) & ~Q(letters__kingdom=kingdom),
             ),
-            newest=Coalesce(
-                Subquery(
-                    Letter.objects.filter(correspondence=OuterRef("pk"))
-                    .order_by("-pk")
-                    .values("pk")[:1]
-                ),
-                0,
-            ),
+            newest=Coalesce(Max("letters__pk"), 0),
         )
         .order_by("-newest")
     )

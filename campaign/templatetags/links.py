@@ -7,12 +7,13 @@ a to z (a Cyrillic a reads as a Latin one), or a name before an `@` in a web add
 written (issue 34)."""
 
 import unicodedata
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from django import template
 from django.template.defaultfilters import stringfilter
 from django.utils.html import Urlizer, escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 register = template.Library()
 
@@ -61,4 +62,14 @@ honest_urlizer = HonestUrlizer()
 @register.filter(is_safe=True)
 @stringfilter
 def honest_links(text: str) -> SafeString:
+    if isinstance(text, SafeData):  # drawn as it comes: its escaping differs
+        return mark_safe(honest_urlizer(text, nofollow=True, autoescape=True))
+    return _linked(text)
+
+
+@lru_cache(maxsize=512)
+def _linked(text: str) -> SafeString:
+    """Kept by each process for the texts it draws most: a letter is drawn again on every
+    poll of its page, and looking at each word for an address is most of a letter's
+    drawing (issue 37)."""
     return mark_safe(honest_urlizer(text, nofollow=True, autoescape=True))

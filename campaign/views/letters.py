@@ -3,6 +3,7 @@ counts and the form to write; one correspondence, which follows new letters as t
 (polled, with the campaign pages' ETags); writing, answering and changing a letter. Only
 the kingdoms of a correspondence read it; the herald is every member's."""
 
+from functools import cache, lru_cache
 from typing import Any
 
 from django import forms
@@ -12,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.utils.http import quote_etag
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import membership_for, signed_in_user
@@ -94,15 +96,34 @@ def _letters_page(
     campaign = membership.campaign
     names = _names(campaign)
     conversations = letters_services.conversations_of(campaign, membership.kingdom)
-    if form is None and membership.kingdom:
-        form = WriteForm(choices=_addressees(membership, names))
+    drawn: SafeString | None = None
+    if campaign.letters != Campaign.Letters.NONE:
+        if form is not None:
+            drawn = form.as_div()
+        elif membership.kingdom:
+            drawn = _blank_write_form(tuple(_addressees(membership, names)))
     context = {
         "campaign": campaign,
         "membership": membership,
         "conversations": [(c, between(c.correspondence, names)) for c in conversations],
-        "form": form if campaign.letters != Campaign.Letters.NONE else None,
+        "form": drawn,
     }
     return render(request, "campaign/letters.html", context, status=status)
+
+
+# The empty forms are drawn once by each process (for each list of kingdoms one writes to):
+# they are the same for every member, and Django draws each checkbox and field through
+# templates of its own, which took most of a letters page's time (issue 37).
+
+
+@lru_cache(maxsize=1024)
+def _blank_write_form(addressees: tuple[tuple[str, str], ...]) -> SafeString:
+    return WriteForm(choices=list(addressees)).as_div()
+
+
+@cache
+def _blank_letter_form() -> SafeString:
+    return LetterForm().as_div()
 
 
 @login_required
@@ -136,7 +157,7 @@ def letter_write(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _correspondence(
     request: HttpRequest, slug: str, number: int
-) -> tuple[Membership, Correspondence]:
+) -> tuple[Membership, letters_services.Opened]:
     membership = membership_for(request, slug)
     found = letters_services.correspondence_for(membership, number)
     if found is None:
@@ -147,12 +168,13 @@ def _correspondence(
 def _correspondence_page(
     request: HttpRequest,
     membership: Membership,
-    correspondence: Correspondence,
+    opened: letters_services.Opened,
     form: LetterForm | None = None,
     status: int = 200,
     letters: list[Letter] | None = None,
 ) -> HttpResponse:
     names = _names(membership.campaign)
+    correspondence = opened.correspondence
     if letters is None:
         letters = list(correspondence.letters.all())
     may_write = bool(membership.kingdom) and membership.campaign.letters != Campaign.Letters.NONE
@@ -162,21 +184,12 @@ def _correspondence_page(
         "correspondence": correspondence,
         "between": between(correspondence, names),
         "letters": [(letter, names.get(letter.kingdom, letter.kingdom)) for letter in letters],
-        "editable": _editable(letters, membership.kingdom),
-        "form": (form or LetterForm()) if may_write else None,
+        "editable": letters_services.editable(opened, letters, membership.kingdom),
+        "form": (form.as_div() if form else _blank_letter_form()) if may_write else None,
     }
     return page_or_fragment(
         request, "campaign/correspondence.html", context, fragment="letters", status=status
     )
-
-
-def _editable(letters: list[Letter], kingdom: str) -> set[int]:
-    """The kingdom's own letters it may still change."""
-    return {
-        letter.pk
-        for letter in letters
-        if kingdom and letter.kingdom == kingdom and not letters_services.edit_refusal(letter)
-    }
 
 
 @login_required
@@ -185,16 +198,20 @@ def _editable(letters: list[Letter], kingdom: str) -> set[int]:
 def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """The letters of one correspondence, oldest first; read by the kingdom as it is shown.
     Its list follows new letters without a reload (htmx polls it)."""
-    membership, correspondence = _correspondence(request, slug, number)
-    # Its letters are read as it is shown. If that read new ones, the tag is taken again,
-    # with them read, before the letters are, so that the page shows at least what the tag
-    # counts; it is the page's only if the page shows no letter newer than those read. Then
-    # the next poll, with nothing new, is answered 304, and a letter written meanwhile is
-    # never left out of the page under its tag.
-    read_up_to = letters_services.correspondence_read(correspondence, membership.kingdom)
-    tag = campaign_tag(request, slug) if read_up_to else None
-    letters = list(correspondence.letters.all())
-    response = _correspondence_page(request, membership, correspondence, letters=letters)
+    membership, opened = _correspondence(request, slug, number)
+    # Its letters are read as it is shown (nothing to do if the kingdom had read them all).
+    # If that read new ones, the tag is taken again, with them read, and the letters after
+    # it, so that the page shows at least what the tag counts; it is the page's only if the
+    # page shows no letter newer than those read. Then the next poll, with nothing new, is
+    # answered 304, and a letter written meanwhile is never left out of the page under its
+    # tag.
+    letters = list(opened.correspondence.letters.all())
+    read_up_to = letters_services.opened_read(opened, membership.kingdom, letters)
+    tag = None
+    if read_up_to:
+        tag = campaign_tag(request, slug)
+        letters = list(opened.correspondence.letters.all())
+    response = _correspondence_page(request, membership, opened, letters=letters)
     if tag is not None and letters[-1].pk == read_up_to:
         response["ETag"] = quote_etag(tag)
     return response
@@ -204,10 +221,11 @@ def correspondence_page(request: HtmxHttpRequest, slug: str, number: int) -> Htt
 @require_POST
 def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A letter to the same kingdoms (or, on the herald, to everyone)."""
-    membership, correspondence = _correspondence(request, slug, number)
+    membership, opened = _correspondence(request, slug, number)
+    correspondence = opened.correspondence
     form = LetterForm(request.POST)
     if not form.is_valid():
-        return _correspondence_page(request, membership, correspondence, form, status=400)
+        return _correspondence_page(request, membership, opened, form, status=400)
     try:
         letter = letters_services.letter_write(
             campaign=membership.campaign,
@@ -218,7 +236,7 @@ def letter_answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
     except common.ServiceError as error:
         form.add_error(None, error.message)
-        return _correspondence_page(request, membership, correspondence, form, status=400)
+        return _correspondence_page(request, membership, opened, form, status=400)
     _sent(request, letter)
     return redirect("campaign:correspondence", slug=slug, number=number)
 

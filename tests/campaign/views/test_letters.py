@@ -352,7 +352,7 @@ def test_any_tag_asked_of_letters_or_a_report_that_do_not_exist_is_a_404(league,
 @pytest.mark.parametrize(
     "moment",
     [
-        "campaign.services.letters.correspondence_read",
+        "campaign.services.letters.opened_read",
         "campaign.views.letters.campaign_tag",
         "campaign.views.letters._correspondence_page",
     ],
@@ -479,3 +479,6 @@ def test_a_letters_time_is_shown_in_the_readers_zone_and_says_which(league, cast
     assert f"{berlin:%H:%M} {berlin.tzname()}</time>" in page  # CET, or CEST in summer
     assert f'<time datetime="{berlin.replace(microsecond=0).isoformat()}">' in page
     assert " UTC" not in page
+    # The same moment drawn again for alice, whose zone is UTC: in hers, not in bob's.
+    page = signed_in(Client(), cast["alice"]).get(page_of(league, letter.correspondence)).text
+    assert f"{timezone.localtime(letter.written_at, ZoneInfo('UTC')):%H:%M} UTC</time>" in page
