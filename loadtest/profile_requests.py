@@ -174,6 +174,7 @@ def main() -> None:
     )
 
     letters = reverse("campaign:letters", args=[slug])
+    campaign_page = reverse("campaign:campaign", args=[slug])
     run: list[tuple[str, Callable[[], Any]]] = [
         ("orders_poll_304", lambda: get(drafting, orders, etag=poll_tag)),
         ("orders_poll_200", lambda: get(drafting, orders)),
@@ -183,6 +184,7 @@ def main() -> None:
         ("letters_poll_200", lambda: get(waiting, herald_url[1])),
         ("letters_page_200", lambda: get(waiting, letters, htmx=False)),
         ("orders_page_200", lambda: get(drafting, orders, htmx=False)),
+        ("campaign_page_200", lambda: get(drafting, campaign_page, htmx=False)),
         ("orders_unit_200", lambda: get(drafting, f"{orders}?unit={unit}")),
         ("give_order_200", lambda: post(drafting, f"{orders}give/", give)),
         ("healthz_200", lambda: drafting.get("/healthz", secure=True)),
