@@ -262,6 +262,24 @@ def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
     return [Conversation(c, c.letter_count, c.unread if kingdom else 0) for c in found]
 
 
+def unread_of(campaign: Campaign, kingdom: str) -> int:
+    """How many letters the kingdom has not read in the campaign (none if letters are off),
+    counted as `conversations_of` counts them, in one plain query (its campaign page's)."""
+    if not kingdom or campaign.letters == Campaign.Letters.NONE:
+        return 0
+    counted = (
+        campaign.correspondences.filter(visible_to(kingdom))
+        .alias(mine=FilteredRelation("reads", condition=Q(reads__kingdom=kingdom)))
+        .aggregate(
+            unread=Count(
+                "letters",
+                filter=Q(letters__pk__gt=Coalesce("mine__up_to", 0)) & ~Q(letters__kingdom=kingdom),
+            )
+        )
+    )
+    return int(counted["unread"] or 0)
+
+
 def unread_letters(memberships: QuerySet[Membership]) -> dict[int, int]:
     """By campaign: how many letters the user's kingdoms have not read, in one query."""
     kingdom = OuterRef(OuterRef("kingdom"))

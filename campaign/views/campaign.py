@@ -169,10 +169,9 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 def _unread(membership: Membership | None) -> int:
     """The letters the viewer's kingdom has not read (issue 28)."""
-    if membership is None or not membership.kingdom:
+    if membership is None:
         return 0
-    found = letters.unread_letters(Membership.objects.filter(pk=membership.pk))
-    return found.get(membership.campaign_id, 0)
+    return letters.unread_of(membership.campaign, membership.kingdom)
 
 
 def _artefacts_held(data: dict[str, Any] | None) -> list[tuple[str, str]]:

@@ -74,12 +74,16 @@ def test_a_letter_to_bob_is_read_by_bob_alone(league, cast):
     page = read(bob, url)
     assert "Shall we share the river, neighbour?" in page
     assert "unread" not in read(bob, reverse("campaign:home"))  # read, now
+    assert "unread" not in read(bob, reverse("campaign:campaign", args=[league.slug]))
     for other in ("carol", "gm", "eve"):  # the third player, the admin, an outsider
         client = signed_in(Client(), cast[other])
         assert client.get(url).status_code == 404
         assert client.get(url, headers={"HX-Request": "true"}).status_code == 404
         assert "Shall we share" not in client.get(letters_url(league)).text
-    assert "unread" not in read(signed_in(Client(), cast["carol"]), reverse("campaign:home"))
+    carol = signed_in(Client(), cast["carol"])
+    assert "unread" not in read(carol, reverse("campaign:home"))
+    assert "Letters" in (page := read(carol, reverse("campaign:campaign", args=[league.slug])))
+    assert "unread" not in page  # the letter between two others is none of hers
 
 
 def test_a_letter_through_the_herald_is_read_by_every_member(league, cast):
