@@ -24,7 +24,6 @@ from tests.campaign.helpers import (
     short_and_long,
     signed_in,
 )
-from tests.conftest import campaign_made_once, read_again
 
 type Json = dict[str, Any]
 type Row = tuple[int, Json, list[Json], list[Json]]
@@ -34,40 +33,6 @@ RED = story.Banner("Red Elves", "#aa0000", "R", "alice")
 BLUE = story.Banner("Blue Dwarfs", "#0000aa", "B", "bob")
 GREEN = story.Banner("Green Orcs", "#00aa00", "G", "carol")
 BANNERS = {"red": RED, "blue": BLUE, "green": GREEN}
-
-
-# The cast and a campaign just started, made once for the module; and the campaigns that
-# several tests start from, each made once for the module (each test's changes rolled back).
-made, cast, campaign = campaign_made_once(new_campaign)
-
-
-@pytest.fixture(scope="module")
-def made_short_and_long(
-    made: tuple[dict[str, Any], Campaign], django_db_blocker: Any
-) -> tuple[Campaign, Campaign]:
-    with django_db_blocker.unblock():
-        return short_and_long(made[0])
-
-
-@pytest.fixture
-def short_long(made_short_and_long: tuple[Campaign, Campaign]) -> tuple[Campaign, Campaign]:
-    """`short_and_long`: a campaign at its second month and one played to year 3."""
-    short, long = made_short_and_long
-    return read_again(short), read_again(long)
-
-
-@pytest.fixture(scope="module")
-def made_in_month_3(made: tuple[dict[str, Any], Campaign], django_db_blocker: Any) -> Campaign:
-    with django_db_blocker.unblock():
-        campaign = new_campaign(made[0])
-        play_until(campaign, made[0], at_month(1, 3))
-    return campaign
-
-
-@pytest.fixture
-def in_month_3(made_in_month_3: Campaign) -> Campaign:
-    """A campaign played by the bots to the third month of year 1."""
-    return read_again(made_in_month_3)
 
 
 def clock(year: int, season: str = "summer", month: int = 0, step: str = "orders") -> Json:
@@ -461,7 +426,8 @@ def test_a20_no_treasury_on_the_campaign_page(client, cast):
 
 
 @pytest.mark.django_db
-def test_the_campaign_page_links_might_over_time_once_started(client, cast, campaign):
+def test_the_campaign_page_links_might_over_time_once_started(client, cast):
+    campaign = new_campaign(cast)
     page = signed_in(client, cast["alice"]).get(page_url(campaign)).text
     assert f'<a href="{might_url(campaign)}">Might over time</a>' in page
     waiting = new_campaign(cast, "Not yet", start=False)
@@ -483,10 +449,8 @@ def test_the_slider_fragment_leaves_the_leaderboard_out(client, cast):
 
 
 @pytest.mark.django_db
-def test_the_leaderboard_takes_the_same_queries_however_many_months_were_played(
-    client, cast, short_long
-):
-    short, long = short_long
+def test_the_leaderboard_takes_the_same_queries_however_many_months_were_played(client, cast):
+    short, long = short_and_long(cast)
     signed_in(client, cast["alice"])
     (few, page), (many, long_page) = (queries_of(client, page_url(c)) for c in (short, long))
     assert "Leaderboard" in page
@@ -496,10 +460,9 @@ def test_the_leaderboard_takes_the_same_queries_however_many_months_were_played(
 
 
 @pytest.mark.django_db
-def test_after_an_undo_the_leaderboard_and_the_story_forget_the_undone_month(
-    client, cast, in_month_3
-):
-    campaign = in_month_3
+def test_after_an_undo_the_leaderboard_and_the_story_forget_the_undone_month(client, cast):
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_month(1, 3))
     admin.campaign_undo(campaign=campaign, actor=cast["gm"], reason="once more")
     signed_in(client, cast["alice"])
     assert since(client.get(page_url(campaign)).text) == "Since Y1 M1"
@@ -508,8 +471,9 @@ def test_after_an_undo_the_leaderboard_and_the_story_forget_the_undone_month(
 
 
 @pytest.mark.django_db
-def test_a_member_sees_might_over_time_as_a_chart_and_a_table(client, cast, in_month_3):
-    campaign = in_month_3
+def test_a_member_sees_might_over_time_as_a_chart_and_a_table(client, cast):
+    campaign = new_campaign(cast)
+    play_until(campaign, cast, at_month(1, 3))
     for member in ("alice", "gm"):
         response = signed_in(client, cast[member]).get(might_url(campaign))
         assert response.status_code == 200
@@ -546,14 +510,16 @@ STORY_PAGES = ["campaign:might", "campaign:chronicle"]
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("page", STORY_PAGES)
-def test_a_player_of_another_campaign_gets_not_found(client, cast, page, campaign):
+def test_a_player_of_another_campaign_gets_not_found(client, cast, page):
+    campaign = new_campaign(cast)
     url = reverse(page, args=[campaign.slug])
     assert signed_in(client, cast["eve"]).get(url).status_code == 404
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("page", STORY_PAGES)
-def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast, page, campaign):
+def test_a_signed_out_visitor_is_sent_to_sign_in(client, cast, page):
+    campaign = new_campaign(cast)
     response = client.get(reverse(page, args=[campaign.slug]))
     assert response.status_code == 302
     assert response.url.startswith(reverse("accounts:sign_in"))
@@ -568,17 +534,16 @@ def test_before_the_campaign_starts_there_is_no_story(client, cast, page):
 
 
 @pytest.mark.django_db
-def test_at_setup_the_page_says_no_month_is_over(client, cast, campaign):
+def test_at_setup_the_page_says_no_month_is_over(client, cast):
+    campaign = new_campaign(cast)
     page = signed_in(client, cast["alice"]).get(might_url(campaign)).text
     assert "No month is over yet" in page
     assert "<svg" not in page
 
 
 @pytest.mark.django_db
-def test_might_over_time_takes_the_same_queries_on_a_short_and_a_long_campaign(
-    client, cast, short_long
-):
-    short, long = short_long
+def test_might_over_time_takes_the_same_queries_on_a_short_and_a_long_campaign(client, cast):
+    short, long = short_and_long(cast)
     signed_in(client, cast["alice"])
     counts = [queries_of(client, might_url(c))[0] for c in (short, long)]
     assert counts[0] == counts[1]
