@@ -14,29 +14,55 @@ from battles.services import results
 from campaign.models import Campaign
 from campaign.services import common, members, setup
 from tests.campaign.helpers import LEAGUE_CAST, play_from
-from tests.conftest import campaign_made_once
+from tests.conftest import campaign_made_once, read_again
 
 KINGDOMS = {"alice": "Aldermark", "bob": "Brightwater", "carol": "Carrowmoor"}
 
 
-def make_league(cast: dict[str, User]) -> Campaign:
-    """alice, bob and carol play the Autumn League, which gm runs; eve plays in another."""
+def make_league(cast: dict[str, User], *, other: bool = True) -> Campaign:
+    """alice, bob and carol play the Autumn League, which gm runs; eve plays in another
+    (unless not `other`)."""
     campaign = setup.campaign_create(
         name="Autumn League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
     )
     for name, kingdom in KINGDOMS.items():
         members.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
     setup.campaign_start(campaign=campaign, actor=cast["gm"])
-    other = setup.campaign_create(
-        name="Other League", admin=cast["eve"], kingdoms=2, map_name="borderlands"
-    )
-    members.campaign_join(campaign=other, user=cast["eve"], kingdom_name="Evermore")
+    if other:
+        elsewhere = setup.campaign_create(
+            name="Other League", admin=cast["eve"], kingdoms=2, map_name="borderlands"
+        )
+        members.campaign_join(campaign=elsewhere, user=cast["eve"], kingdom_name="Evermore")
     campaign.refresh_from_db()
     return campaign
 
 
 # The league is made once for each module (its tests' changes rolled back after each).
-made, cast, campaign = campaign_made_once(make_league, names=LEAGUE_CAST)
+made, cast, league = campaign_made_once(make_league, names=LEAGUE_CAST, name="league")
+
+
+@pytest.fixture(scope="module")
+def made_battle(made: tuple[dict[str, User], Campaign], django_db_blocker: Any) -> Battle:
+    """Another Autumn League of the cast (alice, bob and carol play it, gm runs it), made
+    once for the module (in its transaction), where alice's and bob's battle has been
+    handed off to the tabletop: the module's tests that ask for `battle` start from it."""
+    cast = made[0]
+    with django_db_blocker.unblock():
+        campaign = make_league(cast, other=False)
+        handed_off = hand_off(campaign, cast)
+    assert handed_off is not None
+    assert handed_off.awaiting
+    return handed_off
+
+
+@pytest.fixture
+def campaign(request: pytest.FixtureRequest, made: tuple[dict[str, User], Campaign]) -> Campaign:
+    """The league, read again; for a test that asks for `battle` (itself or through another
+    fixture), the league where that battle waits."""
+    if "battle" in request.fixturenames:
+        made_battle: Battle = request.getfixturevalue("made_battle")
+        return Campaign.objects.get(pk=made_battle.campaign_id)
+    return read_again(made[1])
 
 
 def hand_off(
@@ -93,11 +119,9 @@ def _neighbours(h: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 @pytest.fixture
-def battle(campaign: Campaign, cast: dict[str, User]) -> Battle:
-    handed_off = hand_off(campaign, cast)
-    assert handed_off is not None
-    assert handed_off.awaiting
-    return handed_off
+def battle(made_battle: Battle) -> Battle:
+    """alice's and bob's battle, waiting on the tabletop (`made_battle`), read again."""
+    return read_again(made_battle)
 
 
 @pytest.fixture

@@ -413,7 +413,7 @@ def test_b4_an_outnumbered_side_with_nowhere_to_go_makes_a_last_stand(
         decisions.battle_last_stand(
             campaign=campaign, user=cast["alice"], hex=asked["hex"], stand=True, seen=seen(campaign)
         )
-    stand = Battle.objects.get()
+    stand = Battle.objects.get(campaign=campaign)
     assert (stand.kind, stand.status, stand.last_stand) == (
         "pitched",
         "awaiting_result",

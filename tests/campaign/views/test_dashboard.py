@@ -38,7 +38,7 @@ from tests.campaign.helpers import (
     turned_away,
     without_tokens,
 )
-from tests.conftest import campaign_made_once
+from tests.conftest import campaign_made_once, read_again
 from tests.notifications.notifying import with_addresses
 
 pytestmark = pytest.mark.django_db
@@ -87,17 +87,40 @@ def land_next_to(data: dict[str, Any], hex_: list[int]) -> list[int]:
 made, cast, campaign = campaign_made_once(new_campaign)
 
 
-@pytest.fixture
-def at_orders(campaign, cast):
-    """Setup done by the deadline defaults: armies on the map, orders asked."""
-    set_up_by_the_deadlines(campaign, cast["gm"])
-    campaign.refresh_from_db()
+@pytest.fixture(scope="module")
+def made_at_orders(made: tuple[dict[str, Any], Campaign], django_db_blocker: Any) -> Campaign:
+    """Another campaign of the cast, made once for the module (in its transaction): its
+    setup done by the deadline defaults, armies on the map, orders asked."""
+    cast = made[0]
+    with django_db_blocker.unblock():
+        campaign = new_campaign(cast)
+        set_up_by_the_deadlines(campaign, cast["gm"])
     return campaign
 
 
 @pytest.fixture
-def battle_waiting(campaign, cast):
-    return hand_off_a_battle(campaign, cast)
+def at_orders(made_at_orders: Campaign) -> Campaign:
+    """Setup done by the deadline defaults: armies on the map, orders asked."""
+    return read_again(made_at_orders)
+
+
+@pytest.fixture(scope="module")
+def made_with_a_battle(
+    made: tuple[dict[str, Any], Campaign], django_db_blocker: Any
+) -> tuple[Campaign, list[int]]:
+    """Another campaign of the cast, made once for the module (in its transaction): a
+    battle waits on the tabletop, and there is an advance to undo. The battle's hex."""
+    cast = made[0]
+    with django_db_blocker.unblock():
+        campaign = new_campaign(cast)
+        return campaign, hand_off_a_battle(campaign, cast)
+
+
+@pytest.fixture
+def battle_waiting(made_with_a_battle: tuple[Campaign, list[int]]) -> tuple[Campaign, list[int]]:
+    """The campaign where a battle waits, and the battle's hex."""
+    campaign, where = made_with_a_battle
+    return read_again(campaign), where
 
 
 # --- who sees the dashboard ----------------------------------------------------------------
@@ -751,13 +774,13 @@ NEEDS = {"start": Campaign.Status.OPEN, "resume": Campaign.Status.PAUSED}
 def test_only_the_admin_may_act(client, cast, battle_waiting, action, visitor):
     """Each POST changes the campaign when its admin makes it (a battle waits, there is an
     advance to undo), and is refused to its players, to eve and to a signed-out visitor."""
-    campaign = Campaign.objects.get()
+    campaign, where = battle_waiting
     if action == "start":
         campaign = new_campaign(cast, "Not Yet Started", start=False)
     Campaign.objects.filter(pk=campaign.pk).update(
         status=NEEDS.get(action, Campaign.Status.RUNNING)
     )
-    post = {k: f"{battle_waiting[0]},{battle_waiting[1]}" if v == "HEX" else v
+    post = {k: f"{where[0]},{where[1]}" if v == "HEX" else v
             for k, v in POSTS[action].items()}  # fmt: skip
     before = state(campaign)
     if visitor is not None:

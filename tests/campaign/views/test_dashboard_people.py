@@ -28,6 +28,7 @@ from tests.campaign.helpers import (
     signed_in,
     turned_away,
 )
+from tests.conftest import campaign_made_once, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -56,8 +57,7 @@ def who_plays(campaign: Campaign) -> tuple[Any, ...]:
     )
 
 
-@pytest.fixture
-def open_campaign(cast):
+def spring_league(cast: dict[str, User]) -> Campaign:
     """gm runs it; alice and bob have joined; one kingdom of three is free."""
     campaign = setup.campaign_create(
         name="Spring League", admin=cast["gm"], kingdoms=3, map_name="borderlands"
@@ -67,9 +67,21 @@ def open_campaign(cast):
     return campaign
 
 
+# The cast and a campaign just started (`running`), made once for the module.
+made, cast, running = campaign_made_once(new_campaign, name="running")
+
+
+@pytest.fixture(scope="module")
+def made_open(made: tuple[dict[str, User], Campaign], django_db_blocker: Any) -> Campaign:
+    """`spring_league`, made once for the module (in its transaction)."""
+    with django_db_blocker.unblock():
+        return spring_league(made[0])
+
+
 @pytest.fixture
-def running(cast):
-    return new_campaign(cast)
+def open_campaign(made_open: Campaign) -> Campaign:
+    """gm runs it; alice and bob have joined; one kingdom of three is free."""
+    return read_again(made_open)
 
 
 # --- the invitation link ----------------------------------------------------------------------

@@ -25,8 +25,27 @@ from tests.campaign.helpers import (
     signed_in,
     turned_away,
 )
+from tests.conftest import campaign_made_once, read_again
 
 pytestmark = pytest.mark.django_db
+
+# The cast and a campaign just started, made once for the module.
+made, cast, campaign = campaign_made_once(new_campaign)
+
+
+@pytest.fixture(scope="module")
+def made_at_orders(made: tuple[dict[str, Any], Campaign], django_db_blocker: Any) -> Campaign:
+    """Another campaign of the cast, played by the bots until the first orders are asked,
+    made once for the module (in its transaction)."""
+    with django_db_blocker.unblock():
+        campaign = new_campaign(made[0])
+        play_until(campaign, made[0], at_step("orders"))
+    return campaign
+
+
+@pytest.fixture
+def at_orders(made_at_orders: Campaign) -> Campaign:
+    return read_again(made_at_orders)
 
 
 def newest(campaign: Campaign) -> dict[str, Any]:
@@ -67,9 +86,9 @@ def test_a_campaign_names_its_places_when_it_starts_the_same_for_the_same_seed(c
     assert not new_campaign(cast, "Open", start=False).gazetteer
 
 
-def test_the_settlements_placed_at_the_setup_are_named(cast):
-    campaign = new_campaign(cast)
-    data = play_until(campaign, cast, at_step("orders"))
+def test_the_settlements_placed_at_the_setup_are_named(cast, at_orders):
+    campaign = at_orders
+    data = newest(campaign)
     said = names(campaign)
     for tile in data["tiles"]:
         if tile["settlement"]:
@@ -104,9 +123,9 @@ def test_a_settlement_built_in_a_winter_is_named_when_it_is_built(cast):
 # --- the admin renames a place ----------------------------------------------------------------
 
 
-def test_the_admin_renames_a_place_and_every_page_says_its_new_name(client, cast):
-    campaign = new_campaign(cast)
-    data = play_until(campaign, cast, at_step("orders"))
+def test_the_admin_renames_a_place_and_every_page_says_its_new_name(client, cast, at_orders):
+    campaign = at_orders
+    data = newest(campaign)
     capital = next(k["capital"] for k in data["kingdoms"] if k["id"] == "red-elves")
     old = names(campaign).place(capital)
     response = signed_in(client, cast["gm"]).post(
@@ -132,8 +151,7 @@ def test_the_admin_renames_a_place_and_every_page_says_its_new_name(client, cast
 
 
 @pytest.mark.parametrize("visitor", ["alice", "eve", None])
-def test_nobody_but_the_admin_renames_a_place(client, cast, visitor):
-    campaign = new_campaign(cast)
+def test_nobody_but_the_admin_renames_a_place(client, cast, campaign, visitor):
     place = names(campaign).places()[0]
     if visitor:
         signed_in(client, cast[visitor])
@@ -154,8 +172,9 @@ def test_nobody_but_the_admin_renames_a_place(client, cast, visitor):
         ("Harrow\nby", "A place's name is one line of letters"),
     ],
 )
-def test_a_place_is_never_given_a_name_the_campaign_has_or_no_name(client, cast, name, why):
-    campaign = new_campaign(cast)
+def test_a_place_is_never_given_a_name_the_campaign_has_or_no_name(
+    client, cast, campaign, name, why
+):
     place = names(campaign).places()[0]
     signed_in(client, cast["gm"])
     response = client.post(
@@ -168,8 +187,7 @@ def test_a_place_is_never_given_a_name_the_campaign_has_or_no_name(client, cast,
     assert place in names(campaign).places()
 
 
-def test_a_place_renamed_meanwhile_is_no_longer_offered_and_its_old_name_is_refused(cast):
-    campaign = new_campaign(cast)
+def test_a_place_renamed_meanwhile_is_no_longer_offered_and_its_old_name_is_refused(cast, campaign):
     place = names(campaign).places()[0]
     names_services.place_rename(
         campaign=campaign, actor=cast["gm"], place=place, name="Elderholt", reason="first"
@@ -187,9 +205,8 @@ def test_a_place_renamed_meanwhile_is_no_longer_offered_and_its_old_name_is_refu
 # --- a player names an army -------------------------------------------------------------------
 
 
-def test_a_player_names_their_army_and_everyone_reads_it_by_that_name(client, cast):
-    campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
+def test_a_player_names_their_army_and_everyone_reads_it_by_that_name(client, cast, at_orders):
+    campaign = at_orders
     army = first_army(campaign)
     response = name_unit(signed_in(client, cast["alice"]), campaign, army, "The Iron Host")
     assert response.status_code == 302
@@ -205,9 +222,8 @@ def test_a_player_names_their_army_and_everyone_reads_it_by_that_name(client, ca
     assert "Red Elves' 1st army" not in report
 
 
-def test_an_empty_name_gives_the_army_back_its_own(client, cast):
-    campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
+def test_an_empty_name_gives_the_army_back_its_own(client, cast, at_orders):
+    campaign = at_orders
     army = first_army(campaign)
     signed_in(client, cast["alice"])
     name_unit(client, campaign, army, "The Iron Host")
@@ -217,9 +233,8 @@ def test_an_empty_name_gives_the_army_back_its_own(client, cast):
 
 
 @pytest.mark.parametrize("visitor", ["bob", "gm", "eve", None])
-def test_nobody_names_another_kingdoms_army(client, cast, visitor):
-    campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
+def test_nobody_names_another_kingdoms_army(client, cast, at_orders, visitor):
+    campaign = at_orders
     army = first_army(campaign)
     if visitor:
         signed_in(client, cast[visitor])
@@ -237,19 +252,17 @@ def test_nobody_names_another_kingdoms_army(client, cast, visitor):
     ],
 )
 def test_an_army_is_never_given_a_name_the_campaign_has_nor_from_a_page_gone_by(
-    client, cast, name, extra, why
+    client, cast, at_orders, name, extra, why
 ):
-    campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
+    campaign = at_orders
     army = first_army(campaign)
     response = name_unit(signed_in(client, cast["alice"]), campaign, army, name, **extra)
     assert why in html.unescape(client.get(response["Location"]).text)
     assert names(campaign).unit(army) == "Red Elves' 1st army"
 
 
-def test_a_kingdom_handed_over_keeps_its_armies_names(cast):
-    campaign = new_campaign(cast)
-    play_until(campaign, cast, at_step("orders"))
+def test_a_kingdom_handed_over_keeps_its_armies_names(cast, at_orders):
+    campaign = at_orders
     army = first_army(campaign)
     names_services.unit_rename(
         campaign=campaign, user=cast["alice"], unit=army, name="The Iron Host"

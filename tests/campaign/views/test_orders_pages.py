@@ -33,7 +33,7 @@ from tests.campaign.helpers import (
     seen_with,
     signed_in,
 )
-from tests.conftest import campaign_made_once, played_to
+from tests.conftest import campaign_made_once, played_to, read_again
 
 pytestmark = pytest.mark.django_db
 
@@ -377,9 +377,21 @@ def test_while_drafting_the_status_is_the_whole_board(client, cast, campaign):
 # --- the resolution sequence ------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def made_two_armies(made: tuple[dict[str, User], Campaign], django_db_blocker: Any) -> Campaign:
+    """Another campaign of the cast, made once for the module (in its transaction): a month
+    in which alice has two or more units to order (after a winter of buying)."""
+    with django_db_blocker.unblock():
+        return played_to_two_armies(made[0])
+
+
 @pytest.fixture
-def two_armies(cast: dict[str, User]) -> Campaign:
+def two_armies(made_two_armies: Campaign) -> Campaign:
     """A month in which alice has two or more units to order (after a winter of buying)."""
+    return read_again(made_two_armies)
+
+
+def played_to_two_armies(cast: dict[str, User]) -> Campaign:
     campaign = new_campaign(cast)
 
     def alice_has_two(data: dict[str, Any]) -> bool:

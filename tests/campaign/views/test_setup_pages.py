@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.test import Client
+from django.test import Client, TestCase
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -18,15 +18,16 @@ from campaign.display.setup_board import plan_with
 from campaign.models import Campaign, Submission
 from campaign.services import admin, common, submissions
 from campaign.words import capitalised, names_of
+from config.celery import app as celery_app
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in, without_tokens
+from tests.conftest import campaign_made_once, read_again
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def campaign(cast):
-    return new_campaign(cast)
+# The cast and a campaign just started, made once for the module.
+made, cast, campaign = campaign_made_once(new_campaign)
 
 
 def player(cast: dict[str, User], name: str) -> Client:
@@ -271,10 +272,26 @@ def test_a_race_not_in_the_list_is_refused(cast, campaign):
 # --- refusals --------------------------------------------------------------------------
 
 
-@pytest.fixture
-def at_capitals(cast, campaign, eager_celery, django_capture_on_commit_callbacks):
-    choose_races(cast, campaign, django_capture_on_commit_callbacks)
+def races_chosen(cast: dict[str, User]) -> Campaign:
+    """Another campaign of the cast, its races chosen through the pages (the tasks queued
+    run at once, as with `eager_celery`): the first capital is asked."""
+    campaign = new_campaign(cast)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(celery_app.conf, "task_always_eager", True)
+        choose_races(cast, campaign, TestCase.captureOnCommitCallbacks)
     return campaign
+
+
+@pytest.fixture(scope="module")
+def made_at_capitals(made: tuple[dict[str, User], Campaign], django_db_blocker: Any) -> Campaign:
+    """`races_chosen`, made once for the module (in its transaction)."""
+    with django_db_blocker.unblock():
+        return races_chosen(made[0])
+
+
+@pytest.fixture
+def at_capitals(made_at_capitals, eager_celery):
+    return read_again(made_at_capitals)
 
 
 def whose_turn(cast: dict[str, User], campaign: Campaign, kind: str) -> Client:
@@ -380,10 +397,19 @@ def test_ready_founds_the_capital_its_own_page_shows(
     assert founded["capital"] == here
 
 
+@pytest.fixture(scope="module")
+def made_at_settlements(made: tuple[dict[str, User], Campaign], django_db_blocker: Any) -> Campaign:
+    """Another campaign of the cast, its races chosen through the pages and played by the
+    bots until the settlements are asked, made once for the module (in its transaction)."""
+    with django_db_blocker.unblock():
+        campaign = races_chosen(made[0])
+        play_until(campaign, made[0], at_step("settlements"))
+    return campaign
+
+
 @pytest.fixture
-def at_settlements(cast, at_capitals):
-    play_until(at_capitals, cast, at_step("settlements"))
-    return at_capitals
+def at_settlements(made_at_settlements, eager_celery):
+    return read_again(made_at_settlements)
 
 
 def test_settlements_are_placed_one_at_a_time_and_saved_when_all_four_are(cast, at_settlements):
