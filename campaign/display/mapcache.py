@@ -16,7 +16,7 @@ file again."""
 import hashlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import cast
 
@@ -29,7 +29,7 @@ from campaign.display.mapsvg.orders import Mark, Move, Pick
 from campaign.display.mapsvg.render import draw_ground, draw_overlay, laid_over, map_hexes
 from campaign.display.mapsvg.scene import KingdomLook
 from campaign.gazetteer import Names
-from campaign.models import Snapshot
+from campaign.models import MAPS_KEPT, Snapshot, map_data
 from campaign.rules.hexmap import Hex
 
 logger = logging.getLogger(__name__)
@@ -90,12 +90,19 @@ def snapshot_map(
             snapshot.data, kingdoms=kingdoms, focus=focus, last_moves=last_moves, names=names
         )
         _keep(key, ground)
-    on_map = derived(snapshot, "map_hexes", lambda: map_hexes(snapshot.data))
+    on_map = _hexes_of(snapshot.map_id) if snapshot.map_id else map_hexes(snapshot.data)
     overlay = draw_overlay(
         snapshot.data, on_map, kingdoms=kingdoms, picks=picks, moves=moves or (), marks=marks,
         names=names,
     )  # fmt: skip
     return laid_over(ground, overlay)
+
+
+@lru_cache(maxsize=MAPS_KEPT)
+def _hexes_of(digest: str) -> frozenset[Hex]:
+    """The hexes of a stored map (`map_hexes`), worked out once by each process: a stored
+    map never changes, its key being its content's digest."""
+    return map_hexes({"map": map_data(digest)})
 
 
 def derived[T](snapshot: Snapshot, what: str, make: Callable[[], T]) -> T:
