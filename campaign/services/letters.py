@@ -244,17 +244,12 @@ class Conversation:
 
 def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
     """The correspondences the kingdom reads, the newest first, with how many letters each
-    holds and how many it has not read: one query, how far the kingdom has read joined
-    (one row at most), not asked in subqueries, which the ORM compiles slowly."""
+    holds and how many it has not read: one query (`_read_by`)."""
     found = (
-        campaign.correspondences.filter(visible_to(kingdom))
-        .alias(mine=FilteredRelation("reads", condition=Q(reads__kingdom=kingdom)))
+        _read_by(campaign, kingdom)
         .annotate(
             letter_count=Count("letters"),
-            unread=Count(
-                "letters",
-                filter=Q(letters__pk__gt=Coalesce("mine__up_to", 0)) & ~Q(letters__kingdom=kingdom),
-            ),
+            unread=_unread(kingdom),
             newest=Coalesce(Max("letters__pk"), 0),
         )
         .order_by("-newest")
@@ -267,17 +262,21 @@ def unread_of(campaign: Campaign, kingdom: str) -> int:
     counted as `conversations_of` counts them, in one plain query (its campaign page's)."""
     if not kingdom or campaign.letters == Campaign.Letters.NONE:
         return 0
-    counted = (
-        campaign.correspondences.filter(visible_to(kingdom))
-        .alias(mine=FilteredRelation("reads", condition=Q(reads__kingdom=kingdom)))
-        .aggregate(
-            unread=Count(
-                "letters",
-                filter=Q(letters__pk__gt=Coalesce("mine__up_to", 0)) & ~Q(letters__kingdom=kingdom),
-            )
-        )
-    )
+    counted = _read_by(campaign, kingdom).aggregate(unread=_unread(kingdom))
     return int(counted["unread"] or 0)
+
+
+def _read_by(campaign: Campaign, kingdom: str) -> QuerySet[Correspondence]:
+    """The correspondences the kingdom reads, with how far it has read each joined as
+    `mine` (one row at most), not asked in subqueries, which the ORM compiles slowly."""
+    mine = FilteredRelation("reads", condition=Q(reads__kingdom=kingdom))
+    return campaign.correspondences.filter(visible_to(kingdom)).alias(mine=mine)
+
+
+def _unread(kingdom: str) -> Count:
+    """Over `_read_by`: the letters of the other kingdoms after how far the kingdom read."""
+    read = Q(letters__pk__gt=Coalesce("mine__up_to", 0)) & ~Q(letters__kingdom=kingdom)
+    return Count("letters", filter=read)
 
 
 def unread_letters(memberships: QuerySet[Membership]) -> dict[int, int]:
