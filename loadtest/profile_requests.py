@@ -15,6 +15,7 @@ made; `--profile KIND` prints cProfile's busiest functions for that kind."""
 
 import argparse
 import cProfile
+import gzip
 import os
 import pstats
 import re
@@ -62,7 +63,10 @@ HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "orders-board"}
 
 
 def player(session: str) -> Client:
-    client = Client(enforce_csrf_checks=False, HTTP_X_FORWARDED_PROTO="https")
+    # As locust's client asks: pages compressed (GZipMiddleware's work is a web process's).
+    client = Client(
+        enforce_csrf_checks=False, HTTP_X_FORWARDED_PROTO="https", HTTP_ACCEPT_ENCODING="gzip"
+    )
     client.cookies["sessionid"] = session
     return client
 
@@ -72,6 +76,12 @@ def get(client: Client, url: str, *, etag: str = "", htmx: bool = True) -> Any:
     if etag:
         headers["HTTP_IF_NONE_MATCH"] = etag
     return client.get(url, secure=True, **headers)  # type: ignore[arg-type]
+
+
+def text(response: Any) -> str:
+    """A page's text, compressed or not."""
+    body: bytes = response.content
+    return (gzip.decompress(body) if response.get("Content-Encoding") == "gzip" else body).decode()
 
 
 def post(client: Client, url: str, fields: dict[str, str]) -> Any:
@@ -136,9 +146,9 @@ def main() -> None:
     orders = reverse("campaign:orders", args=[slug])
 
     # The waiting player orders every unit and marks them ready.
-    board = get(waiting, orders).content.decode()
+    board = text(get(waiting, orders))
     for unit in dict.fromkeys(UNIT.findall(board)):
-        tapped = get(waiting, f"{orders}?unit={unit}").content.decode()
+        tapped = text(get(waiting, f"{orders}?unit={unit}"))
         for form in GIVE.finditer(tapped):
             fields = dict(INPUT.findall(form["body"]))
             if fields.get("unit") == unit and fields.get("order") != "move":
@@ -146,7 +156,7 @@ def main() -> None:
                 break
     seen = SEEN.search(board)
     assert seen is not None
-    ready = post(waiting, f"{orders}ready/", {"seen": seen[1], "ready": "yes"}).content.decode()
+    ready = text(post(waiting, f"{orders}ready/", {"seen": seen[1], "ready": "yes"}))
     status = STATUS.search(ready)
     assert status is not None, "the waiting player's board does not poll its status"
     status_url = status["url"].replace("&amp;", "&")
@@ -155,7 +165,7 @@ def main() -> None:
         {"to": "@herald", "text": "Hear ye!"}, secure=True,
     )  # fmt: skip
     herald = get(waiting, reverse("campaign:letters", args=[slug]), htmx=False)
-    herald_url = re.search(r'href="(/c/[^"]+/letters/\d+/)"', herald.content.decode())
+    herald_url = re.search(r'href="(/c/[^"]+/letters/\d+/)"', text(herald))
     assert herald_url is not None
     get(waiting, herald_url[1], htmx=False)  # the message of the letter sent, shown once
 
@@ -165,8 +175,8 @@ def main() -> None:
     poll_tag = tag(drafting, orders)
     status_tag = tag(waiting, status_url)
     letters_tag = tag(waiting, herald_url[1])
-    unit = UNIT.findall(get(drafting, orders).content.decode())[0]
-    tapped = get(drafting, f"{orders}?unit={unit}").content.decode()
+    unit = UNIT.findall(text(get(drafting, orders)))[0]
+    tapped = text(get(drafting, f"{orders}?unit={unit}"))
     give = next(
         dict(INPUT.findall(f["body"]))
         for f in GIVE.finditer(tapped)
