@@ -217,6 +217,17 @@ def cpu_seconds(out: Path) -> dict[str, float]:
     return used
 
 
+def cpu_by_kind(out: Path) -> dict[str, list[float]]:
+    """The CPU (ms) each request cost its web thread, by what was asked and how it was
+    answered, as loadtest/timed_wsgi.py wrote them down (the ramp's too)."""
+    kinds: dict[str, list[float]] = defaultdict(list)
+    for path in sorted(out.glob("cpu-web-*.tsv")):
+        for line in path.read_text().splitlines():
+            name, status, ms = line.split("\t")
+            kinds[f"{name.replace(' ', '_')}_{status}"].append(float(ms))
+    return kinds
+
+
 def by_kind(samples: list[Sample], steady: float) -> dict[str, list[float]]:
     """The times of the pages and posts after the ramp by what was asked and how it was
     answered (`orders_poll_304`, `orders_poll_200`, `give_order_200`...): where the time goes."""
@@ -256,6 +267,16 @@ def main(out: Path, players_file: Path) -> int:
         bench(f"loadtest_cpu_{name}", f"{seconds:.0f}", "s")
     web_cpu_ms = used.get("web", math.nan) * 1000 / len(samples) if samples else math.nan
     bench("loadtest_web_cpu_per_request", f"{web_cpu_ms:.2f}", f"ms (target {TARGET_WEB_CPU_MS:g})")
+    spent = cpu_by_kind(out)
+    in_requests = sum(sum(times) for times in spent.values()) / 1000
+    share = f"{100 * in_requests / used['web']:.0f} %" if used.get("web") else "?"
+    bench("loadtest_web_cpu_in_requests", f"{in_requests:.0f}", f"s ({share} of the web's)")
+    for kind, times in sorted(spent.items(), key=lambda kind: -sum(kind[1])):
+        bench(
+            f"loadtest_request_cpu_{kind}",
+            f"{sum(times) / len(times):.2f}",
+            f"ms a request, {sum(times) / 1000:.1f} s in all ({len(times)} requests)",
+        )
     bench("loadtest_players", len(playing))
     bench("loadtest_campaigns", len(campaigns))
     bench("loadtest_requests", len(samples))

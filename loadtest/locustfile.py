@@ -178,7 +178,7 @@ class Player(FastHttpUser):
 
     # --- requests ---------------------------------------------------------------------
 
-    def headers(self, *, htmx: bool) -> dict[str, str]:
+    def headers(self, *, htmx: bool, name: str) -> dict[str, str]:
         # The site marks its cookies Secure (it is served over https behind its proxy);
         # this client speaks plain http to gunicorn, as the proxy would, so it sends them.
         for cookie in self.client.cookiejar:
@@ -189,6 +189,7 @@ class Player(FastHttpUser):
             "X-Forwarded-For": self.address,
             "Origin": origin,
             "Referer": origin + self.orders_url,
+            "X-Loadtest-Request": name,  # the server writes down its CPU by kind (timed_wsgi)
         }
         if htmx:
             headers |= {"HX-Request": "true", "HX-Target": "orders-board"}
@@ -204,7 +205,7 @@ class Player(FastHttpUser):
         return ""
 
     def page(self, url: str, *, name: str, htmx: bool = False) -> str:
-        headers = self.headers(htmx=htmx)
+        headers = self.headers(htmx=htmx, name=name)
         with self.client.get(
             url, headers=headers, name=name, catch_response=True, allow_redirects=False
         ) as response:
@@ -223,7 +224,7 @@ class Player(FastHttpUser):
         """The board the server answers with, or None if it refused (a message) or failed."""
         self.unanswered = False
         with self.client.post(
-            url, data=fields, headers=self.headers(htmx=True), name=name,
+            url, data=fields, headers=self.headers(htmx=True, name=name), name=name,
             catch_response=True, allow_redirects=False,
         ) as response:  # fmt: skip
             if response.status_code != 200:
@@ -261,7 +262,7 @@ class Player(FastHttpUser):
             "password": PASSWORD,
         }
         with self.client.post(
-            "/accounts/sign-in/", data=fields, headers=self.headers(htmx=False),
+            "/accounts/sign-in/", data=fields, headers=self.headers(htmx=False, name="sign in"),
             name="sign in", catch_response=True, allow_redirects=False,
         ) as response:  # fmt: skip
             if response.status_code != 302:
@@ -321,7 +322,7 @@ class Player(FastHttpUser):
     def revalidate(self, url: str, *, name: str, htmx: bool) -> Any:
         """The page asked with its ETag, as the browser's cache asks: the answer if it was
         drawn (200), None when answered 304 or refused."""
-        headers = self.headers(htmx=htmx)
+        headers = self.headers(htmx=htmx, name=name)
         if self.etags.get(url):
             headers["If-None-Match"] = self.etags[url]
         with self.client.get(
@@ -341,7 +342,7 @@ class Player(FastHttpUser):
         fields = {"to": "@herald", "text": f"Hear ye! {self.player['username']} has given orders."}
         with self.client.post(
             f"{self.letters_url}write/", data={**fields, "csrfmiddlewaretoken": self.csrf_token()},
-            headers=self.headers(htmx=False), name="write letter", catch_response=True,
+            headers=self.headers(htmx=False, name="write letter"), name="write letter", catch_response=True,
             allow_redirects=False,
         ) as response:  # fmt: skip
             if response.status_code != 302:

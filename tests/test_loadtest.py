@@ -96,3 +96,22 @@ def test_a_small_load_test_completes_with_its_checks_passing(
     assert "target_loadtest_pages_p95_at_most_100ms" in figures  # met or not: the machine's
     assert "target_loadtest_web_cpu_per_request_at_most_4ms" in figures, said
     assert re.fullmatch(r"\d+\.\d\d ms \(target 4\)", figures["loadtest_web_cpu_per_request"])
+    # and the CPU each kind cost the web's threads, as the server spent it: most of the
+    # web processes' CPU is in the requests, a poll answered 304 costs less than one drawn
+    cpu = {
+        k: float(v.split()[0]) for k, v in figures.items() if k.startswith("loadtest_request_cpu_")
+    }
+    in_requests = re.fullmatch(
+        r"\d+ s \((\d+) % of the web's\)", figures["loadtest_web_cpu_in_requests"]
+    )
+    assert in_requests, said
+    assert 30 <= int(in_requests[1]) <= 100, said
+    assert (
+        0
+        < cpu["loadtest_request_cpu_orders_poll_304"]
+        < cpu["loadtest_request_cpu_orders_page_200"]
+    ), said
+    assert re.fullmatch(
+        r"\d+\.\d\d ms a request, \d+\.\d s in all \(\d+ requests\)",
+        figures["loadtest_request_cpu_give_order_200"],
+    ), said
