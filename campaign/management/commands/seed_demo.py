@@ -74,7 +74,7 @@ class Command(BaseCommand):
                 "No demo: its accounts have a known password, so seed_demo runs only with DEBUG=1."
             )
             return
-        hashed = cache(lambda: make_password(PASSWORD))  # hashed once: a third of a second or more
+        hashed = cache(lambda: make_password(PASSWORD))  # once: a hash takes a second or so
         for slug, make in DEMOS.items():
             existing = Campaign.objects.filter(slug=slug).first()
             if existing is not None and not options["reset"]:
