@@ -18,7 +18,7 @@ from accounts.models import User
 from battles import card
 from battles.forms import DecideForm, ExtendForm, ProposeForm, ReportForm, SimpleForm
 from battles.models import Battle, ResultReport
-from campaign.display.mapcache import snapshot_map
+from campaign.display.mapcache import derived, snapshot_map
 from campaign.display.mapsvg.orders import Pick
 from campaign.display.mapsvg.render import render_map
 from campaign.display.mapsvg.scene import KingdomLook, looks_of
@@ -141,7 +141,7 @@ def card_context(
         "margin": card.margin(battle),
         "steps": card.setup_steps(battle, cast.names),
         "in_place_of_benefit": card.in_place_of_benefit(battle, cast.names),
-        "outcomes": card.outcomes(snapshot.data, battle, cast.names),
+        "outcomes": _outcomes(snapshot, battle, cast.names),
         "map_svg": snapshot_map(
             snapshot, kingdoms=cast.looks, focus=[hex_, *neighbours(hex_)], names=cast.names
         ),
@@ -151,6 +151,14 @@ def card_context(
     if battle.resolved_in is not None:
         context["changes"] = card.changes(battle.resolved_in.data, battle, cast.names)
     return context
+
+
+def _outcomes(snapshot: Snapshot, battle: Battle, names: Names) -> list[card.Outcome]:
+    """What each result would do (`card.outcomes`: an engine trial a result), worked out
+    once for the snapshot, the battle as it stands and the names it is said with: every
+    viewer of the card asks the same."""
+    said = f"outcomes:{battle.pk}:{battle.status}:{names.fingerprint()}"
+    return derived(snapshot, said, lambda: card.outcomes(snapshot.data, battle, names))
 
 
 def asked_of_player(

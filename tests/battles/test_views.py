@@ -91,6 +91,18 @@ def test_the_card_says_what_each_result_does_to_the_campaign(client, cast, battl
     assert data == before
 
 
+def test_what_each_result_does_is_said_with_the_kingdoms_names_of_now(client, cast, battle):
+    """The outcomes are worked out once for the snapshot and the names they are said with:
+    a kingdom renamed after a first look is named anew on the card."""
+    alice = signed_in(client, cast["alice"])
+    assert "If Aldermark wins" in alice.get(card_url(battle)).text
+    battle.campaign.memberships.filter(kingdom_name="Aldermark").update(kingdom_name="Eastmarch")
+    page = alice.get(card_url(battle)).text
+    assert "If Eastmarch wins" in page
+    assert "Eastmarch gains 1 might" in page
+    assert "If Aldermark wins" not in page
+
+
 @pytest.mark.parametrize("viewer", ["eve", None])
 def test_nobody_else_sees_the_card(client, cast, battle, viewer):
     if viewer:
