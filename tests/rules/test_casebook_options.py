@@ -15,6 +15,7 @@ from tests.rules.casebook import adjudicate as run
 from tests.rules.casebook import (
     army,
     events,
+    happened,
     kingdom,
     make_map,
     move,
@@ -1007,6 +1008,31 @@ def test_oa10_an_army_lost_for_want_of_a_retreat_after_a_concession_gives_its_ar
     after = run(data)
     assert unit(after, "blue-1") is None
     assert holders(after)["K"] == {"kingdom": "red", "army": "red-1"}
+
+
+def test_oa10_an_army_lost_for_want_of_a_retreat_after_a_draw_leaves_its_artefacts_to_the_pool():
+    """Simple battles. Red picks [2, -1], blue's, and beats blue-1 there (6 to 1); blue-1
+    retreats to [3, -1]. Blue then picks [0, 0], red's, where blue-2 carries X: a draw (1 and
+    1). Blue-2 must leave red's tile and has no tile of blue's beside it: it is destroyed.
+    Nobody won that battle, so X goes to the pool (OA10); red's win at [2, -1] earlier this
+    month gives red nothing at [0, 0]."""
+    data = at_battles(
+        tiles=[tile((0, 0), "red"), tile((-1, 0), "red"), tile((2, -1), "blue"),
+               tile((3, -1), "blue")],
+        armies=[army("red-1", (2, -1)), army("blue-1", (2, -1)), army("red-2", (0, 0)),
+                army("blue-2", (0, 0))],
+        inputs={"battle_choices": {"red": [[2, -1]]}},
+        options={"battles": "simple", **WIZARDS},
+        artefacts=[held("X", "blue", "blue-2")],
+        dice=[6, 1, 1, 1],
+    )  # fmt: skip
+    after = run(data)
+    assert [(b["hex"], b["winner"]) for b in after["battles"]] == [([2, -1], "red"), ([0, 0], None)]
+    assert unit(after, "blue-2") is None
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "X", "from": "blue", "to": None, "hex": [0, 0]}
+    ]
+    assert holders(after) == {"X": None}
 
 
 def test_oa10_a_capital_taken_gives_what_it_held_to_the_taker_and_a_razed_one_to_the_pool():
