@@ -2038,6 +2038,36 @@ def test_b12_an_entry_for_a_later_battle_in_the_same_tile_waits_for_it():
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b12_entries_for_battles_still_to_come_stand_while_the_engine_waits():
+    """Red and blue face each other at the coastal tile [0, 0], each with an army and a
+    ship, and at [0, 1]. Red, first to pick, has not said which: the engine waits for its
+    choice. The file already holds red's choice of a naval battle at [0, 0] (B3: both sides
+    have armies and ships there), blue's concession at [0, 1] and blue's next battle,
+    [0, 0]: each addresses a battle still to come, so none is refused, and they stand
+    until their battles come (B12). Red then picks [0, 0]: a naval battle."""
+    entries = [{"hex": [0, 0], "naval": "red"}, {"hex": [0, 1], "concede": "blue"}]
+    inputs: Json = {"battles": entries, "battle_choices": {"blue": [[0, 0]]}}
+    before = at_battles(
+        map=SEA,
+        tiles=[tile((0, 0), "blue"), tile((0, 1), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("red-2", (0, 1)),
+                army("blue-2", (0, 1))],
+        ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+        inputs=inputs,
+        dice=[],
+    )  # fmt: skip
+    waiting = run(before)
+    assert waiting["pending"] == [
+        {"kind": "battle_choice", "kingdom": "red", "choices": [[0, 0], [0, 1]]}
+    ]
+    assert (waiting["battles"], waiting["inputs"]) == ([], inputs)
+    chosen = {"blue": [[0, 0]], "red": [[0, 0]]}
+    after = run({**waiting, "inputs": {**inputs, "battle_choices": chosen}, "dice": [4, 1]})
+    assert [(b["hex"], b["kind"], b["attacker"]) for b in after["battles"]] == [
+        ([0, 0], "naval", "red")
+    ]
+
+
 def test_b12_an_entry_left_when_the_months_battles_are_over_is_refused():
     """Simple battles: red beats blue at [0, 0] (6 to 1) and the month's battles are over.
     The file also told blue-2, far from any battle, where to retreat: an entry nothing
