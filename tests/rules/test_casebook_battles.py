@@ -488,6 +488,7 @@ def test_b4_a_handed_off_battle_may_still_be_conceded():
     battle = the_battle(after)
     assert battle["kind"] == "concession"
     assert (battle["status"], battle["winner"]) == ("resolved", "red")
+    assert battle["extra"] == {"conceded_by": "blue", "forced": False}
     assert kingdom(after, "red")["pitched_wins"] == 0
     assert kingdom(after, "blue")["pitched_losses"] == 0
     assert where(after, "blue-1") == ([1, 0], False)
@@ -1027,18 +1028,39 @@ def test_b7_defence_is_4_plus_1_for_defend_own_capital_and_own_fortress(
         assert battle["extra"]["attacker_hits"] == (winner == "red")
 
 
-def test_b7_no_modifier_in_an_enemy_capital_or_fortress():
-    """Red's army stands in blue's capital at [0, 0]: a capital gives only its own kingdom's
-    armies +1, so red's Defence stays 4 and blue's die of 4 hits it."""
+@pytest.mark.parametrize(
+    ("settlement", "capitals"),
+    [("city", {"blue": (0, 0)}), ("fortress", None)],
+    ids=["capital", "fortress"],
+)
+def test_b7_no_modifier_in_an_enemy_capital_or_fortress(settlement, capitals):
+    """Red's army stands in blue's capital (or blue's fortress) at [0, 0]: a capital or a
+    fortress gives only its own kingdom's armies +1, so red's Defence stays 4 and blue's die
+    of 4 hits it."""
     before = simple(
-        tiles=[tile((0, 0), "blue", "city"), *HOMES],
-        capitals={"blue": (0, 0)},
+        tiles=[tile((0, 0), "blue", settlement), *HOMES],
+        capitals=capitals,
         armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
         dice=[1, 4, *ROLL_OFF],
     )
     battle = the_battle(run(before))
     assert battle["extra"]["defender_hits"] == 1
     assert battle["winner"] == "blue"
+
+
+def test_b7_the_pickers_army_has_its_modifiers_too():
+    """Red picks the battle at [0, 0], its own capital, which blue-1 has entered. Red-1, the
+    picker's army, has Defence 5 there (B7's +1 for its own capital counts for either side):
+    blue's die of 4 misses and red's 1 misses, a draw; blue-1 goes back upright."""
+    before = simple(
+        tiles=[tile((0, 0), "red", "city"), *HOMES],
+        capitals={"red": (0, 0)},
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        dice=[1, 4, *ROLL_OFF],
+    )
+    after = run(before)
+    assert happened(after, "battle") == [battle_event("simple", (0, 0), "red", "blue", None)]
+    assert where(after, "blue-1") == ([1, 0], True)
 
 
 def test_b7_each_die_goes_to_the_opposing_army_with_the_lowest_defence():
@@ -1681,6 +1703,40 @@ def test_b11_a_retreat_into_a_waiting_battles_tile_restates_it():
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b11_a_restatement_sets_aside_only_what_was_reported_for_that_battle():
+    """The position of the case above, with green-1 also standing in blue's fortress [1, 0]
+    (green, last to pick, finds both tiles waiting). With the draw at [0, 0] and red's win at
+    [1, 0] comes green's concession at [1, 0], for green's own battle there, still to come.
+    The re-statement sets aside red's win, reported for the old sides, and keeps green's
+    concession (B11, B12). Blue's win is then applied; green picks [1, 0] against blue and
+    concedes."""
+    before = at_battles(
+        kingdoms=("red", "blue", "green"),
+        tiles=RESTATED["tiles"],
+        armies=[*RESTATED["armies"], army("green-1", (1, 0))],
+        inputs={
+            "battle_choices": {"red": [[0, 0]]},
+            "battles": [{"hex": [1, 0], "last_stand": "blue"}],
+        },
+        dice=[4, 4, 4, 4],
+    )
+    restated = report(
+        run(before),
+        {"hex": [0, 0], "result": "draw"},
+        {"hex": [1, 0], "result": "win", "winner": "red"},
+        {"hex": [1, 0], "concede": "green"},
+        dice=[],
+    )
+    assert len(events(restated, "battle-restated")) == 1
+    assert restated["inputs"]["battles"] == [{"hex": [1, 0], "concede": "green"}]
+    after = report(restated, {"hex": [1, 0], "result": "win", "winner": "blue"}, dice=[])
+    assert [(b["kind"], b["attacker"], b["winner"]) for b in battles(after, (1, 0))] == [
+        ("pitched", "blue", "blue"),
+        ("concession", "green", "blue"),
+    ]
+    assert after["clock"] == NEXT_MONTH
+
+
 def test_b11_a_restated_battle_with_a_side_now_outnumbered_is_conceded():
     """Red picks [0, 0], its tile, against blue-1; blue picks [1, 0], its own, one army
     against one; both are handed off. The draw at [0, 0] sends blue-1 upright into [1, 0]:
@@ -2066,6 +2122,27 @@ def test_b12_entries_for_battles_still_to_come_stand_while_the_engine_waits():
     assert [(b["hex"], b["kind"], b["attacker"]) for b in after["battles"]] == [
         ([0, 0], "naval", "red")
     ]
+
+
+def test_b12_a_concession_uses_up_only_the_entries_of_its_own_battle():
+    """Red, blue and green armies share [0, 0], green's. Red picks first and fights green
+    (B2), which concedes; the file also holds blue's concession, for blue's own battle in
+    the same tile, later. Green's concession settles its battle and is used up with it;
+    blue's stands: blue then picks [0, 0] against red and concedes too (B4, B12)."""
+    before = at_battles(
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "green"), tile((0, 1), "green"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (0, 0))],
+        inputs={
+            "battles": [{"hex": [0, 0], "concede": "green"}, {"hex": [0, 0], "concede": "blue"}]
+        },
+        dice=[6, 5, 4],  # Reform: the three kingdoms, one army each, roll off
+    )
+    after = run(before)
+    fought = [(b["attacker"], b["defender"], b["kind"]) for b in battles(after, (0, 0))]
+    assert fought == [("red", "green", "concession"), ("blue", "red", "concession")]
+    assert owner(after, (0, 0)) == "red"
+    assert after["clock"] == NEXT_MONTH
 
 
 def test_b12_an_entry_left_when_the_months_battles_are_over_is_refused():

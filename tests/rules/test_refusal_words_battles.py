@@ -228,6 +228,10 @@ CASES = [
         "year": 1, "season": "summer", "month": 1, "step": "reform"}),
      "no-such-battle", "inputs.retreats.red-1", "red-1",
      "red-1 has no battle of this month to retreat from (ruling B12)."),
+    (handed_off(entry(result="win", winner="red"), clock=REFORM),
+     "no-such-battle", "inputs.battles[0]", None,
+     "The result reported at [0, 0] (a win for red) addresses no battle: the battle there is "
+     "over (ruling B12)."),
     (handed_off({"battle_choices": {"red": [[0, 1]]}}),
      "no-such-battle", "inputs.battle_choices.red[0]", None,
      "red chose [0, 1] for its next battle, but it has no battle to pick there this month "
