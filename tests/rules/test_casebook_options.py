@@ -922,15 +922,37 @@ def test_oa10_example_3_a_simple_battle_takes_what_was_on_the_army_hit():
     assert (taken["artefact"], taken["from"], taken["to"]) == ("X", "blue", "red")
 
 
+def test_oa10_a_simple_battle_won_by_the_defender_takes_what_was_on_the_attackers_army_hit():
+    """Simple battles. Red picks [0, 0], blue's, where red-1 carries Z: red's die 1 misses,
+    blue's 6 hits red-1. Blue, the defender, wins: Z goes to blue-1 (OA10)."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        options={"battles": "simple", **WIZARDS},
+        artefacts=[held("Z", "red", "red-1")],
+        dice=[1, 6, *ROLL_OFF],
+    )
+    after = run(data)
+    assert the_battle(after)["winner"] == "blue"
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "Z", "from": "red", "to": "blue", "hex": [0, 0]}
+    ]
+    assert holders(after) == {"Z": {"kingdom": "blue", "army": "blue-1"}}
+
+
 def tabletop_win(captured: list[str]) -> Json:
-    """The battle at [0, 0], blue's, handed off with B on blue-1 and C on red-1; red's win
-    is reported with what it `captured`."""
+    """The battle at [0, 0], blue's, handed off with B and D on blue-1 and C on red-1; red's
+    win is reported with what it `captured`."""
     handed_off = run(
         at_battles(
             tiles=[tile((0, 0), "blue"), *HOMES],
             armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
             options=WIZARDS,
-            artefacts=[held("B", "blue", "blue-1"), held("C", "red", "red-1")],
+            artefacts=[
+                held("B", "blue", "blue-1"),
+                held("C", "red", "red-1"),
+                held("D", "blue", "blue-1"),
+            ],
             dice=[4, 4],
         )
     )
@@ -941,9 +963,16 @@ def tabletop_win(captured: list[str]) -> Json:
 
 
 def test_oa10_a_tabletop_win_takes_what_the_result_names():
+    """Red's win names B, one of the two artefacts on blue-1: B goes to red-1, D stays."""
     after = tabletop_win(["B"])
-    assert holders(after)["B"] == {"kingdom": "red", "army": "red-1"}
-    assert holders(after)["C"] == {"kingdom": "red", "army": "red-1"}
+    assert holders(after) == {
+        "B": {"kingdom": "red", "army": "red-1"},
+        "C": {"kingdom": "red", "army": "red-1"},
+        "D": {"kingdom": "blue", "army": "blue-1"},
+    }
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "B", "from": "blue", "to": "red", "hex": [0, 0]}
+    ]
 
 
 def test_oa10_a_tabletop_win_takes_nothing_it_does_not_name():
@@ -956,6 +985,32 @@ def test_oa10_a_capture_of_what_was_not_on_the_beaten_side_is_refused(name):
     with pytest.raises(RuleError) as refused:
         tabletop_win([name])
     assert refused.value.code == "capture-not-in-battle"
+
+
+def test_oa10_a_capture_is_judged_when_a_third_kingdom_waits_in_the_tile():
+    """Red, blue and green armies share [0, 0], blue's; red picks first and fights blue
+    there, handed off with C on red-1 (green's battle in the tile is still to come). Red's
+    win is reported naming C, red's own: it is refused as it is applied (OA10), though the
+    entry could have been for green's battle, and blue-1, beaten, would then have to say
+    where it retreats ([0, 1] or [1, 0]) before anything else is fought."""
+    handed_off = run(
+        at_battles(
+            kingdoms=("red", "blue", "green"),
+            tiles=[tile((0, 0), "blue"), tile((0, 1), "blue"), *HOMES],
+            armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (0, 0))],
+            options=WIZARDS,
+            artefacts=[held("B", "blue", "blue-1"), held("C", "red", "red-1")],
+            dice=[4, 4],
+        )
+    )
+    with pytest.raises(RuleError) as refused:
+        report(handed_off, {"hex": [0, 0], "result": "win", "winner": "red", "captured": ["C"]})
+    assert refused.value.as_dict() == {
+        "code": "capture-not-in-battle",
+        "field": "inputs.battles[0].captured",
+        "message": "C was not on the beaten side's armies in the battle at [0, 0]: only what "
+        "its card lists can be captured (option OA10).",
+    }
 
 
 def test_oa10_a_capture_is_judged_as_it_is_reported_while_an_earlier_battle_waits():
