@@ -588,6 +588,21 @@ def test_b4_a_last_stand_is_a_pitched_battle_worth_might():
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b4_b11_a_last_stand_sent_again_is_no_result():
+    """The Last Stand of the case above is handed off; blue's player sends its Last Stand
+    again, with no result. It is no result (B6, B11): the battle still waits for one from
+    both players."""
+    before = at_battles(
+        inputs={"battles": [{"hex": [0, 0], "last_stand": "blue"}]},
+        dice=[4, 1],
+        **OUTNUMBERED_AND_CUT_OFF,
+    )
+    handed_off = run(before)
+    again = report(handed_off, {"hex": [0, 0], "last_stand": "blue"}, dice=[])
+    assert the_battle(again)["status"] == "awaiting_result"
+    assert again["pending"] == handed_off["pending"]
+
+
 def test_b4_a_last_stand_chosen_together_with_its_result_keeps_the_result():
     """Blue states its Last Stand and, in the same file, the result blue reports for it (a
     draw). The Last Stand is used, the battle handed off, and the draw applied at once: red
@@ -732,7 +747,15 @@ def test_b6_a_pitched_battle_is_handed_off_to_the_tabletop():
     from both players; nobody moves yet."""
     after = run(one_on_one(kingdom_fields={"blue": {"pitched_losses": 2}}, dice=[6, 4]))
     battle = the_battle(after)
-    battle.pop("extra")
+    # what the battle card prints beside the condition and the scenario
+    assert battle.pop("extra") == {
+        "battlefield": "Lowland plains",
+        "how_to_win": 'D3+4 objectives are placed alternately, more than 12" apart. A side '
+        'controls an objective if it has a unit within 3" of it and the enemy has none '
+        'within 3". The side controlling more objectives wins; equal is a draw.',
+        "condition_die": 6,
+        "scenario_die": 4,
+    }
     assert battle == {
         "year": 1,
         "month": 1,
@@ -1378,9 +1401,9 @@ def test_b10_an_army_cannot_retreat_across_a_water_edge():
 
 def test_b10_a_ship_may_retreat_into_open_water_without_enemy_ships():
     """Blue's ship loses a naval battle on open water at [0, -1] (two red ships, all dice
-    miss). It may retreat into open water without enemy ships ([-1, -1], [0, -2], [1, -2];
-    not [1, -1], where red's third ship is) or to blue's own coastal tile [0, 0]. Blue is
-    asked which."""
+    miss). It may retreat into open water without enemy ships ([-1, -1], where blue's own
+    second ship is, [0, -2], [1, -2]; not [1, -1], where red's third ship is) or to blue's
+    own coastal tile [0, 0]. Blue is asked which."""
     before = at_battles(
         map=SEA,
         tiles=[tile((0, 0), "blue"), HOMES[0]],
@@ -1389,6 +1412,7 @@ def test_b10_a_ship_may_retreat_into_open_water_without_enemy_ships():
             ship("red-s2", AT_SEA),
             ship("red-s3", (1, -1)),
             ship("blue-s1", AT_SEA),
+            ship("blue-s2", (-1, -1)),
         ],
         dice=[1, 1, 1],
     )
@@ -1417,6 +1441,24 @@ def test_b10_a_draw_in_a_third_kingdoms_tile_sends_both_sides_back_upright():
     assert where(after, "red-1") == ([-1, 0], True)
     assert where(after, "blue-1") == ([1, 0], True)
     assert owner(after, (0, 0)) == "green"
+
+
+def test_b10_a_drawn_unit_with_a_choice_of_tiles_waits_upright_for_its_retreat():
+    """Red and blue draw at [0, 0], green's tile (both roll 1). Red-1 goes back upright to
+    [-1, 0]; blue-1 may go to [1, -1] or [1, 0], blue's: blue is asked, and meanwhile blue-1
+    stands upright in [0, 0], retreating from a draw (not a loss, which lays it down)."""
+    before = simple(
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "green"), tile((1, -1), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (2, 0))],
+        dice=[1, 1],
+    )
+    after = run(before)
+    assert after["pending"] == [
+        {"kind": "retreat", "kingdom": "blue", "unit": "blue-1", "choices": [[1, -1], [1, 0]]}
+    ]
+    assert unit(after, "blue-1") == {**army("blue-1", (0, 0)), "ally": None, "retreat": "draw"}
+    assert where(after, "red-1") == ([-1, 0], True)
 
 
 def test_b10_the_winner_takes_the_tile_and_a_capital_so_taken_is_no_capital():
@@ -1605,6 +1647,35 @@ def test_b11_a_later_result_waits_for_an_earlier_one():
     assert kingdom(after, "red")["pitched_wins"] == 1
     assert kingdom(after, "blue")["pitched_wins"] == 1
     assert after["clock"] == NEXT_MONTH
+
+
+def test_b11_a_result_in_for_a_middle_battle_leaves_the_others_asked():
+    """Three battles are handed off together: red's at [0, 1], blue's at [1, -1], red's at
+    [-1, -1]. Blue's win at [1, -1] comes in first: it waits for the earlier [0, 1], and
+    the players of [0, 1] and of [-1, -1] are still asked for their results (B11)."""
+    before = at_battles(
+        tiles=[tile((0, 1), "blue"), tile((1, -1), "blue"), *HOMES],
+        armies=[
+            *TWO_TILES["armies"],
+            army("red-3", (-1, -1)),
+            army("blue-3", (-1, -1)),
+        ],
+        inputs={"battle_choices": {"red": [[0, 1], [-1, -1]], "blue": [[1, -1]]}},
+        dice=[4, 4, 4, 4, 4, 4],
+    )
+    handed_off = run(before)
+    assert [(b["hex"], b["attacker"]) for b in handed_off["battles"]] == [
+        ([0, 1], "red"),
+        ([1, -1], "blue"),
+        ([-1, -1], "red"),
+    ]
+    waiting = report(handed_off, {"hex": [1, -1], "result": "win", "winner": "blue"})
+    assert waiting_for(waiting, "battle_result") == [
+        ("red", [0, 1]),
+        ("blue", [0, 1]),
+        ("red", [-1, -1]),
+        ("blue", [-1, -1]),
+    ]
 
 
 def test_b11_picking_resumes_with_the_kingdom_after_the_one_that_picked_the_battle():
@@ -1820,6 +1891,16 @@ def test_b11_a_restated_battle_asks_a_side_now_outnumbered_for_its_last_stand():
     assert [s["points"] for s in stand["sides"]] == [1000, 500]
     assert waiting_for(after, "battle_result") == [("blue", [1, 0]), ("red", [1, 0])]
     assert "battles" not in after["inputs"]
+    # Had red sent its result with its Last Stand, both would be used at once (B4, B11).
+    won = report(
+        asked,
+        {"hex": [1, 0], "last_stand": "red"},
+        {"hex": [1, 0], "result": "win", "winner": "red"},
+        dice=ROLL_OFF,
+    )
+    stand = battles(won, (1, 0))[0]
+    assert (stand["status"], stand["last_stand"], stand["winner"]) == ("resolved", "red", "red")
+    assert kingdom(won, "red")["pitched_wins"] == 1
 
 
 # --- B12 entries that address no battle ----------------------------------------------------------
