@@ -233,6 +233,35 @@ def test_b2_a_kingdom_picks_its_stated_preference():
     assert after["battles"][0]["attacker"] == "red"
 
 
+def test_b2_the_kingdom_asked_to_pick_keeps_its_turn():
+    """Simple battles. Red and blue face each other at [0, 1], [1, -1] and [-1, -1]. Red
+    picks [0, 1] (its preference) and wins (6 to 1); it is blue's turn, and blue, with two
+    tiles left, is asked. When blue answers [-1, -1], blue picks it: the turn stayed with
+    blue while it was asked (B2), though red could also pick there; red then picks the
+    last, [1, -1]."""
+    before = simple(
+        tiles=[tile((0, 1), "blue"), tile((1, -1), "blue"), *HOMES],
+        armies=[
+            *TWO_TILES["armies"],
+            army("red-3", (-1, -1)),
+            army("blue-3", (-1, -1)),
+        ],
+        inputs={"battle_choices": {"red": [[0, 1]]}},
+        dice=[6, 1],
+    )
+    asked = run(before)
+    assert asked["pending"] == [
+        {"kind": "battle_choice", "kingdom": "blue", "choices": [[-1, -1], [1, -1]]}
+    ]
+    answered = {**asked["inputs"], "battle_choices": {"blue": [[-1, -1]]}}
+    after = run({**asked, "inputs": answered, "dice": [6, 1, 6, 1, *ROLL_OFF]})
+    assert [(b["hex"], b["attacker"]) for b in battles(after)] == [
+        ([0, 1], "red"),
+        ([-1, -1], "blue"),
+        ([1, -1], "red"),
+    ]
+
+
 def test_b2_a_kingdom_with_two_tiles_and_no_preference_is_asked():
     """Red could pick [0, 1] or [1, -1] and has stated no preference. The engine waits for
     red's choice; no battle is fought and no die rolled."""
@@ -470,6 +499,7 @@ def test_b4_either_side_may_concede_before_a_pitched_battle():
     battle = the_battle(after)
     assert battle["kind"] == "concession"
     assert (battle["status"], battle["result"], battle["winner"]) == ("resolved", "win", "blue")
+    assert battle["extra"] == {"conceded_by": "red", "forced": False}
     assert (battle["condition"], battle["scenario"], battle["board"]) == (None, None, None)
     assert battle["dice"] == []
     assert after["dice"] == []
@@ -515,6 +545,20 @@ def test_b4_a_side_with_fewer_armies_must_concede():
     assert where(after, "blue-1") == ([1, 0], False)
     assert owner(after, (0, 0)) == "red"
     assert after["clock"] == NEXT_MONTH
+
+
+def test_b4_an_outnumbered_side_that_concedes_in_its_file_concedes_as_it_must():
+    """Red's two armies face blue's one at [0, 0], red's; blue, cut off, could make a Last
+    Stand but concedes in its file: the concession is the one B4 forces on the side with
+    fewer armies."""
+    before = at_battles(
+        inputs={"battles": [{"hex": [0, 0], "concede": "blue"}]},
+        dice=[],
+        **OUTNUMBERED_AND_CUT_OFF,
+    )
+    battle = the_battle(run(before))
+    assert (battle["kind"], battle["winner"]) == ("concession", "red")
+    assert battle["extra"] == {"conceded_by": "blue", "forced": True}
 
 
 def test_b4_armies_aboard_ships_do_not_count_against_a_forced_concession():
@@ -1361,6 +1405,28 @@ def test_b10_a_loser_with_a_choice_of_tiles_is_asked_where_to_retreat():
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b10_every_losing_unit_with_a_choice_is_asked():
+    """Simple battles. Red's two armies beat blue's two at [0, 0], blue's (6 and 6 against 1
+    and 1). Blue-1 and blue-2 may each go to [0, 1], [1, -1] or [1, 0]: blue is asked for
+    both, not only the first."""
+    before = simple(
+        tiles=[tile((0, 0), "blue"), tile((1, -1), "blue"), tile((0, 1), "blue"), *HOMES],
+        armies=[
+            army("red-1", (0, 0)),
+            army("red-2", (0, 0)),
+            army("blue-1", (0, 0)),
+            army("blue-2", (0, 0)),
+        ],
+        dice=[6, 6, 1, 1],
+    )
+    after = run(before)
+    choices = [[0, 1], [1, -1], [1, 0]]
+    assert after["pending"] == [
+        {"kind": "retreat", "kingdom": "blue", "unit": "blue-1", "choices": choices},
+        {"kind": "retreat", "kingdom": "blue", "unit": "blue-2", "choices": choices},
+    ]
+
+
 def test_b10_with_defaults_a_retreat_goes_to_the_first_tile_in_qr_order():
     """Blue-1 loses at [0, 0] and may retreat to [1, -1] or [0, 1]. With --defaults it goes
     to [0, 1], first in [q, r] order."""
@@ -1830,7 +1896,7 @@ def test_b11_a_restated_battle_with_a_side_now_outnumbered_is_conceded():
         {"hex": [1, 0], "result": "win", "winner": "red"},
         dice=ROLL_OFF,
     )
-    conceded = battles(after, (1, 0))[0]
+    (conceded,) = battles(after, (1, 0))  # red-2 retreats before anything else is picked
     assert (conceded["kind"], conceded["status"], conceded["winner"]) == (
         "concession",
         "resolved",
