@@ -459,6 +459,29 @@ def test_b3_b12_only_the_picker_chooses_a_naval_battle():
     assert the_battle(after)["status"] == "awaiting_result"
 
 
+def test_b3_b12_a_naval_battle_uses_up_only_its_pickers_choice():
+    """At the coastal tile [0, 0], blue's, red and blue each have an army and a ship, and
+    green an army. Red picks it against blue, the tile's controller (B2), and chose a naval
+    battle: red's 6 sinks blue's ship, blue's 1 misses, and blue-1 retreats. The file also
+    holds green's concession, for green's own battle there: it stands, and when green picks
+    [0, 0] against red it concedes (B12)."""
+    before = at_battles(
+        map=SEA,
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "blue"), *HOMES, tile((-1, 1), "green")],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (0, 0))],
+        ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+        inputs={"battles": [{"hex": [0, 0], "naval": "red"}, {"hex": [0, 0], "concede": "green"}]},
+        dice=[6, 1, 6, 5, 4],  # the naval round, then Reform's roll-off of three tied kingdoms
+    )
+    after = run(before)
+    assert [(b["kind"], b["attacker"], b["winner"]) for b in after["battles"]] == [
+        ("naval", "red", "red"),
+        ("concession", "green", "red"),
+    ]
+    assert after["clock"] == NEXT_MONTH
+
+
 def test_b3_ships_on_both_sides_without_armies_on_both_make_a_naval_battle():
     """At the coastal tile [0, 0], red has an army and a ship, blue only a ship. Both sides
     have ships but only red has armies: a naval battle, ship against ship (red's army does
