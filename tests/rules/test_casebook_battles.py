@@ -1476,6 +1476,28 @@ def test_b10_a_unit_with_nowhere_to_retreat_is_destroyed():
     ]
 
 
+def test_b10_a_unit_destroyed_for_want_of_a_retreat_leaves_the_others_to_retreat():
+    """Simple battles. Blue-1 and blue's ship blue-s1 lose at the coastal tile [0, 0], red's
+    (red rolls 6, blue 1). Blue controls no tile beside it: blue-1 is destroyed; blue-s1
+    still retreats, into the open water blue chose for it."""
+    before = simple(
+        map=SEA,
+        tiles=[tile((0, 0), "red"), HOMES[0]],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        ships=[ship("blue-s1", (0, 0))],
+        inputs={"retreats": {"blue-s1": [0, -1]}},
+        dice=[6, 1],
+    )
+    after = run(before)
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-1"], "hex": [0, 0], "why": "no retreat"}
+    ]
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-s1", "from": [0, 0], "to": [0, -1], "upright": False}
+    ]
+    assert after["clock"] == NEXT_MONTH
+
+
 def test_b10_an_army_cannot_retreat_across_a_water_edge():
     """Blue-1 loses at [0, 0]; blue's only tile beside it, [1, 0], lies across a water edge,
     which armies never cross: blue-1 has nowhere to go and is destroyed."""
@@ -1849,7 +1871,14 @@ def test_b11_a_retreat_into_a_waiting_battles_tile_restates_it():
         battles(handed_off, (1, 0))[0]["scenario"],
     )
     assert fortress["extra"]["restated"] is True
-    assert len(events(restated, "battle-restated")) == 1
+    assert happened(restated, "battle-restated") == [
+        {
+            "type": "battle-restated",
+            "hex": [1, 0],
+            "sides": {"blue": ["blue-1", "blue-2"], "red": ["red-2", "red-3"]},
+            "board": "4x4",
+        }
+    ]
     assert restated["pending"] == [
         {"kind": "battle_result", "kingdom": "blue", "hex": [1, 0], "restated": True},
         {"kind": "battle_result", "kingdom": "red", "hex": [1, 0], "restated": True},
