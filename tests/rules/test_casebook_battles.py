@@ -1926,6 +1926,43 @@ def test_b11_a_restatement_sets_aside_only_what_was_reported_for_that_battle():
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b11_a_battle_further_down_the_list_is_restated_past_one_unchanged():
+    """Three battles are handed off: red's at [0, 0], its tile; blue's at [-1, -1] (its
+    preference); red's at [1, 0], blue's. The draw at [0, 0] sends blue-1 upright into
+    [1, 0]: that battle is re-stated and its players told again, though [-1, -1], before it
+    in picking order, is unchanged (B11)."""
+    before = at_battles(
+        tiles=[tile((0, 0), "red"), tile((1, 0), "blue")],
+        armies=[
+            army("red-1", (0, 0)),
+            army("blue-1", (0, 0)),
+            army("red-3", (-1, -1)),
+            army("blue-3", (-1, -1)),
+            army("red-2", (1, 0)),
+            army("blue-2", (1, 0)),
+        ],
+        inputs={"battle_choices": {"red": [[0, 0]], "blue": [[-1, -1]]}},
+        dice=[4, 4, 4, 4, 4, 4],
+    )
+    handed_off = run(before)
+    assert [b["hex"] for b in handed_off["battles"]] == [[0, 0], [-1, -1], [1, 0]]
+    after = report(handed_off, {"hex": [0, 0], "result": "draw"}, dice=[])
+    assert happened(after, "battle-restated") == [
+        {
+            "type": "battle-restated",
+            "hex": [1, 0],
+            "sides": {"red": ["red-2"], "blue": ["blue-1", "blue-2"]},
+            "board": "4x4",
+        }
+    ]
+    assert after["pending"] == [
+        {"kind": "battle_result", "kingdom": "blue", "hex": [-1, -1]},
+        {"kind": "battle_result", "kingdom": "red", "hex": [-1, -1]},
+        {"kind": "battle_result", "kingdom": "red", "hex": [1, 0], "restated": True},
+        {"kind": "battle_result", "kingdom": "blue", "hex": [1, 0], "restated": True},
+    ]
+
+
 def test_b11_a_restated_battle_with_a_side_now_outnumbered_is_conceded():
     """Red picks [0, 0], its tile, against blue-1; blue picks [1, 0], its own, one army
     against one; both are handed off. The draw at [0, 0] sends blue-1 upright into [1, 0]:
