@@ -233,6 +233,35 @@ def test_b2_a_kingdom_picks_its_stated_preference():
     assert after["battles"][0]["attacker"] == "red"
 
 
+def test_b2_the_kingdom_asked_to_pick_keeps_its_turn():
+    """Simple battles. Red and blue face each other at [0, 1], [1, -1] and [-1, -1]. Red
+    picks [0, 1] (its preference) and wins (6 to 1); it is blue's turn, and blue, with two
+    tiles left, is asked. When blue answers [-1, -1], blue picks it: the turn stayed with
+    blue while it was asked (B2), though red could also pick there; red then picks the
+    last, [1, -1]."""
+    before = simple(
+        tiles=[tile((0, 1), "blue"), tile((1, -1), "blue"), *HOMES],
+        armies=[
+            *TWO_TILES["armies"],
+            army("red-3", (-1, -1)),
+            army("blue-3", (-1, -1)),
+        ],
+        inputs={"battle_choices": {"red": [[0, 1]]}},
+        dice=[6, 1],
+    )
+    asked = run(before)
+    assert asked["pending"] == [
+        {"kind": "battle_choice", "kingdom": "blue", "choices": [[-1, -1], [1, -1]]}
+    ]
+    answered = {**asked["inputs"], "battle_choices": {"blue": [[-1, -1]]}}
+    after = run({**asked, "inputs": answered, "dice": [6, 1, 6, 1, *ROLL_OFF]})
+    assert [(b["hex"], b["attacker"]) for b in battles(after)] == [
+        ([0, 1], "red"),
+        ([-1, -1], "blue"),
+        ([1, -1], "red"),
+    ]
+
+
 def test_b2_a_kingdom_with_two_tiles_and_no_preference_is_asked():
     """Red could pick [0, 1] or [1, -1] and has stated no preference. The engine waits for
     red's choice; no battle is fought and no die rolled."""
@@ -430,6 +459,29 @@ def test_b3_b12_only_the_picker_chooses_a_naval_battle():
     assert the_battle(after)["status"] == "awaiting_result"
 
 
+def test_b3_b12_a_naval_battle_uses_up_only_its_pickers_choice():
+    """At the coastal tile [0, 0], blue's, red and blue each have an army and a ship, and
+    green an army. Red picks it against blue, the tile's controller (B2), and chose a naval
+    battle: red's 6 sinks blue's ship, blue's 1 misses, and blue-1 retreats. The file also
+    holds green's concession, for green's own battle there: it stands, and when green picks
+    [0, 0] against red it concedes (B12)."""
+    before = at_battles(
+        map=SEA,
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "blue"), *HOMES, tile((-1, 1), "green")],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (0, 0))],
+        ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+        inputs={"battles": [{"hex": [0, 0], "naval": "red"}, {"hex": [0, 0], "concede": "green"}]},
+        dice=[6, 1, 6, 5, 4],  # the naval round, then Reform's roll-off of three tied kingdoms
+    )
+    after = run(before)
+    assert [(b["kind"], b["attacker"], b["winner"]) for b in after["battles"]] == [
+        ("naval", "red", "red"),
+        ("concession", "green", "red"),
+    ]
+    assert after["clock"] == NEXT_MONTH
+
+
 def test_b3_ships_on_both_sides_without_armies_on_both_make_a_naval_battle():
     """At the coastal tile [0, 0], red has an army and a ship, blue only a ship. Both sides
     have ships but only red has armies: a naval battle, ship against ship (red's army does
@@ -470,6 +522,7 @@ def test_b4_either_side_may_concede_before_a_pitched_battle():
     battle = the_battle(after)
     assert battle["kind"] == "concession"
     assert (battle["status"], battle["result"], battle["winner"]) == ("resolved", "win", "blue")
+    assert battle["extra"] == {"conceded_by": "red", "forced": False}
     assert (battle["condition"], battle["scenario"], battle["board"]) == (None, None, None)
     assert battle["dice"] == []
     assert after["dice"] == []
@@ -488,6 +541,7 @@ def test_b4_a_handed_off_battle_may_still_be_conceded():
     battle = the_battle(after)
     assert battle["kind"] == "concession"
     assert (battle["status"], battle["winner"]) == ("resolved", "red")
+    assert battle["extra"] == {"conceded_by": "blue", "forced": False}
     assert kingdom(after, "red")["pitched_wins"] == 0
     assert kingdom(after, "blue")["pitched_losses"] == 0
     assert where(after, "blue-1") == ([1, 0], False)
@@ -514,6 +568,20 @@ def test_b4_a_side_with_fewer_armies_must_concede():
     assert where(after, "blue-1") == ([1, 0], False)
     assert owner(after, (0, 0)) == "red"
     assert after["clock"] == NEXT_MONTH
+
+
+def test_b4_an_outnumbered_side_that_concedes_in_its_file_concedes_as_it_must():
+    """Red's two armies face blue's one at [0, 0], red's; blue, cut off, could make a Last
+    Stand but concedes in its file: the concession is the one B4 forces on the side with
+    fewer armies."""
+    before = at_battles(
+        inputs={"battles": [{"hex": [0, 0], "concede": "blue"}]},
+        dice=[],
+        **OUTNUMBERED_AND_CUT_OFF,
+    )
+    battle = the_battle(run(before))
+    assert (battle["kind"], battle["winner"]) == ("concession", "red")
+    assert battle["extra"] == {"conceded_by": "blue", "forced": True}
 
 
 def test_b4_armies_aboard_ships_do_not_count_against_a_forced_concession():
@@ -585,6 +653,21 @@ def test_b4_a_last_stand_is_a_pitched_battle_worth_might():
     assert where(after, "red-2") == ([-1, 0], False)
     assert owner(after, (0, 0)) == "blue"
     assert after["clock"] == NEXT_MONTH
+
+
+def test_b4_b11_a_last_stand_sent_again_is_no_result():
+    """The Last Stand of the case above is handed off; blue's player sends its Last Stand
+    again, with no result. It is no result (B6, B11): the battle still waits for one from
+    both players."""
+    before = at_battles(
+        inputs={"battles": [{"hex": [0, 0], "last_stand": "blue"}]},
+        dice=[4, 1],
+        **OUTNUMBERED_AND_CUT_OFF,
+    )
+    handed_off = run(before)
+    again = report(handed_off, {"hex": [0, 0], "last_stand": "blue"}, dice=[])
+    assert the_battle(again)["status"] == "awaiting_result"
+    assert again["pending"] == handed_off["pending"]
 
 
 def test_b4_a_last_stand_chosen_together_with_its_result_keeps_the_result():
@@ -731,7 +814,15 @@ def test_b6_a_pitched_battle_is_handed_off_to_the_tabletop():
     from both players; nobody moves yet."""
     after = run(one_on_one(kingdom_fields={"blue": {"pitched_losses": 2}}, dice=[6, 4]))
     battle = the_battle(after)
-    battle.pop("extra")
+    # what the battle card prints beside the condition and the scenario
+    assert battle.pop("extra") == {
+        "battlefield": "Lowland plains",
+        "how_to_win": 'D3+4 objectives are placed alternately, more than 12" apart. A side '
+        'controls an objective if it has a unit within 3" of it and the enemy has none '
+        'within 3". The side controlling more objectives wins; equal is a draw.',
+        "condition_die": 6,
+        "scenario_die": 4,
+    }
     assert battle == {
         "year": 1,
         "month": 1,
@@ -1027,18 +1118,39 @@ def test_b7_defence_is_4_plus_1_for_defend_own_capital_and_own_fortress(
         assert battle["extra"]["attacker_hits"] == (winner == "red")
 
 
-def test_b7_no_modifier_in_an_enemy_capital_or_fortress():
-    """Red's army stands in blue's capital at [0, 0]: a capital gives only its own kingdom's
-    armies +1, so red's Defence stays 4 and blue's die of 4 hits it."""
+@pytest.mark.parametrize(
+    ("settlement", "capitals"),
+    [("city", {"blue": (0, 0)}), ("fortress", None)],
+    ids=["capital", "fortress"],
+)
+def test_b7_no_modifier_in_an_enemy_capital_or_fortress(settlement, capitals):
+    """Red's army stands in blue's capital (or blue's fortress) at [0, 0]: a capital or a
+    fortress gives only its own kingdom's armies +1, so red's Defence stays 4 and blue's die
+    of 4 hits it."""
     before = simple(
-        tiles=[tile((0, 0), "blue", "city"), *HOMES],
-        capitals={"blue": (0, 0)},
+        tiles=[tile((0, 0), "blue", settlement), *HOMES],
+        capitals=capitals,
         armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
         dice=[1, 4, *ROLL_OFF],
     )
     battle = the_battle(run(before))
     assert battle["extra"]["defender_hits"] == 1
     assert battle["winner"] == "blue"
+
+
+def test_b7_the_pickers_army_has_its_modifiers_too():
+    """Red picks the battle at [0, 0], its own capital, which blue-1 has entered. Red-1, the
+    picker's army, has Defence 5 there (B7's +1 for its own capital counts for either side):
+    blue's die of 4 misses and red's 1 misses, a draw; blue-1 goes back upright."""
+    before = simple(
+        tiles=[tile((0, 0), "red", "city"), *HOMES],
+        capitals={"red": (0, 0)},
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        dice=[1, 4, *ROLL_OFF],
+    )
+    after = run(before)
+    assert happened(after, "battle") == [battle_event("simple", (0, 0), "red", "blue", None)]
+    assert where(after, "blue-1") == ([1, 0], True)
 
 
 def test_b7_each_die_goes_to_the_opposing_army_with_the_lowest_defence():
@@ -1316,6 +1428,28 @@ def test_b10_a_loser_with_a_choice_of_tiles_is_asked_where_to_retreat():
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b10_every_losing_unit_with_a_choice_is_asked():
+    """Simple battles. Red's two armies beat blue's two at [0, 0], blue's (6 and 6 against 1
+    and 1). Blue-1 and blue-2 may each go to [0, 1], [1, -1] or [1, 0]: blue is asked for
+    both, not only the first."""
+    before = simple(
+        tiles=[tile((0, 0), "blue"), tile((1, -1), "blue"), tile((0, 1), "blue"), *HOMES],
+        armies=[
+            army("red-1", (0, 0)),
+            army("red-2", (0, 0)),
+            army("blue-1", (0, 0)),
+            army("blue-2", (0, 0)),
+        ],
+        dice=[6, 6, 1, 1],
+    )
+    after = run(before)
+    choices = [[0, 1], [1, -1], [1, 0]]
+    assert after["pending"] == [
+        {"kind": "retreat", "kingdom": "blue", "unit": "blue-1", "choices": choices},
+        {"kind": "retreat", "kingdom": "blue", "unit": "blue-2", "choices": choices},
+    ]
+
+
 def test_b10_with_defaults_a_retreat_goes_to_the_first_tile_in_qr_order():
     """Blue-1 loses at [0, 0] and may retreat to [1, -1] or [0, 1]. With --defaults it goes
     to [0, 1], first in [q, r] order."""
@@ -1342,6 +1476,28 @@ def test_b10_a_unit_with_nowhere_to_retreat_is_destroyed():
     ]
 
 
+def test_b10_a_unit_destroyed_for_want_of_a_retreat_leaves_the_others_to_retreat():
+    """Simple battles. Blue-1 and blue's ship blue-s1 lose at the coastal tile [0, 0], red's
+    (red rolls 6, blue 1). Blue controls no tile beside it: blue-1 is destroyed; blue-s1
+    still retreats, into the open water blue chose for it."""
+    before = simple(
+        map=SEA,
+        tiles=[tile((0, 0), "red"), HOMES[0]],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        ships=[ship("blue-s1", (0, 0))],
+        inputs={"retreats": {"blue-s1": [0, -1]}},
+        dice=[6, 1],
+    )
+    after = run(before)
+    assert happened(after, "destroyed") == [
+        {"type": "destroyed", "units": ["blue-1"], "hex": [0, 0], "why": "no retreat"}
+    ]
+    assert happened(after, "retreated") == [
+        {"type": "retreated", "unit": "blue-s1", "from": [0, 0], "to": [0, -1], "upright": False}
+    ]
+    assert after["clock"] == NEXT_MONTH
+
+
 def test_b10_an_army_cannot_retreat_across_a_water_edge():
     """Blue-1 loses at [0, 0]; blue's only tile beside it, [1, 0], lies across a water edge,
     which armies never cross: blue-1 has nowhere to go and is destroyed."""
@@ -1356,9 +1512,9 @@ def test_b10_an_army_cannot_retreat_across_a_water_edge():
 
 def test_b10_a_ship_may_retreat_into_open_water_without_enemy_ships():
     """Blue's ship loses a naval battle on open water at [0, -1] (two red ships, all dice
-    miss). It may retreat into open water without enemy ships ([-1, -1], [0, -2], [1, -2];
-    not [1, -1], where red's third ship is) or to blue's own coastal tile [0, 0]. Blue is
-    asked which."""
+    miss). It may retreat into open water without enemy ships ([-1, -1], where blue's own
+    second ship is, [0, -2], [1, -2]; not [1, -1], where red's third ship is) or to blue's
+    own coastal tile [0, 0]. Blue is asked which."""
     before = at_battles(
         map=SEA,
         tiles=[tile((0, 0), "blue"), HOMES[0]],
@@ -1367,6 +1523,7 @@ def test_b10_a_ship_may_retreat_into_open_water_without_enemy_ships():
             ship("red-s2", AT_SEA),
             ship("red-s3", (1, -1)),
             ship("blue-s1", AT_SEA),
+            ship("blue-s2", (-1, -1)),
         ],
         dice=[1, 1, 1],
     )
@@ -1395,6 +1552,24 @@ def test_b10_a_draw_in_a_third_kingdoms_tile_sends_both_sides_back_upright():
     assert where(after, "red-1") == ([-1, 0], True)
     assert where(after, "blue-1") == ([1, 0], True)
     assert owner(after, (0, 0)) == "green"
+
+
+def test_b10_a_drawn_unit_with_a_choice_of_tiles_waits_upright_for_its_retreat():
+    """Red and blue draw at [0, 0], green's tile (both roll 1). Red-1 goes back upright to
+    [-1, 0]; blue-1 may go to [1, -1] or [1, 0], blue's: blue is asked, and meanwhile blue-1
+    stands upright in [0, 0], retreating from a draw (not a loss, which lays it down)."""
+    before = simple(
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "green"), tile((1, -1), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (2, 0))],
+        dice=[1, 1],
+    )
+    after = run(before)
+    assert after["pending"] == [
+        {"kind": "retreat", "kingdom": "blue", "unit": "blue-1", "choices": [[1, -1], [1, 0]]}
+    ]
+    assert unit(after, "blue-1") == {**army("blue-1", (0, 0)), "ally": None, "retreat": "draw"}
+    assert where(after, "red-1") == ([-1, 0], True)
 
 
 def test_b10_the_winner_takes_the_tile_and_a_capital_so_taken_is_no_capital():
@@ -1585,6 +1760,35 @@ def test_b11_a_later_result_waits_for_an_earlier_one():
     assert after["clock"] == NEXT_MONTH
 
 
+def test_b11_a_result_in_for_a_middle_battle_leaves_the_others_asked():
+    """Three battles are handed off together: red's at [0, 1], blue's at [1, -1], red's at
+    [-1, -1]. Blue's win at [1, -1] comes in first: it waits for the earlier [0, 1], and
+    the players of [0, 1] and of [-1, -1] are still asked for their results (B11)."""
+    before = at_battles(
+        tiles=[tile((0, 1), "blue"), tile((1, -1), "blue"), *HOMES],
+        armies=[
+            *TWO_TILES["armies"],
+            army("red-3", (-1, -1)),
+            army("blue-3", (-1, -1)),
+        ],
+        inputs={"battle_choices": {"red": [[0, 1], [-1, -1]], "blue": [[1, -1]]}},
+        dice=[4, 4, 4, 4, 4, 4],
+    )
+    handed_off = run(before)
+    assert [(b["hex"], b["attacker"]) for b in handed_off["battles"]] == [
+        ([0, 1], "red"),
+        ([1, -1], "blue"),
+        ([-1, -1], "red"),
+    ]
+    waiting = report(handed_off, {"hex": [1, -1], "result": "win", "winner": "blue"})
+    assert waiting_for(waiting, "battle_result") == [
+        ("red", [0, 1]),
+        ("blue", [0, 1]),
+        ("red", [-1, -1]),
+        ("blue", [-1, -1]),
+    ]
+
+
 def test_b11_picking_resumes_with_the_kingdom_after_the_one_that_picked_the_battle():
     """Player order green, red, blue. Red picks [0, 0], its tile, against blue; blue picks
     [0, 2] against red; both are handed off, and the turn to pick passes round to green.
@@ -1667,7 +1871,14 @@ def test_b11_a_retreat_into_a_waiting_battles_tile_restates_it():
         battles(handed_off, (1, 0))[0]["scenario"],
     )
     assert fortress["extra"]["restated"] is True
-    assert len(events(restated, "battle-restated")) == 1
+    assert happened(restated, "battle-restated") == [
+        {
+            "type": "battle-restated",
+            "hex": [1, 0],
+            "sides": {"blue": ["blue-1", "blue-2"], "red": ["red-2", "red-3"]},
+            "board": "4x4",
+        }
+    ]
     assert restated["pending"] == [
         {"kind": "battle_result", "kingdom": "blue", "hex": [1, 0], "restated": True},
         {"kind": "battle_result", "kingdom": "red", "hex": [1, 0], "restated": True},
@@ -1679,6 +1890,77 @@ def test_b11_a_retreat_into_a_waiting_battles_tile_restates_it():
     assert kingdom(after, "blue")["pitched_wins"] == 1
     assert where(after, "red-2") == ([0, 0], False)
     assert after["clock"] == NEXT_MONTH
+
+
+def test_b11_a_restatement_sets_aside_only_what_was_reported_for_that_battle():
+    """The position of the case above, with green-1 also standing in blue's fortress [1, 0]
+    (green, last to pick, finds both tiles waiting). With the draw at [0, 0] and red's win at
+    [1, 0] comes green's concession at [1, 0], for green's own battle there, still to come.
+    The re-statement sets aside red's win, reported for the old sides, and keeps green's
+    concession (B11, B12). Blue's win is then applied; green picks [1, 0] against blue and
+    concedes."""
+    before = at_battles(
+        kingdoms=("red", "blue", "green"),
+        tiles=RESTATED["tiles"],
+        armies=[*RESTATED["armies"], army("green-1", (1, 0))],
+        inputs={
+            "battle_choices": {"red": [[0, 0]]},
+            "battles": [{"hex": [1, 0], "last_stand": "blue"}],
+        },
+        dice=[4, 4, 4, 4],
+    )
+    restated = report(
+        run(before),
+        {"hex": [0, 0], "result": "draw"},
+        {"hex": [1, 0], "result": "win", "winner": "red"},
+        {"hex": [1, 0], "concede": "green"},
+        dice=[],
+    )
+    assert len(events(restated, "battle-restated")) == 1
+    assert restated["inputs"]["battles"] == [{"hex": [1, 0], "concede": "green"}]
+    after = report(restated, {"hex": [1, 0], "result": "win", "winner": "blue"}, dice=[])
+    assert [(b["kind"], b["attacker"], b["winner"]) for b in battles(after, (1, 0))] == [
+        ("pitched", "blue", "blue"),
+        ("concession", "green", "blue"),
+    ]
+    assert after["clock"] == NEXT_MONTH
+
+
+def test_b11_a_battle_further_down_the_list_is_restated_past_one_unchanged():
+    """Three battles are handed off: red's at [0, 0], its tile; blue's at [-1, -1] (its
+    preference); red's at [1, 0], blue's. The draw at [0, 0] sends blue-1 upright into
+    [1, 0]: that battle is re-stated and its players told again, though [-1, -1], before it
+    in picking order, is unchanged (B11)."""
+    before = at_battles(
+        tiles=[tile((0, 0), "red"), tile((1, 0), "blue")],
+        armies=[
+            army("red-1", (0, 0)),
+            army("blue-1", (0, 0)),
+            army("red-3", (-1, -1)),
+            army("blue-3", (-1, -1)),
+            army("red-2", (1, 0)),
+            army("blue-2", (1, 0)),
+        ],
+        inputs={"battle_choices": {"red": [[0, 0]], "blue": [[-1, -1]]}},
+        dice=[4, 4, 4, 4, 4, 4],
+    )
+    handed_off = run(before)
+    assert [b["hex"] for b in handed_off["battles"]] == [[0, 0], [-1, -1], [1, 0]]
+    after = report(handed_off, {"hex": [0, 0], "result": "draw"}, dice=[])
+    assert happened(after, "battle-restated") == [
+        {
+            "type": "battle-restated",
+            "hex": [1, 0],
+            "sides": {"red": ["red-2"], "blue": ["blue-1", "blue-2"]},
+            "board": "4x4",
+        }
+    ]
+    assert after["pending"] == [
+        {"kind": "battle_result", "kingdom": "blue", "hex": [-1, -1]},
+        {"kind": "battle_result", "kingdom": "red", "hex": [-1, -1]},
+        {"kind": "battle_result", "kingdom": "red", "hex": [1, 0], "restated": True},
+        {"kind": "battle_result", "kingdom": "blue", "hex": [1, 0], "restated": True},
+    ]
 
 
 def test_b11_a_restated_battle_with_a_side_now_outnumbered_is_conceded():
@@ -1703,7 +1985,7 @@ def test_b11_a_restated_battle_with_a_side_now_outnumbered_is_conceded():
         {"hex": [1, 0], "result": "win", "winner": "red"},
         dice=ROLL_OFF,
     )
-    conceded = battles(after, (1, 0))[0]
+    (conceded,) = battles(after, (1, 0))  # red-2 retreats before anything else is picked
     assert (conceded["kind"], conceded["status"], conceded["winner"]) == (
         "concession",
         "resolved",
@@ -1764,6 +2046,16 @@ def test_b11_a_restated_battle_asks_a_side_now_outnumbered_for_its_last_stand():
     assert [s["points"] for s in stand["sides"]] == [1000, 500]
     assert waiting_for(after, "battle_result") == [("blue", [1, 0]), ("red", [1, 0])]
     assert "battles" not in after["inputs"]
+    # Had red sent its result with its Last Stand, both would be used at once (B4, B11).
+    won = report(
+        asked,
+        {"hex": [1, 0], "last_stand": "red"},
+        {"hex": [1, 0], "result": "win", "winner": "red"},
+        dice=ROLL_OFF,
+    )
+    stand = battles(won, (1, 0))[0]
+    assert (stand["status"], stand["last_stand"], stand["winner"]) == ("resolved", "red", "red")
+    assert kingdom(won, "red")["pitched_wins"] == 1
 
 
 # --- B12 entries that address no battle ----------------------------------------------------------
@@ -2034,6 +2326,57 @@ def test_b12_an_entry_for_a_later_battle_in_the_same_tile_waits_for_it():
     fought = [(b["attacker"], b["defender"], b["kind"]) for b in battles(after, (0, 0))]
     assert fought == [("red", "green", "simple"), ("blue", "red", "concession")]
     assert where(after, "blue-1") == ([1, 0], False)
+    assert owner(after, (0, 0)) == "red"
+    assert after["clock"] == NEXT_MONTH
+
+
+def test_b12_entries_for_battles_still_to_come_stand_while_the_engine_waits():
+    """Red and blue face each other at the coastal tile [0, 0], each with an army and a
+    ship, and at [0, 1]. Red, first to pick, has not said which: the engine waits for its
+    choice. The file already holds red's choice of a naval battle at [0, 0] (B3: both sides
+    have armies and ships there), blue's concession at [0, 1] and blue's next battle,
+    [0, 0]: each addresses a battle still to come, so none is refused, and they stand
+    until their battles come (B12). Red then picks [0, 0]: a naval battle."""
+    entries = [{"hex": [0, 0], "naval": "red"}, {"hex": [0, 1], "concede": "blue"}]
+    inputs: Json = {"battles": entries, "battle_choices": {"blue": [[0, 0]]}}
+    before = at_battles(
+        map=SEA,
+        tiles=[tile((0, 0), "blue"), tile((0, 1), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("red-2", (0, 1)),
+                army("blue-2", (0, 1))],
+        ships=[ship("red-s1", (0, 0)), ship("blue-s1", (0, 0))],
+        inputs=inputs,
+        dice=[],
+    )  # fmt: skip
+    waiting = run(before)
+    assert waiting["pending"] == [
+        {"kind": "battle_choice", "kingdom": "red", "choices": [[0, 0], [0, 1]]}
+    ]
+    assert (waiting["battles"], waiting["inputs"]) == ([], inputs)
+    chosen = {"blue": [[0, 0]], "red": [[0, 0]]}
+    after = run({**waiting, "inputs": {**inputs, "battle_choices": chosen}, "dice": [4, 1]})
+    assert [(b["hex"], b["kind"], b["attacker"]) for b in after["battles"]] == [
+        ([0, 0], "naval", "red")
+    ]
+
+
+def test_b12_a_concession_uses_up_only_the_entries_of_its_own_battle():
+    """Red, blue and green armies share [0, 0], green's. Red picks first and fights green
+    (B2), which concedes; the file also holds blue's concession, for blue's own battle in
+    the same tile, later. Green's concession settles its battle and is used up with it;
+    blue's stands: blue then picks [0, 0] against red and concedes too (B4, B12)."""
+    before = at_battles(
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "green"), tile((0, 1), "green"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (0, 0))],
+        inputs={
+            "battles": [{"hex": [0, 0], "concede": "green"}, {"hex": [0, 0], "concede": "blue"}]
+        },
+        dice=[6, 5, 4],  # Reform: the three kingdoms, one army each, roll off
+    )
+    after = run(before)
+    fought = [(b["attacker"], b["defender"], b["kind"]) for b in battles(after, (0, 0))]
+    assert fought == [("red", "green", "concession"), ("blue", "red", "concession")]
     assert owner(after, (0, 0)) == "red"
     assert after["clock"] == NEXT_MONTH
 

@@ -186,6 +186,53 @@ def test_b10_a_late_retreat_goes_to_the_first_tile_and_the_next_month_is_asked()
     assert defaulted(after) == [("retreat", "blue")]
 
 
+def test_b2_a_late_battle_choice_takes_the_first_tile_in_qr_order():
+    """Simple battles. Red, first to pick, faces blue at [0, 1] and [1, -1] and has not said
+    which by the deadline: it picks [0, 1], first in [q, r] order, and wins (6 to 1); blue
+    then picks [1, -1] and wins (6 to 1)."""
+    data = simple(
+        tiles=[tile((0, 1), "blue"), tile((1, -1), "blue"), *BATTLE_HOMES],
+        armies=[
+            army("red-1", (0, 1)),
+            army("blue-1", (0, 1)),
+            army("red-2", (1, -1)),
+            army("blue-2", (1, -1)),
+        ],
+        dice=[6, 1, 6, 1],
+    )
+    asked = adjudicate(data)
+    assert [p["kind"] for p in pending(asked)] == ["battle_choice"]
+
+    after = adjudicate(asked, defaults_now=True)
+
+    assert [(b["hex"], b["attacker"], b["winner"]) for b in after["battles"]] == [
+        ([0, 1], "red", "red"),
+        ([1, -1], "blue", "blue"),
+    ]
+    assert defaulted(after) == [("battle_choice", "red")]
+
+
+def test_b4_a_late_last_stand_is_not_made_and_the_outnumbered_side_concedes():
+    """Red's two armies face blue's one at [0, 0], red's; blue has no tile beside it, so it
+    is asked for a Last Stand, and has not said by the deadline: it makes none and must
+    concede (B4)."""
+    data = position(
+        clock=(1, "summer", 1, "battles"),
+        tiles=[tile((0, 0), "red"), tile((-1, 0), "red"), tile((3, 0), "blue")],
+        armies=[army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (0, 0))],
+        dice=[],
+    )
+    asked = adjudicate(data)
+    assert [p["kind"] for p in pending(asked)] == ["last_stand"]
+
+    after = adjudicate(asked, defaults_now=True)
+
+    (battle,) = after["battles"]
+    assert (battle["kind"], battle["winner"]) == ("concession", "red")
+    assert battle["extra"] == {"conceded_by": "blue", "forced": True}
+    assert defaulted(after) == [("last_stand", "blue")]
+
+
 def test_b11_a_tabletop_result_has_no_default():
     """A pitched battle waits for its tabletop result at the deadline: nothing moves (a
     result has no default; the admin decides it on the battles desk)."""

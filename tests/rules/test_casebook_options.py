@@ -15,6 +15,7 @@ from tests.rules.casebook import adjudicate as run
 from tests.rules.casebook import (
     army,
     events,
+    happened,
     kingdom,
     make_map,
     move,
@@ -921,15 +922,37 @@ def test_oa10_example_3_a_simple_battle_takes_what_was_on_the_army_hit():
     assert (taken["artefact"], taken["from"], taken["to"]) == ("X", "blue", "red")
 
 
+def test_oa10_a_simple_battle_won_by_the_defender_takes_what_was_on_the_attackers_army_hit():
+    """Simple battles. Red picks [0, 0], blue's, where red-1 carries Z: red's die 1 misses,
+    blue's 6 hits red-1. Blue, the defender, wins: Z goes to blue-1 (OA10)."""
+    data = at_battles(
+        tiles=[tile((0, 0), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
+        options={"battles": "simple", **WIZARDS},
+        artefacts=[held("Z", "red", "red-1")],
+        dice=[1, 6, *ROLL_OFF],
+    )
+    after = run(data)
+    assert the_battle(after)["winner"] == "blue"
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "Z", "from": "red", "to": "blue", "hex": [0, 0]}
+    ]
+    assert holders(after) == {"Z": {"kingdom": "blue", "army": "blue-1"}}
+
+
 def tabletop_win(captured: list[str]) -> Json:
-    """The battle at [0, 0], blue's, handed off with B on blue-1 and C on red-1; red's win
-    is reported with what it `captured`."""
+    """The battle at [0, 0], blue's, handed off with B and D on blue-1 and C on red-1; red's
+    win is reported with what it `captured`."""
     handed_off = run(
         at_battles(
             tiles=[tile((0, 0), "blue"), *HOMES],
             armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
             options=WIZARDS,
-            artefacts=[held("B", "blue", "blue-1"), held("C", "red", "red-1")],
+            artefacts=[
+                held("B", "blue", "blue-1"),
+                held("C", "red", "red-1"),
+                held("D", "blue", "blue-1"),
+            ],
             dice=[4, 4],
         )
     )
@@ -940,9 +963,16 @@ def tabletop_win(captured: list[str]) -> Json:
 
 
 def test_oa10_a_tabletop_win_takes_what_the_result_names():
+    """Red's win names B, one of the two artefacts on blue-1: B goes to red-1, D stays."""
     after = tabletop_win(["B"])
-    assert holders(after)["B"] == {"kingdom": "red", "army": "red-1"}
-    assert holders(after)["C"] == {"kingdom": "red", "army": "red-1"}
+    assert holders(after) == {
+        "B": {"kingdom": "red", "army": "red-1"},
+        "C": {"kingdom": "red", "army": "red-1"},
+        "D": {"kingdom": "blue", "army": "blue-1"},
+    }
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "B", "from": "blue", "to": "red", "hex": [0, 0]}
+    ]
 
 
 def test_oa10_a_tabletop_win_takes_nothing_it_does_not_name():
@@ -955,6 +985,32 @@ def test_oa10_a_capture_of_what_was_not_on_the_beaten_side_is_refused(name):
     with pytest.raises(RuleError) as refused:
         tabletop_win([name])
     assert refused.value.code == "capture-not-in-battle"
+
+
+def test_oa10_a_capture_is_judged_when_a_third_kingdom_waits_in_the_tile():
+    """Red, blue and green armies share [0, 0], blue's; red picks first and fights blue
+    there, handed off with C on red-1 (green's battle in the tile is still to come). Red's
+    win is reported naming C, red's own: it is refused as it is applied (OA10), though the
+    entry could have been for green's battle, and blue-1, beaten, would then have to say
+    where it retreats ([0, 1] or [1, 0]) before anything else is fought."""
+    handed_off = run(
+        at_battles(
+            kingdoms=("red", "blue", "green"),
+            tiles=[tile((0, 0), "blue"), tile((0, 1), "blue"), *HOMES],
+            armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("green-1", (0, 0))],
+            options=WIZARDS,
+            artefacts=[held("B", "blue", "blue-1"), held("C", "red", "red-1")],
+            dice=[4, 4],
+        )
+    )
+    with pytest.raises(RuleError) as refused:
+        report(handed_off, {"hex": [0, 0], "result": "win", "winner": "red", "captured": ["C"]})
+    assert refused.value.as_dict() == {
+        "code": "capture-not-in-battle",
+        "field": "inputs.battles[0].captured",
+        "message": "C was not on the beaten side's armies in the battle at [0, 0]: only what "
+        "its card lists can be captured (option OA10).",
+    }
 
 
 def test_oa10_a_capture_is_judged_as_it_is_reported_while_an_earlier_battle_waits():
@@ -1007,6 +1063,31 @@ def test_oa10_an_army_lost_for_want_of_a_retreat_after_a_concession_gives_its_ar
     after = run(data)
     assert unit(after, "blue-1") is None
     assert holders(after)["K"] == {"kingdom": "red", "army": "red-1"}
+
+
+def test_oa10_an_army_lost_for_want_of_a_retreat_after_a_draw_leaves_its_artefacts_to_the_pool():
+    """Simple battles. Red picks [2, -1], blue's, and beats blue-1 there (6 to 1); blue-1
+    retreats to [3, -1]. Blue then picks [0, 0], red's, where blue-2 carries X: a draw (1 and
+    1). Blue-2 must leave red's tile and has no tile of blue's beside it: it is destroyed.
+    Nobody won that battle, so X goes to the pool (OA10); red's win at [2, -1] earlier this
+    month gives red nothing at [0, 0]."""
+    data = at_battles(
+        tiles=[tile((0, 0), "red"), tile((-1, 0), "red"), tile((2, -1), "blue"),
+               tile((3, -1), "blue")],
+        armies=[army("red-1", (2, -1)), army("blue-1", (2, -1)), army("red-2", (0, 0)),
+                army("blue-2", (0, 0))],
+        inputs={"battle_choices": {"red": [[2, -1]]}},
+        options={"battles": "simple", **WIZARDS},
+        artefacts=[held("X", "blue", "blue-2")],
+        dice=[6, 1, 1, 1],
+    )  # fmt: skip
+    after = run(data)
+    assert [(b["hex"], b["winner"]) for b in after["battles"]] == [([2, -1], "red"), ([0, 0], None)]
+    assert unit(after, "blue-2") is None
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "X", "from": "blue", "to": None, "hex": [0, 0]}
+    ]
+    assert holders(after) == {"X": None}
 
 
 def test_oa10_a_capital_taken_gives_what_it_held_to_the_taker_and_a_razed_one_to_the_pool():

@@ -421,3 +421,32 @@ def test_oa2_oa9_army_limits_with_wizards_the_card_carries_limits_and_campaign_a
     assert side(battle, "blue")["limits"] == {"monsters": 0, "war_engines": 0}
     assert side(battle, "blue")["artefacts"] == ["B"]
     assert "no Kings of War magical artefacts" in OPTION_ROWS["army_limits"].words
+
+
+def test_oa2_oa9_oa15_a_battle_the_admin_settles_as_simple_has_no_limits_artefacts_or_siege():
+    """Both options and sieges on, the battle of the case above is handed off; the admin
+    resolves it as a simple land battle (B6: red's die 1 and blue's 1 miss, a draw). Only
+    a pitched battle handed to the tabletop carries limits, artefacts and a siege: the
+    simple battle's sides carry neither, and it names no siege."""
+    handed_off = run(
+        at_battles(
+            tiles=[tile((0, 0), "blue"), *HOMES],
+            armies=[
+                army("red-1", (0, 0), licence=["monsters"]),
+                army("blue-1", (0, 0), licence=[]),
+            ],
+            options={**LIMITS, **WIZARDS, "sieges": True},
+            artefacts=[held("A", army_id="red-1"), held("B", "blue", "blue-1")],
+            dice=[4, 4],
+        )
+    )
+    inputs = {"battles": [{"hex": [0, 0], "resolve": "simple"}]}
+    battle = the_battle(run({**handed_off, "inputs": inputs, "dice": [1, 1, 6, 1]}))
+    assert (battle["kind"], battle["result"]) == ("simple", "draw")
+    assert "siege" not in battle
+    assert battle["sides"] == [
+        {"kingdom": "red", "armies": ["red-1"], "ships": [], "points": 500,
+         "strategy_cards": 0, "defending": False},
+        {"kingdom": "blue", "armies": ["blue-1"], "ships": [], "points": 500,
+         "strategy_cards": 0, "defending": False},
+    ]  # fmt: skip

@@ -58,6 +58,22 @@ def red_asked_between_two_tiles(inputs: Json) -> Json:
     return at_battles(kingdoms=("red", "blue", "green"), inputs=inputs, **TWO_TILES)
 
 
+def red_asked_with_a_third_kingdoms_ship(inputs: Json) -> Json:
+    """Red and blue face each other at [0, 0], red's coastal tile, and at [0, 1]; red,
+    first to pick, has said nothing, so the engine waits for its choice. At [0, 0] red has
+    an army and a ship, blue (its opponent there, B2) only an army; green's ship stands
+    there too."""
+    return at_battles(
+        map=SEA,
+        kingdoms=("red", "blue", "green"),
+        tiles=[tile((0, 0), "red"), tile((0, 1), "blue"), *HOMES],
+        armies=[army("red-1", (0, 0)), army("blue-1", (0, 0)), army("red-2", (0, 1)),
+                army("blue-2", (0, 1))],
+        ships=[ship("red-s1", (0, 0)), ship("green-s1", (0, 0))],
+        inputs=inputs,
+    )  # fmt: skip
+
+
 CUT_OFF_SLAUGHTER = at_battles(
     tiles=[tile((0, 0), "red"), *HOMES],
     armies=[army("red-1", (0, 0)), army("blue-1", (0, 0), upright=False)],
@@ -134,6 +150,10 @@ CASES = [
      "choice-not-allowed", "inputs.battles[0]", None,
      "The naval battle red chose at [0, 1] is not a choice the rules allow: a naval battle "
      "is chosen only where both sides have upright armies and ships (ruling B3)."),
+    (red_asked_with_a_third_kingdoms_ship({"battles": [{"hex": [0, 0], "naval": "red"}]}),
+     "choice-not-allowed", "inputs.battles[0]", None,
+     "The naval battle red chose at [0, 0] is not a choice the rules allow: a naval battle "
+     "is chosen only where both sides have upright armies and ships (ruling B3)."),
     (at_sea_too(entry(naval="blue")),
      "choice-not-allowed", "inputs.battles[0]", None,
      "The naval battle blue chose at [0, 0] is not a choice the rules allow: only red, who "
@@ -208,6 +228,10 @@ CASES = [
         "year": 1, "season": "summer", "month": 1, "step": "reform"}),
      "no-such-battle", "inputs.retreats.red-1", "red-1",
      "red-1 has no battle of this month to retreat from (ruling B12)."),
+    (handed_off(entry(result="win", winner="red"), clock=REFORM),
+     "no-such-battle", "inputs.battles[0]", None,
+     "The result reported at [0, 0] (a win for red) addresses no battle: the battle there is "
+     "over (ruling B12)."),
     (handed_off({"battle_choices": {"red": [[0, 1]]}}),
      "no-such-battle", "inputs.battle_choices.red[0]", None,
      "red chose [0, 1] for its next battle, but it has no battle to pick there this month "

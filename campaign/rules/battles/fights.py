@@ -181,7 +181,8 @@ def _taken_in_a_simple_battle(
     hits = fought.picker_hits if won_by_attacker else fought.opponent_hits
     if not hits:
         return campaign
-    defences = _defences(campaign, battle.hex, loser)
+    # Not mutated: the tile's +1 is the same for each army of a side; the lowest stays.
+    defences = _defences(campaign, battle.hex, loser)  # pragma: no mutate
     hit = loser.armies[defences.index(min(defences))]
     return optional.armies_beaten(campaign, [hit], battle.winner, battle.hex, turn)
 

