@@ -987,6 +987,33 @@ def test_oa10_a_capture_of_what_was_not_on_the_beaten_side_is_refused(name):
     assert refused.value.code == "capture-not-in-battle"
 
 
+def test_oa10_an_army_lost_after_a_draw_gives_nothing_to_an_earlier_winner_in_the_tile():
+    """Simple battles, blue first in player order. Blue, red and green armies share [0, 0],
+    green's; red-1 carries X. Blue beats green there (6 to 1) and takes the tile; red and
+    blue then draw (1 and 1). Red-1 must leave blue's tile and has no tile of red's beside
+    it: it is destroyed. Its battle was a draw, which nobody won, so X goes to the pool
+    (OA10): blue's win over green earlier in the tile takes nothing of red's."""
+    data = at_battles(
+        kingdoms=("blue", "red", "green"),
+        tiles=[tile((0, 0), "green"), tile((0, 1), "green"), tile((3, -3), "red"),
+               tile((-3, 3), "blue")],
+        armies=[army("blue-1", (0, 0)), army("red-1", (0, 0)), army("green-1", (0, 0))],
+        options={"battles": "simple", **WIZARDS},
+        artefacts=[held("X", "red", "red-1")],
+        dice=[6, 1, 1, 1, 6, 1],
+    )  # fmt: skip
+    after = run(data)
+    assert [(b["hex"], b["attacker"], b["defender"], b["winner"]) for b in after["battles"]] == [
+        ([0, 0], "blue", "green", "blue"),
+        ([0, 0], "red", "blue", None),
+    ]
+    assert unit(after, "red-1") is None
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "X", "from": "red", "to": None, "hex": [0, 0]}
+    ]
+    assert holders(after) == {"X": None}
+
+
 def test_oa10_a_capture_is_judged_when_a_third_kingdom_waits_in_the_tile():
     """Red, blue and green armies share [0, 0], blue's; red picks first and fights blue
     there, handed off with C on red-1 (green's battle in the tile is still to come). Red's

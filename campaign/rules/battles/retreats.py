@@ -103,6 +103,13 @@ def destroy(campaign: Campaign, unit: Unit, turn: Turn, why: str, winner: str | 
 
 
 def _victor_at(campaign: Campaign, hex_: Hex, loser: str) -> str | None:
-    """The winner of this month's battle at the tile that `loser` lost, if it lost one."""
-    won = [b.winner for b in this_month(campaign) if b.hex == hex_ and b.status == RESOLVED]
-    return next((w for w in reversed(won) if w is not None and w != loser), None)
+    """The winner of `loser`'s last battle this month at the tile, if it lost it: none
+    after a draw, even when another kingdom won an earlier battle there (OA10: artefacts
+    on armies destroyed in a battle nobody won go to the pool)."""
+    fought = [
+        b
+        for b in this_month(campaign)
+        if b.hex == hex_ and b.status == RESOLVED and loser in (b.attacker, b.defender)
+    ]
+    winner = fought[-1].winner if fought else None
+    return winner if winner != loser else None
