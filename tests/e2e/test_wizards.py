@@ -129,7 +129,13 @@ def test_a_hero_quests_and_the_artefact_found_is_placed_by_tapping_the_map(
     data = advance_until(campaign, cast["gm"], "deploy")
     (found,) = [a for a in data["artefacts"] if a["holder"] and a["holder"]["kingdom"] == red]
     armies = [a["id"] for a in data["armies"] if a["kingdom"] == red]
+    # She opens the winter page again in a new tab: the page she left reloads itself as
+    # the winter moves on, and a reload under way would abort her going to it there.
+    left = alice
+    alice = left.context.new_page()
+    left.close()
     alice.goto(f"{live_server.url}/c/{campaign.slug}/winter/")
+    winter = alice.locator("#winter")
     expect(winter).to_contain_text(f"finds {found['name']}")
     # she deploys each army by tapping a lit settlement, then taps her first army's tile
     for army in armies:
