@@ -217,6 +217,12 @@ def cpu_seconds(out: Path) -> dict[str, float]:
     return used
 
 
+def kind_of(name: str, status: object) -> str:
+    """A kind of request in the figures' names: what locust named it and how it was
+    answered (`orders_poll_304`), the same for its p95 and its CPU."""
+    return f"{name.replace(' ', '_')}_{status}"
+
+
 def cpu_by_kind(out: Path) -> dict[str, list[float]]:
     """The CPU (ms) each request cost its web thread, by what was asked and how it was
     answered, as loadtest/timed_wsgi.py wrote them down (the ramp's too)."""
@@ -224,7 +230,7 @@ def cpu_by_kind(out: Path) -> dict[str, list[float]]:
     for path in sorted(out.glob("cpu-web-*.tsv")):
         for line in path.read_text().splitlines():
             name, status, ms = line.split("\t")
-            kinds[f"{name.replace(' ', '_')}_{status}"].append(float(ms))
+            kinds[kind_of(name, status)].append(float(ms))
     return kinds
 
 
@@ -234,7 +240,7 @@ def by_kind(samples: list[Sample], steady: float) -> dict[str, list[float]]:
     kinds: dict[str, list[float]] = defaultdict(list)
     for t, name, ms, status, *_ in samples:
         if t >= steady and (name in PAGES or name in POSTS):
-            kinds[f"{name.replace(' ', '_')}_{status}"].append(ms)
+            kinds[kind_of(name, status)].append(ms)
     return kinds
 
 
