@@ -74,6 +74,24 @@ def browser() -> Iterator[Browser]:
             browser.close()
 
 
+@pytest.fixture(autouse=True)
+def pages_closed_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test's phones are put away when it ends, before its database is emptied: the
+    browser lives for the module, and a page left open goes on polling (every second
+    here) into the next test's setup, when the database is not to be touched, or into
+    the flush that empties it. The database's fixture is set up first, so that it is
+    torn down after the pages are closed."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("transactional_db")
+    browser: Browser = request.getfixturevalue("browser")
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
 # What the demo is made of: the rows of these apps (the users, the campaigns and their
 # battles); Django's own (content types, permissions) are there after any flush.
 DEMO_APPS = ("accounts", "campaign", "battles")
