@@ -125,16 +125,16 @@ def _rows_of(row_text: str, table: str, where: str, order: str) -> str:
 
 
 @cache
-def _read() -> str:
+def _read(*, letters: bool) -> str:
     """A poll's tag is most of what the poll costs: one hand-written read (its names from
     the models) spares the ORM compiling five queries, and the database four round trips.
     It gives the campaign's row bar the map; whether the viewer is a member and their
     kingdom (the viewer's membership is joined once, `v`, and every part that asks for
     their kingdom reads it there); the newest snapshot's id and time stored; its members,
     their kingdoms' looks and names, as one text; its open decisions (id, kingdom, kind,
-    ready, last change) as one text; and the letters the viewer's kingdom reads
-    (`_letters_seen`). Its parameters: the time `_letters_seen` takes, the viewer's id,
-    the campaign's slug."""
+    ready, last change) as one text; and, with `letters`, the letters the viewer's kingdom
+    reads (`_letters_seen`). Its parameters: the time `_letters_seen` takes (with
+    `letters`), the viewer's id, the campaign's slug."""
     membership, snapshot = _table(Membership), _table(Snapshot)
     member_columns = [f"m.{connection.ops.quote_name(f.column or '')}" for f in _fields(Membership)]
     members = _rows_of(
@@ -156,7 +156,7 @@ def _read() -> str:
         " ORDER BY s.number DESC LIMIT 1), "
         f"(SELECT s.created_at FROM {snapshot} s WHERE s.campaign_id = c.id"
         " ORDER BY s.number DESC LIMIT 1), "
-        f"{members}, {given}, {_letters_seen()} "
+        f"{members}, {given}{', ' + _letters_seen() if letters else ''} "
         f"FROM {_table(Campaign)} c "
         f"LEFT JOIN {membership} v ON v.campaign_id = c.id AND v.user_id = %s "
         "WHERE c.slug = %s"
@@ -213,29 +213,32 @@ def _given_seen(
 
 
 def _campaign_shown(
-    slug: str, user: object, *, others: Others, unseen_while_drafting: bool
+    slug: str, user: object, *, others: Others, unseen_while_drafting: bool, letters: bool
 ) -> tuple[bool, list[object]] | None:
     """Whether the viewer may read the campaign, and what its pages show of it (bar the
     snapshots' own files, which never change); None if there is no such campaign. `others`:
     the kinds of decision whose readiness the page shows of other kingdoms (None: all). With
     `unseen_while_drafting`, a viewer still drafting sealed orders sees no other kingdom's
-    readiness (`_as_drafting_sees`)."""
+    readiness (`_as_drafting_sees`). Without `letters`, nothing of the letters (a page
+    that shows none)."""
     names = [f.name for f in _fields(Campaign, leaving=("map",))]
     viewer = user.pk if isinstance(user, User) else None
     with connection.cursor() as cursor:
         changeable_since = connection.ops.adapt_datetimefield_value(timezone.now() - EDITABLE_FOR)
-        cursor.execute(_read(), [changeable_since, viewer, slug])
+        cursor.execute(
+            _read(letters=letters), ([changeable_since] if letters else []) + [viewer, slug]
+        )
         row = cursor.fetchone()
     if row is None:
         return None
     campaign = dict(zip(names, row, strict=False))
-    member, own, newest, stored, members, gathered, letters, reads = row[len(names) :]
+    member, own, newest, stored, members, gathered, *letters_read = row[len(names) :]
     own_kingdom = own or None  # None: no kingdom's drafts are the viewer's
     given = _given_seen(gathered, own_kingdom, others)
     if unseen_while_drafting:
         given = _as_drafting_sees(given, own_kingdom, newest=(newest, stored))
     readable = bool(member) or bool(campaign["public"])
-    return readable, [list(row[: len(names) + 4]), members, given, letters, reads]
+    return readable, [list(row[: len(names) + 4]), members, given, letters_read]
 
 
 def _as_drafting_sees(
@@ -282,15 +285,21 @@ def campaign_tag(
     *,
     others: Others = frozenset(),
     unseen_while_drafting: bool = False,
+    letters: bool = True,
 ) -> str | None:
     """The ETag of a campaign page for this viewer, from what that page shows of it: the
-    readiness of other kingdoms only for the kinds in `others` (None: all). None (always
-    drawn) when a message waits, or when the viewer cannot read the campaign (the view then
-    says why)."""
+    readiness of other kingdoms only for the kinds in `others` (None: all); the letters
+    the viewer reads unless the page shows none (`letters`). None (always drawn) when a
+    message waits, or when the viewer cannot read the campaign (the view then says
+    why)."""
     if len(messages.get_messages(request)):
         return None
     found = _campaign_shown(
-        slug, request.user, others=others, unseen_while_drafting=unseen_while_drafting
+        slug,
+        request.user,
+        others=others,
+        unseen_while_drafting=unseen_while_drafting,
+        letters=letters,
     )
     if found is None or not found[0]:
         return None
@@ -307,7 +316,7 @@ def _tag_of_setup_page(request: HttpRequest, *args: Any, slug: str, **kwargs: An
 
 
 def _tag_of_orders_page(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> str | None:
-    return campaign_tag(request, slug, others=None, unseen_while_drafting=True)
+    return campaign_tag(request, slug, others=None, unseen_while_drafting=True, letters=False)
 
 
 def revalidated[View: Callable[..., HttpResponse]](view: View) -> View:
@@ -326,7 +335,8 @@ def revalidated_setup[View: Callable[..., HttpResponse]](view: View) -> View:
 
 def revalidated_orders[View: Callable[..., HttpResponse]](view: View) -> View:
     """`revalidated` for the orders page, which shows a player drafting sealed orders
-    nothing of the others' readiness (`_as_drafting_sees`)."""
+    nothing of the others' readiness (`_as_drafting_sees`), and nobody anything of the
+    letters: a letter written draws none of the campaign's boards again."""
     return _revalidated(view, _tag_of_orders_page)
 
 

@@ -471,6 +471,32 @@ def test_a_kingdom_reading_the_herald_redraws_only_the_page_of_its_writer(league
     assert "Change it" not in redrawn.text
 
 
+def test_a_letter_draws_the_campaign_page_again_and_not_the_orders_board(league, cast):
+    """The orders page shows nothing of the letters: a letter to the herald leaves bob's
+    orders page, its board and its status, asked again with their tags, as they were (304),
+    where his campaign page, which counts his unread letters, is drawn again."""
+    bob = signed_in(Client(), cast["bob"])
+    orders = reverse("campaign:orders", args=[league.slug])
+    status = reverse("campaign:orders_status", args=[league.slug])
+    campaign_page = reverse("campaign:campaign", args=[league.slug])
+    poll = {"HX-Request": "true"}
+    asked = [(orders, {}), (orders, poll), (status, poll), (campaign_page, {})]
+    tags = []
+    for url, headers in asked:
+        drawn = bob.get(url, headers=headers)
+        assert drawn.status_code == 200
+        tags.append(drawn["ETag"])
+
+    write(signed_in(Client(), cast["alice"]), league, ["@herald"], "Hear ye: a tourney!")
+
+    answers = [
+        bob.get(url, headers={**headers, "If-None-Match": tag})
+        for (url, headers), tag in zip(asked, tags, strict=True)
+    ]
+    assert [a.status_code for a in answers] == [304, 304, 304, 200]
+    assert 'Letters <strong class="unread">(1 unread)</strong>' in read_text(answers[-1])
+
+
 def test_a_letters_time_is_shown_in_the_readers_zone_and_says_which(league, cast):
     """Issue 35: a letter said "UTC" beside a Berlin time."""
     from django.contrib.auth import get_user_model
