@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 from accounts.models import User
 from campaign.models import Campaign, Membership, Snapshot
+from config.reads import rows_of
 
 
 def _with_campaign() -> QuerySet[Membership]:
@@ -95,14 +96,21 @@ def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Member
     """`player_for`, with the campaign's players of kingdoms (the user's own among them), in
     two queries: the pages that draw every kingdom ask for both."""
     user = request.user
-    campaign = None
-    if isinstance(user, User):
-        campaign = Campaign.objects.defer("map").filter(slug=slug).first()
-    # Read through the campaign, each membership shares its one campaign: its fields are
-    # read once, not once for every player (the gazetteer alone is kilobytes of JSON).
-    members = list(campaign.memberships.all()) if campaign is not None else []
+    found = (
+        rows_of(Campaign, slug, where=("slug",), leaving=("map",)) if isinstance(user, User) else []
+    )
+    members = _members_of(found[0]) if found else []
     membership = _ruler(_member(next((m for m in members if m.user_id == user.pk), None)))
     return membership, [m for m in members if m.kingdom]
+
+
+def _members_of(campaign: Campaign) -> list[Membership]:
+    """The campaign's memberships, each sharing the one campaign read: its fields are read
+    once, not once for every player (the gazetteer alone is kilobytes of JSON)."""
+    members = rows_of(Membership, campaign.pk, where=("campaign_id",))
+    for member in members:
+        member.campaign = campaign
+    return members
 
 
 def signed_in_user(request: HttpRequest) -> User:
@@ -114,7 +122,7 @@ def signed_in_user(request: HttpRequest) -> User:
 
 def newest_or_404(campaign: Campaign) -> Snapshot:
     """The campaign's newest snapshot; 404 before it has started."""
-    snapshot = campaign.snapshots.order_by("-number").first()
+    snapshot = Snapshot.objects.newest(campaign)
     if snapshot is None:
         raise Http404("The campaign has not started yet.")
     return snapshot

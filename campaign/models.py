@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from campaign import storage
+from config.reads import rows_of
 
 
 class WorkerHeartbeat(models.Model):
@@ -353,6 +354,15 @@ class SnapshotManager(models.Manager["Snapshot"]):
     def get_queryset(self) -> SnapshotQuerySet:
         return SnapshotQuerySet(self.model, using=self._db)
 
+    def newest(self, campaign: "Campaign") -> "Snapshot | None":
+        """The campaign's newest snapshot (the state every page and post reads, by SQL
+        written once: `config.reads`); None before it has started."""
+        found = rows_of(Snapshot, campaign.pk, where=("campaign_id",), newest="number")
+        if not found:
+            return None
+        found[0].campaign = campaign
+        return found[0]
+
 
 MAPS_KEPT = 32  # maps each process keeps read
 
@@ -563,6 +573,12 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kingdom} {self.kind} for #{self.snapshot}"
+
+    @classmethod
+    def open_in(cls, campaign: Campaign) -> list["Submission"]:
+        """The campaign's decisions no advance has consumed yet, in the order they were
+        first given (by SQL written once: `config.reads`)."""
+        return rows_of(cls, campaign.pk, where=("campaign_id",), unset=("consumed_by_id",))
 
 
 class AuditEntry(models.Model):

@@ -138,7 +138,9 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     if not Campaign.objects.filter(slug="load-001").exists():
         out = Path(tempfile.mkdtemp(prefix="mk-profile-")) / "players.jsonl"
-        call_command("seed_load", campaigns=2, password=secrets.token_urlsafe(12), out=out)
+        call_command(
+            "seed_load", campaigns=2, password=secrets.token_hex(12), out=out
+        )  # hex: a dash first would read as an option
     # A campaign of its own each run, so that a database seeded once serves many runs.
     players = players_of(fresh_campaign())
     drafting, waiting = player(players[0]["session"]), player(players[1]["session"])

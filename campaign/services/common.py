@@ -51,7 +51,7 @@ class ServiceError(Exception):
 
 
 def latest_snapshot(campaign: Campaign) -> Snapshot:
-    snapshot = campaign.snapshots.order_by("-number").first()
+    snapshot = Snapshot.objects.newest(campaign)
     if snapshot is None:
         raise ServiceError("The campaign has not started yet.", code="not-started")
     return snapshot

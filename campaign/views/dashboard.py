@@ -115,7 +115,7 @@ def _render(
     status: int = 200,
 ) -> HttpResponse:
     campaign = membership.campaign
-    snapshot: Snapshot | None = campaign.snapshots.order_by("-number").first()
+    snapshot = Snapshot.objects.newest(campaign)
     data = snapshot.data if snapshot else None
     members = list(campaign.memberships.select_related("user"))
     ready = ready_of(campaign)

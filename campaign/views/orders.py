@@ -62,7 +62,7 @@ def _read_board(
     campaign, me = membership.campaign, membership.kingdom
     snapshot = snapshot or newest_or_404(campaign)
     # One read of the open decisions: the kingdom's draft, and who is ready.
-    decisions = list(Submission.objects.filter(campaign=campaign, consumed_by=None))
+    decisions = Submission.open_in(campaign)
     own = [d for d in decisions if d.kingdom == me]
     board = orders_board(
         membership,

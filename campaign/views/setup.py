@@ -35,7 +35,7 @@ from campaign.display.setup_board import (
     setup_kind,
 )
 from campaign.forms import read_hex
-from campaign.models import Campaign, Membership, Submission
+from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.decisions import ANSWERS
 from campaign.rules.hexmap import hex_label
@@ -90,7 +90,7 @@ def _board(
     """The member's board at the newest snapshot, with what it needs fetched: the one a
     post has just `written` against, unless the campaign may have moved on since."""
     campaign = membership.campaign
-    snapshot = (written and written.unmoved) or campaign.snapshots.order_by("-number").first()
+    snapshot = (written and written.unmoved) or Snapshot.objects.newest(campaign)
     players = list(campaign.memberships.exclude(kingdom=""))
     if snapshot is None:
         return not_started(membership, error)
