@@ -4,7 +4,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
 
 from accounts.models import User
-from config.reads import rows_of
+from campaign.reads import rows_of
 
 
 class UsernameOrEmailBackend(ModelBackend):
@@ -40,7 +40,7 @@ class UsernameOrEmailBackend(ModelBackend):
     def get_user(self, user_id: Any) -> User | None:
         """The signed-in person of a request (every request of a signed-in session asks),
         as Django's own backend gives them: the account, if it is still active. Its row is
-        read by SQL written once (`config.reads`): about a third of a millisecond less of
+        read by SQL written once (`campaign.reads`): about a third of a millisecond less of
         a poll answered 304, which costs about 3.5 ms in all."""
         found = rows_of(User, user_id, where=("id",))
         if not found:

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 from accounts.models import User
 from campaign.models import Campaign, Membership, Snapshot
-from config.reads import rows_of
+from campaign.reads import rows_of
 
 
 def _with_campaign() -> QuerySet[Membership]:

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from campaign import storage
-from config.reads import rows_of
+from campaign.reads import rows_of
 
 
 class WorkerHeartbeat(models.Model):
@@ -356,7 +356,7 @@ class SnapshotManager(models.Manager["Snapshot"]):
 
     def newest(self, campaign: "Campaign") -> "Snapshot | None":
         """The campaign's newest snapshot (the state every page and post reads, by SQL
-        written once: `config.reads`); None before it has started."""
+        written once: `campaign.reads`); None before it has started."""
         found = rows_of(Snapshot, campaign.pk, where=("campaign_id",), newest="number")
         if not found:
             return None
@@ -577,7 +577,7 @@ class Submission(models.Model):
     @classmethod
     def open_in(cls, campaign: Campaign) -> list["Submission"]:
         """The campaign's decisions no advance has consumed yet, in the order they were
-        first given (by SQL written once: `config.reads`)."""
+        first given (by SQL written once: `campaign.reads`)."""
         return rows_of(cls, campaign.pk, where=("campaign_id",), unset=("consumed_by_id",))
 
 

@@ -1,4 +1,4 @@
-"""The reads every page makes, by SQL written once (`config.reads`): each gives the rows the
+"""The reads every page makes, by SQL written once (`campaign.reads`): each gives the rows the
 ORM's query gives, in the same order, as the same models with the same values."""
 
 from collections.abc import Sequence
@@ -8,7 +8,7 @@ import pytest
 from django.db.models import Model
 
 from campaign.models import Campaign, Membership, Snapshot, Submission
-from config.reads import rows_of
+from campaign.reads import rows_of
 from tests.battles.conftest import make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
 
