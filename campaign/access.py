@@ -8,7 +8,6 @@ from functools import wraps
 from typing import Any, cast
 
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
 from accounts.models import User
@@ -16,22 +15,28 @@ from campaign.models import Campaign, Membership, Snapshot
 from campaign.reads import rows_of
 
 
-def _with_campaign() -> QuerySet[Membership]:
-    """Memberships with their campaign, bar the map it was created with (read once, as it
-    starts: the snapshots hold the map since)."""
-    return Membership.objects.select_related("campaign").defer("campaign__map")
+def _campaign(slug: str) -> Campaign | None:
+    """The campaign, bar the map it was created with (read once, as it starts: the
+    snapshots hold the map since)."""
+    found = rows_of(Campaign, slug, where=("slug",), leaving=("map",))
+    return found[0] if found else None
+
+
+def _membership_of(campaign: Campaign, user: object) -> Membership | None:
+    """The user's membership of the campaign (with it), if they are a member."""
+    if not isinstance(user, User):
+        return None
+    found = rows_of(Membership, campaign.pk, user.pk, where=("campaign_id", "user_id"))
+    for membership in found:
+        membership.campaign = campaign
+    return found[0] if found else None
 
 
 def membership_for(request: HttpRequest, slug: str) -> Membership:
     """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
     one doesn't belong to stays invisible."""
-    user = request.user
-    membership = (
-        _with_campaign().filter(campaign__slug=slug, user=user).first()
-        if isinstance(user, User)
-        else None
-    )
-    return _member(membership)
+    campaign = _campaign(slug) if isinstance(request.user, User) else None
+    return _member(_membership_of(campaign, request.user) if campaign else None)
 
 
 def admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
@@ -62,15 +67,13 @@ def reader_for(request: HttpRequest, slug: str) -> tuple[Campaign, Membership | 
     """The campaign and the signed-in user's membership of it; for a public campaign,
     anyone else reads it as a visitor (no membership). 404 for anyone else. Only the pages
     a public campaign shows everyone ask this: its map, might, chronicle and end."""
-    user = request.user
-    if isinstance(user, User):
-        membership = _with_campaign().filter(campaign__slug=slug, user=user).first()
-        if membership is not None:
-            return membership.campaign, membership
-    campaign = Campaign.objects.defer("map").filter(slug=slug, public=True).first()
+    campaign = _campaign(slug)
     if campaign is None:
         raise Http404("No such campaign.")
-    return campaign, None
+    membership = _membership_of(campaign, request.user)
+    if membership is None and not campaign.public:
+        raise Http404("No such campaign.")
+    return campaign, membership
 
 
 def signed_in_unless_public[View: Callable[..., HttpResponse]](view: View) -> View:
@@ -96,10 +99,8 @@ def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Member
     """`player_for`, with the campaign's players of kingdoms (the user's own among them), in
     two queries: the pages that draw every kingdom ask for both."""
     user = request.user
-    found = (
-        rows_of(Campaign, slug, where=("slug",), leaving=("map",)) if isinstance(user, User) else []
-    )
-    members = _members_of(found[0]) if found else []
+    campaign = _campaign(slug) if isinstance(user, User) else None
+    members = _members_of(campaign) if campaign else []
     membership = _ruler(_member(next((m for m in members if m.user_id == user.pk), None)))
     return membership, [m for m in members if m.kingdom]
 

@@ -15,9 +15,11 @@ from accounts.names import plain_name
 from campaign.models import (
     AuditEntry,
     Campaign,
+    Membership,
     Snapshot,
     Submission,
 )
+from campaign.reads import rows_of
 from campaign.rules import decisions
 from campaign.words import names_of
 
@@ -58,7 +60,8 @@ def latest_snapshot(campaign: Campaign) -> Snapshot:
 
 
 def kingdom_of(campaign: Campaign, user: User) -> str:
-    membership = campaign.memberships.filter(user=user).exclude(kingdom="").first()
+    found = rows_of(Membership, campaign.pk, user.pk, where=("campaign_id", "user_id"))
+    membership = next((m for m in found if m.kingdom), None)
     if membership is None:
         raise ServiceError("You don't rule a kingdom in this campaign.", code="not-a-player")
     return membership.kingdom
