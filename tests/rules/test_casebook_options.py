@@ -763,17 +763,70 @@ def test_oa6_a_hero_goes_on_one_quest_a_winter():
     )
 
 
+RED_QUEST = "inputs.purchases.red[0]"
+ONLY_ITS_OWN = "A quest names its tower, its hero and his points only."
+
+
 @pytest.mark.parametrize(
-    ("purchase", "code", "field"),
+    ("purchase", "code", "field", "message"),
     [
-        (quest(points=1001), "out-of-range", "inputs.purchases.red[0].points"),
-        ({"quest": [3, 0], "points": 100}, "missing-field", "inputs.purchases.red[0].hero"),
-        (quest(tower=(1, 1)), "unknown-tower", "inputs.purchases.red[0].quest"),
+        (
+            quest(points=1001),
+            "out-of-range",
+            f"{RED_QUEST}.points",
+            f"{RED_QUEST}.points must be a whole number from 0 to 1000, not 1001.",
+        ),
+        (
+            quest(points=-1),
+            "out-of-range",
+            f"{RED_QUEST}.points",
+            f"{RED_QUEST}.points must be a whole number from 0 to 1000, not -1.",
+        ),
+        (
+            {"quest": [3, 0], "points": 100},
+            "missing-field",
+            f"{RED_QUEST}.hero",
+            "A quest needs 'hero'.",
+        ),
+        (
+            {"quest": [3, 0], "hero": "Ser Brand"},
+            "missing-field",
+            f"{RED_QUEST}.points",
+            "A quest needs 'points'.",
+        ),
+        (quest(hero="   "), "bad-purchase", f"{RED_QUEST}.hero", "A quest's hero has a name."),
+        ({**quest(), "hex": [3, 0]}, "bad-purchase", RED_QUEST, ONLY_ITS_OWN),
+        ({**quest(), "ally": "blue"}, "bad-purchase", RED_QUEST, ONLY_ITS_OWN),
+        (
+            quest(tower=(1, 1)),
+            "unknown-tower",
+            f"{RED_QUEST}.quest",
+            "No Wizard's tower stands at [1, 1] (option OA6).",
+        ),
     ],
 )
-def test_oa6_a_malformed_quest_refuses_the_file(purchase, code, field):
+def test_oa6_a_malformed_quest_refuses_the_file(purchase, code, field, message):
+    """Settled points of part A: a malformed quest refuses the file, saying what is wrong
+    where."""
     refused = refusal(questing(purchase, dice=[]))
-    assert (refused.code, refused.field) == (code, field)
+    assert refused.as_dict() == {"code": code, "field": field, "message": message}
+
+
+@pytest.mark.parametrize(
+    ("hero", "points", "dice", "told"),
+    [
+        ("  Ser Brand ", 160, [4, 5, 2], ("Ser Brand", 160, 5)),
+        ("Ser Brand", 0, [4], ("Ser Brand", 0, 4)),
+        ("Ser Brand", 1000, [4, 5, 2], ("Ser Brand", 1000, 14)),
+    ],
+)
+def test_oa6_a_quest_names_its_hero_as_written_and_takes_points_from_0_to_1000(
+    hero, points, dice, told
+):
+    """The hero is named without the spaces around his name; 0 and 1000 points are within
+    the range a quest takes (the die adds a point a hundred: 4 + 0, 4 + 10)."""
+    (found,) = events(run(questing(quest(hero=hero, points=points), dice=dice, gold=1)), "quest")
+    assert (found["hero"], found["points"], found["result"]) == told
 
 
 def test_oa6_a_quest_without_the_option_is_refused():
@@ -941,8 +994,13 @@ def test_oa10_a_simple_battle_won_by_the_defender_takes_what_was_on_the_attacker
 
 
 def tabletop_win(captured: list[str]) -> Json:
-    """The battle at [0, 0], blue's, handed off with B and D on blue-1 and C on red-1; red's
-    win is reported with what it `captured`."""
+    """Red's win is reported with what it `captured` (`tabletop_result`)."""
+    return tabletop_result({"result": "win", "winner": "red", "captured": captured})
+
+
+def tabletop_result(entry: Json) -> Json:
+    """The battle at [0, 0], blue's, handed off with B and D on blue-1 and C on red-1; its
+    result `entry` is reported."""
     handed_off = run(
         at_battles(
             tiles=[tile((0, 0), "blue"), *HOMES],
@@ -956,10 +1014,7 @@ def tabletop_win(captured: list[str]) -> Json:
             dice=[4, 4],
         )
     )
-    return report(
-        handed_off, {"hex": [0, 0], "result": "win", "winner": "red", "captured": captured},
-        dice=[*ROLL_OFF],
-    )  # fmt: skip
+    return report(handed_off, {"hex": [0, 0], **entry}, dice=[*ROLL_OFF])
 
 
 def test_oa10_a_tabletop_win_takes_what_the_result_names():
@@ -980,11 +1035,44 @@ def test_oa10_a_tabletop_win_takes_nothing_it_does_not_name():
     assert holders(after)["B"] == {"kingdom": "blue", "army": "blue-1"}
 
 
-@pytest.mark.parametrize("name", ["C", "Nowhere"])
-def test_oa10_a_capture_of_what_was_not_on_the_beaten_side_is_refused(name):
+@pytest.mark.parametrize(
+    ("captured", "code", "message"),
+    [
+        (
+            ["C"],
+            "capture-not-in-battle",
+            "C was not on the beaten side's armies in the battle at [0, 0]: only what its card"
+            " lists can be captured (option OA10).",
+        ),
+        (
+            ["Nowhere", "C"],
+            "capture-not-in-battle",
+            "Nowhere, C was not on the beaten side's armies in the battle at [0, 0]: only what"
+            " its card lists can be captured (option OA10).",
+        ),
+        (["B", "B"], "bad-battle-input", "Each artefact is captured once."),
+    ],
+)
+def test_oa10_a_capture_of_what_was_not_on_the_beaten_side_or_twice_is_refused(
+    captured, code, message
+):
+    """Red's win names C (its own, on red-1), an artefact nobody holds, or B twice."""
     with pytest.raises(RuleError) as refused:
-        tabletop_win([name])
-    assert refused.value.code == "capture-not-in-battle"
+        tabletop_win(captured)
+    field = "inputs.battles[0].captured"
+    assert refused.value.as_dict() == {"code": code, "field": field, "message": message}
+
+
+@pytest.mark.parametrize("entry", [{"result": "draw"}, {"concede": "blue"}])
+def test_oa10_only_a_win_captures_artefacts(entry):
+    """A draw, or a concession, reported with an artefact captured is refused."""
+    with pytest.raises(RuleError) as refused:
+        tabletop_result({**entry, "captured": ["B"]})
+    assert refused.value.as_dict() == {
+        "code": "unknown-field",
+        "field": "inputs.battles[0].captured",
+        "message": "Only a win captures artefacts.",
+    }
 
 
 def test_oa10_an_army_lost_after_a_draw_gives_nothing_to_an_earlier_winner_in_the_tile():
