@@ -502,19 +502,56 @@ def test_oa5_the_order_choices_never_offer_a_tower():
     assert (1, 0) in order_choices(state, "red-1").moves
 
 
+def at_sea(data: Json, where: list[int]) -> None:
+    """The map's tile at `where` is ocean."""
+    for map_tile in data["map"]["tiles"]:
+        if map_tile["hex"] == where:
+            map_tile["terrain"] = "ocean"
+
+
 @pytest.mark.parametrize(
-    ("change", "code"),
+    ("change", "code", "field", "message"),
     [
-        (lambda d: d["tiles"].append(tile((3, 0), "red")), "tower-explored"),
-        (lambda d: d["armies"].append(army("red-2", (3, 0))), "unit-in-tower"),
-        (lambda d: d["options"].pop("wizards"), "option-off"),
+        (
+            lambda d: d["tiles"].append(tile((3, 0), "red")),
+            "tower-explored",
+            "towers[0]",
+            "[3, 0] is a Wizard's tower: it is never explored (option OA5).",
+        ),
+        (
+            lambda d: d["armies"].append(army("red-2", (3, 0))),
+            "unit-in-tower",
+            "towers[0]",
+            "A unit stands in the Wizard's tower [3, 0]: none ever enters one (option OA5).",
+        ),
+        (
+            lambda d: at_sea(d, [3, 0]),
+            "off-map",
+            "towers[0]",
+            "A tower stands on land: [3, 0] is not.",
+        ),
+        (  # the towers in their order: [3, 0], then [9, 9], off the map
+            lambda d: d["towers"].insert(0, [9, 9]),
+            "off-map",
+            "towers[1]",
+            "A tower stands on land: [9, 9] is not.",
+        ),
+        (
+            lambda d: d["options"].pop("wizards"),
+            "option-off",
+            "towers",
+            "'towers' belongs to the option wizards, which is off in this campaign (rule OG1).",
+        ),
     ],
 )
-def test_oa5_a_file_with_a_tower_where_none_can_be_is_refused(change, code):
+def test_oa5_a_file_with_a_tower_where_none_can_be_is_refused(change, code, field, message):
+    """A tower at [3, 0] stands on land, unexplored and empty: a file that has it explored,
+    with a unit in it, at sea, or another off the map (or towers without the option) is
+    refused, naming the tower in the towers' order."""
     data = exploring([], towers=[[3, 0]])
     data["inputs"] = {}
     change(data)
-    assert refusal(data).code == code
+    assert refusal(data).as_dict() == {"code": code, "field": field, "message": message}
 
 
 # === wizards: OA8 (the pool) ===================================================================
