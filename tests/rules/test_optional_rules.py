@@ -7,7 +7,10 @@ import importlib
 import re
 from pathlib import Path
 
+import pytest
+
 from campaign.rules import optional
+from campaign.rules.optional.rule import OptionRow
 from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS, OPTIONS
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "campaign" / "rules"
@@ -95,3 +98,36 @@ def test_a_rule_reads_and_writes_its_fields_at_the_places_it_declares_them():
         assert set(rule.read) | entries == set(rule.fields), rule.row.name
         assert set(rule.write) | entries == set(rule.fields), rule.row.name
         assert not set(rule.read) & entries, rule.row.name
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "refused"),
+    [
+        ("years", 6, None),
+        ("years", 1, None),
+        ("years", 20, None),
+        ("years", 0, "Years is 1 to 20."),
+        ("years", 21, "Years is 1 to 20."),
+        ("months", 13, "Summer months a year is 1 to 12."),
+        ("years", "6", "Years is a whole number."),
+        ("years", True, "Years is a whole number."),
+        ("seed", -7, None),
+        ("orders", "cycle", None),
+        ("orders", "secret", "Orders is sealed or cycle."),
+        ("battles", "simple", None),
+        ("wizards", True, None),
+        ("wizards", False, None),
+        ("wizards", 1, "Wizard's towers is true or false."),
+        ("sieges", "yes", "Siege assaults is true or false."),
+    ],
+)
+def test_an_options_value_is_refused_in_its_rows_words(name, value, refused):
+    """What the new-campaign form says of a value for an option (a row's `refusal`): a
+    switch takes true or false, a choice one of its choices, a number a whole number in
+    its range (a seed any)."""
+    assert OPTION_ROWS[name].refusal(value) == refused
+
+
+def test_a_number_with_no_top_is_said_to_be_its_least_or_more():
+    row = OptionRow("armies", "Armies", "At least one.", default=1, low=1)
+    assert (row.refusal(0), row.refusal(99)) == ("Armies is 1 or more.", None)
