@@ -11,6 +11,7 @@ import pytest
 from campaign.rules.combat import DEFENDER_BENEFITS
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
+from campaign.rules.fileformat import dump_campaign, parse_campaign
 from tests.rules.casebook import adjudicate as run
 from tests.rules.casebook import (
     army,
@@ -864,6 +865,20 @@ def test_oa6_a_quest_names_its_hero_as_written_and_takes_points_from_0_to_1000(
     the range a quest takes (the die adds a point a hundred: 4 + 0, 4 + 10)."""
     (found,) = events(run(questing(quest(hero=hero, points=points), dice=dice, gold=1)), "quest")
     assert (found["hero"], found["points"], found["result"]) == told
+
+
+def test_oa6_oa9_a_file_writes_its_quests_and_artefact_entries_as_it_read_them():
+    """The campaign file format: a winter's quests (one of 0 points) and a deploy list's
+    artefact entries (one on an army, one at the capital) come out of the engine's writer
+    as they went in."""
+    questing_file = questing(quest(), quest(hero="Dame Ysolde", points=0), dice=[])
+    placing_file = deploying_artefacts(
+        [held("X"), held("Y")],
+        [{"artefact": "X", "army": "red-1"}, {"artefact": "Y", "army": None}],
+    )
+    for data, key in ((questing_file, "purchases"), (placing_file, "deploy")):
+        written = dump_campaign(parse_campaign(data), [])
+        assert written["inputs"][key] == data["inputs"][key], key  # type: ignore[index]
 
 
 def test_oa6_a_quest_without_the_option_is_refused():
