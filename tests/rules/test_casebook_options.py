@@ -851,20 +851,23 @@ def test_oa6_a_malformed_quest_refuses_the_file(purchase, code, field, message):
 
 
 @pytest.mark.parametrize(
-    ("hero", "points", "dice", "told"),
+    ("hero", "points", "pool", "dice", "told"),
     [
-        ("  Ser Brand ", 160, [4, 5, 2], ("Ser Brand", 160, 5)),
-        ("Ser Brand", 0, [4], ("Ser Brand", 0, 4)),
-        ("Ser Brand", 1000, [4, 5, 2], ("Ser Brand", 1000, 14)),
+        ("  Ser Brand ", 160, None, [4, 5, 2], ("Ser Brand", 160, 5, "artefact", "B")),
+        ("Ser Brand", 0, None, [4], ("Ser Brand", 0, 4, "artefact", "Small")),
+        ("Ser Brand", 1000, None, [4, 5, 2], ("Ser Brand", 1000, 14, "artefact", "B")),
+        ("Ser Brand", 160, [], [4], ("Ser Brand", 160, 5, "nothing left", None)),
     ],
 )
 def test_oa6_a_quest_names_its_hero_as_written_and_takes_points_from_0_to_1000(
-    hero, points, dice, told
+    hero, points, pool, dice, told
 ):
     """The hero is named without the spaces around his name; 0 and 1000 points are within
-    the range a quest takes (the die adds a point a hundred: 4 + 0, 4 + 10)."""
-    (found,) = events(run(questing(quest(hero=hero, points=points), dice=dice, gold=1)), "quest")
-    assert (found["hero"], found["points"], found["result"]) == told
+    the range a quest takes (the die adds a point a hundred: 4 + 0, 4 + 10). A quest whose
+    band holds no free artefact finds nothing left."""
+    data = questing(quest(hero=hero, points=points), pool=pool, dice=dice, gold=1)
+    (found,) = events(run(data), "quest")
+    assert tuple(found[k] for k in ("hero", "points", "result", "outcome", "artefact")) == told
 
 
 def test_oa6_oa9_a_file_writes_its_quests_and_artefact_entries_as_it_read_them():
@@ -957,19 +960,53 @@ def test_oa9_without_an_army_at_the_capital_without_a_capital_to_the_pool():
     assert homeless["artefacts"][0]["holder"] is None
 
 
+def not_held(name: str) -> str:
+    return f"red holds no artefact {name!r} to place (option OA9)."
+
+
+def not_its_army(army_id: str) -> str:
+    return (
+        f"{army_id} is not an army of red: an artefact goes on one of its own armies or at its"
+        " capital (option OA9)."
+    )
+
+
 @pytest.mark.parametrize(
-    ("entry", "code", "field"),
+    ("entries", "code", "field", "message"),
     [
-        ({"artefact": "Z", "army": "red-1"}, "artefact-not-yours", "artefact"),
-        ({"artefact": "C", "army": "red-1"}, "artefact-not-yours", "artefact"),  # blue's
-        ({"artefact": "A", "army": "blue-1"}, "artefact-not-your-army", "army"),
+        ([{"artefact": "Z", "army": "red-1"}], "artefact-not-yours", "[2].artefact", not_held("Z")),
+        # blue's
+        ([{"artefact": "C", "army": "red-1"}], "artefact-not-yours", "[2].artefact", not_held("C")),
+        (
+            [{"artefact": "A", "army": "blue-1"}],
+            "artefact-not-your-army",
+            "[2].army",
+            not_its_army("blue-1"),
+        ),
+        (
+            [{"artefact": "A", "army": "red-9"}],
+            "artefact-not-your-army",
+            "[2].army",
+            not_its_army("red-9"),
+        ),
+        (  # placed twice: the second finds it placed already
+            [{"artefact": "A", "army": "red-1"}, {"artefact": "A", "army": None}],
+            "artefact-not-yours",
+            "[3].artefact",
+            not_held("A"),
+        ),
     ],
 )
-def test_oa9_a_placement_the_rules_refuse_is_refused_naming_it(entry, code, field):
-    data = deploying_artefacts([held("A"), held("C", kingdom_id="blue")], [entry])
+def test_oa9_a_placement_the_rules_refuse_is_refused_naming_it(entries, code, field, message):
+    """Red holds A; blue holds C and has blue-1. Red's list places an artefact it does not
+    hold, one on another kingdom's army or on no army, or A twice."""
+    data = deploying_artefacts([held("A"), held("C", kingdom_id="blue")], entries)
     data["armies"].append(army("blue-1", (-3, 3)))
-    refused = refusal(data)
-    assert (refused.code, refused.field) == (code, f"inputs.deploy.red[2].{field}")
+    assert refusal(data).as_dict() == {
+        "code": code,
+        "field": f"inputs.deploy.red{field}",
+        "message": message,
+    }
 
 
 def test_oa9_where_an_artefact_is_placed_is_told_in_no_event():
