@@ -4,10 +4,12 @@ OA13) and `sieges` (OA14, OA15). Each test is one case, named after its rule, wi
 document's worked examples among them; its docstring states the position and what must
 happen. Positions are those of the battles and winter casebooks."""
 
+import random
 from typing import Any
 
 import pytest
 
+from campaign.rules import optional
 from campaign.rules.combat import DEFENDER_BENEFITS
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
@@ -882,6 +884,27 @@ def test_oa6_oa9_a_file_writes_its_quests_and_artefact_entries_as_it_read_them()
     for data, key in ((questing_file, "purchases"), (placing_file, "deploy")):
         written = dump_campaign(parse_campaign(data), [])
         assert written["inputs"][key] == data["inputs"][key], key  # type: ignore[index]
+
+
+def test_oa6_a_bot_sends_a_hero_to_each_tower_beside_its_tiles_while_it_has_an_army():
+    """The bots' quests (`simulate`): red, whose [2, 0] is beside the tower at [3, 0] (not
+    the one at [-2, 2], beside blue's capital), sends "Hero 1 of Red" there with 0, 100,
+    200 or 300 points; blue sends "Hero 1 of Blue" to [-2, 2]. A kingdom without an army
+    sends none."""
+    data = questing(dice=[])
+    data["towers"].append([-2, 2])
+    campaign = parse_campaign(data)
+    sent = [optional.bot_purchases(campaign, "red", random.Random(seed)) for seed in range(20)]
+    assert {(q["hero"], tuple(q["quest"])) for quests in sent for q in quests} == {
+        ("Hero 1 of Red", (3, 0))
+    }
+    assert {q["points"] for quests in sent for q in quests} == {0, 100, 200, 300}
+    (blues,) = optional.bot_purchases(campaign, "blue", random.Random(1))
+    assert (blues["hero"], blues["quest"]) == ("Hero 1 of Blue", [-2, 2])
+    for kingdom_id in ("red", "blue"):
+        data["armies"] = [a for a in data["armies"] if a["kingdom"] != kingdom_id]
+        unarmed = parse_campaign(data)
+        assert optional.bot_purchases(unarmed, kingdom_id, random.Random(1)) == [], kingdom_id
 
 
 def test_oa6_a_quest_without_the_option_is_refused():
