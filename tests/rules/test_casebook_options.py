@@ -212,11 +212,10 @@ def test_oa1_the_starting_army_is_judged_at_the_capital():
     assert licence(after, "blue-1") == []
 
 
-def test_oa2_example_3_the_card_prints_each_sides_limits():
+def licensed_clash() -> Json:
     """Red fights at [0, 0] with red-1, licensed for monsters, and red-2, unlicensed;
-    blue with blue-1, licensed for both, and blue-2, for war engines. The tabletop card:
-    red may spend 500 points on Monsters and none on War Engines; blue 500 and 1,000."""
-    data = at_battles(
+    blue with blue-1, licensed for both, and blue-2, for war engines."""
+    return at_battles(
         tiles=[tile((0, 0), "blue"), *HOMES],
         armies=[
             army("red-1", (0, 0), licence=["monsters"]),
@@ -227,7 +226,12 @@ def test_oa2_example_3_the_card_prints_each_sides_limits():
         options=LIMITS,
         dice=[4, 4],
     )
-    battle = the_battle(run(data))
+
+
+def test_oa2_example_3_the_card_prints_each_sides_limits():
+    """`licensed_clash`: the tabletop card says red may spend 500 points on Monsters and
+    none on War Engines; blue 500 and 1,000."""
+    battle = the_battle(run(licensed_clash()))
     assert side(battle, "red")["limits"] == {"monsters": 500, "war_engines": 0}
     assert side(battle, "blue")["limits"] == {"monsters": 500, "war_engines": 1000}
 
@@ -314,6 +318,15 @@ def test_oa14_oa15_example_1_a_defended_fortress_is_a_siege_with_stone_works():
     battle = the_battle(run(assault("fortress")))
     assert battle["siege"] == {"side": "blue", "works": "stone"}
     assert battle["defender_benefit"] is None
+
+
+@pytest.mark.parametrize("handed_off", [lambda: assault("fortress"), licensed_clash])
+def test_oa2_oa14_a_file_keeps_its_handed_off_battles_siege_and_limits(handed_off):
+    """The campaign file format: a file holding a battle handed to the tabletop, a siege
+    of blue's fortress (stone works), or one whose sides carry their limits, is read and
+    written again as it was."""
+    after = run(handed_off())
+    assert dump_campaign(parse_campaign(after), [])["battles"] == after["battles"]
 
 
 def test_oa14_example_2_an_army_that_moved_in_makes_no_siege():
