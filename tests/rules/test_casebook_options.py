@@ -885,6 +885,34 @@ def test_oa6_a_quest_names_its_hero_as_written_and_takes_points_from_0_to_1000(
     assert tuple(found[k] for k in ("hero", "points", "result", "outcome", "artefact")) == told
 
 
+def held(name: str, kingdom_id: str = "red", army_id: str | None = None, points: int = 25) -> Json:
+    return {"name": name, "points": points, "holder": {"kingdom": kingdom_id, "army": army_id}}
+
+
+def free(name: str, points: int) -> Json:
+    return {"name": name, "points": points, "holder": None}
+
+
+@pytest.mark.parametrize(
+    ("pool", "die", "found"),
+    [
+        # 4: the band 5-15 has nothing free; the next band up, 20-30, before 35-50
+        ([held("Small", "blue", points=10), free("A", 25), free("Big", 40)], 4, "A"),
+        # each band holds its bounds: 5 and 15 points in 5-15, 20 in 20-30, 50 in 35-50
+        ([free("Tiny", 5)], 4, "Tiny"),
+        ([free("Edge", 15)], 4, "Edge"),
+        ([held("A", "blue", points=25), free("C", 20), held("Big", "blue", points=40)], 5, "C"),
+        ([free("Top", 50)], 6, "Top"),
+    ],
+)
+def test_oa7_a_quest_searches_its_band_then_each_lower_then_each_higher(pool, die, found):
+    """OA7 and its settled band search: a hero of 0 points rolls `die`; a lone free
+    artefact of a band is found without a pick die."""
+    after = run(questing(quest(points=0), pool=pool, dice=[die], gold=1))
+    (told,) = events(after, "quest")
+    assert (told["result"], told["outcome"], told["artefact"]) == (die, "artefact", found)
+
+
 def test_oa6_oa9_a_file_writes_its_quests_and_artefact_entries_as_it_read_them():
     """The campaign file format: a winter's quests (one of 0 points) and a deploy list's
     artefact entries (one on an army, one at the capital) come out of the engine's writer
@@ -929,10 +957,6 @@ def test_oa6_a_quest_without_the_option_is_refused():
 
 
 # === wizards: OA9 (placing artefacts, secretly) ================================================
-
-
-def held(name: str, kingdom_id: str = "red", army_id: str | None = None, points: int = 25) -> Json:
-    return {"name": name, "points": points, "holder": {"kingdom": kingdom_id, "army": army_id}}
 
 
 def deploying_artefacts(pool: list[Json], entries: list[Json], **extra: Any) -> Json:
