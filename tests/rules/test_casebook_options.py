@@ -485,10 +485,15 @@ def test_oa5_a_tower_on_forest_lays_nobody_down():
 
 
 def test_oa5_a_move_into_a_tower_is_refused_when_given():
-    data = exploring([], towers=[[3, 0]])
-    refused = refusal(data)
-    assert refused.code == "move-into-tower"
-    assert "nobody enters a Wizard's tower" in refused.message
+    """Red orders red-1 into the tower at [3, 0]: refused as given, naming the order and the
+    unit."""
+    refused = refusal(exploring([], towers=[[3, 0]]))
+    assert refused.as_dict() == {
+        "code": "move-into-tower",
+        "field": "inputs.orders.red[0].to",
+        "message": "red-1 can't enter [3, 0]: nobody enters a Wizard's tower (option OA5).",
+        "unit": "red-1",
+    }
 
 
 def test_oa5_a_tower_risen_earlier_in_the_month_stops_a_later_move():
@@ -505,8 +510,9 @@ def test_oa5_a_tower_risen_earlier_in_the_month_stops_a_later_move():
     after = run(data)
     assert after["towers"] == [[3, 0]]
     assert at(after, "blue-1") == [4, 0]
-    (blocked,) = events(after, "tower-blocked")
-    assert (blocked["unit"], blocked["hex"]) == ("blue-1", [3, 0])
+    assert happened(after, "tower-blocked") == [
+        {"type": "tower-blocked", "unit": "blue-1", "kingdom": "blue", "hex": [3, 0]}
+    ]
 
 
 def test_oa5_the_order_choices_never_offer_a_tower():
@@ -593,20 +599,25 @@ def test_oa8_a_pool_listed_is_kept_an_empty_one_is_a_campaign_without_artefacts(
 
 
 @pytest.mark.parametrize(
-    ("artefacts", "code", "field"),
+    ("artefacts", "code", "field", "message"),
     [
         ([{"name": "A", "points": 25}, {"name": "A", "points": 30}], "duplicate-artefact",
-         "artefacts[1].name"),
-        ([{"name": "A", "points": 55}], "out-of-range", "artefacts[0].points"),
+         "artefacts[1].name", "The artefact 'A' is listed twice: each exists once (option OA8)."),
+        ([{"name": "A", "points": 55}], "out-of-range", "artefacts[0].points",
+         "artefacts[0].points must be a whole number from 5 to 50, not 55."),
         ([{"name": "A", "points": 25, "holder": {"kingdom": "green"}}], "unknown-kingdom",
-         "artefacts[0].holder.kingdom"),
+         "artefacts[0].holder.kingdom", "There is no kingdom 'green'."),
         ([{"name": "A", "points": 25, "holder": {"kingdom": "red", "army": "blue-1"}}],
-         "unknown-unit", "artefacts[0].holder.army"),
+         "unknown-unit", "artefacts[0].holder.army", "red has no army 'blue-1' to hold A."),
+        ([{"name": "A", "points": 25, "holder": {"kingdom": "red", "army": "red-9"}}],
+         "unknown-unit", "artefacts[0].holder.army", "red has no army 'red-9' to hold A."),
     ],
 )  # fmt: skip
-def test_oa8_a_pool_the_rules_cannot_make_is_refused_by_field(artefacts, code, field):
+def test_oa8_a_pool_the_rules_cannot_make_is_refused_by_field(artefacts, code, field, message):
+    """A pool with an artefact twice, of too many points, held by no kingdom, or on an army
+    that is not its holder's (another's, or none) is refused, saying so."""
     refused = refusal(exploring([2, 5], artefacts=artefacts))
-    assert (refused.code, refused.field) == (code, field)
+    assert refused.as_dict() == {"code": code, "field": field, "message": message}
 
 
 def test_oa8_the_pool_of_an_option_that_is_off_is_refused():
@@ -1389,4 +1400,8 @@ def test_oa10_a_capital_razed_sends_what_it_held_to_the_pool():
 
 def test_oa9_an_artefacts_entry_names_no_tile():
     data = deploying_artefacts([held("A")], [{"artefact": "A", "army": "red-1", "hex": [0, 0]}])
-    assert refusal(data).code == "bad-deploy"
+    assert refusal(data).as_dict() == {
+        "code": "bad-deploy",
+        "field": "inputs.deploy.red[2]",
+        "message": "An artefact's entry names the artefact and its army.",
+    }
