@@ -1158,10 +1158,9 @@ def tabletop_win(captured: list[str]) -> Json:
     return tabletop_result({"result": "win", "winner": "red", "captured": captured})
 
 
-def tabletop_result(entry: Json) -> Json:
-    """The battle at [0, 0], blue's, handed off with B and D on blue-1 and C on red-1; its
-    result `entry` is reported."""
-    handed_off = run(
+def handed_off_with_artefacts() -> Json:
+    """The battle at [0, 0], blue's, handed off with B and D on blue-1 and C on red-1."""
+    return run(
         at_battles(
             tiles=[tile((0, 0), "blue"), *HOMES],
             armies=[army("red-1", (0, 0)), army("blue-1", (0, 0))],
@@ -1174,7 +1173,23 @@ def tabletop_result(entry: Json) -> Json:
             dice=[4, 4],
         )
     )
-    return report(handed_off, {"hex": [0, 0], **entry}, dice=[*ROLL_OFF])
+
+
+def tabletop_result(entry: Json) -> Json:
+    """`handed_off_with_artefacts`, its result `entry` reported."""
+    return report(handed_off_with_artefacts(), {"hex": [0, 0], **entry}, dice=[*ROLL_OFF])
+
+
+def test_oa10_a_file_writes_a_results_captures_as_it_read_them():
+    """The campaign file format: a result reported with what it captured is written back
+    with it; one that captured nothing is written without the field."""
+    for captured in (["B", "D"], []):
+        entry = {"hex": [0, 0], "result": "win", "winner": "red", "captured": captured}
+        data = handed_off_with_artefacts()
+        data["inputs"] = {**data["inputs"], "battles": [entry]}
+        (written,) = dump_campaign(parse_campaign(data), [])["inputs"]["battles"]  # type: ignore[index]
+        expected = entry if captured else {k: v for k, v in entry.items() if k != "captured"}
+        assert written == expected
 
 
 def test_oa10_a_tabletop_win_takes_what_the_result_names():
