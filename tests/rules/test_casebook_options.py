@@ -827,6 +827,44 @@ def test_oa6_a_hero_goes_on_one_quest_a_winter():
     )
 
 
+def two_questing(red: list[Json], blue: list[Json]) -> Json:
+    """At the build step, red's [2, 0] (a fortress) and blue's [3, -1] are both beside the
+    tower at [3, 0]; [2, 1] is a tower beside red's too. Each kingdom has an army."""
+    return building(
+        buy(red=red, blue=blue),
+        tiles=[tile((2, 0), "red", "fortress"), tile((3, -1), "blue")],
+        armies=[army("red-1", (0, 0))],
+        food=4,
+        gold=4,
+        options=WIZARDS,
+        towers=[[3, 0], [2, 1]],
+        artefacts=QUEST_POOL,
+        dice=[3, 3, 3, 3, 3, 3],
+    )
+
+
+def test_oa6_a_hero_and_a_tower_are_each_kingdoms_own():
+    """Red and blue each send a Ser Brand to the tower at [3, 0]: both go, for another
+    kingdom's quests never use up a kingdom's hero or tower."""
+    after = run(two_questing([quest()], [quest()]))
+    assert [(q["kingdom"], q["hero"], q["tower"]) for q in events(after, "quest")] == [
+        ("red", "Ser Brand", [3, 0]),
+        ("blue", "Ser Brand", [3, 0]),
+    ]
+    assert events(after, "purchase-skipped") == []
+
+
+def test_oa6_a_hero_goes_on_one_quest_a_winter_whatever_was_bought_before():
+    """Red raises an army at its fortress, then sends Ser Brand to [3, 0] and again to
+    [2, 1]: the army and the first quest are bought, the second quest is skipped."""
+    after = run(two_questing([recruit((2, 0)), quest(), quest(tower=(2, 1))], []))
+    assert len([a for a in after["armies"] if a["kingdom"] == "red"]) == 2
+    assert [q["tower"] for q in events(after, "quest")] == [[3, 0]]
+    assert [s["reason"] for s in events(after, "purchase-skipped")] == [
+        "Ser Brand has gone on a quest this winter already."
+    ]
+
+
 RED_QUEST = "inputs.purchases.red[0]"
 ONLY_ITS_OWN = "A quest names its tower, its hero and his points only."
 
