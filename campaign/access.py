@@ -24,12 +24,7 @@ def _campaign(slug: str) -> Campaign | None:
 
 def _membership_of(campaign: Campaign, user: object) -> Membership | None:
     """The user's membership of the campaign (with it), if they are a member."""
-    if not isinstance(user, User):
-        return None
-    found = rows_of(Membership, campaign.pk, user.pk, where=("campaign_id", "user_id"))
-    for membership in found:
-        membership.campaign = campaign
-    return found[0] if found else None
+    return Membership.of(campaign, user.pk) if isinstance(user, User) else None
 
 
 def membership_for(request: HttpRequest, slug: str) -> Membership:

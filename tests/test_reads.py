@@ -45,6 +45,13 @@ def test_the_members_come_in_the_order_they_joined(league):
     read = rows_of(Membership, league.pk, where=("campaign_id",))
     assert len(read) == 4  # gm, alice, bob, carol
     same(read, list(league.memberships.all()))
+    (alices,) = [m for m in read if m.user.username == "alice"]
+    found = Membership.of(league, alices.user_id)
+    assert found is not None
+    same([found], [alices])
+    assert found.campaign is league
+    eve = Membership.objects.exclude(campaign=league).get().user_id  # of the Other League
+    assert Membership.of(league, eve) is None
 
 
 def test_the_newest_snapshot_is_the_one_with_the_greatest_number(league):

@@ -19,7 +19,6 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
-from campaign.reads import rows_of
 from campaign.rules import decisions
 from campaign.words import names_of
 
@@ -60,9 +59,8 @@ def latest_snapshot(campaign: Campaign) -> Snapshot:
 
 
 def kingdom_of(campaign: Campaign, user: User) -> str:
-    found = rows_of(Membership, campaign.pk, user.pk, where=("campaign_id", "user_id"))
-    membership = next((m for m in found if m.kingdom), None)
-    if membership is None:
+    membership = Membership.of(campaign, user.pk)
+    if membership is None or not membership.kingdom:
         raise ServiceError("You don't rule a kingdom in this campaign.", code="not-a-player")
     return membership.kingdom
 
