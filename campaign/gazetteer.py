@@ -33,6 +33,7 @@ import random
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
 from itertools import product
 from typing import Any
 
@@ -281,33 +282,52 @@ class Names(Mapping[str, str]):
         settled: Iterable[Hex] = (),
     ) -> None:
         self.kingdoms = dict(kingdoms or {})
-        gazetteer = gazetteer or {}
-        self.settlements: dict[Hex, str] = {
-            _key_hex(key): name for key, name in gazetteer.get("settlements", {}).items()
-        }
-        self.regions: dict[Hex, str] = {
-            (h[0], h[1]): region["name"]
-            for region in gazetteer.get("regions", [])
-            for h in region["hexes"]
-        }
-        self.given: dict[str, str] = dict(gazetteer.get("units", {}))
-        self.settled = frozenset(settled) | {_key_hex(k) for k in gazetteer.get("settled", [])}
-        self._said = gazetteer  # what `fingerprint` digests, as given
+        self._said: Json = gazetteer or {}  # what `fingerprint` digests, as given
+        self._settled_too = frozenset(settled)
+        self._file: Mapping[str, Any] = {}  # whose settlements are found (`of`)
 
     @classmethod
     def of(
         cls, data: Mapping[str, Any] | None, gazetteer: Json | None, kingdoms: Mapping[str, str]
     ) -> "Names":
-        """The names for reading the campaign file `data`."""
-        data = data or {}
-        found = settled(data.get("tiles") or (), data.get("events") or ())
-        return cls(kingdoms, gazetteer, settled=found)
+        """The names for reading the campaign file `data` (its tiles and events are read
+        for the settlements they hold at the first place named: a page that names no
+        place never scans them)."""
+        names = cls(kingdoms, gazetteer)
+        names._file = data or {}
+        return names
 
     def seeing(self, events: Iterable[Any]) -> "Names":
         """These names, with the settlements these events found or built as well."""
         more = copy.copy(self)
         more.settled = self.settled | settled((), events)
         return more
+
+    # What the gazetteer says, read at the first name asked of it.
+    @cached_property
+    def settlements(self) -> dict[Hex, str]:
+        return {_key_hex(key): name for key, name in self._said.get("settlements", {}).items()}
+
+    @cached_property
+    def regions(self) -> dict[Hex, str]:
+        return {
+            (h[0], h[1]): region["name"]
+            for region in self._said.get("regions", [])
+            for h in region["hexes"]
+        }
+
+    @cached_property
+    def given(self) -> dict[str, str]:
+        return dict(self._said.get("units", {}))
+
+    @cached_property
+    def settled(self) -> frozenset[Hex]:
+        """The tiles called by their settlement's name: those the campaign file holds or
+        held a settlement on (`settled`), those the gazetteer has seen settled, and those
+        given."""
+        found = settled(self._file.get("tiles") or (), self._file.get("events") or ())
+        seen = {_key_hex(k) for k in self._said.get("settled", [])}
+        return self._settled_too | found | seen
 
     # The mapping: the kingdoms' names.
     def __getitem__(self, kingdom: str) -> str:
