@@ -1273,6 +1273,35 @@ def test_b8_oa10_the_winner_of_a_naval_battle_takes_what_the_sunk_army_carried()
     assert [a["holder"] for a in after["artefacts"]] == [{"kingdom": "red", "army": "red-1"}]
 
 
+@pytest.mark.parametrize(
+    ("capitals", "holder", "to"),
+    [({"red": (0, 2)}, {"kingdom": "red", "army": None}, "red"), ({}, None, None)],
+    ids=["to-its-capital", "to-the-pool"],
+)
+def test_b8_oa10_a_naval_winner_with_no_army_there_sends_what_it_took_home(capitals, holder, to):
+    """The same battle, but red's ship carries no army: nothing of red's stands in the tile
+    to take S. It goes to red's capital, at [0, 2]; with no capital, back to the pool, and
+    the chronicle says it went to nobody (OA10: the winner's first army in the tile, else
+    its capital, else the pool)."""
+    before = at_battles(
+        map=SEA,
+        armies=[army("blue-1", AT_SEA)],
+        ships=[ship("red-s1", AT_SEA), ship("blue-s1", AT_SEA, carrying="blue-1")],
+        tiles=[tile(c, k, "city") for k, c in capitals.items()],
+        capitals=capitals,
+        options={"wizards": True},
+        artefacts=[{"name": "S", "points": 25, "holder": {"kingdom": "blue", "army": "blue-1"}}],
+        dice=[4, 2, *ROLL_OFF],
+    )
+    after = run(before)
+    assert the_battle(after)["winner"] == "red"
+    assert unit(after, "blue-1") is None
+    assert [a["holder"] for a in after["artefacts"]] == [holder]
+    assert happened(after, "artefact-taken") == [
+        {"type": "artefact-taken", "artefact": "S", "from": "blue", "to": to, "hex": list(AT_SEA)}
+    ]
+
+
 def test_b8_rounds_repeat_while_the_fleets_are_equal():
     """One ship each on open water. Round 1: 2 and 2, both miss; round 2: 3 and 3, both
     miss; round 3: red 6 sinks blue's ship, blue's 1 misses. Red wins after three rounds;

@@ -236,6 +236,15 @@ def test_oa2_example_3_the_card_prints_each_sides_limits():
     assert side(battle, "blue")["limits"] == {"monsters": 500, "war_engines": 1000}
 
 
+def test_oa2_a_file_whose_side_has_negative_limits_is_refused():
+    """The campaign file format: a side's limits are points, none below 0."""
+    after = run(licensed_clash())
+    after["battles"][0]["sides"][0]["limits"]["monsters"] = -500
+    refused = refusal(after)
+    assert (refused.code, refused.field) == ("out-of-range", "battles[0].sides[0].limits.monsters")
+    assert refused.message.endswith("must be a whole number from 0, not -500.")
+
+
 def test_oa2_only_a_battle_handed_to_the_tabletop_carries_limits():
     """In a campaign of simple battles the same clash is rolled: its sides carry no
     limits."""
