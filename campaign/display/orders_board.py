@@ -47,7 +47,6 @@ class UnitRow:
     id: str
     noun: str  # "Army" or "Ship"
     hex: Hex
-    where: str  # "at Harrowby", "in the Greywood"
     upright: bool
     carrying: str | None
     order: Json | None
@@ -58,6 +57,12 @@ class UnitRow:
     def name(self) -> str:
         """ "Aldermark's 1st army", or the name its player gave it."""
         return self.names.unit(self.id)
+
+    @property
+    def where(self) -> str:
+        """ "at Harrowby", "in the Greywood": said only where a page shows it (a status that
+        counts the units names no place)."""
+        return self.names.at(self.hex)
 
     @property
     def carrying_name(self) -> str:
@@ -324,13 +329,11 @@ def _unit_rows(
     rows = []
     for unit_id in [*in_sequence, *aboard, *(u for u in missing if u not in orders)]:
         unit, noun = units[unit_id]
-        where = tuple(unit["hex"])
         rows.append(
             UnitRow(
                 id=unit_id,
                 noun=noun,
-                hex=where,
-                where=names.at(where),
+                hex=tuple(unit["hex"]),
                 upright=unit["upright"],
                 carrying=unit.get("carrying"),
                 order=orders.get(unit_id),
