@@ -15,6 +15,7 @@ from tests.rules.casebook import (
     adjudicate,
     army,
     events,
+    happened,
     kingdom,
     make_map,
     pending,
@@ -251,6 +252,10 @@ def test_s3_c_both_capitals_founded_then_settlements_are_asked_for():
     assert kingdom(after, "blue")["capital"] == [-2, 0]
     assert after["clock"]["step"] == "settlements"
     assert "capitals" not in after["inputs"]
+    assert happened(after, "capital-founded") == [
+        {"type": "capital-founded", "kingdom": "red", "hex": [2, 0]},
+        {"type": "capital-founded", "kingdom": "blue", "hex": [-2, 0]},
+    ]
 
 
 def test_m8_a_capital_must_be_on_a_start_tile():
@@ -326,6 +331,11 @@ def test_s3_d_a_city_a_fortress_two_villages_and_the_rest_controlled():
     assert len(owned(after, "red")) == 7
     assert [e["kingdom"] for e in events(after, "settlements-placed")] == ["blue", "red"]
     assert events(after, "settlements-placed")[0]["controlled"] == [[-3, 1], [-1, -1]]
+    assert events(after, "settlements-placed")[0]["settlements"] == {
+        "village": [[-2, -1], [-2, 1]],
+        "city": [[-3, 0]],
+        "fortress": [[-1, 0]],
+    }
     assert after["clock"]["step"] == "armies"
 
 
@@ -579,3 +589,95 @@ def test_d1_setup_with_the_seeded_source_is_the_same_every_time():
     assert events(first, "roll-off") == events(second, "roll-off")
     rolled = sum(len(e["dice"]) for e in events(first, "roll-off"))
     assert first["dice_rolled"] == rolled >= 2
+
+
+# --- the setup's refusals, in the words a player reads ------------------------------------
+
+
+def _plan(**changed: Any) -> Json:
+    return {**WEST_PLAN, **changed}
+
+
+def _settling(plan: Json | None, map: Json | None = None) -> Json:
+    """At step D, Blue's plan given (or none: the deadline's default)."""
+    given = {"settlements": {"blue": plan}} if plan is not None else {}
+    return at_setup("settlements", map=map, inputs=given, **founded(red=EAST, blue=WEST))
+
+
+# A map whose west start tile has three enterable neighbours, the rest marsh.
+HEMMED = make_map(4, start=[WEST, EAST], terrain={h: "marsh" for h in AROUND_WEST[3:]})
+
+
+@pytest.mark.parametrize(
+    ("data", "defaults", "code", "field", "message"),
+    [
+        (
+            at_setup("capitals", inputs={"capitals": {"red": [0, 0]}}),
+            False,
+            "capital-not-start-tile",
+            "inputs.capitals.red",
+            "[0, 0] is not a start tile (a hex outlined with a dashed line).",
+        ),
+        (
+            at_setup("capitals", inputs={"capitals": {"red": [2, 0], "blue": [2, 0]}}),
+            False,
+            "capital-taken",
+            "inputs.capitals.blue",
+            "[2, 0] is already another kingdom's capital.",
+        ),
+        (
+            at_setup("capitals", kingdoms=("red", "blue", "green")),
+            True,
+            "no-start-tile-left",
+            "inputs.capitals.green",
+            "No start tile is left for a capital.",
+        ),
+        (
+            _settling(_plan(city=[0, 0])),
+            False,
+            "settlement-not-beside-capital",
+            "inputs.settlements.blue.city",
+            "[0, 0] is not a tile next to the capital that an army may enter.",
+        ),
+        (
+            _settling(_plan(villages=[[-3, 0], [-2, 1]])),
+            False,
+            "settlement-twice",
+            "inputs.settlements.blue.villages[0]",
+            "[-3, 0] already holds a settlement.",
+        ),
+        (
+            _settling(None, map=HEMMED),
+            True,
+            "too-few-sites",
+            "inputs.settlements.blue",
+            "The capital has fewer than four enterable neighbours (ruling M8).",
+        ),
+        (
+            at_setup("armies", inputs={"starting_armies": {"blue": [-1, -1]}}, **after_step_d()),
+            False,
+            "starting-army-not-on-settlement",
+            "inputs.starting_armies.blue",
+            "[-1, -1] is not a settlement of blue: the first army starts in one.",
+        ),
+    ],
+    ids=[
+        "capital-off-the-start-tiles",
+        "capital-taken",
+        "no-start-tile-left",
+        "settlement-not-beside",
+        "settlement-twice",
+        "too-few-sites",
+        "army-off-a-settlement",
+    ],
+)
+def test_s3_m8_each_setup_refusal_says_what_is_wrong_and_where(
+    data, defaults, code, field, message
+):
+    """Every refusal of the setup's steps, with its code, the field it names and its words:
+    a capital off the start tiles or on one taken; a third kingdom's default capital with
+    both start tiles taken; a settlement away from the capital or twice on a tile (the
+    second village on the city); a capital with three enterable neighbours at the
+    deadline; a first army off the kingdom's settlements."""
+    refused = refusal(data, defaults=defaults)
+    assert (refused.code, refused.field, refused.message) == (code, field, message)
