@@ -82,9 +82,11 @@ def test_a_survivor_an_entry_names_is_equivalent_and_another_is_not(mutate):
         is None
     )
     assert mutate.equivalent_of(NAME, change, [{**entry, "mutant": "pass"}]) is None
-    # without `after`, any place in the function
+    # without `after`, any place in the function; "*", any mutant of the function
     without_after = {k: v for k, v in entry.items() if k != "after"}
     assert mutate.equivalent_of(NAME, change, [without_after]) == without_after
+    every = {**without_after, "mutant": "*"}
+    assert mutate.equivalent_of(NAME, change, [every]) == every
 
 
 def test_every_listed_equivalent_names_a_function_of_the_engine_and_why(mutate):

@@ -9,6 +9,7 @@ summer month. Each case is one step of the year, with one kingdom late."""
 
 from typing import Any
 
+from campaign.rules.engine import advance
 from tests.rules.casebook import (
     Json,
     adjudicate,
@@ -53,6 +54,19 @@ def defaulted(data: Json) -> list[tuple[str, str]]:
 
 
 # --- setup ------------------------------------------------------------------------------------
+
+
+def test_s1_a_late_race_is_undeclared_and_the_races_are_revealed():
+    """Red named its race; Blue had not by the deadline. Blue's race is "Undeclared" (the
+    app's choice: the rulebook is silent), both are revealed, and the roll-off for the
+    player order follows."""
+    data = at_setup("races", inputs={"races": {"red": "Elves"}}, dice=[5, 2])
+
+    after = adjudicate(data, defaults_now=True, due=[("race", "blue")])
+
+    assert [k["race"] for k in after["kingdoms"]] == ["Elves", "Undeclared"]
+    assert defaulted(after) == [("race", "blue")]
+    assert after["player_order"] == ["red", "blue"]
 
 
 def test_s3_a_late_capital_takes_the_first_free_start_tile_and_the_next_kingdom_is_asked():
@@ -319,6 +333,34 @@ def test_a_deadline_defaults_only_the_decisions_it_was_set_for():
     assert after == adjudicate(data)
     assert kinds(after) == [("orders", "red")]
     assert clock(adjudicate(data, defaults_now=True)) == (2, "summer", 2, "orders")
+
+
+def test_an_advance_asked_without_a_deadline_waits_for_whoever_is_late():
+    """`advance(file)` as the app calls it to judge a decision, with no flag: the engine
+    makes Red's gift and waits for Blue's and Green's tithes; nobody takes a default."""
+    data = tithing({"red": [gift("blue", gold=1)]}, red=(2, 0), blue=(0, 0))
+
+    after = advance(data)
+
+    assert defaulted(after) == []
+    assert kinds(after) == [("tithes", "blue"), ("tithes", "green")]
+
+
+def test_a_deadline_set_for_one_late_kingdom_defaults_that_one_alone():
+    """At the tithes Red has given its gift; Blue and Green have given nothing. The
+    deadline that passed was set for Green's tithes alone (Blue's step opened later, with
+    a deadline of its own): Green gives nothing, Blue is still asked."""
+    data = tithing({"red": [gift("blue", gold=1)]}, red=(2, 0), blue=(0, 0))
+
+    after = adjudicate(data, defaults_now=True, due=[("tithes", "green")])
+
+    # the default is told, with when: the winter's tithe step of year 1
+    assert events(after, "deadline-default") == [
+        {"year": 1, "season": "winter", "month": 0, "step": "tithe"}
+        | {"type": "deadline-default", "kind": "tithes", "kingdom": "green"}
+    ]
+    assert kinds(after) == [("tithes", "blue")]
+    assert clock(after) == (1, "winter", 0, "tithe")
 
 
 def test_a_step_answered_in_full_before_its_deadline_takes_no_defaults_for_the_next():

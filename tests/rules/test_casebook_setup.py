@@ -130,6 +130,7 @@ def test_s2_b_the_first_player_order_is_a_roll_off_in_the_order_kingdoms_joined(
     (roll_off,) = events(after, "roll-off")
     assert roll_off["kingdoms"] == ["red", "blue", "green"]
     assert roll_off["dice"] == [2, 6, 4]
+    assert roll_off["why"] == "player order"
     assert events(after, "player-order")[0]["order"] == ["blue", "green", "red"]
     assert after["dice"] == []
     assert after["dice_rolled"] == 3
@@ -289,6 +290,20 @@ def test_s4_d_every_kingdom_is_asked_for_its_settlements_at_once():
     ]
 
 
+def test_s4_d_a_kingdom_whose_settlements_stand_is_not_asked_again():
+    """Red's settlements stand around its capital (a file stopped half-way through step D);
+    Blue has only its capital: Blue alone is asked for its settlements."""
+    data = at_setup(
+        "settlements",
+        capitals={"red": EAST, "blue": WEST},
+        tiles=[*settled("red", EAST, EAST_PLAN), tile(WEST, "blue", "city")],
+    )
+
+    after = adjudicate(data)
+
+    assert [(p["kind"], p["kingdom"]) for p in pending(after)] == [("settlements", "blue")]
+
+
 def test_s4_d_a_plan_stays_hidden_until_every_kingdom_has_given_its_own():
     """Red's plan is in, Blue's is not. Nothing is placed (Red's plan would show on the
     map): Red's plan is kept in the inputs and only Blue is asked."""
@@ -331,6 +346,7 @@ def test_s3_d_a_city_a_fortress_two_villages_and_the_rest_controlled():
     assert len(owned(after, "red")) == 7
     assert [e["kingdom"] for e in events(after, "settlements-placed")] == ["blue", "red"]
     assert events(after, "settlements-placed")[0]["controlled"] == [[-3, 1], [-1, -1]]
+    assert "settlements" not in after["inputs"]  # the plans are used up
     assert events(after, "settlements-placed")[0]["settlements"] == {
         "village": [[-2, -1], [-2, 1]],
         "city": [[-3, 0]],
@@ -450,7 +466,11 @@ def test_s3_e_each_kingdom_gets_one_army_on_a_settlement_then_summer_begins():
         army("blue-1", (-1, 0), ally=None),
         army("red-1", (2, 1), ally=None),
     ]
-    assert [e["kingdom"] for e in events(after, "army-placed")] == ["blue", "red"]
+    assert happened(after, "army-placed") == [
+        {"type": "army-placed", "kingdom": "blue", "army": "blue-1", "hex": [-1, 0]},
+        {"type": "army-placed", "kingdom": "red", "army": "red-1", "hex": [2, 1]},
+    ]
+    assert "starting_armies" not in after["inputs"]
     assert after["clock"] == {"year": 1, "season": "summer", "month": 1, "step": "orders"}
     assert pending(after) == [
         {"kind": "orders", "kingdom": "red", "units": ["red-1"]},

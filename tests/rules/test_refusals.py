@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from campaign.rules.dice import Dice
 from tests.rules.casebook import (
     army,
     make_map,
@@ -475,6 +476,14 @@ def test_d1_running_out_of_scripted_dice_is_refused():
     )
     refused = refusal(data, defaults=True)
     assert (refused.code, refused.field) == ("out-of-dice", "dice")
+    assert refused.message == "The file's dice list ran out: add more D6 results."
+
+
+def test_d1_the_seeded_dice_show_every_face_of_a_d6():
+    """Without a dice list, the dice come from the options' seed: each of 1 to 6, and
+    nothing else, turns up."""
+    dice = Dice(seed=7, rolled=0, scripted=None)
+    assert {dice.roll() for _ in range(200)} == {1, 2, 3, 4, 5, 6}
 
 
 def contested(**inputs: object) -> dict[str, object]:
