@@ -3,12 +3,14 @@ services take from its player), which options a file turns on (`options.switched
 whether it gives orders in the cycle (`options.orders_in_cycle`, ruling O1): the engine's
 answers the app reads before it takes a decision."""
 
+from typing import Any
+
 from campaign.rules.decisions import asked_of
 from campaign.rules.options import orders_in_cycle, switched_on
 
 
 def test_a_kingdom_is_asked_for_the_inputs_its_pending_names_and_what_it_may_give_meanwhile():
-    pending = [
+    pending: list[dict[str, Any]] = [
         {"kind": "battle_choice", "kingdom": "red", "battle": 1},
         {"kind": "retreat", "kingdom": "red", "unit": "red-1"},
         {"kind": "orders", "kingdom": "blue"},
