@@ -1270,6 +1270,7 @@ def test_b8_oa10_the_winner_of_a_naval_battle_takes_what_the_sunk_army_carried()
     after = run(before)
     assert the_battle(after)["winner"] == "red"
     assert unit(after, "blue-1") is None
+    assert present(after, "red-s1")["carrying"] == "red-1"  # the winner's ship keeps its army
     assert [a["holder"] for a in after["artefacts"]] == [{"kingdom": "red", "army": "red-1"}]
 
 
