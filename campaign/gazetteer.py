@@ -280,11 +280,12 @@ class Names(Mapping[str, str]):
         gazetteer: Json | None = None,
         *,
         settled: Iterable[Hex] = (),
+        file: Mapping[str, Any] | None = None,
     ) -> None:
         self.kingdoms = dict(kingdoms or {})
         self._said: Json = gazetteer or {}  # what `fingerprint` digests, as given
         self._settled_too = frozenset(settled)
-        self._file: Mapping[str, Any] = {}  # whose settlements are found (`of`)
+        self._file: Mapping[str, Any] = file or {}  # whose settlements are found (`of`)
 
     @classmethod
     def of(
@@ -293,9 +294,7 @@ class Names(Mapping[str, str]):
         """The names for reading the campaign file `data` (its tiles and events are read
         for the settlements they hold at the first place named: a page that names no
         place never scans them)."""
-        names = cls(kingdoms, gazetteer)
-        names._file = data or {}
-        return names
+        return cls(kingdoms, gazetteer, file=data)
 
     def seeing(self, events: Iterable[Any]) -> "Names":
         """These names, with the settlements these events found or built as well."""
@@ -322,9 +321,9 @@ class Names(Mapping[str, str]):
 
     @cached_property
     def settled(self) -> frozenset[Hex]:
-        """The tiles called by their settlement's name: those the campaign file holds or
-        held a settlement on (`settled`), those the gazetteer has seen settled, and those
-        given."""
+        """The tiles called by their settlement's name: those given, those the campaign
+        file holds or held a settlement on (`settled`), and those the gazetteer has seen
+        settled."""
         found = settled(self._file.get("tiles") or (), self._file.get("events") or ())
         seen = {_key_hex(k) for k in self._said.get("settled", [])}
         return self._settled_too | found | seen

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.access import reader_for, signed_in_unless_public
 from campaign.display import chronicle, story
-from campaign.gazetteer import Names, settled
+from campaign.gazetteer import Names
 from campaign.models import Membership
 
 
@@ -77,7 +77,7 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
         .values_list("kingdom", "kingdom_name")
     )
     names = {kingdom: name or kingdom for kingdom, name in kingdoms.items()}
-    said = Names(names, campaign.gazetteer, settled=settled(tiles or [], events or []))
+    said = Names.of({"tiles": tiles, "events": events}, campaign.gazetteer, names)
     chosen = request.GET.get("kingdom", "")
     chosen = chosen if chosen in names else ""
     history = campaign.snapshots.values_list("number", "state__clock")
@@ -134,7 +134,7 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     told = story.story_of(history, banners=banners)
     months = chronicle.snapshots_of_months((n, clock) for n, clock, _, _ in history)
-    said = Names(names, campaign.gazetteer, settled=settled(tiles, events))
+    said = Names.of({"tiles": tiles, "events": events}, campaign.gazetteer, names)
     whole_chronicle = chronicle.chronicle_of(events, battles, names=said, months=months)
     standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
     return render(
