@@ -1253,41 +1253,30 @@ def test_b8_an_army_aboard_a_sunk_ship_sinks_with_it():
     ]
 
 
-def test_b8_oa10_the_winner_of_a_naval_battle_takes_what_the_sunk_army_carried():
-    """With wizards and artefacts (OA10), the same battle: blue-1, aboard the sunk ship,
-    carries S. Red won the battle that sank it: S goes to red (red-1, aboard red's ship)."""
+@pytest.mark.parametrize(
+    ("aboard", "capitals", "holder"),
+    [
+        ("red-1", {}, {"kingdom": "red", "army": "red-1"}),
+        (None, {"red": (0, 2)}, {"kingdom": "red", "army": None}),
+        (None, {}, None),
+    ],
+    ids=["to-its-army-aboard", "to-its-capital", "to-the-pool"],
+)
+def test_b8_oa10_the_winner_of_a_naval_battle_takes_what_the_sunk_army_carried(
+    aboard, capitals, holder
+):
+    """With wizards and artefacts (OA10), blue-1, aboard blue's ship on open water, carries
+    S; red rolls 4 and sinks the ship, blue's 2 misses. Red won the battle that sank it: S
+    goes to red's first army in the tile, red-1 aboard red's ship (which keeps carrying it).
+    With red's ship empty, nothing of red's stands in the tile: S goes to red's capital, at
+    [0, 2]; with no capital, back to the pool, and the chronicle says it went to nobody."""
     before = at_battles(
         map=SEA,
-        armies=[army("red-1", AT_SEA), army("blue-1", AT_SEA)],
+        armies=[*([army(aboard, AT_SEA)] if aboard else []), army("blue-1", AT_SEA)],
         ships=[
-            ship("red-s1", AT_SEA, carrying="red-1"),
+            ship("red-s1", AT_SEA, carrying=aboard),
             ship("blue-s1", AT_SEA, carrying="blue-1"),
         ],
-        options={"wizards": True},
-        artefacts=[{"name": "S", "points": 25, "holder": {"kingdom": "blue", "army": "blue-1"}}],
-        dice=[4, 1, *ROLL_OFF],
-    )
-    after = run(before)
-    assert the_battle(after)["winner"] == "red"
-    assert unit(after, "blue-1") is None
-    assert present(after, "red-s1")["carrying"] == "red-1"  # the winner's ship keeps its army
-    assert [a["holder"] for a in after["artefacts"]] == [{"kingdom": "red", "army": "red-1"}]
-
-
-@pytest.mark.parametrize(
-    ("capitals", "holder", "to"),
-    [({"red": (0, 2)}, {"kingdom": "red", "army": None}, "red"), ({}, None, None)],
-    ids=["to-its-capital", "to-the-pool"],
-)
-def test_b8_oa10_a_naval_winner_with_no_army_there_sends_what_it_took_home(capitals, holder, to):
-    """The same battle, but red's ship carries no army: nothing of red's stands in the tile
-    to take S. It goes to red's capital, at [0, 2]; with no capital, back to the pool, and
-    the chronicle says it went to nobody (OA10: the winner's first army in the tile, else
-    its capital, else the pool)."""
-    before = at_battles(
-        map=SEA,
-        armies=[army("blue-1", AT_SEA)],
-        ships=[ship("red-s1", AT_SEA), ship("blue-s1", AT_SEA, carrying="blue-1")],
         tiles=[tile(c, k, "city") for k, c in capitals.items()],
         capitals=capitals,
         options={"wizards": True},
@@ -1297,7 +1286,9 @@ def test_b8_oa10_a_naval_winner_with_no_army_there_sends_what_it_took_home(capit
     after = run(before)
     assert the_battle(after)["winner"] == "red"
     assert unit(after, "blue-1") is None
+    assert present(after, "red-s1")["carrying"] == aboard
     assert [a["holder"] for a in after["artefacts"]] == [holder]
+    to = "red" if holder else None
     assert happened(after, "artefact-taken") == [
         {"type": "artefact-taken", "artefact": "S", "from": "blue", "to": to, "hex": list(AT_SEA)}
     ]
