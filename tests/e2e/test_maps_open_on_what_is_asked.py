@@ -44,6 +44,13 @@ def in_view(frame: Locator, spot: Locator) -> bool:
     )
 
 
+def opened(frame: Locator) -> Locator:
+    """The map `frame` once its script has set it up (and scrolled it to where it opens):
+    a frame swapped in by htmx is set up a moment after it is in the page."""
+    expect(frame).to_have_attribute("data-map-ready", "1")
+    return frame
+
+
 def hex_of(page: Page, where: str) -> Locator:
     return page.locator(f'.map-frame g.hex[data-hex="{where}"]')
 
@@ -77,13 +84,13 @@ def test_the_orders_map_opens_on_the_players_units(
     first.tap()
     chosen = alice.locator(".orders-map a.pick-chosen")
     expect(chosen).to_be_attached()
-    assert in_view(alice.locator(".orders-map"), chosen)
+    assert in_view(opened(alice.locator(".orders-map")), chosen)
     alice.get_by_role("button", name="Defend").tap()
     expect(alice.locator(".unit-order").first).to_have_text("Defend")
     alice.get_by_role("button", name="Ready").tap()
     expect(alice.locator("#orders-status")).to_contain_text("Your orders are ready")
     expect(alice.locator(".orders-map a.pick")).to_have_count(0)
-    assert in_view(alice.locator(".orders-map"), hex_of(alice, first_at))
+    assert in_view(opened(alice.locator(".orders-map")), hex_of(alice, first_at))
     screenshot(alice, "orders-map-opens-on-alice-ready")
 
 
