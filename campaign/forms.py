@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.core.validators import validate_email
+from django.utils.safestring import SafeString
 
 from campaign.asks import WORDS
 from campaign.gazetteer import NAME_LENGTH
@@ -105,7 +106,50 @@ def seen_field() -> WholeNumberField:
     )
 
 
-class DrawnAt(forms.Form):
+# The HTML of the last unbound forms drawn, by what each is drawn from (`Remembered`).
+_DRAWN: dict[str, SafeString] = {}
+FORMS_KEPT = 512
+
+
+class Remembered(forms.Form):
+    """A form whose HTML, while it is unbound, is drawn once for what it is drawn from (its
+    class and template, its ids, and each field's kind, words, choices, widget and initial
+    value) and then remembered in this process (the last `FORMS_KEPT`): drawing the
+    dashboard's forms through Django's form templates was most of what its first visit
+    cost (issue 37 point 2), and they are the same from one visit to the next until the
+    campaign changes. A bound form (sent back with its errors) is always drawn."""
+
+    def render(
+        self, template_name: str | None = None, context: Any = None, renderer: Any = None
+    ) -> SafeString:
+        if self.is_bound or context is not None or renderer is not None:
+            return super().render(template_name, context, renderer)
+        key = self._drawn_from(template_name or self.template_name)
+        html = _DRAWN.get(key)
+        if html is None:
+            if len(_DRAWN) >= FORMS_KEPT:
+                _DRAWN.clear()
+            html = _DRAWN[key] = super().render(template_name)
+        return html
+
+    def _drawn_from(self, template_name: str) -> str:
+        fields = [
+            (
+                name, type(field).__qualname__, str(field.label), str(field.help_text),
+                field.required, field.disabled, field.show_hidden_initial,
+                self.get_initial_for_field(field, name), getattr(field, "choices", None),
+                type(field.widget).__qualname__, field.widget.attrs,
+            )
+            for name, field in self.fields.items()
+        ]  # fmt: skip
+        form = type(self)
+        return repr(
+            (form.__module__, form.__qualname__, template_name, self.auto_id, self.prefix,
+             self.label_suffix, self.use_required_attribute, fields)
+        )  # fmt: skip
+
+
+class DrawnAt(Remembered):
     """Every form of the admin's that changes the campaign carries `seen`, the snapshot its
     page showed (services.check_admin_saw): a second tab's Advance now, extension, pause or
     correction is refused once the campaign has moved on from what that tab shows."""
@@ -145,7 +189,7 @@ class ExtendForm(DrawnAt):
     reason = reason_field(required=False)
 
 
-class StartForm(forms.Form):
+class StartForm(Remembered):
     """Starting takes no input: the form only carries the CSRF token."""
 
 
@@ -364,7 +408,7 @@ def people_of(members: list[Membership]) -> People:
     )
 
 
-class PeopleForm(forms.Form):
+class PeopleForm(Remembered):
     """A form whose choices are the campaign's members (and, for a hand-over, kingdoms)."""
 
     def __init__(
@@ -382,7 +426,7 @@ class PeopleForm(forms.Form):
         choice_field.choices = choices
 
 
-class InviteForm(forms.Form):
+class InviteForm(Remembered):
     emails = forms.CharField(
         label="E-mail addresses, one a line",
         widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "spellcheck": "false"}),
