@@ -133,10 +133,11 @@ def chronicle_of(
     snapshot number `months` gives for its end."""
     told: dict[report.Chapter, list[ChronicleLine]] = {}
     for its_events in _by_chapter(events).values():
-        for event, line in chapter_lines(its_events, battles, names):
-            part = told.setdefault(chapter_told(event), [])
-            if event.get("type") in CHRONICLED and (not kingdom or names_kingdom(event, kingdom)):
-                part.append(_chronicle_line(event, line))
+        for event in its_events:  # a month with nothing chronicled is still a part
+            told.setdefault(chapter_told(event), [])
+        for event, line in chapter_lines(its_events, battles, names, types=CHRONICLED):
+            if not kingdom or names_kingdom(event, kingdom):
+                told[chapter_told(event)].append(_chronicle_line(event, line))
     return [
         ChronicleMonth(
             title=chapter_words(chapter),

@@ -9,7 +9,7 @@ the campaign's gazetteer), never by their hexes and ids; a kingdom's race only i
 event that reveals the races.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -540,11 +540,20 @@ def describe(event: Event, names: Names, *, voice: Voice = Voice.TOLD) -> Line:
 
 
 def chapter_lines(
-    events: Sequence[Event], battles: Sequence[object], names: Names
+    events: Sequence[Event],
+    battles: Sequence[object],
+    names: Names,
+    *,
+    types: Collection[str] | None = None,
 ) -> list[tuple[Event, Line]]:
-    """Each event of one chapter, oldest first, with its line as told to everyone. `events`
-    must be every event of the chapter: a resolved battle is matched to its entry of
-    `battles` (the file's battles list) by its place among the chapter's battles in its
-    tile."""
+    """Each event of one chapter, oldest first, with its line as told to everyone (with
+    `types`, only the events of those types: the chronicle words only what it tells).
+    `events` must be every event of the chapter: a resolved battle is matched to its entry
+    of `battles` (the file's battles list) by its place among the chapter's battles in its
+    tile, so battles are worded all or none."""
     describer = Describer(names, battles, WORDINGS)
-    return [(event, describer.line(event)) for event in events]
+    return [
+        (event, describer.line(event))
+        for event in events
+        if types is None or event.get("type") in types
+    ]

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from campaign.access import reader_for, signed_in_unless_public
 from campaign.display import chronicle, story
 from campaign.gazetteer import Names
-from campaign.models import Membership
+from campaign.models import Campaign, Membership
 
 
 def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
@@ -24,17 +24,30 @@ def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
     }
 
 
+def months_of(campaign: Campaign) -> list[story.Page]:
+    """The campaign's snapshots as `story.story_of` reads them, (number, clock, scores,
+    tiles), in two queries: the clock of every snapshot, then the scores and tiles of those
+    that show a month's end (`story.month_ends`; the others' are None). A month is several
+    snapshots, and the tiles of every one were most of what the end page read."""
+    clocks = list(campaign.snapshots.order_by("number").values_list("number", "state__clock"))
+    ends = {end[0] for _, end in story.month_ends((n, clock, None, None) for n, clock in clocks)}
+    shown = {
+        number: (scores, tiles)
+        for number, scores, tiles in campaign.snapshots.filter(number__in=ends).values_list(
+            "number", "state__scores", "state__tiles"
+        )
+    }
+    return [(n, clock, *shown.get(n, (None, None))) for n, clock in clocks]
+
+
 @signed_in_unless_public
 @require_GET
 def might_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Might over time: a line chart of every kingdom's might at the end of each month, the
-    same numbers as a table, and the tiles each held. One query reads the whole history."""
+        same numbers as a table, and the tiles each held. Two queries read the whole history
+    (`months_of`)."""
     campaign, membership = reader_for(request, slug)
-    history = list(
-        campaign.snapshots.order_by("number").values_list(
-            "number", "state__clock", "state__scores", "state__tiles"
-        )
-    )
+    history = months_of(campaign)
     if not history:
         raise Http404("The campaign has not started yet.")
     players = campaign.memberships.exclude(kingdom="").select_related("user")
@@ -106,7 +119,7 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
 def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The end of a campaign: the podium and the final standings with the tiebreakers that
     decided them (ruling P2), each kingdom's best moments with its battle reports, and the
-    whole chronicle, oldest first. Three queries of its own and three for the battle
+    whole chronicle, oldest first. Four queries of its own and three for the battle
     reports (the template asks `battle_reports`), however long the campaign."""
     campaign, membership = reader_for(request, slug)
     newest = (
@@ -127,11 +140,7 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     banners = banners_of(players)
     names = {k: banner.name for k, banner in banners.items()}
-    history = list(
-        campaign.snapshots.order_by("number").values_list(
-            "number", "state__clock", "state__scores", "state__tiles"
-        )
-    )
+    history = months_of(campaign)
     told = story.story_of(history, banners=banners)
     months = chronicle.snapshots_of_months((n, clock) for n, clock, _, _ in history)
     said = Names.of({"tiles": tiles, "events": events}, campaign.gazetteer, names)
