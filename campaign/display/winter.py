@@ -66,12 +66,14 @@ FORECAST_EVENTS = frozenset(
 
 
 def forecast(data: Json, kingdom: str, kind: str, payload: Any, names: Names) -> Forecast:
-    trial = {**data, "inputs": {**data.get("inputs", {}), kind: {kingdom: payload}}}
+    # The engine never reads the events before it: the trial leaves them out, so the
+    # forecast neither reads nor writes the campaign's whole story (only its new events).
+    inputs = {**data.get("inputs", {}), kind: {kingdom: payload}}
     try:
-        after = advance(trial, defaults=True)
+        after = advance({**data, "events": [], "inputs": inputs}, defaults=True)
     except RuleError as error:
         return Forecast([], (0, 0), 0, 0, 0, 0, refused=names.said(error.message))
-    events = after["events"][len(data.get("events", [])) :]
+    events = after["events"]
     names = names.seeing(events)  # the settlements the list would build, by their names
     lines = [
         event_line(e, names, foreseen=True)

@@ -304,7 +304,7 @@ def _price_words(gold: int, food: int) -> str:
 def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:
     """The kingdom's tiles outlined as connected to its capital or cut off (M7, W1), and
     the cut-off ones."""
-    lines = supply(parse_campaign({**board.data, "inputs": {}}), board.kingdom)
+    lines = supply(parse_campaign({**board.data, "inputs": {}, "events": []}), board.kingdom)
     place = board.names.place
     marks = [Mark(h, "supplied", f"{place(h)}: connected to the capital") for h in lines.connected]
     marks += [Mark(h, "cut-off", f"{place(h)}: cut off from the capital") for h in lines.cut_off]
