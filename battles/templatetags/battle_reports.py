@@ -21,6 +21,14 @@ from campaign.models import Campaign, Membership
 
 register = template.Library()
 
+# What a report link reads of a report and its battle (not the battle's sides and details).
+LINKED = (
+    "kingdom",
+    "text",
+    "hidden_at",
+    *(f"battle__{f}" for f in ("number", "hex", "year", "month")),
+)
+
 
 @dataclass(frozen=True)
 class ReportLink:
@@ -50,6 +58,7 @@ def battle_reports(campaign: Campaign, membership: Membership | None) -> Campaig
     reports = reports_seen(
         BattleReport.objects.filter(battle__campaign=campaign)
         .select_related("battle")
+        .only(*LINKED)
         .prefetch_related("photos")
         .order_by("battle__number", "created_at", "pk"),
         membership,
