@@ -22,7 +22,7 @@ from campaign.gazetteer import Names
 from campaign.models import Membership, Snapshot, Submission
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
-from campaign.rules.state import PendingKind
+from campaign.rules.state import Campaign, PendingKind
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
 from campaign.signals import Refused
 from campaign.words import names_of
@@ -147,6 +147,13 @@ def winter_context(
     return context
 
 
+def _state(board: Board, inputs: Json) -> Campaign:
+    """The board's campaign file read with `inputs`, without its events: the engine never
+    reads the events a file holds (tests/rules/test_engine_reads_no_events.py), and a long
+    campaign's story would be most of what a read costs."""
+    return parse_campaign({**board.data, "events": [], "inputs": inputs})
+
+
 def _tithes(board: Board, here_at: Hex | None) -> Json:
     """The tithes (ruling W4): the kingdoms to give to, those not given to yet."""
     data, me = board.data, board.kingdom
@@ -164,7 +171,7 @@ def _purchases(board: Board, here_at: Hex | None) -> Json:
     """The purchases (ruling W5): those listed, those the engine offers after them, the
     quests (option wizards); `here_at`, a tile tapped on the map: what could go there."""
     data, me = board.data, board.kingdom
-    state = parse_campaign({**data, "inputs": {"purchases": {me: board.draft}}})
+    state = _state(board, {"purchases": {me: board.draft}})
     planned = state.inputs.purchases.get(me, ())
     step: Json = {
         "listed": [words.purchase_words(p, board.names) for p in board.draft],
@@ -199,7 +206,7 @@ def _deploy(board: Board, here_at: Hex | None) -> Json:
     """Deployment (ruling W7): the armies left to place and the room for them; the
     artefacts to place (option wizards, OA9), and at `here_at`, a tile tapped, where."""
     data, me = board.data, board.kingdom
-    state = parse_campaign({**data, "inputs": {"deploy": {me: board.draft}}})
+    state = _state(board, {"deploy": {me: board.draft}})
     left = deploy_choices(state, me, state.inputs.deploy.get(me, ()))
     placed = {e["artefact"] for e in board.draft if "artefact" in e}
     held = [
@@ -304,7 +311,7 @@ def _price_words(gold: int, food: int) -> str:
 def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:
     """The kingdom's tiles outlined as connected to its capital or cut off (M7, W1), and
     the cut-off ones."""
-    lines = supply(parse_campaign({**board.data, "inputs": {}, "events": []}), board.kingdom)
+    lines = supply(_state(board, {}), board.kingdom)
     place = board.names.place
     marks = [Mark(h, "supplied", f"{place(h)}: connected to the capital") for h in lines.connected]
     marks += [Mark(h, "cut-off", f"{place(h)}: cut off from the capital") for h in lines.cut_off]
