@@ -44,7 +44,7 @@ def months_of(campaign: Campaign) -> list[story.Page]:
 @require_GET
 def might_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Might over time: a line chart of every kingdom's might at the end of each month, the
-        same numbers as a table, and the tiles each held. Two queries read the whole history
+    same numbers as a table, and the tiles each held. Two queries read the whole history
     (`months_of`)."""
     campaign, membership = reader_for(request, slug)
     history = months_of(campaign)
