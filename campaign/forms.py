@@ -115,10 +115,10 @@ class Remembered(forms.Form):
     """A form whose HTML, while it is unbound, is drawn once for what it is drawn from (its
     class and template, its ids, and each field's kind, words, choices, widget and initial
     value) and then remembered in this process (at most `FORMS_KEPT`, all forgotten when
-    that many are kept): drawing the
-    dashboard's forms through Django's form templates was most of what its first visit
-    cost (issue 37 point 2), and they are the same from one visit to the next until the
-    campaign changes. A bound form (sent back with its errors) is always drawn."""
+    that many are kept): drawing the dashboard's forms through Django's form templates was
+    most of what its first visit cost (issue 37 point 2), and they are the same from one
+    visit to the next until the campaign changes. A bound form (sent back with its errors)
+    is always drawn."""
 
     def render(
         self, template_name: str | None = None, context: Any = None, renderer: Any = None
