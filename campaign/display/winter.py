@@ -65,12 +65,18 @@ FORECAST_EVENTS = frozenset(
 )
 
 
+def without_story(data: Json, inputs: Json) -> Json:
+    """The campaign file with `inputs` and without its events, for a trial or a reading of
+    a winter plan: the engine never reads the events a file holds (it only adds to them:
+    tests/rules/test_engine_reads_no_events.py), and a long campaign's story would be most
+    of what reading and writing the file costs."""
+    return {**data, "events": [], "inputs": inputs}
+
+
 def forecast(data: Json, kingdom: str, kind: str, payload: Any, names: Names) -> Forecast:
-    # The engine never reads the events before it: the trial leaves them out, so the
-    # forecast neither reads nor writes the campaign's whole story (only its new events).
     inputs = {**data.get("inputs", {}), kind: {kingdom: payload}}
-    try:
-        after = advance({**data, "events": [], "inputs": inputs}, defaults=True)
+    try:  # the trial's events are the new ones alone
+        after = advance(without_story(data, inputs), defaults=True)
     except RuleError as error:
         return Forecast([], (0, 0), 0, 0, 0, 0, refused=names.said(error.message))
     events = after["events"]

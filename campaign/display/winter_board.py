@@ -148,10 +148,8 @@ def winter_context(
 
 
 def _state(board: Board, inputs: Json) -> Campaign:
-    """The board's campaign file read with `inputs`, without its events: the engine never
-    reads the events a file holds (tests/rules/test_engine_reads_no_events.py), and a long
-    campaign's story would be most of what a read costs."""
-    return parse_campaign({**board.data, "events": [], "inputs": inputs})
+    """The board's campaign file read with `inputs` (`words.without_story`)."""
+    return parse_campaign(words.without_story(board.data, inputs))
 
 
 def _tithes(board: Board, here_at: Hex | None) -> Json:
