@@ -236,26 +236,3 @@ def test_only_the_entry_point_is_called_and_every_file_is_its_output():
     )
     assert len(files) == len(calls)
     assert files[-1]["clock"] == ENDED
-
-
-def test_the_bots_answer_every_kind_of_pending():
-    """The kinds the campaign file lists (campaign-file.md, Outputs)."""
-    kinds = {
-        "race", "capital", "settlements", "starting_army", "orders", "battle_choice",
-        "last_stand", "battle_result", "retreat", "tithes", "purchases", "feed", "deploy",
-    }  # fmt: skip
-    assert set(ANSWERS) == kinds
-
-
-@pytest.mark.parametrize(
-    ("kingdoms", "battles", "orders", "problem"),
-    [
-        (1, "simple", "sealed", "2 to 8 kingdoms, not 1"),
-        (9, "simple", "sealed", "2 to 8 kingdoms, not 9"),
-        (2, "dice", "sealed", "not 'dice'"),
-        (2, "simple", "secret", "not 'secret'"),
-    ],
-)
-def test_bad_arguments_are_refused(kingdoms, battles, orders, problem):
-    with pytest.raises(ValueError, match=problem):
-        new_campaign(kingdoms, 1, generate_map(2, 1, 60), battles=battles, orders=orders)
