@@ -19,6 +19,7 @@ from campaign.forms import (
     MAX_EXTENSION_HOURS,
     DecisionForm,
     DrawnAt,
+    Remembered,
     WholeNumberField,
     reason_field,
 )
@@ -26,7 +27,7 @@ from campaign.forms import (
 Choices = list[tuple[str, str]]
 
 
-class BattleForm(forms.Form):
+class BattleForm(Remembered):
     """Every battle form may be made with the battle's two kingdoms, `(id, name)`, the
     attacker's (the side that picked the battle) first, and the magical artefacts its card
     lists (option wizards); those that name a side or an artefact use them."""

@@ -2,8 +2,9 @@
 a kingdom of this campaign); whether the change is allowed is the services' to say."""
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -111,29 +112,58 @@ _DRAWN: dict[str, SafeString] = {}
 FORMS_KEPT = 512
 
 
+class RememberedField(forms.BoundField):
+    """A field of a `Remembered` form drawn on its own (`as_field_group`, as the battle
+    card draws its report form), remembered like the whole form."""
+
+    form: "Remembered"
+
+    def render(
+        self, template_name: str | None = None, context: Any = None, renderer: Any = None
+    ) -> SafeString:
+        if self.form.is_bound or context is not None or renderer is not None:
+            return super().render(template_name, context, renderer)
+        drawn_with = template_name or self.template_name
+        return self.form.remembered(
+            f"{self.form.fields_key}{self.name!r}{drawn_with!r}",
+            lambda: super(RememberedField, self).render(template_name),
+        )
+
+
 class Remembered(forms.Form):
     """A form whose HTML, while it is unbound, is drawn once for what it is drawn from (its
     class and template, its ids, and each field's kind, words, choices, widget and initial
     value) and then remembered in this process (at most `FORMS_KEPT`, all forgotten when
     that many are kept): drawing the dashboard's forms through Django's form templates was
     most of what its first visit cost (issue 37 point 2), and they are the same from one
-    visit to the next until the campaign changes. A bound form (sent back with its errors)
-    is always drawn."""
+    visit to the next until the campaign changes. The same holds for a field drawn on its
+    own (`RememberedField`). A bound form (sent back with its errors) is always drawn."""
+
+    bound_field_class = RememberedField
 
     def render(
         self, template_name: str | None = None, context: Any = None, renderer: Any = None
     ) -> SafeString:
         if self.is_bound or context is not None or renderer is not None:
             return super().render(template_name, context, renderer)
-        key = self._drawn_from(template_name or self.template_name)
+        drawn_with = template_name or self.template_name
+        return self.remembered(
+            f"{self.fields_key}{drawn_with!r}", lambda: super(Remembered, self).render(drawn_with)
+        )
+
+    @staticmethod
+    def remembered(key: str, draw: Callable[[], SafeString]) -> SafeString:
         html = _DRAWN.get(key)
         if html is None:
             if len(_DRAWN) >= FORMS_KEPT:
                 _DRAWN.clear()
-            html = _DRAWN[key] = super().render(template_name)
+            html = _DRAWN[key] = draw()
         return html
 
-    def _drawn_from(self, template_name: str) -> str:
+    @cached_property
+    def fields_key(self) -> str:
+        """What the form's HTML is drawn from, as the key it is remembered by (worked out
+        when the form is first drawn, after its fields are set up)."""
         fields = [
             (
                 name, type(field).__qualname__, str(field.label), str(field.help_text),
@@ -145,7 +175,7 @@ class Remembered(forms.Form):
         ]  # fmt: skip
         form = type(self)
         return repr(
-            (form.__module__, form.__qualname__, template_name, self.auto_id, self.prefix,
+            (form.__module__, form.__qualname__, self.auto_id, self.prefix,
              self.label_suffix, self.use_required_attribute, fields)
         )  # fmt: skip
 
@@ -300,7 +330,7 @@ class ResourcesForm(CampaignForm):
         self.set_choices("kingdom", kingdoms)
 
 
-class DecisionForm(forms.Form):
+class DecisionForm(Remembered):
     """What every post of a player's decision carries besides the decision (setup, orders,
     battles, winter): `seen`, the snapshot its page was drawn at, required, so that a post
     from a page the campaign has moved past is refused, never applied to a step the player

@@ -5,6 +5,7 @@ its values and its errors. No database."""
 import pytest
 from django.test import signals
 
+from battles.forms import ReportForm
 from campaign.forms import PlaceForm, RemovePlayerForm, TileForm, people_of
 
 KINGDOMS = [("k1", "Aldermark"), ("k2", "Duskhollow")]
@@ -73,3 +74,30 @@ def test_a_form_sent_back_shows_its_errors_and_the_next_unbound_one_shows_none()
     again = str(RemovePlayerForm(auto_id="remove-%s", people=people).as_div())
     assert again == unbound
     assert "Select a valid choice" not in again
+
+
+def report_form(*kingdoms: tuple[str, str]) -> ReportForm:
+    form = ReportForm(auto_id="report-%s", kingdoms=list(kingdoms))
+    form.initial["seen"] = 3
+    return form
+
+
+def test_a_field_drawn_on_its_own_is_remembered_and_follows_its_words(drawn_templates):
+    """The battle card draws its report form a field at a time (`as_field_group`)."""
+    first = str(report_form(*KINGDOMS)["outcome"].as_field_group())
+    assert "Aldermark won" in first
+    drawn_templates.clear()
+    assert str(report_form(*KINGDOMS)["outcome"].as_field_group()) == first
+    assert drawn_templates == []
+    renamed = str(report_form(("k1", "Eastmarch"), KINGDOMS[1])["outcome"].as_field_group())
+    assert "Eastmarch won" in renamed
+    assert "Aldermark" not in renamed
+    score = str(report_form(*KINGDOMS)["attacker_score"].as_field_group())
+    assert "Aldermark&#x27;s scenario score" in score
+
+
+def test_a_field_sent_back_shows_its_error_and_the_next_unbound_one_shows_none():
+    sent = ReportForm({"outcome": "k3", "seen": "3"}, auto_id="report-%s", kingdoms=KINGDOMS)
+    assert not sent.is_valid()
+    assert "Select a valid choice" in str(sent["outcome"].as_field_group())
+    assert "Select a valid choice" not in str(report_form(*KINGDOMS)["outcome"].as_field_group())
