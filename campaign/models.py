@@ -4,6 +4,7 @@ kingdom has submitted, deadlines, the audit trail."""
 
 import secrets
 from collections.abc import Iterable
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -365,8 +366,11 @@ class SnapshotManager(models.Manager["Snapshot"]):
 
     def newest(self, campaign: "Campaign") -> "Snapshot | None":
         """The campaign's newest snapshot (the state every page and post reads, by SQL
-        written once: `campaign.reads`); None before it has started."""
-        found = rows_of(Snapshot, campaign.pk, where=("campaign_id",), newest="number")
+        written once: `campaign.reads`); None before it has started. Its events, the whole
+        story, are read only if its file is (`Snapshot.data`), and then kept."""
+        found = rows_of(
+            Snapshot, campaign.pk, where=("campaign_id",), leaving=("own_events",), newest="number"
+        )
         if not found:
             return None
         found[0].campaign = campaign
@@ -469,6 +473,11 @@ class Snapshot(models.Model):
         self._unstored = True
 
     def _events(self) -> list[Any]:
+        if self.events_shared is None and "own_events" not in self.__dict__:
+            try:
+                return newest_events(self.pk, self.created_at, self.event_count)
+            except Snapshot.DoesNotExist:  # a newer one was stored since this was read
+                self.refresh_from_db(fields=["events_shared", "own_events"])
         if self.events_shared is None:
             whole: list[Any] = self.own_events
             return whole
@@ -478,6 +487,29 @@ class Snapshot(models.Model):
             .values_list("events_shared", "own_events")
         )
         return storage.events_from([(self.events_shared, self.own_events), *rows])
+
+
+EVENTS_KEPT = 32  # newest snapshots' stories each process keeps read
+
+
+@lru_cache(maxsize=EVENTS_KEPT)
+def newest_events(pk: int, stored: datetime, count: int) -> list[Any]:
+    """The events of a snapshot that was its campaign's newest when read (all of them are
+    its own), read from the database once in each process: a snapshot's story never
+    changes, and a long campaign's is a hundred kilobytes of JSON that a page reads again
+    and again until the next advance. Kept by the snapshot's id, the time it was stored and
+    its count of events (a database restored or recreated gives its ids again to other
+    snapshots). Raises Snapshot.DoesNotExist once a newer one is stored (it then holds only
+    what it does not share with that one: Snapshot._events puts them together). Shared by
+    every snapshot that reads it: read-only."""
+    events: list[Any] | None = (
+        Snapshot.objects.filter(pk=pk, events_shared=None)
+        .values_list("own_events", flat=True)
+        .first()
+    )
+    if events is None:
+        raise Snapshot.DoesNotExist(f"Snapshot {pk} is no longer its campaign's newest.")
+    return events
 
 
 def read_files(snapshots: Iterable[Snapshot]) -> None:

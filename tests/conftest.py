@@ -23,6 +23,7 @@ from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
+from campaign.models import newest_events
 from config.celery import app as celery_app
 from tests.campaign.helpers import CAST, at_step, make_cast, new_campaign, play_until
 from tests.notifications.notifying import discord_stand_in, with_addresses
@@ -161,6 +162,14 @@ def static_files_listed_once() -> Iterator[None]:
 
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def no_story_kept() -> None:
+    """Each test starts with no newest snapshot's story kept by its process
+    (`campaign.models.newest_events`), so a page's queries do not hang on the tests that ran
+    before it in the same worker."""
+    newest_events.cache_clear()
 
 
 @pytest.fixture(autouse=True)

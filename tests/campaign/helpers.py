@@ -4,7 +4,8 @@ campaign between them, and bots that play it forward through the services."""
 import copy
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection
@@ -14,7 +15,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign.management.commands.seed_demo import play_bot_step
-from campaign.models import Campaign
+from campaign.models import Campaign, newest_events
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
 from campaign.rules.orders import order_choices
@@ -241,3 +242,12 @@ def a_move_drafted(campaign: Campaign, user: User) -> tuple[str, list[int]]:
         if tuple(t["hex"]) not in near and t.get("terrain") not in ("sea", "lake", "mountain")
     )
     return army["id"], far
+
+
+@contextmanager
+def first_visit_queries() -> Iterator[CaptureQueriesContext]:
+    """The queries a page makes on a first visit: the newest snapshot's story not yet kept
+    by this process (`campaign.models.newest_events`), so two campaigns compare alike."""
+    newest_events.cache_clear()
+    with CaptureQueriesContext(connection) as queries:
+        yield queries

@@ -6,8 +6,6 @@ from functools import cache
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.display import describing, events, report
@@ -18,7 +16,7 @@ from campaign.rules.options import OPTIONS
 from campaign.rules.simulation import play_campaign
 from campaign.services import advancing, common, submissions
 from campaign.words import names_of
-from tests.campaign.helpers import new_campaign, play_until, signed_in
+from tests.campaign.helpers import first_visit_queries, new_campaign, play_until, signed_in
 
 # --- campaign/report.py, no database --------------------------------------------------------
 
@@ -393,7 +391,7 @@ def test_the_report_takes_the_same_queries_on_a_small_and_a_large_campaign(clien
     counts = []
     for campaign in (small, big):
         number = common.latest_snapshot(campaign).number
-        with CaptureQueriesContext(connection) as queries:
+        with first_visit_queries() as queries:
             assert client.get(report_url(campaign, number)).status_code == 200
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]

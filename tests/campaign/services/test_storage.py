@@ -20,7 +20,7 @@ from django.urls import reverse
 from accounts.models import User
 from campaign import storage
 from campaign.management.commands.seed_demo import play_bot_step
-from campaign.models import Campaign, CampaignMap, Snapshot, map_data
+from campaign.models import Campaign, CampaignMap, Snapshot, map_data, newest_events
 from campaign.services import admin, common, members, setup
 from campaign.signals import snapshot_stored
 from campaign.transfer.exporting import campaign_export
@@ -168,10 +168,37 @@ def test_a_snapshot_read_alone_takes_two_queries_at_most_however_long_the_campai
     play(campaign, cast, steps=30)
     assert campaign.snapshots.count() > 30
 
-    with django_assert_num_queries(1):
+    newest_events.cache_clear()
+    with django_assert_num_queries(2):  # the snapshot, then its story
         assert common.latest_snapshot(campaign).data["clock"]
+    with django_assert_num_queries(1):  # the story is kept
+        assert common.latest_snapshot(campaign).data["events"]
     with django_assert_max_num_queries(2):
         assert Snapshot.objects.get(campaign=campaign, number=1).data["clock"]
+
+
+@pytest.mark.django_db
+def test_the_newest_snapshots_story_is_read_once_and_stays_whole_after_the_next_advance(
+    cast, django_assert_num_queries
+):
+    """The events of the newest snapshot are kept by each process once read (`Snapshot.data`
+    reads them only when the file is asked for); a snapshot read as the newest whose story
+    is asked for only after a newer one was stored still tells it whole."""
+    campaign = start_campaign(cast)
+    play(campaign, cast, steps=3)
+    newest_events.cache_clear()
+    with django_assert_num_queries(1):  # the snapshot, without its story
+        read_early = common.latest_snapshot(campaign)
+    read_and_told = common.latest_snapshot(campaign)
+    story = read_and_told.data["events"]
+    assert story == Snapshot.objects.get(pk=read_and_told.pk).own_events
+    with django_assert_num_queries(1):
+        assert common.latest_snapshot(campaign).data["events"] == story
+    newest_events.cache_clear()
+    play(campaign, cast, steps=1)
+    assert Snapshot.objects.get(pk=read_early.pk).events_shared is not None
+    assert read_early.data["events"] == story
+    assert common.latest_snapshot(campaign).data["events"][: len(story)] == story
 
 
 @pytest.mark.django_db
@@ -182,6 +209,7 @@ def test_a_map_is_read_from_the_database_once_for_every_snapshot_that_shows_it(
     is read in one query, without the map's tens of kilobytes."""
     campaign = start_campaign(cast)
     play(campaign, cast, steps=3)
+    common.latest_snapshot(campaign).data["events"]  # its story read and kept
     map_data.cache_clear()
     with django_assert_num_queries(2):  # the snapshot, then its map
         first = common.latest_snapshot(campaign).data["map"]

@@ -9,9 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import strip_tags
@@ -28,6 +26,7 @@ from tests.campaign.helpers import (
     action_url,
     at_step,
     dashboard_url,
+    first_visit_queries,
     hand_off_a_battle,
     kingdom_of,
     new_campaign,
@@ -872,7 +871,7 @@ def test_the_dashboard_takes_the_same_queries_on_a_small_and_a_large_campaign(cl
     signed_in(client, cast["gm"])
     counts = []
     for campaign in (small, big):
-        with CaptureQueriesContext(connection) as queries:
+        with first_visit_queries() as queries:
             page_of(client, campaign)
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]

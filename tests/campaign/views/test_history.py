@@ -6,14 +6,12 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Campaign
 from campaign.services import admin, advancing, common, submissions
 from campaign.words import names_of
-from tests.campaign.helpers import new_campaign, play_until, signed_in
+from tests.campaign.helpers import first_visit_queries, new_campaign, play_until, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +156,7 @@ def test_the_history_takes_the_same_queries_on_a_small_and_a_large_campaign(clie
     for headers in ({}, {"HX-Request": "true"}):
         counts = []
         for campaign in (small, big):
-            with CaptureQueriesContext(connection) as queries:
+            with first_visit_queries() as queries:
                 response = client.get(page_url(campaign, 3), headers=headers)
             assert response.status_code == 200
             counts.append(len(queries.captured_queries))

@@ -10,9 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
@@ -26,6 +24,7 @@ from campaign.services import admin, advancing, common, submissions
 from campaign.words import names_of
 from tests.campaign.helpers import (
     at_step,
+    first_visit_queries,
     kingdom_of,
     new_campaign,
     play_from,
@@ -529,7 +528,7 @@ def test_the_page_takes_the_same_queries_on_a_small_and_a_large_campaign(client,
     counts = []
     for campaign in (small, large):
         unit = army_of(campaign, cast["alice"])["id"]
-        with CaptureQueriesContext(connection) as queries:
+        with first_visit_queries() as queries:
             assert client.get(url(campaign), {"unit": unit}).status_code == 200
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]
