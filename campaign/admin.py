@@ -42,7 +42,14 @@ class SnapshotAdmin(admin.ModelAdmin[Snapshot]):
         "created_by",
         "created_at",
     )
-    exclude = ("state", "map", "events_shared", "own_events", "event_count")  # shown as data
+    exclude = (
+        "state",
+        "clock",
+        "map",
+        "events_shared",
+        "own_events",
+        "event_count",
+    )  # shown as data
 
     def has_add_permission(self, request: object) -> bool:
         return False

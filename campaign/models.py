@@ -408,6 +408,11 @@ class Snapshot(models.Model):
     state: models.JSONField[dict[str, Any]] = models.JSONField(
         help_text="The campaign file with null in the places of its map and events."
     )
+    clock: models.JSONField[dict[str, Any]] = models.JSONField(
+        default=dict,
+        help_text="The file's clock, a copy of the state's: the pages that list the months "
+        "read every snapshot's clock, and reading it out of the state reads the whole state.",
+    )
     map = models.ForeignKey(
         CampaignMap, null=True, blank=True, on_delete=models.PROTECT, related_name="snapshots"
     )
@@ -557,6 +562,7 @@ def _store_files(snapshots: list[Snapshot]) -> None:
     for snapshot in reversed(new):
         kept = storage.take_apart(snapshot.data)
         snapshot.state = kept.state
+        snapshot.clock = kept.state.get("clock") or {}
         snapshot.map_id = _map_stored(kept.hexmap, stored_maps) if kept.hexmap else None
         snapshot.event_count = len(kept.events)
         if snapshot.campaign_id in newer_events:

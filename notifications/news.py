@@ -355,7 +355,7 @@ def snapshot_news(campaign: Campaign, snapshot: Snapshot) -> list[News]:
     before = (
         campaign.snapshots.filter(number__lt=snapshot.number)
         .order_by("-number")
-        .values_list("state__clock", "state__pending")
+        .values_list("clock", "state__pending")
         .first()
     )
     before_clock, before_pending = before or (None, [])

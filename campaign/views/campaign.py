@@ -258,7 +258,7 @@ def _previous_month(campaign: Campaign) -> dict[str, Any] | None:
     """The clock of the month that ended last before the newest snapshot, and the scores
     at its end (`story.last_month_end`). Two queries, however long the campaign; None when
     no month has ended."""
-    history = campaign.snapshots.values_list("number", "state__clock")
+    history = campaign.snapshots.values_list("number", "clock")
     found = story.last_month_end((number, clock, None, None) for number, clock in history)
     if found is None:
         return None
@@ -328,10 +328,10 @@ def _resolved_orders(
     waiting = (
         campaign.snapshots.filter(
             number__lte=number,
-            state__clock__year=chapter.year,
-            state__clock__season=Season.SUMMER,
-            state__clock__month=chapter.month,
-            state__clock__step=Step.ORDERS,
+            clock__year=chapter.year,
+            clock__season=Season.SUMMER,
+            clock__month=chapter.month,
+            clock__step=Step.ORDERS,
         )
         .order_by("-number")
         .values("number")[:1]

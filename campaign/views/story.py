@@ -29,7 +29,7 @@ def months_of(campaign: Campaign) -> list[story.Page]:
     tiles), in two queries: the clock of every snapshot, then the scores and tiles of those
     that show a month's end (`story.month_ends`; the others' are None). A month is several
     snapshots, and the tiles of every one were most of what the end page read."""
-    clocks = list(campaign.snapshots.order_by("number").values_list("number", "state__clock"))
+    clocks = list(campaign.snapshots.order_by("number").values_list("number", "clock"))
     ends = {end[0] for _, end in story.month_ends((n, clock, None, None) for n, clock in clocks)}
     shown = {
         number: (scores, tiles)
@@ -93,7 +93,7 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
     said = Names.of({"tiles": tiles, "events": events}, campaign.gazetteer, names)
     chosen = request.GET.get("kingdom", "")
     chosen = chosen if chosen in names else ""
-    history = campaign.snapshots.values_list("number", "state__clock")
+    history = campaign.snapshots.values_list("number", "clock")
     return render(
         request,
         "campaign/chronicle.html",
@@ -124,19 +124,15 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     campaign, membership = reader_for(request, slug)
     newest = (
         campaign.snapshots.order_by("-number")
-        .values_list(
-            "state__clock",
-            "state__scores",
-            "state__kingdoms",
-            "own_events",  # the newest snapshot holds its events whole
-            "state__battles",
-            "state__tiles",
-        )
+        .values_list("clock", "state", "own_events")  # the newest holds its events whole
         .first()
     )
     if newest is None or newest[0]["season"] != "ended":
         raise Http404("The campaign has not ended.")
-    _, scores, kingdoms, events, battles, tiles = newest
+    _, state, events = newest
+    scores, kingdoms, battles, tiles = (
+        state[key] for key in ("scores", "kingdoms", "battles", "tiles")
+    )
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     banners = banners_of(players)
     names = {k: banner.name for k, banner in banners.items()}
