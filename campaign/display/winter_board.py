@@ -7,6 +7,7 @@ winter), the purchases and tiles the engine offers (`rules.winter.purchase_choic
 Read only: the page fetches the snapshot, the kingdom's own open decisions (never another
 kingdom's), the players and the decisions' digest, and this turns them into the page."""
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.display import winter as words
-from campaign.display.mapcache import snapshot_map
+from campaign.display.mapcache import derived, snapshot_map
 from campaign.display.mapsvg.orders import Mark, Pick
 from campaign.display.mapsvg.scene import from_capital, looks_of
 from campaign.gazetteer import Names
@@ -138,13 +139,24 @@ def winter_context(
         if step.get("here_at"):
             step["here_place"] = board.names.place(step["here_at"], picking=True)
         context |= step
-        context["forecast"] = words.forecast(
-            board.data, board.kingdom, board.kind, board.draft, board.names
-        )
+        context["forecast"] = _forecast(board, board.kind)
         marks, cut_off = _supply_marks(board)
         context["cut_off"] = list(dict.fromkeys(board.names.place(h) for h in cut_off))
         context["map_svg"] = _winter_map(board, step, marks, players)
     return context
+
+
+def _forecast(board: Board, kind: PendingKind) -> words.Forecast:
+    """The forecast of the board's list, kept for the snapshot with the kingdom, the list and
+    the names it says (`derived`): the page drawn again with the same list does not play
+    the rest of the winter again."""
+    listed = hashlib.sha256(json.dumps(board.draft, sort_keys=True).encode()).hexdigest()[:16]
+    said = f"forecast:{board.kingdom}:{kind}:{listed}:{board.names.fingerprint()}"
+    return derived(
+        board.snapshot,
+        said,
+        lambda: words.forecast(board.data, board.kingdom, kind, board.draft, board.names),
+    )
 
 
 def _state(board: Board, inputs: Json) -> Campaign:
@@ -309,7 +321,9 @@ def _price_words(gold: int, food: int) -> str:
 def _supply_marks(board: Board) -> tuple[list[Mark], list[Hex]]:
     """The kingdom's tiles outlined as connected to its capital or cut off (M7, W1), and
     the cut-off ones."""
-    lines = supply(_state(board, {}), board.kingdom)
+    lines = derived(
+        board.snapshot, f"supply:{board.kingdom}", lambda: supply(_state(board, {}), board.kingdom)
+    )
     place = board.names.place
     marks = [Mark(h, "supplied", f"{place(h)}: connected to the capital") for h in lines.connected]
     marks += [Mark(h, "cut-off", f"{place(h)}: cut off from the capital") for h in lines.cut_off]

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from campaign.display import winter as forecasting
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
 from campaign.services import admin, advancing, common
@@ -102,6 +103,32 @@ def test_w4_a_gift_is_listed_forecast_and_hidden_from_the_other_kingdom(client, 
     bob_page = signed_in(client, cast["bob"]).get(url(wintry)).text
     assert "Red Elves gives Blue Dwarfs" not in bob_page
     assert "No gifts: you pass." in bob_page
+
+
+def forecast_of(page: str) -> str:
+    return page.split('id="forecast-title"', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_page_drawn_again_with_the_same_list_does_not_play_the_winter_again(
+    client, cast, wintry, monkeypatch
+):
+    """The forecast is kept for the snapshot, the kingdom and its list (issue 37 point 2);
+    a changed list is forecast anew (above), and each kingdom's apart (Bob's page does not
+    show Alice's gift)."""
+    played: list[str] = []
+    play = forecasting.advance
+
+    def counted(data: Any, **flags: Any) -> Any:
+        played.append(data["clock"]["step"])
+        return play(data, **flags)
+
+    monkeypatch.setattr(forecasting, "advance", counted)
+    alice = signed_in(client, cast["alice"])
+    first = forecast_of(alice.get(url(wintry)).text)
+    assert "Next summer you would have" in first
+    before = len(played)
+    assert forecast_of(alice.get(url(wintry)).text) == first
+    assert len(played) == before
 
 
 def test_w4_the_form_no_longer_offers_a_kingdom_already_given_to(client, cast, wintry):
