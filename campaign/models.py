@@ -622,9 +622,17 @@ class Submission(models.Model):
         return f"{self.kingdom} {self.kind} for #{self.snapshot}"
 
     @classmethod
-    def open_in(cls, campaign: Campaign) -> list["Submission"]:
-        """The campaign's decisions no advance has consumed yet, in the order they were
-        first given (by SQL written once: `campaign.reads`)."""
+    def open_in(cls, campaign: Campaign, kingdom: str = "") -> list["Submission"]:
+        """The campaign's decisions no advance has consumed yet (of one `kingdom`, if
+        given), in the order they were first given (by SQL written once: `campaign.reads`)."""
+        if kingdom:
+            return rows_of(
+                cls,
+                campaign.pk,
+                kingdom,
+                where=("campaign_id", "kingdom"),
+                unset=("consumed_by_id",),
+            )
         return rows_of(cls, campaign.pk, where=("campaign_id",), unset=("consumed_by_id",))
 
 

@@ -84,5 +84,10 @@ def test_open_decisions_leave_out_those_an_advance_consumed(league):
         snapshot=1,
         consumed_by=snapshot,
     )
-    assert Submission.open_in(league) == [kept]
+    other = Submission.objects.create(
+        campaign=league, kingdom="brightwater", kind="tithes", payload=[], snapshot=1
+    )
+    assert Submission.open_in(league) == [kept, other]
     same(Submission.open_in(league), list(league.submissions.filter(consumed_by=None)))
+    assert Submission.open_in(league, "aldermark") == [kept]
+    assert Submission.open_in(league, "brightwater") == [other]

@@ -132,9 +132,10 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     snapshot N (its clock, tiles and units, never its decisions). The leaderboard is always
     the newest standings. A public campaign's visitor (no membership) is asked nothing."""
     campaign, membership = reader_for(request, slug)
-    snapshot = campaign.snapshots.defer("decisions").order_by("-number").first()
+    snapshot = Snapshot.objects.newest(campaign)
     data = snapshot.data if snapshot else None
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
+    own = _own_open(campaign, membership)
     context: dict[str, Any] = {
         "campaign": campaign,
         "membership": membership,
@@ -143,14 +144,14 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             slug,
             (data or {}).get("pending"),
             membership.kingdom if membership else "",
-            common.marked_ready(membership.user_id, campaign)[campaign.pk] if membership else (),
+            {decision.kind for decision in own if decision.ready},
         ),
         "players": players,
         "legend": legend_items(campaign.options),
         "home": _home(data, membership),
         "optional_rules": switched_on(campaign.options),
         "artefacts_held": _artefacts_held(data),
-        "stale": _stale_draft(snapshot, membership),
+        "stale": _stale_draft(snapshot, campaign, own),
         "unread": _unread(membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.
@@ -185,14 +186,20 @@ def _artefacts_held(data: dict[str, Any] | None) -> list[tuple[str, str]]:
     ]
 
 
-def _stale_draft(snapshot: Snapshot | None, membership: Membership | None) -> inputs.Refused | None:
-    """What of the viewer's kingdom's draft an admin's correction made illegal, if any."""
-    if snapshot is None or membership is None or not membership.kingdom:
+def _own_open(campaign: Campaign, membership: Membership | None) -> list[Submission]:
+    """The open decisions of the viewer's kingdom (none for a visitor or the admin alone)."""
+    if membership is None or not membership.kingdom:
+        return []
+    return Submission.open_in(campaign, membership.kingdom)
+
+
+def _stale_draft(
+    snapshot: Snapshot | None, campaign: Campaign, own: list[Submission]
+) -> inputs.Refused | None:
+    """What of the viewer's kingdom's draft (`own`) an admin's correction made illegal, if
+    any."""
+    if snapshot is None or not own:
         return None
-    own = Submission.objects.filter(
-        campaign_id=membership.campaign_id, kingdom=membership.kingdom, consumed_by=None
-    )
-    campaign = membership.campaign
     return inputs.stale_draft(snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer)
 
 

@@ -16,6 +16,7 @@ from accounts.models import User
 from campaign.display import winter as forecasting
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Submission
+from campaign.rules.engine import advance
 from campaign.services import admin, advancing, common
 from campaign.words import names_of
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
@@ -116,11 +117,10 @@ def test_the_page_drawn_again_with_the_same_list_does_not_play_the_winter_again(
     a changed list is forecast anew (above), and each kingdom's apart (Bob's page does not
     show Alice's gift)."""
     played: list[str] = []
-    play = forecasting.advance
 
     def counted(data: Any, **flags: Any) -> Any:
         played.append(data["clock"]["step"])
-        return play(data, **flags)
+        return advance(data, **flags)
 
     monkeypatch.setattr(forecasting, "advance", counted)
     alice = signed_in(client, cast["alice"])
