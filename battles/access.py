@@ -12,21 +12,24 @@ lists is its player's alone (`battles.list_views`)."""
 from collections.abc import Collection
 
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest
 
 from battles.models import Battle, BattleReport
 from campaign.access import membership_for
 from campaign.models import Membership
+from campaign.reads import rows_of
 
 
 def battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membership, Battle]:
-    """The signed-in member's membership and the campaign's battle; 404 for anyone else."""
+    """The signed-in member's membership and the campaign's battle (with the one campaign
+    read, bar its map: `campaign.access`); 404 for anyone else."""
     membership = membership_for(request, slug)
-    battle = get_object_or_404(
-        Battle.objects.select_related("campaign"), campaign=membership.campaign, number=number
-    )
-    return membership, battle
+    campaign = membership.campaign
+    found = rows_of(Battle, campaign.pk, number, where=("campaign_id", "number"))
+    if not found:
+        raise Http404("No such battle.")
+    found[0].campaign = campaign
+    return membership, found[0]
 
 
 def sees(report: BattleReport, membership: Membership | None) -> bool:

@@ -416,6 +416,7 @@ def my_battles_of(user: User) -> list[MyBattle]:
     battles = (
         Battle.objects.filter(where, status=Battle.Status.AWAITING)
         .select_related("campaign")
+        .defer("campaign__map")
         .prefetch_related("reports")
         .order_by("deadline", "pk")
     )

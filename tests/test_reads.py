@@ -6,18 +6,27 @@ from typing import Any
 
 import pytest
 from django.db.models import Model
+from django.http import Http404
 
+from accounts.models import User
+from battles.access import battle_for
+from battles.models import Battle
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.reads import rows_of
-from tests.battles.conftest import make_league
+from tests.battles.conftest import hand_off, make_league
 from tests.campaign.helpers import LEAGUE_CAST, make_cast
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def league() -> Campaign:
-    return make_league(make_cast(LEAGUE_CAST))
+def cast() -> dict[str, User]:
+    return make_cast(LEAGUE_CAST)
+
+
+@pytest.fixture
+def league(cast: dict[str, User]) -> Campaign:
+    return make_league(cast)
 
 
 def values(rows: Sequence[Any]) -> list[dict[str, Any]]:
@@ -91,3 +100,18 @@ def test_open_decisions_leave_out_those_an_advance_consumed(league):
     same(Submission.open_in(league), list(league.submissions.filter(consumed_by=None)))
     assert Submission.open_in(league, "aldermark") == [kept]
     assert Submission.open_in(league, "brightwater") == [other]
+
+
+def test_a_battle_is_read_by_its_number_in_the_members_campaign_bar_the_campaigns_map(
+    league, cast, rf
+):
+    battle = hand_off(league, cast)
+    assert battle is not None
+    request = rf.get("/")
+    request.user = cast["alice"]
+    membership, read = battle_for(request, league.slug, battle.number)
+    same([read], [Battle.objects.get(pk=battle.pk)])
+    assert read.campaign is membership.campaign
+    assert membership.campaign.get_deferred_fields() == {"map"}
+    with pytest.raises(Http404):
+        battle_for(request, league.slug, battle.number + 1)

@@ -27,7 +27,11 @@ from campaign.services.common import ServiceError
 def _locked_resolved(battle: Battle, user: User) -> tuple[Battle, str]:
     """The battle, its row locked, and the user's side in it, once it is resolved; refused
     to anyone not in it, and before its result is in."""
-    locked = Battle.objects.select_for_update(of=("self",)).select_related("campaign")
+    locked = (
+        Battle.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .defer("campaign__map")
+    )
     battle = locked.get(pk=battle.pk)
     kingdom = side_of(battle, user)
     if battle.awaiting:
@@ -117,7 +121,11 @@ def battle_photo_remove(*, photo: BattlePhoto, user: User, reason: str = "") -> 
     if found is None:
         raise ServiceError("That photograph is removed already.", code="no-such-photo")
     report = found.report
-    locked = Battle.objects.select_for_update(of=("self",)).select_related("campaign")
+    locked = (
+        Battle.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .defer("campaign__map")
+    )
     battle = locked.get(pk=report.battle_id)
     campaign = battle.campaign
     own = campaign.memberships.filter(user=user, kingdom=report.kingdom).exists()

@@ -46,7 +46,7 @@ def locked_awaiting(battle: Battle) -> Battle:
     """The battle, with its campaign's row locked, still in its month (waiting for its
     result, or with its result in and the month not advanced); refused otherwise."""
     Campaign.objects.select_for_update().get(pk=battle.campaign_id)
-    battle = Battle.objects.select_related("campaign").get(pk=battle.pk)
+    battle = Battle.objects.select_related("campaign").defer("campaign__map").get(pk=battle.pk)
     if not battle.awaiting:
         raise ServiceError("This battle is settled already.", code="settled")
     return battle

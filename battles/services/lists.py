@@ -93,7 +93,11 @@ def army_list_add(
 
 def _own_list(army_list: ArmyList, user: User) -> ArmyList:
     """The list, its row locked, if it is in the user's kingdom's book; refused otherwise."""
-    locked = ArmyList.objects.select_for_update(of=("self",)).select_related("campaign")
+    locked = (
+        ArmyList.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .defer("campaign__map")
+    )
     found = locked.filter(pk=army_list.pk).first()
     if found is None:
         raise ServiceError("That list is deleted already.", code="no-such-list")

@@ -59,6 +59,7 @@ def my_campaigns(user: Any, *, archived: bool = False) -> list[MyCampaign]:
     memberships = (
         Membership.objects.filter(user=user, campaign__archived_at__isnull=not archived)
         .select_related("campaign")
+        .defer("campaign__map")
         .annotate(pending=Subquery(newest_pending.values("state__pending")[:1]))
         .order_by("-campaign__created_at")
     )
