@@ -8,8 +8,8 @@ session each, as the sign-in form leaves it), and serves the app with gunicorn a
 PostgreSQL and Redis). Then, in rounds, each asking `/healthz` (as a monitor does, with no
 session) and every page once in turn, so that the machine's noise hits them all alike, it
 asks each page as the player who would open it, as a browser with nothing cached does: a
-new connection, no If-None-Match, no cookie but the session, gzip accepted, the page read
-whole. The server's cache is warm (every page is asked before the timing starts): a first
+new connection, no If-None-Match, no cookie but the session, compression accepted as a
+browser accepts it (Zstandard among the rest), the page read whole. The server's cache is warm (every page is asked before the timing starts): a first
 visitor comes after other players have seen the month, whose map the server then keeps.
 
 One figure a line, `bench: NAME VALUE UNIT`: the median of `/healthz`
@@ -40,8 +40,9 @@ from campaign.services import common
 
 DEMO_USERS = (ADMIN, *(player for player, _, _ in PLAYERS))
 PLAYER = "alice"  # who opens the players' pages (she plays in every demo)
-# What a browser with nothing cached sends besides its session.
-BROWSER = {"Accept": "text/html", "Accept-Encoding": "gzip, deflate, br"}
+# What a browser with nothing cached sends besides its session (Chromium's and Firefox's
+# Accept-Encoding).
+BROWSER = {"Accept": "text/html", "Accept-Encoding": "gzip, deflate, br, zstd"}
 
 
 @dataclass(frozen=True)
