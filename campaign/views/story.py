@@ -11,8 +11,9 @@ from django.views.decorators.http import require_GET
 
 from campaign.access import reader_for, signed_in_unless_public
 from campaign.display import chronicle, story
+from campaign.display.mapcache import derived
 from campaign.gazetteer import Names
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Membership, Snapshot
 
 
 def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
@@ -119,28 +120,31 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
 def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The end of a campaign: the podium and the final standings with the tiebreakers that
     decided them (ruling P2), each kingdom's best moments with its battle reports, and the
-    whole chronicle, oldest first. Four queries of its own and three for the battle
-    reports (the template asks `battle_reports`), however long the campaign."""
+    whole chronicle, oldest first, told once for the campaign's names and kept (`derived`).
+    Four queries of its own (five when this process has not kept the story) and three for
+    the battle reports (the template asks `battle_reports`), however long the campaign."""
     campaign, membership = reader_for(request, slug)
-    newest = (
-        campaign.snapshots.order_by("-number")
-        .values_list("clock", "state", "own_events")  # the newest holds its events whole
-        .first()
-    )
-    if newest is None or newest[0]["season"] != "ended":
+    newest = Snapshot.objects.newest(campaign)
+    if newest is None or newest.clock.get("season") != "ended":
         raise Http404("The campaign has not ended.")
-    _, state, events = newest
-    scores, kingdoms, battles, tiles = (
-        state[key] for key in ("scores", "kingdoms", "battles", "tiles")
-    )
+    data = newest.data
+    scores, kingdoms = data["scores"], data["kingdoms"]
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     banners = banners_of(players)
     names = {k: banner.name for k, banner in banners.items()}
     history = months_of(campaign)
     told = story.story_of(history, banners=banners)
-    months = chronicle.snapshots_of_months((n, clock) for n, clock, _, _ in history)
-    said = Names.of({"tiles": tiles, "events": events}, campaign.gazetteer, names)
-    whole_chronicle = chronicle.chronicle_of(events, battles, names=said, months=months)
+    said = Names.of(data, campaign.gazetteer, names)
+    whole_chronicle = derived(  # an ended campaign's chronicle, told once for its names
+        newest,
+        f"chronicle:{said.fingerprint()}",
+        lambda: chronicle.chronicle_of(
+            data["events"],
+            data["battles"],
+            names=said,
+            months=chronicle.snapshots_of_months((n, clock) for n, clock, _, _ in history),
+        ),
+    )
     standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
     return render(
         request,

@@ -2,12 +2,16 @@
 tiebreakers that decided them (ruling P2), each kingdom's best moments, and the whole
 chronicle; only once the campaign has ended, and only for its members."""
 
+from typing import Any
+
 import pytest
 from django.urls import reverse
 
+from campaign.display import chronicle
 from campaign.display.story import tiebreaks
 from campaign.models import Campaign
-from campaign.services import common
+from campaign.services import common, names
+from campaign.words import names_of
 from tests.campaign.helpers import new_campaign, play_until, signed_in
 
 NAMES = {"red": "Red", "blue": "Blue", "green": "Green"}
@@ -103,3 +107,29 @@ def test_the_end_is_for_the_campaigns_members(client, cast, ended, visitor, stat
 def test_the_home_page_links_an_ended_campaign_to_its_end(client, cast, ended):
     page = signed_in(client, cast["alice"]).get(reverse("campaign:home")).text
     assert f'<a class="button" href="{end_url(ended)}">See how it ended</a>' in page
+
+
+def chronicle_part(page: str) -> str:
+    return page.split('id="end-chronicle-title"', 1)[1]
+
+
+@pytest.mark.django_db
+def test_the_chronicle_kept_for_the_end_follows_a_place_renamed(client, cast, ended, monkeypatch):
+    """The end's chronicle is told once and kept, for the names it says (issue 37)."""
+    told_again: list[int] = []
+    tell = chronicle.chronicle_of
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        told_again.append(1)
+        return tell(*args, **kwargs)
+
+    monkeypatch.setattr(chronicle, "chronicle_of", counted)
+    bob = signed_in(client, cast["bob"])
+    before = chronicle_part(bob.get(end_url(ended)).text)
+    assert chronicle_part(bob.get(end_url(ended)).text) == before
+    assert len(told_again) <= 1
+    data = common.latest_snapshot(ended).data
+    told = next(p for p in names_of(data, ended.gazetteer).places() if f" {p}." in before)
+    names.place_rename(campaign=ended, actor=cast["gm"], place=told, name="Newhaven", reason="x")
+    after = chronicle_part(bob.get(end_url(ended)).text)
+    assert after.count("Newhaven") == before.count(told) > 0
