@@ -9,8 +9,9 @@ PostgreSQL and Redis). Then, in rounds, each asking `/healthz` (as a monitor doe
 session) and every page once in turn, so that the machine's noise hits them all alike, it
 asks each page as the player who would open it, as a browser with nothing cached does: a
 new connection, no If-None-Match, no cookie but the session, compression accepted as a
-browser accepts it (Zstandard among the rest), the page read whole. The server's cache is warm (every page is asked before the timing starts): a first
-visitor comes after other players have seen the month, whose map the server then keeps.
+browser accepts it (Zstandard among the rest), the page read whole. The server's cache is
+warm (every page is asked before the timing starts): a first visitor comes after other
+players have seen the month, whose map the server then keeps.
 
 One figure a line, `bench: NAME VALUE UNIT`: the median of `/healthz`
 (`first_visit_healthz_ms`), then for each page its median (`first_visit_PAGE_ms`), its ratio
