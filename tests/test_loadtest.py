@@ -115,3 +115,20 @@ def test_a_small_load_test_completes_with_its_checks_passing(
         r"\d+\.\d\d ms a request, \d+\.\d s in all \(\d+ requests\)",
         figures["loadtest_request_cpu_give_order_200"],
     ), said
+
+
+def test_a_folder_holding_an_earlier_runs_samples_is_refused(tmp_path):
+    """Its check reads every run's samples in the folder: an earlier run's would count as
+    this one's (its acknowledgements as lost submissions, its requests as this run's)."""
+    (tmp_path / "acks-123.jsonl").write_text("")
+    env = {**os.environ, "DATABASE_URL": "postgres://unused", "REDIS_URL": "redis://unused"}
+    run = subprocess.run(
+        [str(BASE_DIR / "loadtest" / "run")],
+        env={**env, "LOADTEST_OUT": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert f"{tmp_path} holds an earlier run's samples" in run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["acks-123.jsonl"]
