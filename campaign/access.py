@@ -4,6 +4,7 @@ story, and its newest snapshot. Shared by every app's pages (campaign, battles,
 notifications)."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any, cast
 
@@ -15,9 +16,32 @@ from campaign.models import Campaign, Membership, Snapshot
 from campaign.reads import rows_of
 
 
-def _campaign(slug: str) -> Campaign | None:
+@dataclass(frozen=True)
+class PageRead:
+    """What a page's ETag read of its campaign (`views.freshness`), kept on the request for
+    its view, which then does not read it again: the campaign (bar its map), and what the
+    letters the viewer's kingdom reads stood at ("" when the tag did not read them)."""
+
+    campaign: Campaign
+    letters: str
+
+
+def keep_page_read(request: HttpRequest, read: PageRead) -> None:
+    request.page_read = read  # type: ignore[attr-defined]  # as django-htmx keeps request.htmx
+
+
+def page_read(request: HttpRequest, slug: str) -> PageRead | None:
+    """What the page's tag read of the campaign `slug`, if it read it in this request."""
+    read = getattr(request, "page_read", None)
+    return read if isinstance(read, PageRead) and read.campaign.slug == slug else None
+
+
+def _campaign(request: HttpRequest, slug: str) -> Campaign | None:
     """The campaign, bar the map it was created with (read once, as it starts: the
-    snapshots hold the map since)."""
+    snapshots hold the map since), as the page's tag read it if it did."""
+    read = page_read(request, slug)
+    if read is not None:
+        return read.campaign
     found = rows_of(Campaign, slug, where=("slug",), leaving=("map",))
     return found[0] if found else None
 
@@ -30,7 +54,7 @@ def _membership_of(campaign: Campaign, user: object) -> Membership | None:
 def membership_for(request: HttpRequest, slug: str) -> Membership:
     """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
     one doesn't belong to stays invisible."""
-    campaign = _campaign(slug) if isinstance(request.user, User) else None
+    campaign = _campaign(request, slug) if isinstance(request.user, User) else None
     return _member(_membership_of(campaign, request.user) if campaign else None)
 
 
@@ -62,7 +86,7 @@ def reader_for(request: HttpRequest, slug: str) -> tuple[Campaign, Membership | 
     """The campaign and the signed-in user's membership of it; for a public campaign,
     anyone else reads it as a visitor (no membership). 404 for anyone else. Only the pages
     a public campaign shows everyone ask this: its map, might, chronicle and end."""
-    campaign = _campaign(slug)
+    campaign = _campaign(request, slug)
     if campaign is None:
         raise Http404("No such campaign.")
     membership = _membership_of(campaign, request.user)
@@ -94,7 +118,7 @@ def players_of(request: HttpRequest, slug: str) -> tuple[Membership, list[Member
     """`player_for`, with the campaign's players of kingdoms (the user's own among them), in
     two queries: the pages that draw every kingdom ask for both."""
     user = request.user
-    campaign = _campaign(slug) if isinstance(user, User) else None
+    campaign = _campaign(request, slug) if isinstance(user, User) else None
     members = _members_of(campaign) if campaign else []
     membership = _ruler(_member(next((m for m in members if m.user_id == user.pk), None)))
     return membership, [m for m in members if m.kingdom]

@@ -8,7 +8,7 @@ once); a column left out is a deferred field, read if it is ever asked for."""
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Field, Model
@@ -32,21 +32,46 @@ def rows_of[M: Model](
     with connection.cursor() as cursor:
         cursor.execute(read.sql, values)
         rows = cursor.fetchall()
-    return [model.from_db(connection.alias, read.names, read.converted(row)) for row in rows]
+    return [cast(M, read.columns.model_of(row)) for row in rows]
+
+
+def model_of[M: Model](model: type[M], row: Sequence[Any], *, leaving: tuple[str, ...] = ()) -> M:
+    """A row of the model's columns bar the fields `leaving`, in the order `rows_of` reads
+    them (the model's concrete fields), as a model: for SQL that reads a model's row among
+    other things (`views.freshness`)."""
+    return cast(M, _columns_of(model, leaving).model_of(row))
+
+
+@dataclass(frozen=True)
+class _Columns:
+    model: type[Model]
+    names: list[str]  # the fields read, in the order of the columns (attribute names)
+    converters: list[tuple[Col, list[Converter]]]  # each column's, as the ORM's compiler finds them
+
+    def model_of(self, row: Sequence[Any]) -> Model:
+        values = list(row[: len(self.names)])
+        for i, (column, converters) in enumerate(self.converters):
+            for convert in converters:
+                values[i] = convert(values[i], column, connection)
+        return self.model.from_db(connection.alias, self.names, values)
+
+
+@cache
+def _columns_of(model: type[Model], leaving: Sequence[str]) -> _Columns:
+    meta = model._meta
+    fields: list[Field[Any, Any]] = [f for f in meta.concrete_fields if f.name not in leaving]
+    converters = []
+    for field in fields:
+        column = Col(meta.db_table, field)
+        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        converters.append((column, found))
+    return _Columns(model, [f.attname for f in fields], converters)
 
 
 @dataclass(frozen=True)
 class _Read:
     sql: str
-    names: list[str]  # the fields read, in the order of the columns (attribute names)
-    converters: list[tuple[Col, list[Converter]]]  # each column's, as the ORM's compiler finds them
-
-    def converted(self, row: Sequence[Any]) -> list[Any]:
-        values = list(row)
-        for i, (column, converters) in enumerate(self.converters):
-            for convert in converters:
-                values[i] = convert(values[i], column, connection)
-        return values
+    columns: _Columns
 
 
 @cache
@@ -66,12 +91,7 @@ def _read(
     order = f" ORDER BY {quote(newest)} DESC LIMIT 1" if newest else _order_of(model)
     columns = ", ".join(quote(f.column or "") for f in fields)
     sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {matching}{order}"
-    converters = []
-    for field in fields:
-        column = Col(meta.db_table, field)
-        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-        converters.append((column, found))
-    return _Read(sql, [f.attname for f in fields], converters)
+    return _Read(sql, _columns_of(model, leaving))
 
 
 def _order_of(model: type[Model]) -> str:

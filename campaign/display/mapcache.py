@@ -7,7 +7,8 @@ code's own fingerprint, so an edited look, a new name or a new release never sho
 picture. What one viewer sees over it (the hexes they may tap, their own
 planned moves, marks) is small and drawn over the kept ground on each request, so a tap
 does not draw the whole map again. When the cache does not answer (Redis down), the ground
-is drawn as before and the page still renders.
+is drawn as before and the page still renders; the cache is then left alone for
+`AWAY_FOR` seconds.
 
 What else derives from a snapshot's file alone (`derived`: the units still to order, what a
 unit may be ordered to do) is kept the same way, so a board drawn again does not parse the
@@ -15,11 +16,13 @@ file again."""
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import cast
 
+from django.conf import settings
 from django.core.cache import cache as django_cache
 from redis.exceptions import RedisError
 
@@ -111,10 +114,14 @@ def derived[T](snapshot: Snapshot, what: str, make: Callable[[], T]) -> T:
     stored yet is never kept."""
     if snapshot.pk is None:
         return make()
-    key = f"derived:{_snapshot_key(snapshot)}:{what}"
-    kept = _kept_value(key)
-    if isinstance(kept, tuple):
-        return cast(T, kept[0])
+    return kept(f"derived:{_snapshot_key(snapshot)}:{what}", make)
+
+
+def kept[T](key: str, make: Callable[[], T]) -> T:
+    """What `make` makes, kept under `key`, which names all it depends on."""
+    found = _kept_value(key)
+    if isinstance(found, tuple):
+        return cast(T, found[0])
     made = make()
     _keep(key, (made,))
     return made
@@ -133,16 +140,40 @@ def _kept(key: str) -> str | None:
     return kept if isinstance(kept, str) else None
 
 
+# A cache server that did not answer is not asked again for a while: each ask would wait
+# its timeout again (a second), and a page asks it for its map and what derives from it.
+AWAY_FOR = 30.0  # seconds
+_away: dict[str, float] = {}  # by the server's address: when it may be asked again
+
+
 def _kept_value(key: str) -> object:
+    if not _answering():
+        return None
     try:
         return django_cache.get(key)
     except (RedisError, OSError) as away:
+        _gone_away()
         logger.warning("The map cache does not answer (%s): drawing the map anew.", away)
         return None
 
 
 def _keep(key: str, ground: object) -> None:
+    if not _answering():
+        return
     try:
         django_cache.set(key, ground, KEPT_FOR)
     except (RedisError, OSError) as away:
+        _gone_away()
         logger.warning("The map cache does not answer (%s): the map is not kept.", away)
+
+
+def _server() -> str:
+    return str(settings.CACHES["default"].get("LOCATION", ""))
+
+
+def _answering() -> bool:
+    return time.monotonic() >= _away.get(_server(), 0.0)
+
+
+def _gone_away() -> None:
+    _away[_server()] = time.monotonic() + AWAY_FOR

@@ -5,6 +5,7 @@ correspondence per set, private to them) or to everyone through the herald; the 
 member's. A letter may be edited for five minutes, and never once another kingdom has read
 it. How far each kingdom has read is kept, for its unread counts."""
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -25,6 +26,7 @@ from django.db.models.functions import Coalesce, Concat
 from django.utils import timezone
 
 from accounts.models import User
+from campaign.display.mapcache import kept
 from campaign.models import (
     HERALD,
     LETTER_LENGTH,
@@ -257,13 +259,24 @@ def conversations_of(campaign: Campaign, kingdom: str) -> list[Conversation]:
     return [Conversation(c, c.letter_count, c.unread if kingdom else 0) for c in found]
 
 
-def unread_of(campaign: Campaign, kingdom: str) -> int:
+def unread_of(campaign: Campaign, kingdom: str, *, letters_seen: str = "") -> int:
     """How many letters the kingdom has not read in the campaign (none if letters are off),
-    counted as `conversations_of` counts them, in one plain query (its campaign page's)."""
+    counted as `conversations_of` counts them, in one plain query (its campaign page's).
+    With `letters_seen`, what the letters the kingdom reads and how far it read them stood
+    at (`access.PageRead`), the count is kept under it: a letter written or changed and a
+    letter read each change it."""
     if not kingdom or campaign.letters == Campaign.Letters.NONE:
         return 0
-    counted = _read_by(campaign, kingdom).aggregate(unread=_unread(kingdom))
-    return int(counted["unread"] or 0)
+
+    def counted() -> int:
+        found = _read_by(campaign, kingdom).aggregate(unread=_unread(kingdom))
+        return int(found["unread"] or 0)
+
+    if not letters_seen:
+        return counted()
+    seen = hashlib.sha256(letters_seen.encode()).hexdigest()[:32]
+    started = campaign.created_at.timestamp()
+    return kept(f"unread:{campaign.pk}:{started}:{kingdom}:{seen}", counted)
 
 
 def _read_by(campaign: Campaign, kingdom: str) -> QuerySet[Correspondence]:

@@ -18,12 +18,13 @@ from accounts.models import User
 from campaign.access import (
     membership_for,
     newest_or_404,
+    page_read,
     player_for,
     reader_for,
     signed_in_unless_public,
 )
 from campaign.actions import refused
-from campaign.display import report, story
+from campaign.display import history, report, story
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg.legend import legend_items
 from campaign.display.mapsvg.scene import capital_of, looks_of
@@ -153,7 +154,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "optional_rules": switched_on(campaign.options),
         "artefacts_held": _artefacts_held(data),
         "stale": _stale_draft(snapshot, campaign, own),
-        "unread": _unread(membership),
+        "unread": _unread(request, membership),
     }
     # The slider swaps in the map section alone; a history restore needs the whole page.
     fragment = request.htmx and not request.htmx.history_restore_request
@@ -164,16 +165,20 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             context["leaderboard"] = story.leaderboard(
                 snapshot.data,
                 banners=banners_of(players),
-                previous=_previous_month(campaign),
+                previous=history.previous_month(snapshot),
             )
     return page_or_fragment(request, "campaign/campaign.html", context, fragment="map-section")
 
 
-def _unread(membership: Membership | None) -> int:
-    """The letters the viewer's kingdom has not read (issue 28)."""
+def _unread(request: HttpRequest, membership: Membership | None) -> int:
+    """The letters the viewer's kingdom has not read (issue 28), kept for what its letters
+    stood at when the page's tag read them."""
     if membership is None:
         return 0
-    return letters.unread_of(membership.campaign, membership.kingdom)
+    campaign = membership.campaign
+    read = page_read(request, campaign.slug)
+    seen = read.letters if read else ""
+    return letters.unread_of(campaign, membership.kingdom, letters_seen=seen)
 
 
 def _artefacts_held(data: dict[str, Any] | None) -> list[tuple[str, str]]:
@@ -251,7 +256,7 @@ def _history(
 ) -> History:
     looks = looks_of(players)
     data = shown.data
-    chapters = report.chapters_to_report(data["events"], _events_before(campaign, shown.number))
+    chapters = report.chapters_to_report(data["events"], history.events_before(shown))
     names = names_of(data, campaign.gazetteer, players)
     return History(
         number=shown.number,
@@ -260,25 +265,6 @@ def _history(
         map_svg=snapshot_map(shown, kingdoms=looks, names=names),
         report_title=" and ".join(report.chapter_title(c) for c in chapters),
     )
-
-
-def _previous_month(campaign: Campaign) -> dict[str, Any] | None:
-    """The clock of the month that ended last before the newest snapshot, and the scores
-    at its end (`story.last_month_end`). Two queries, however long the campaign; None when
-    no month has ended."""
-    history = campaign.snapshots.values_list("number", "clock")
-    found = story.last_month_end((number, clock, None, None) for number, clock in history)
-    if found is None:
-        return None
-    clock, number = found
-    scores = campaign.snapshots.filter(number=number).values_list("state__scores", flat=True)
-    return {"clock": clock, "scores": scores.first()}
-
-
-def _events_before(campaign: Campaign, number: int) -> int | None:
-    """How many events the snapshot before `number` holds (None for the first)."""
-    before = campaign.snapshots.filter(number=number - 1)
-    return before.values_list("event_count", flat=True).first()
 
 
 @login_required
@@ -295,7 +281,7 @@ def report_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if snapshot is None:
         raise Http404("No such snapshot.")
     data = snapshot.data
-    chapters = report.chapters_to_report(data["events"], _events_before(campaign, number))
+    chapters = report.chapters_to_report(data["events"], history.events_before(snapshot))
     if not chapters:
         raise Http404("Nothing has happened yet.")
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))

@@ -30,6 +30,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
 
 from accounts.models import User
+from campaign.access import PageRead, keep_page_read
 from campaign.display.setup_board import SETUP_KINDS
 from campaign.models import (
     HERALD,
@@ -41,6 +42,7 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
+from campaign.reads import model_of
 from campaign.rules.state import OrdersMode, PendingKind
 from campaign.services.letters import EDITABLE_FOR
 
@@ -214,9 +216,10 @@ def _given_seen(
 
 def _campaign_shown(
     slug: str, user: object, *, others: Others, unseen_while_drafting: bool, letters: bool
-) -> tuple[bool, list[object]] | None:
-    """Whether the viewer may read the campaign, and what its pages show of it (bar the
-    snapshots' own files, which never change); None if there is no such campaign. `others`:
+) -> tuple[bool, list[object], PageRead] | None:
+    """Whether the viewer may read the campaign, what its pages show of it (bar the
+    snapshots' own files, which never change), and what the view may take from it instead
+    of reading it again (`PageRead`); None if there is no such campaign. `others`:
     the kinds of decision whose readiness the page shows of other kingdoms (None: all). With
     `unseen_while_drafting`, a viewer still drafting sealed orders sees no other kingdom's
     readiness (`_as_drafting_sees`). Without `letters`, nothing of the letters (a page
@@ -238,7 +241,8 @@ def _campaign_shown(
     if unseen_while_drafting:
         given = _as_drafting_sees(given, own_kingdom, newest=(newest, stored))
     readable = bool(member) or bool(campaign["public"])
-    return readable, [list(row[: len(names) + 4]), members, given, letters_read]
+    read = PageRead(model_of(Campaign, row, leaving=("map",)), repr(letters_read))
+    return readable, [list(row[: len(names) + 4]), members, given, letters_read], read
 
 
 def _as_drafting_sees(
@@ -303,6 +307,7 @@ def campaign_tag(
     )
     if found is None or not found[0]:
         return None
+    keep_page_read(request, found[2])
     parts = repr([_viewer(request), found[1]])
     return hashlib.sha256(parts.encode()).hexdigest()[:32]
 

@@ -2,6 +2,7 @@
 and a table, and the territory each held; and the chronicle, the campaign month by month
 in words."""
 
+import hashlib
 from collections.abc import Iterable
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,10 +11,10 @@ from django.urls import URLPattern, path
 from django.views.decorators.http import require_GET
 
 from campaign.access import reader_for, signed_in_unless_public
-from campaign.display import chronicle, story
+from campaign.display import chronicle, history, story
 from campaign.display.mapcache import derived
 from campaign.gazetteer import Names
-from campaign.models import Campaign, Membership, Snapshot
+from campaign.models import Membership, Snapshot
 
 
 def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
@@ -25,34 +26,18 @@ def banners_of(players: Iterable[Membership]) -> dict[str, story.Banner]:
     }
 
 
-def months_of(campaign: Campaign) -> list[story.Page]:
-    """The campaign's snapshots as `story.story_of` reads them, (number, clock, scores,
-    tiles), in two queries: the clock of every snapshot, then the scores and tiles of those
-    that show a month's end (`story.month_ends`; the others' are None). A month is several
-    snapshots, and the tiles of every one were most of what the end page read."""
-    clocks = list(campaign.snapshots.order_by("number").values_list("number", "clock"))
-    ends = {end[0] for _, end in story.month_ends((n, clock, None, None) for n, clock in clocks)}
-    shown = {
-        number: (scores, tiles)
-        for number, scores, tiles in campaign.snapshots.filter(number__in=ends).values_list(
-            "number", "state__scores", "state__tiles"
-        )
-    }
-    return [(n, clock, *shown.get(n, (None, None))) for n, clock in clocks]
-
-
 @signed_in_unless_public
 @require_GET
 def might_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Might over time: a line chart of every kingdom's might at the end of each month, the
     same numbers as a table, and the tiles each held. Two queries read the whole history
-    (`months_of`)."""
+    (`history.months_of`)."""
     campaign, membership = reader_for(request, slug)
-    history = months_of(campaign)
-    if not history:
+    months = history.months_of(campaign.pk)
+    if not months:
         raise Http404("The campaign has not started yet.")
     players = campaign.memberships.exclude(kingdom="").select_related("user")
-    told = story.story_of(history, banners=banners_of(players))
+    told = story.story_of(months, banners=banners_of(players))
     return render(
         request,
         "campaign/might.html",
@@ -120,9 +105,10 @@ def chronicle_page(request: HttpRequest, slug: str) -> HttpResponse:
 def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The end of a campaign: the podium and the final standings with the tiebreakers that
     decided them (ruling P2), each kingdom's best moments with its battle reports, and the
-    whole chronicle, oldest first, told once for the campaign's names and kept (`derived`).
-    Four queries of its own (five when this process has not kept the story) and three for
-    the battle reports (the template asks `battle_reports`), however long the campaign."""
+    whole chronicle, oldest first. The moments and the chronicle are told once for the
+    campaign's names and looks and kept (`derived`): four queries of its own (three more
+    the first time, to read the whole history) and three for the battle reports (the
+    template asks `battle_reports`), however long the campaign."""
     campaign, membership = reader_for(request, slug)
     newest = Snapshot.objects.newest(campaign)
     if newest is None or newest.clock.get("season") != "ended":
@@ -132,9 +118,14 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
     banners = banners_of(players)
     names = {k: banner.name for k, banner in banners.items()}
-    history = months_of(campaign)
-    told = story.story_of(history, banners=banners)
     said = Names.of(data, campaign.gazetteer, names)
+    moments = derived(  # each kingdom's best months, told once for its looks
+        newest,
+        f"moments:{_digest(sorted(banners.items()))}",
+        lambda: story.best_moments(
+            story.story_of(history.months_of(campaign.pk), banners=banners), kingdoms
+        ),
+    )
     whole_chronicle = derived(  # an ended campaign's chronicle, told once for its names
         newest,
         f"chronicle:{said.fingerprint()}",
@@ -142,7 +133,7 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
             data["events"],
             data["battles"],
             names=said,
-            months=chronicle.snapshots_of_months((n, clock) for n, clock, _, _ in history),
+            months=chronicle.snapshots_of_months(campaign.snapshots.values_list("number", "clock")),
         ),
     )
     standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
@@ -155,10 +146,15 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
             "standings": standings,
             "podium": [s for s in standings.standings if s.rank <= 3],
             "tiebreaks": story.tiebreaks(scores, kingdoms, names),
-            "moments": story.best_moments(told, kingdoms),
+            "moments": moments,
             "chronicle": whole_chronicle[::-1],  # oldest first: the story from its beginning
         },
     )
+
+
+def _digest(looks: object) -> str:
+    """A short fingerprint of what the kingdoms look like (their banners), for a key."""
+    return hashlib.sha256(repr(looks).encode()).hexdigest()[:16]
 
 
 urlpatterns: list[URLPattern] = [

@@ -86,6 +86,24 @@ def test_a_letter_to_bob_is_read_by_bob_alone(league, cast):
     assert "unread" not in page  # the letter between two others is none of hers
 
 
+def test_the_campaign_page_counts_each_letter_as_it_comes_and_none_once_read(league, cast):
+    """The count is kept for what the letters stood at (`unread_of`): each letter written
+    and each read changes what it is kept for, so the page never shows an old count."""
+    alice = signed_in(Client(), cast["alice"])
+    bob = signed_in(Client(), cast["bob"])
+    campaign_url = reverse("campaign:campaign", args=[league.slug])
+    assert "unread" not in read(bob, campaign_url)
+    write(alice, league, ["brightwater"], "Shall we share the river?")
+    assert "(1 unread)" in read(bob, campaign_url)
+    assert "(1 unread)" in read(bob, campaign_url)  # kept, and still true
+    write(alice, league, ["brightwater"], "Answer soon.")
+    assert "(2 unread)" in read(bob, campaign_url)
+    read(bob, page_of(league, Letter.objects.first().correspondence))
+    assert "unread" not in read(bob, campaign_url)
+    write(alice, league, ["brightwater"], "Well?")
+    assert "(1 unread)" in read(bob, campaign_url)
+
+
 def test_a_letter_through_the_herald_is_read_by_every_member(league, cast):
     carol = signed_in(Client(), cast["carol"])
     write(carol, league, ["@herald"], "Hear ye: the fair at Carrowmoor is open to all.")
