@@ -16,13 +16,15 @@ from campaign.models import Campaign, Membership, Snapshot
 from campaign.reads import rows_of
 
 
-@dataclass(frozen=True)
+@dataclass
 class PageRead:
     """What a page's ETag read of its campaign (`views.freshness`), kept on the request for
-    its view, which then does not read it again: the campaign (bar its map), and what the
-    letters the viewer's kingdom reads stood at ("" when the tag did not read them)."""
+    its view, which then does not read it again: the campaign (bar its map), the signed-in
+    user's membership of it (None: not a member), and what the letters the viewer's kingdom
+    reads stood at ("" when the tag did not read them)."""
 
     campaign: Campaign
+    membership: Membership | None
     letters: str
 
 
@@ -46,8 +48,13 @@ def _campaign(request: HttpRequest, slug: str) -> Campaign | None:
     return found[0] if found else None
 
 
-def _membership_of(campaign: Campaign, user: object) -> Membership | None:
-    """The user's membership of the campaign (with it), if they are a member."""
+def _membership_of(request: HttpRequest, campaign: Campaign) -> Membership | None:
+    """The signed-in user's membership of the campaign (with it), if they are a member; as
+    the page's tag read it if it did."""
+    read = page_read(request, campaign.slug)
+    if read is not None:
+        return read.membership
+    user = request.user
     return Membership.of(campaign, user.pk) if isinstance(user, User) else None
 
 
@@ -55,7 +62,7 @@ def membership_for(request: HttpRequest, slug: str) -> Membership:
     """The signed-in user's membership of the campaign; 404 for anyone else, so a campaign
     one doesn't belong to stays invisible."""
     campaign = _campaign(request, slug) if isinstance(request.user, User) else None
-    return _member(_membership_of(campaign, request.user) if campaign else None)
+    return _member(_membership_of(request, campaign) if campaign else None)
 
 
 def admin_for(request: HttpRequest, slug: str) -> tuple[Membership, User]:
@@ -89,7 +96,7 @@ def reader_for(request: HttpRequest, slug: str) -> tuple[Campaign, Membership | 
     campaign = _campaign(request, slug)
     if campaign is None:
         raise Http404("No such campaign.")
-    membership = _membership_of(campaign, request.user)
+    membership = _membership_of(request, campaign)
     if membership is None and not campaign.public:
         raise Http404("No such campaign.")
     return campaign, membership

@@ -132,7 +132,7 @@ def _read(*, letters: bool) -> str:
     the models) spares the ORM compiling five queries, and the database four round trips.
     It gives the campaign's row bar the map; whether the viewer is a member and their
     kingdom (the viewer's membership is joined once, `v`, and every part that asks for
-    their kingdom reads it there); the newest snapshot's id and time stored; its members,
+    their kingdom reads it there), and the membership's row as the last columns; the newest snapshot's id and time stored; its members,
     their kingdoms' looks and names, as one text; its open decisions (id, kingdom, kind,
     ready, last change) as one text; and, with `letters`, the letters the viewer's kingdom
     reads (`_letters_seen`). Its parameters: the time `_letters_seen` takes (with
@@ -158,7 +158,8 @@ def _read(*, letters: bool) -> str:
         " ORDER BY s.number DESC LIMIT 1), "
         f"(SELECT s.created_at FROM {snapshot} s WHERE s.campaign_id = c.id"
         " ORDER BY s.number DESC LIMIT 1), "
-        f"{members}, {given}{', ' + _letters_seen() if letters else ''} "
+        f"{members}, {given}{', ' + _letters_seen() if letters else ''}, "
+        f"{_columns(Membership, 'v')} "
         f"FROM {_table(Campaign)} c "
         f"LEFT JOIN {membership} v ON v.campaign_id = c.id AND v.user_id = %s "
         "WHERE c.slug = %s"
@@ -235,13 +236,17 @@ def _campaign_shown(
     if row is None:
         return None
     campaign = dict(zip(names, row, strict=False))
-    member, own, newest, stored, members, gathered, *letters_read = row[len(names) :]
+    viewed_by = len(_fields(Membership))  # the viewer's membership, the last columns
+    member, own, newest, stored, members, gathered, *letters_read = row[len(names) : -viewed_by]
     own_kingdom = own or None  # None: no kingdom's drafts are the viewer's
     given = _given_seen(gathered, own_kingdom, others)
     if unseen_while_drafting:
         given = _as_drafting_sees(given, own_kingdom, newest=(newest, stored))
     readable = bool(member) or bool(campaign["public"])
-    read = PageRead(model_of(Campaign, row, leaving=("map",)), repr(letters_read))
+    read = PageRead(model_of(Campaign, row, leaving=("map",)), None, repr(letters_read))
+    if member:
+        read.membership = model_of(Membership, row[-viewed_by:])
+        read.membership.campaign = read.campaign
     return readable, [list(row[: len(names) + 4]), members, given, letters_read], read
 
 
