@@ -199,11 +199,6 @@ class BattleReport(models.Model):
     def hidden(self) -> bool:
         return self.hidden_at is not None
 
-    @property
-    def first_photo(self) -> "BattlePhoto | None":
-        """Its first photograph, from the photographs prefetched with it."""
-        return next(iter(self.photos.all()), None)
-
 
 class BattlePhoto(models.Model):
     """A photograph of a battle report, as `battles.photos` developed it: a copy at most

@@ -3,13 +3,14 @@ moments and chronicle): each battle's reports linked to its card, each with its 
 photograph's thumbnail. The campaign app never imports this app; its templates ask it:
 
     {% load battle_reports %}
-    {% battle_reports campaign membership as reports %}
+    {% battle_reports campaign membership kingdoms as reports %}
     {% for told in reports|of_battle:line.battle %}…{% endfor %}
     {% for told in reports|of_kingdom:moment.kingdom %}…{% endfor %}
 
-Three queries for the whole page, however many battles. Only what the viewer may see
+Two queries for the whole page, however many battles. Only what the viewer may see
 (`battles.access`): nothing to a visitor of a public campaign, who may not open a card."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django import template
@@ -50,37 +51,50 @@ class CampaignReports:
 
 
 @register.simple_tag
-def battle_reports(campaign: Campaign, membership: Membership | None) -> CampaignReports:
-    """The campaign's battle reports with something in them that the viewer may see."""
+def battle_reports(
+    campaign: Campaign, membership: Membership | None, kingdoms: Mapping[str, str]
+) -> CampaignReports:
+    """The campaign's battle reports with something in them that the viewer may see, each
+    side named as `kingdoms` names it (the page's own names of the kingdoms)."""
     found = CampaignReports()
     if membership is None:
         return found
-    reports = reports_seen(
-        BattleReport.objects.filter(battle__campaign=campaign)
-        .select_related("battle")
-        .only(*LINKED)
-        .prefetch_related("photos")
-        .order_by("battle__number", "created_at", "pk"),
-        membership,
+    reports = list(
+        reports_seen(
+            BattleReport.objects.filter(battle__campaign=campaign)
+            .select_related("battle")
+            .only(*LINKED)
+            .order_by("battle__number", "created_at", "pk"),
+            membership,
+        )
     )
-    names = dict(campaign.memberships.exclude(kingdom="").values_list("kingdom", "kingdom_name"))
-    places = Names(names, campaign.gazetteer)
+    first_photos = _first_photos([report.pk for report in reports])
+    places = Names(kingdoms, campaign.gazetteer)
     for report in reports:
-        if not report.text and report.first_photo is None:
+        thumbnail = first_photos.get(report.pk)
+        if not report.text and thumbnail is None:
             continue
         battle = report.battle
         link = ReportLink(
             battle=battle.number,
             kingdom=report.kingdom,
-            side=names.get(report.kingdom) or report.kingdom,
+            side=kingdoms.get(report.kingdom) or report.kingdom,
             where=places.at(battle.hex),
             when=f"year {battle.year}, month {battle.month}",
             hidden=report.hidden,
-            thumbnail=report.first_photo,
+            thumbnail=thumbnail,
         )
         found.by_battle.setdefault(battle.number, []).append(link)
         found.by_kingdom.setdefault(report.kingdom, []).append(link)
     return found
+
+
+def _first_photos(reports: list[int]) -> dict[int, BattlePhoto]:
+    """Each report's first photograph (of those that have one), in one query."""
+    first: dict[int, BattlePhoto] = {}
+    for photo in BattlePhoto.objects.filter(report__in=reports) if reports else ():
+        first.setdefault(photo.report_id, photo)
+    return first
 
 
 @register.filter

@@ -143,6 +143,7 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "campaign": campaign,
             "membership": membership,
+            "kingdoms": names,  # each kingdom's name, as the battle reports name its side
             "standings": standings,
             "podium": [s for s in standings.standings if s.rank <= 3],
             "tiebreaks": story.tiebreaks(scores, kingdoms, names),
