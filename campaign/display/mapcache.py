@@ -87,8 +87,9 @@ def snapshot_map(
     campaign's, as `render_map` takes them."""
     last_moves = moves is None
     key = ground_key(snapshot, kingdoms=kingdoms, focus=focus, last_moves=last_moves, names=names)
-    ground = _kept(key)
-    if ground is None:
+    try:
+        ground = _ground_kept(key)
+    except LookupError:
         ground = draw_ground(
             snapshot.data, kingdoms=kingdoms, focus=focus, last_moves=last_moves, names=names
         )
@@ -135,9 +136,20 @@ def _snapshot_key(snapshot: Snapshot) -> str:
     return f"{_drawing_code()}:{snapshot.campaign_id}:{snapshot.pk}:{stored}"
 
 
-def _kept(key: str) -> str | None:
+# The grounds each process keeps as well, the last few it read from the cache: a page
+# drawn again for another viewer of the month does not fetch its map's hundred kilobytes
+# again. Its key names everything it is drawn from, so a kept ground is never stale.
+GROUNDS_KEPT = 8
+
+
+@lru_cache(maxsize=GROUNDS_KEPT)
+def _ground_kept(key: str) -> str:
+    """The ground kept under `key`; LookupError when the cache holds none (a miss, which
+    lru_cache never keeps)."""
     kept = _kept_value(key)
-    return kept if isinstance(kept, str) else None
+    if not isinstance(kept, str):
+        raise LookupError(key)
+    return kept
 
 
 # A cache server that did not answer is not asked again for a while: each ask would wait

@@ -26,7 +26,7 @@ from campaign.access import (
 from campaign.actions import refused
 from campaign.display import history, report, story
 from campaign.display.mapcache import snapshot_map
-from campaign.display.mapsvg.legend import legend_items
+from campaign.display.mapsvg.legend import legend_list
 from campaign.display.mapsvg.scene import capital_of, looks_of
 from campaign.forms import MAX_SNAPSHOT, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
@@ -149,7 +149,7 @@ def campaign_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             {decision.kind for decision in own if decision.ready},
         ),
         "players": players,
-        "legend": legend_items(campaign.options),
+        "legend": legend_list(campaign.options),
         "home": _home(data, membership),
         "optional_rules": switched_on(campaign.options),
         "artefacts_held": _artefacts_held(data),

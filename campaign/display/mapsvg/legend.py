@@ -5,6 +5,9 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import NamedTuple
 
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
 from campaign.display.mapsvg.control import CONTESTED, UNEXPLORED, draw_settlement
 from campaign.display.mapsvg.geometry import points
 from campaign.display.mapsvg.layer import DrawSymbol
@@ -41,6 +44,20 @@ def legend_items(options: Mapping[str, object] | None = None) -> tuple[LegendIte
     campaign's `options` turn on. Each symbol is a small inline SVG drawn by the same code
     as the map, with ids of its own; it holds no user text. Drawn once."""
     return _legend(tuple(layer.option for layer in map_layers(options or {})))
+
+
+def legend_list(options: Mapping[str, object] | None = None) -> SafeString:
+    """`legend_items` as the list the campaign page shows (`<ul>`, a symbol and its meaning
+    a line), drawn once for each set of options."""
+    return _legend_list(tuple(layer.option for layer in map_layers(options or {})))
+
+
+@cache
+def _legend_list(options: tuple[str, ...]) -> SafeString:
+    lines = format_html_join(
+        "", "<li>{} {}</li>", ((mark_safe(i.svg), i.label) for i in _legend(options))
+    )  # constants alone (LegendItem)
+    return format_html("<ul>{}</ul>", lines)
 
 
 @cache
