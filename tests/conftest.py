@@ -23,7 +23,7 @@ from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
-from campaign.display.mapcache import _ground_kept
+from campaign.display.mapcache import _ground_kept, _pickled_kept
 from campaign.models import newest_events
 from config.celery import app as celery_app
 from tests.campaign.helpers import CAST, at_step, make_cast, new_campaign, play_until
@@ -168,11 +168,12 @@ FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 @pytest.fixture(autouse=True)
 def no_story_kept() -> None:
     """Each test starts with no newest snapshot's story kept by its process
-    (`campaign.models.newest_events`), nor any map's ground (`mapcache._ground_kept`), so a
-    page's queries and drawings do not hang on the tests that ran before it in the same
-    worker."""
+    (`campaign.models.newest_events`), nor any map's ground or value derived
+    (`mapcache._ground_kept`, `_pickled_kept`), so a page's queries and drawings do not hang
+    on the tests that ran before it in the same worker."""
     newest_events.cache_clear()
     _ground_kept.cache_clear()
+    _pickled_kept.cache_clear()
 
 
 @pytest.fixture(autouse=True)

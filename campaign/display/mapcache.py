@@ -16,6 +16,7 @@ file again."""
 
 import hashlib
 import logging
+import pickle
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
@@ -119,13 +120,29 @@ def derived[T](snapshot: Snapshot, what: str, make: Callable[[], T]) -> T:
 
 
 def kept[T](key: str, make: Callable[[], T]) -> T:
-    """What `make` makes, kept under `key`, which names all it depends on."""
+    """What `make` makes, kept under `key`, which names all it depends on; each caller
+    gets a copy of its own, as from the cache."""
+    try:
+        return cast(T, pickle.loads(_pickled_kept(key)))
+    except LookupError:
+        made = make()
+        _keep(key, (made,))
+        return made
+
+
+# What `kept` keeps, each process keeps as well, the last it read from the cache, pickled
+# (a caller may change its copy): a page drawn again does not ask the cache for each thing
+# it derives. Its key names everything it is made from, so it is never stale.
+VALUES_KEPT = 256
+
+
+@lru_cache(maxsize=VALUES_KEPT)
+def _pickled_kept(key: str) -> bytes:
+    """The value kept under `key`, pickled; LookupError when the cache holds none."""
     found = _kept_value(key)
-    if isinstance(found, tuple):
-        return cast(T, found[0])
-    made = make()
-    _keep(key, (made,))
-    return made
+    if not isinstance(found, tuple):
+        raise LookupError(key)
+    return pickle.dumps(found[0], pickle.HIGHEST_PROTOCOL)
 
 
 def _snapshot_key(snapshot: Snapshot) -> str:
