@@ -4,8 +4,7 @@ story, and its newest snapshot. Shared by every app's pages (campaign, battles,
 notifications)."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import wraps
+from functools import cached_property, wraps
 from typing import Any, cast
 
 from django.contrib.auth.views import redirect_to_login
@@ -16,16 +15,30 @@ from campaign.models import Campaign, Membership, Snapshot
 from campaign.reads import rows_of
 
 
-@dataclass
 class PageRead:
-    """What a page's ETag read of its campaign (`views.freshness`), kept on the request for
-    its view, which then does not read it again: the campaign (bar its map), the signed-in
-    user's membership of it (None: not a member), and what the letters the viewer's kingdom
-    reads stood at ("" when the tag did not read them)."""
+    """What a page's ETag read of its campaign `slug` (`views.freshness`), kept on the
+    request for its view, which then does not read it again: the campaign (bar its map),
+    the signed-in user's membership of it (None: not a member), and what the letters the
+    viewer's kingdom reads stood at (`letters`, "" when the tag did not read them). The
+    models are made from the row (`make`) only if the view asks: a poll answered 304 never
+    does."""
 
-    campaign: Campaign
-    membership: Membership | None
-    letters: str
+    def __init__(
+        self, slug: str, letters: str, make: Callable[[], tuple[Campaign, Membership | None]]
+    ) -> None:
+        self.slug, self.letters, self._make = slug, letters, make
+
+    @cached_property
+    def _made(self) -> tuple[Campaign, Membership | None]:
+        return self._make()
+
+    @property
+    def campaign(self) -> Campaign:
+        return self._made[0]
+
+    @property
+    def membership(self) -> Membership | None:
+        return self._made[1]
 
 
 def keep_page_read(request: HttpRequest, read: PageRead) -> None:
@@ -35,7 +48,7 @@ def keep_page_read(request: HttpRequest, read: PageRead) -> None:
 def page_read(request: HttpRequest, slug: str) -> PageRead | None:
     """What the page's tag read of the campaign `slug`, if it read it in this request."""
     read = getattr(request, "page_read", None)
-    return read if isinstance(read, PageRead) and read.campaign.slug == slug else None
+    return read if isinstance(read, PageRead) and read.slug == slug else None
 
 
 def _campaign(request: HttpRequest, slug: str) -> Campaign | None:

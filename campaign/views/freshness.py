@@ -243,10 +243,15 @@ def _campaign_shown(
     if unseen_while_drafting:
         given = _as_drafting_sees(given, own_kingdom, newest=(newest, stored))
     readable = bool(member) or bool(campaign["public"])
-    read = PageRead(model_of(Campaign, row, leaving=("map",)), None, repr(letters_read))
-    if member:
-        read.membership = model_of(Membership, row[-viewed_by:])
-        read.membership.campaign = read.campaign
+
+    def made() -> tuple[Campaign, Membership | None]:
+        found = model_of(Campaign, row, leaving=("map",))
+        membership = model_of(Membership, row[-viewed_by:]) if member else None
+        if membership is not None:
+            membership.campaign = found
+        return found, membership
+
+    read = PageRead(slug, repr(letters_read), made)
     return readable, [list(row[: len(names) + 4]), members, given, letters_read], read
 
 

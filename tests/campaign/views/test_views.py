@@ -162,6 +162,20 @@ def test_the_campaign_page_takes_the_same_queries_on_a_small_and_a_large_campaig
     assert counts[0] == counts[1]
 
 
+def test_the_campaign_page_reads_the_campaign_and_the_viewers_membership_once(client, cast):
+    """Its ETag's read gives both (`views.freshness`); the view takes them from it
+    (`access.PageRead`) instead of reading them again."""
+    campaign = new_campaign(cast)
+    signed_in(client, cast["alice"])
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("campaign:campaign", args=[campaign.slug]))
+    assert page.status_code == 200
+    assert ">My kingdom: Red Elves<" in html.unescape(page.text)  # the membership, as the tag read it
+    read = [q["sql"] for q in queries.captured_queries]
+    assert len([sql for sql in read if 'FROM "campaign_campaign"' in sql]) == 1
+    assert not [sql for sql in read if 'FROM "campaign_membership" WHERE' in sql]
+
+
 def kingdom_url(campaign: Campaign) -> str:
     return reverse("campaign:kingdom", args=[campaign.slug])
 
