@@ -170,7 +170,9 @@ def test_the_campaign_page_reads_the_campaign_and_the_viewers_membership_once(cl
     with CaptureQueriesContext(connection) as queries:
         page = client.get(reverse("campaign:campaign", args=[campaign.slug]))
     assert page.status_code == 200
-    assert ">My kingdom: Red Elves<" in html.unescape(page.text)  # the membership, as the tag read it
+    assert ">My kingdom: Red Elves<" in html.unescape(
+        page.text
+    )  # the membership, as the tag read it
     read = [q["sql"] for q in queries.captured_queries]
     assert len([sql for sql in read if 'FROM "campaign_campaign"' in sql]) == 1
     assert not [sql for sql in read if 'FROM "campaign_membership" WHERE' in sql]
