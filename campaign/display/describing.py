@@ -122,10 +122,12 @@ class Describer:
 @dataclass(frozen=True, slots=True)
 class Wording:
     """How an event is worded: `told` to everyone (the report, the chronicle), and, for a
-    kingdom's winter, `own` on its winter page (None: it reads as told)."""
+    kingdom's winter, `own` on its winter page (None: it reads as told); `everyone`, an
+    event of no kingdom's that every kingdom's winter page tells (the year's die)."""
 
     told: Callable[[Describer, Event], Line]
     own: Callable[[Describer, Event], str] | None = None
+    everyone: bool = False
 
 
 def generic_line(event: Event, names: Names | None = None) -> Line:

@@ -29,6 +29,7 @@ from campaign.display.describing import (
     words_list,
 )
 from campaign.display.optional import EVENT_WORDINGS as OPTIONS_WORDINGS
+from campaign.display.optional import GAIN_NAMES
 from campaign.gazetteer import Names
 from campaign.rules.state import BattleStatus, PendingKind, PurchaseKind
 from campaign.rules.vocabulary import BattleKind, EventType
@@ -292,7 +293,8 @@ def _eliminated(d: Describer, e: Event) -> Line:
 
 
 def _gathered(d: Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} gathered {e['gold']} gold and {e['food']} food.")
+    told = f"{d.k(e['kingdom'])} gathered {e['gold']} gold and {e['food']} food"
+    return Line(f"{told}{_with_gains(e)}.")
 
 
 def _tithe(d: Describer, e: Event) -> Line:
@@ -386,7 +388,24 @@ def _found_no_port(d: Describer, e: Event) -> str:
 
 
 def _gathered_own(d: Describer, e: Event) -> str:
-    return f"Gathered {e['gold']} gold and {e['food']} food{_tile_by_tile(e, d.names)}."
+    told = f"Gathered {e['gold']} gold and {e['food']} food{_tile_by_tile(e, d.names)}"
+    return f"{told}{_with_gains(e)}."
+
+
+def _with_gains(gathered: Event) -> str:
+    """What the optional rules added or took (OG7's gather): "; the trade fair 1 gold",
+    "; the hard frost took 1 food", "; the hard frost took nothing" ("" for none)."""
+    parts = []
+    for gain in as_list(gathered.get("gains")):
+        source = GAIN_NAMES.get(str(gain.get("source")), str(gain.get("source")))
+        amounts = [(as_int(gain.get(what)), what) for what in ("gold", "food")]
+        said = [
+            f"{source} {n} {what}" if n > 0 else f"{source} took {-n} {what}"
+            for n, what in amounts
+            if n
+        ]
+        parts += said or [f"{source} took nothing"]
+    return f"; {', '.join(parts)}" if parts else ""
 
 
 def _tile_by_tile(gathered: Event, names: Names) -> str:
@@ -530,6 +549,8 @@ CORE_WORDINGS: Mapping[EventType, Wording] = {
 WORDINGS: Mapping[EventType, Wording] = {**CORE_WORDINGS, **OPTIONS_WORDINGS}
 # The types a kingdom's winter page tells in its own words.
 OWN_WORDS = frozenset(t for t, wording in WORDINGS.items() if wording.own is not None)
+# The types of no kingdom's that every kingdom's winter page tells (the year's die).
+EVERYONES_WORDS = frozenset(t for t, wording in WORDINGS.items() if wording.everyone)
 
 
 def describe(event: Event, names: Names, *, voice: Voice = Voice.TOLD) -> Line:

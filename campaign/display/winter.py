@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.display.describing import Voice
-from campaign.display.events import OWN_WORDS, describe
+from campaign.display.events import EVERYONES_WORDS, OWN_WORDS, describe
 from campaign.display.events import purchase_words as purchase_words  # the winter board's
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance
@@ -30,6 +30,17 @@ def ledger(data: Json, kingdom: str, names: Names) -> list[str]:
         if (event["season"], event["year"]) == this_winter
         and event["type"] in OWN_WORDS
         and (event.get("kingdom") == kingdom or event.get("to") == kingdom)
+    ]
+
+
+def news(data: Json, names: Names) -> list[str]:
+    """What this winter has brought every kingdom, told first on each kingdom's winter
+    page (an optional rule's event of no kingdom's: the year's die, OW15)."""
+    this_winter = (Season.WINTER, data["clock"]["year"])
+    return [
+        event_line(event, names)
+        for event in data.get("events", [])
+        if (event["season"], event["year"]) == this_winter and event["type"] in EVERYONES_WORDS
     ]
 
 

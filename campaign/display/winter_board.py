@@ -130,6 +130,7 @@ def winter_context(
         "board": board,
         "clock": board.data["clock"],
         "summer_months": board.data["options"].get("months", 6),
+        "news": words.news(board.data, board.names),
         "ledger": words.ledger(board.data, board.kingdom, board.names),
         "everyone_ready": everyone_ready,
         "kinds": PendingKind.__members__,  # the kinds by name, for the template

@@ -52,6 +52,8 @@ class EventType(StrEnum):
     SHIP_LOST = "ship-lost"
     SHIP_DOCKED = "ship-docked"
     ELIMINATED = "eliminated"
+    YEARLY_EVENT = "yearly_event"  # option yearly_event (OW15): its type is the rule's
+    REVOLTED = "revolted"  # option yearly_event (OW15)
     GATHERED = "gathered"
     TITHE = "tithe"
     PURCHASE_SKIPPED = "purchase-skipped"
@@ -94,3 +96,4 @@ class OptionName(StrEnum):
     WIZARDS = "wizards"  # options OA4 to OA11
     COMMON_DECK = "common_deck"  # options OA12 and OA13
     SIEGES = "sieges"  # options OA14 and OA15
+    YEARLY_EVENT = "yearly_event"  # option OW15

@@ -9,6 +9,7 @@ from campaign.rules.combat import natural_key
 from campaign.rules.dice import Dice
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, connected, distance
+from campaign.rules.optional.rule import Gain
 from campaign.rules.orders import army_count
 from campaign.rules.players import order_by_count
 from campaign.rules.state import (
@@ -227,16 +228,36 @@ def harvest(campaign: Campaign, kingdom_id: str) -> list[Harvest]:
 
 
 def gather(campaign: Campaign, turn: Turn) -> Campaign:
-    """Every standing kingdom gathers its harvest; the event tells it tile by tile."""
+    """Every standing kingdom gathers its harvest, with what the optional rules add and
+    take (OG7's gather, after what they do as it begins); the event tells it tile by tile,
+    then gain by gain."""
+    campaign = optional.gather_begins(campaign, turn, _linked)
     for kingdom in _standing(campaign):
         yields = harvest(campaign, kingdom.id)
-        gold, food = sum(y.gold for y in yields), sum(y.food for y in yields)
+        gold, food, gains = optional.gathered(
+            campaign, kingdom.id, sum(y.gold for y in yields), sum(y.food for y in yields), turn
+        )
         tiles = [{"hex": list(y.hex), "gold": y.gold, "food": y.food} for y in yields]
-        turn.record(EventType.GATHERED, kingdom=kingdom.id, gold=gold, food=food, tiles=tiles)
+        told = {"gains": [_gain_told(g) for g in gains]} if gains else {}
+        turn.record(
+            EventType.GATHERED, kingdom=kingdom.id, gold=gold, food=food, tiles=tiles, **told
+        )
         campaign = campaign.with_kingdom(
             replace(kingdom, gold=kingdom.gold + gold, food=kingdom.food + food)
         )
     return campaign.at(Step.TITHE)
+
+
+def _gain_told(gain: Gain) -> dict[str, object]:
+    return {"source": gain.source, "gold": gain.gold, "food": gain.food}
+
+
+def _linked(campaign: Campaign, kingdom_id: str) -> frozenset[Hex] | None:
+    """The kingdom's tiles connected (M7) to its capital, else to the city or village its
+    armies were recalled to this winter (W1's stand-in); None when it has neither."""
+    capital = campaign.kingdom(kingdom_id).capital
+    base = capital if capital is not None else _recalled_to(campaign, kingdom_id)
+    return None if base is None else _reach(campaign, kingdom_id, base)
 
 
 # --- C i) Tithe ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ OPTION_RULES = {
     *("OG1", "OG2", "OG3", "OG4", "OG5", "OG6", "OG7"),
     *("OA1", "OA2", "OA3", "OA4", "OA5", "OA6", "OA7", "OA8", "OA9", "OA10", "OA11"),
     *("OA12", "OA13", "OA14", "OA15"),
+    "OW15",
 }
 
 

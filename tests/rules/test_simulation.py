@@ -101,6 +101,9 @@ def test_an_8_kingdom_campaign_plays_to_the_end(seed):
 
 
 EVERY_OPTION = tuple(row.name for row in OPTIONS if row.switch)
+# The seeds played with every option on: SEEDS' first two, and 13, which takes a magical
+# artefact in battle (OA10) where 50, with every option's dice taken, no longer does.
+OPTION_SEEDS = (1, 9, 13)
 
 
 def played_with_every_option(seed: int) -> Json:
@@ -112,7 +115,7 @@ def test_the_seeds_with_every_option_on_reach_a_siege_and_licensed_lists():
     least is a siege, and one at least has a side with something to spend on Monsters or
     War Engines."""
     handed_off = []
-    for seed in SEEDS:
+    for seed in OPTION_SEEDS:
         hexmap = generate_map(8, seed, 150)
         data = new_campaign(8, seed, hexmap, battles="tabletop", switches=EVERY_OPTION)
         for after in campaign_files(data, random.Random(seed), hexmap):
@@ -121,7 +124,7 @@ def test_the_seeds_with_every_option_on_reach_a_siege_and_licensed_lists():
     assert any(any(s["limits"].values()) for b in handed_off for s in b["sides"])
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", OPTION_SEEDS)
 def test_an_8_kingdom_campaign_with_every_option_on_plays_to_the_end(seed):
     """Issue 27: the bots play a whole campaign with every optional rule on, on tabletop
     battles: it ends soundly, every army has its licence (OA1), and the battles handed to
@@ -137,7 +140,7 @@ def test_an_8_kingdom_campaign_with_every_option_on_plays_to_the_end(seed):
 
 def test_the_seeds_together_reach_every_kind_of_decision_and_every_type_of_event():
     """What SEEDS reach is all the engine asks for and records, but NOT_IN_SIMULATIONS."""
-    games = [played(seed) for seed in SEEDS] + [played(seed, EVERY_OPTION) for seed in SEEDS]
+    games = [played(seed) for seed in SEEDS] + [played(seed, EVERY_OPTION) for seed in OPTION_SEEDS]
     kinds = set().union(*(kinds for _, kinds, _ in games))
     events = set().union(*(events for _, _, events in games))
     every = set(ANSWERS) | event_types()

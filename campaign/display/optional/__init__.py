@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from campaign.display.describing import Wording
 from campaign.display.mapsvg.layer import MapLayer
-from campaign.display.optional import army_limits, common_deck, sieges, wizards
+from campaign.display.optional import army_limits, common_deck, sieges, wizards, yearly_event
 from campaign.display.optional.card import CardPart
 from campaign.rules.options import switched_on
 from campaign.rules.vocabulary import EventType
@@ -32,7 +32,13 @@ CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(
 
 # The words of the events only an optional rule's play records (the report, the chronicle
 # and the winter ledger word them by this table beside the core game's).
-EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(dict(wizards.EVENT_WORDINGS))
+EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
+    {**wizards.EVENT_WORDINGS, **yearly_event.EVENT_WORDINGS}
+)
+
+# What the optional rules add to or take from a kingdom's gathering, by the source a
+# `gathered` event's `gains` name (OG7's gather).
+GAIN_NAMES: Mapping[str, str] = MappingProxyType(dict(yearly_event.GAIN_NAMES))
 
 
 def map_layers(options: Mapping[str, object]) -> list[MapLayer]:

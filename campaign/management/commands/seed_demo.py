@@ -35,7 +35,7 @@ from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
 from campaign.rules.hexmap import Hex, HexMap, cached_map_from_json, map_from_json, routes
-from campaign.rules.options import offered, orders_in_cycle
+from campaign.rules.options import orders_in_cycle
 from campaign.rules.state import BattleStatus, PendingKind, Season, Step
 from campaign.rules.vocabulary import EventType
 from campaign.services import advancing, battle_entries, common, letters, setup, submissions
@@ -336,8 +336,9 @@ def wizardry_shown(data: Json, siege: Json) -> bool:
     return bool(data.get("towers")) and won and carried
 
 
-# The optional rules `demo-options` has on: every one offered to groups (campaign.rules.options).
-OPTIONS_IN_DEMO = tuple(row.name for row in offered() if row.switch)
+# The optional rules `demo-options` has on: part A's (campaign-options.md), whose dice its
+# story was found with; each rule the bots play takes dice of its own.
+OPTIONS_IN_DEMO = ("army_limits", "wizards", "common_deck", "sieges")
 
 
 DEMOS = {

@@ -7,14 +7,23 @@ order. To add a rule: docs/adding-an-option.md."""
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from campaign.rules.errors import RuleError
 from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex
-from campaign.rules.optional import army_limits, common_deck, sieges, wizards
-from campaign.rules.optional.rule import DeployPlan, Entry, OptionalRule, PurchaseRule, Sides
+from campaign.rules.optional import army_limits, common_deck, sieges, wizards, yearly_event
+from campaign.rules.optional.rule import (
+    DeployPlan,
+    Entry,
+    Gain,
+    Linked,
+    OptionalRule,
+    PurchaseRule,
+    Sides,
+)
 from campaign.rules.state import (
     Allocation,
     Army,
@@ -29,7 +38,13 @@ from campaign.rules.state import (
 from campaign.rules.turn import Turn
 
 # Every optional rule, in the options table's order (the order their hooks run in).
-RULES: tuple[OptionalRule, ...] = (army_limits.RULE, wizards.RULE, common_deck.RULE, sieges.RULE)
+RULES: tuple[OptionalRule, ...] = (
+    army_limits.RULE,
+    wizards.RULE,
+    common_deck.RULE,
+    sieges.RULE,
+    yearly_event.RULE,
+)
 
 
 @cache
@@ -215,6 +230,42 @@ def capital_lost(
         if rule.capital_lost is not None:
             campaign = rule.capital_lost(campaign, loser, taker, hex_, turn)
     return campaign
+
+
+# --- winter: gather (OG7) -------------------------------------------------------------------
+
+
+def gather_begins(campaign: Campaign, turn: Turn, linked: Linked) -> Campaign:
+    """The gather step begins: what each rule that is on does before anything is gathered
+    (OW15: the year's die, a revolt's razing)."""
+    for rule in each(campaign.options):
+        if rule.gather_begins is not None:
+            campaign = rule.gather_begins(campaign, turn, linked)
+    return campaign
+
+
+def gathered(
+    campaign: Campaign, kingdom_id: str, gold: int, food: int, turn: Turn
+) -> tuple[int, int, list[Gain]]:
+    """A kingdom's gathering (`gold` and `food` from its settlements) with what each rule
+    that is on adds and takes, and those gains as they came to pass. OG7's gather sums every
+    source first, then takes what is taken, never below 0 (OW15's frost takes 1 of the food
+    of every source): a gain taken is the amount it took."""
+    gains = [
+        gain
+        for rule in each(campaign.options)
+        if rule.gains is not None
+        for gain in rule.gains(campaign, kingdom_id, turn)
+    ]
+    gold += sum(g.gold for g in gains if g.gold > 0)
+    food += sum(g.food for g in gains if g.food > 0)
+    passed = []
+    for gain in gains:
+        taken = replace(gain, gold=max(gain.gold, -gold), food=max(gain.food, -food))
+        if gain.gold < 0 or gain.food < 0:
+            gold, food = gold + min(taken.gold, 0), food + min(taken.food, 0)
+        passed.append(taken)
+    return gold, food, passed
 
 
 # --- winter: build (W5 with OA6, OA7) --------------------------------------------------------

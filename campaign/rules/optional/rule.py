@@ -28,6 +28,8 @@ from campaign.rules.state import (
 from campaign.rules.turn import Turn
 
 type OptionValue = int | str | bool
+# A kingdom's tiles joined to its capital, else to W1's stand-in (None: it has neither).
+type Linked = Callable[[Campaign, str], frozenset[Hex] | None]
 type Sides = tuple[BattleSide, BattleSide]
 type DeployPlan = Sequence[Placement | Allocation]
 # Reading the rule's fields at a place of the file: from the fields of the object there,
@@ -88,6 +90,16 @@ class Entry[T]:
 
 
 @dataclass(frozen=True, slots=True)
+class Gain:
+    """Gold and food an optional rule adds to a kingdom's gathering (OG7's gather), or takes
+    from it (a negative amount), and where it comes from ("fair", "frost")."""
+
+    source: str
+    gold: int = 0
+    food: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class PurchaseRule:
     """A winter purchase an optional rule adds (W5): why it can't be made now (None if it
     can; `made` is this winter's purchases so far), what making it does, and its entry in
@@ -145,6 +157,12 @@ class OptionalRule:
     ) = None
     # A capital taken by `taker` or razed (`taker` None).
     capital_lost: Callable[[Campaign, str, str | None, Hex, Turn], Campaign] | None = None
+    # --- winter: gather ---
+    # As the gather step begins, before anything is gathered: what the rule does to every
+    # kingdom (a die, a revolt's razing; `Linked` tells each kingdom's connected tiles).
+    gather_begins: Callable[[Campaign, Turn, Linked], Campaign] | None = None
+    # What the rule adds to a kingdom's gathering, or takes from it.
+    gains: Callable[[Campaign, str, Turn], Sequence[Gain]] | None = None
     # --- winter: build ---
     purchases: Mapping[PurchaseKind, PurchaseRule] = field(
         default_factory=lambda: MappingProxyType({})
