@@ -42,6 +42,8 @@ CHRONICLED = frozenset(
         EventType.SHIP_BUILT,
         EventType.CAPITAL_NAMED,
         EventType.ELIMINATED,
+        EventType.YEARLY_EVENT,
+        EventType.REVOLTED,
         EventType.CAMPAIGN_ENDED,
     }
 )

@@ -3,6 +3,7 @@ it (with its die) and as every kingdom's winter page tells it first; a revolt's 
 year's gains in a kingdom's gathering."""
 
 from campaign.display import events
+from campaign.display.chronicle import chronicle_of
 from campaign.display.winter import ledger, news
 from campaign.gazetteer import Names
 
@@ -72,3 +73,11 @@ def test_every_kingdoms_winter_page_tells_the_years_die_first_and_its_own_ledger
     assert ledger(data, "blue", NAMES) == []
     assert len(ledger(data, "red", NAMES)) == 1
     assert "cut off from the capital, rose: its village was razed" in ledger(data, "red", NAMES)[0]
+
+
+def test_the_chronicle_tells_the_years_die_and_a_revolt():
+    revolted = {**WINTER, "type": "revolted", "kingdom": "red", "hex": [6, 0], "settlement": "city"}
+    told = chronicle_of([year(2, "revolt"), revolted], [], names=NAMES, months={})
+    lines = [line.text for month in told for line in month.lines]
+    assert lines[0].startswith("The year's event: a revolt")
+    assert lines[1].endswith("rose against Red Elves: its city was razed in the revolt.")
