@@ -44,6 +44,8 @@ CHRONICLED = frozenset(
         EventType.ELIMINATED,
         EventType.YEARLY_EVENT,
         EventType.REVOLTED,
+        EventType.MILESTONE_GAINED,
+        EventType.MILESTONE_LOST,
         EventType.CAMPAIGN_ENDED,
     }
 )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from campaign.display import optional
 from campaign.display.svg import FONTS, SVG_NS, coordinate, element, text_element
 from campaign.rules.state import Season
 
@@ -98,15 +99,17 @@ class Standing:
     pitched_wins: int
     change: str
     eliminated: int | None = None
+    notes: tuple[str, ...] = ()  # what the options on add to its line (milestones held)
 
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """Every kingdom's standing, highest might first, and the month the change is since
-    ("" when there is no earlier month)."""
+    """Every kingdom's standing, highest might first, the month the change is since ("" when
+    there is no earlier month), and what the options on add to might, in words (OG4)."""
 
     standings: tuple[Standing, ...]
     since: str
+    might_terms: tuple[str, ...] = ()
 
 
 def change_of_might(now: int, then: int | None, *, earlier_month: bool) -> str:
@@ -131,6 +134,7 @@ def leaderboard(
     `previous`: the `clock` of the month it ended and the `scores` at its end (see
     `last_month_end`; None when no month has ended)."""
     kingdoms = {str(k.get("id")): k for k in data.get("kingdoms") or []}
+    options = data.get("options") or {}
     before = {str(s.get("kingdom")): int(s.get("might") or 0) for s in _scores(previous)}
     standings = []
     for score in _scores(data):
@@ -152,10 +156,11 @@ def leaderboard(
                     might, before.get(kingdom_id), earlier_month=previous is not None
                 ),
                 eliminated=kingdom.get("eliminated"),
+                notes=optional.standing_notes(options, kingdom),
             )
         )
     since = month_label(previous.get("clock") or {}) if previous is not None else ""
-    return Leaderboard(tuple(standings), since)
+    return Leaderboard(tuple(standings), since, optional.might_words(options))
 
 
 def banner_of(kingdom: str, banners: Mapping[str, Banner], name: object = None) -> Banner:

@@ -84,7 +84,10 @@ def run(
             orders.wait_for_orders(campaign, turn)
             break
         turn.clock = campaign.clock
-        campaign = STEP_RULES[campaign.clock.step](campaign, turn)
+        step = campaign.clock.step
+        campaign = STEP_RULES[step](campaign, turn)
+        if not turn.pending:
+            campaign = optional.step_ended(campaign, turn, step)
         campaign = optional.step_done(campaign, turn)
         if turn.pending:
             break

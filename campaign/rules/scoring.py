@@ -3,6 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass
 
+from campaign.rules import optional
 from campaign.rules.state import Campaign, Kingdom, Settlement
 
 ARMY_MIGHT = 5
@@ -42,6 +43,7 @@ def score(campaign: Campaign, kingdom: Kingdom) -> Score:
         + sum(SETTLEMENT_MIGHT[s] * n for s, n in settlements.items())
         + (CAPITAL_MIGHT - SETTLEMENT_MIGHT[Settlement.CITY] if holds_capital else 0)
         + ARMY_MIGHT * armies
+        + optional.might(campaign, kingdom)
     )
     return Score(
         kingdom=kingdom.id,

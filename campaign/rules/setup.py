@@ -77,6 +77,7 @@ def choose_capitals(campaign: Campaign, turn: Turn) -> Campaign:
         campaign = campaign.with_kingdom(replace(campaign.kingdom(kingdom_id), capital=capital))
         campaign = campaign.with_holding(Holding(capital, kingdom_id, Settlement.CITY))
         turn.record(EventType.CAPITAL_FOUNDED, kingdom=kingdom_id, hex=list(capital))
+        campaign = optional.capital_founded(campaign, kingdom_id, capital)
         inputs = replace(campaign.inputs, capitals=_without(campaign.inputs.capitals, kingdom_id))
         campaign = replace(campaign, inputs=inputs)
     return replace(campaign, inputs=replace(campaign.inputs, capitals={})).at(Step.SETTLEMENTS)

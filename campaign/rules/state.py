@@ -155,6 +155,8 @@ class Kingdom:
     # id of one that was lost.
     armies_raised: int = 0
     ships_built: int = 0
+    milestones: tuple[str, ...] = ()  # optional.milestones (OW12): held, in OW12's order
+    first_capital: Hex | None = None  # optional.milestones (OW12): the capital set up first
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,9 @@ class EventType(StrEnum):
     CAMPAIGN_ENDED = "campaign-ended"
     # Any step: a decision missing at its deadline took its default (ruling A22)
     DEADLINE_DEFAULT = "deadline-default"
+    # The end of a reform, gather or deploy step: option milestones (OW13)
+    MILESTONE_GAINED = "milestone-gained"
+    MILESTONE_LOST = "milestone-lost"
 
 
 class BattleKind(StrEnum):
@@ -96,4 +99,5 @@ class OptionName(StrEnum):
     WIZARDS = "wizards"  # options OA4 to OA11
     COMMON_DECK = "common_deck"  # options OA12 and OA13
     SIEGES = "sieges"  # options OA14 and OA15
+    MILESTONES = "milestones"  # options OW12 to OW14
     YEARLY_EVENT = "yearly_event"  # option OW15

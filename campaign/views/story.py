@@ -136,7 +136,9 @@ def end_page(request: HttpRequest, slug: str) -> HttpResponse:
             months=chronicle.snapshots_of_months(campaign.snapshots.values_list("number", "clock")),
         ),
     )
-    standings = story.leaderboard({"scores": scores, "kingdoms": kingdoms}, banners=banners)
+    standings = story.leaderboard(
+        {"scores": scores, "kingdoms": kingdoms, "options": data["options"]}, banners=banners
+    )
     return render(
         request,
         "campaign/end.html",

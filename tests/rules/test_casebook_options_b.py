@@ -1,24 +1,32 @@
 """The rules casebook for the campaign options of part B (campaign-options.md) that the
-engine plays so far: `yearly_event` (OW15). Each test is one case, named after its rule,
-with the document's worked examples among them; its docstring states the position and what
-must happen. Positions are those of the winter casebook: year 1's winter at its gather step,
-on a hexagon of plains around [0, 0], Red's capital [0, 0] and Blue's [-3, 3] (`HOMES`).
-The gather step runs and the engine stops at the tithes, which every kingdom owes."""
+engine plays so far: `milestones` (OW12 to OW14) and `yearly_event` (OW15). Each test is
+one case, named after its rule, with the document's worked examples among them; its
+docstring states the position and what must happen. Positions are those of the summer and
+winter casebooks, on a hexagon of plains around [0, 0], Red's capital [0, 0] and Blue's
+[-3, 3] (`HOMES`): a reform step (the engine then waits for month 2's orders), a gather
+step (it then waits for the tithes) or a deploy step (it then waits for next year's
+orders)."""
 
 from typing import Any
 
 import pytest
 
+from campaign.rules.errors import RuleError
 from tests.rules.casebook import (
     Json,
     adjudicate,
     army,
     events,
     happened,
+    hexagon,
+    kingdom,
     make_map,
+    position,
+    refusal,
     tile,
     tile_at,
 )
+from tests.rules.test_casebook_setup import at_setup
 from tests.rules.test_casebook_winter import HOMES, purse, winter
 
 YEARLY_EVENT = {"yearly_event": True}
@@ -153,3 +161,264 @@ def test_ow15_with_the_option_off_the_gather_step_takes_no_die():
 
     assert events(after, "yearly_event") == []
     assert purse(after, "red") == (2, 0)
+
+
+# --- milestones (OW12 to OW14) -------------------------------------------------------------------
+
+MILESTONES = {"milestones": True}
+# The board's hexes other than the two capitals, [q, r] order: tiles to hand out.
+FREE = [h for h in hexagon(3) if h not in ((0, 0), (-3, 3))]
+
+
+def held(data: Json, kingdom_id: str) -> list[str]:
+    return list(kingdom(data, kingdom_id)["milestones"])
+
+
+def reforming(
+    *,
+    tiles: list[Json],
+    holding: dict[str, list[str]] | None = None,
+    capitals: Any = None,
+    **extra: Any,
+) -> Json:
+    """Month 1's reform step with `milestones` on: Red's two armies and Blue's one (no
+    roll-off for the player order), each kingdom holding the milestones `holding` gives."""
+    holding = holding or {}
+    return position(
+        clock=(1, "summer", 1, "reform"),
+        capitals=capitals or {"red": (0, 0), "blue": (-3, 3)},
+        tiles=[*HOMES, *tiles],
+        armies=[army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (-3, 3))],
+        options=MILESTONES,
+        kingdom_fields={k: {"milestones": ms} for k, ms in holding.items()},
+        **extra,
+    )
+
+
+def owned(
+    kingdom_id: str, hexes: list[tuple[int, int]], settlement: str | None = None
+) -> list[Json]:
+    return [tile(h, kingdom_id, settlement) for h in hexes]
+
+
+def test_ow12_ow13_heavily_fortified_is_shared_by_every_kingdom_with_three_fortresses():
+    """Red and Blue each control 3 fortresses at the end of the reform step: both hold
+    `heavily_fortified` (shared); each gain is an event of the reform step."""
+    tiles = owned("red", FREE[:3], "fortress") + owned("blue", FREE[3:6], "fortress")
+
+    after = adjudicate(reforming(tiles=tiles))
+
+    assert (held(after, "red"), held(after, "blue")) == (
+        ["heavily_fortified"],
+        ["heavily_fortified"],
+    )
+    assert [
+        (e["kingdom"], e["milestone"], e["step"]) for e in events(after, "milestone-gained")
+    ] == [
+        ("red", "heavily_fortified", "reform"),
+        ("blue", "heavily_fortified", "reform"),
+    ]
+
+
+def test_ow13_a_shared_milestone_is_held_exactly_while_it_is_met():
+    """Red held `heavily_fortified` but controls 2 fortresses now: it loses it at the
+    reform step's end."""
+    tiles = owned("red", FREE[:2], "fortress")
+
+    after = adjudicate(reforming(tiles=tiles, holding={"red": ["heavily_fortified"]}))
+
+    assert held(after, "red") == []
+    assert happened(after, "milestone-lost") == [
+        {"type": "milestone-lost", "kingdom": "red", "milestone": "heavily_fortified"}
+    ]
+
+
+def test_ow12_empire_a_capital_and_a_city_on_another_kingdoms_first_capital():
+    """Blue's first capital was [2, 0] (its capital is [-3, 3] now); Red, with its capital,
+    controls the city there: Red holds `empire`. Blue holds none: it controls no city on
+    Red's first capital."""
+    data = reforming(tiles=owned("red", [(2, 0)], "city"))
+    data["kingdoms"][1]["first_capital"] = [2, 0]
+
+    after = adjudicate(data)
+
+    assert (held(after, "red"), held(after, "blue")) == (["empire"], [])
+
+
+def test_ow12_empire_needs_a_capital_of_its_own():
+    """Red has lost its capital (its old capital [0, 0] is a plain city) but controls the
+    city on Blue's first capital [2, 0]: no `empire` (W1's stand-in is no capital)."""
+    data = reforming(tiles=owned("red", [(2, 0)], "city"), capitals={"blue": (-3, 3)})
+    data["kingdoms"][1]["first_capital"] = [2, 0]
+
+    after = adjudicate(data)
+
+    assert held(after, "red") == []
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "holder", "then"),
+    [
+        (12, 12, None, None),  # tied: nobody
+        (13, 12, None, "red"),  # red strictly the most
+        (13, 13, "red", "red"),  # red keeps it: nobody has strictly more
+        (13, 14, "red", "blue"),  # blue has strictly more
+    ],
+)
+def test_ow13_example_1_largest_kingdom_goes_to_strictly_the_most(red, blue, holder, then):
+    """Reform: Red 12 tiles, Blue 12 → nobody; next month Red 13 → Red; Blue 13 → Red
+    keeps it; Blue 14 → Blue. Tiles counted with the capitals."""
+    tiles = owned("red", FREE[: red - 1]) + owned("blue", FREE[red - 1 : red - 1 + blue - 1])
+    holding = {holder: ["largest_kingdom"]} if holder else {}
+
+    after = adjudicate(reforming(tiles=tiles, holding=holding))
+
+    holders = [k for k in ("red", "blue") if "largest_kingdom" in held(after, k)]
+    assert holders == ([then] if then else [])
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "holder", "then"),
+    [
+        (5, 6, None, "blue"),  # blue strictly the most
+        (6, 6, "blue", "blue"),  # blue keeps it
+        (5, 4, "blue", "red"),  # blue no longer meets it; red does, alone
+    ],
+)
+def test_ow13_example_2_master_merchant_at_the_gather_step(red, blue, holder, then):
+    """Gathers: Red 5 gold, Blue 6 → Blue; next winter both 6 → Blue keeps it; next Red 5,
+    Blue 4 → Red. Gold from the capital (2) and a gold per other city."""
+    tiles = owned("red", FREE[: red - 2], "city") + owned("blue", FREE[10 : 10 + blue - 2], "city")
+    holding = {holder: ["master_merchant"]} if holder else {}
+    data = winter(
+        "gather",
+        tiles=[*HOMES, *tiles],
+        options=MILESTONES,
+        kingdom_fields={k: {"milestones": ms} for k, ms in holding.items()},
+    )
+
+    after = adjudicate(data)
+
+    assert (purse(after, "red")[0], purse(after, "blue")[0]) == (red, blue)
+    holders = [k for k in ("red", "blue") if "master_merchant" in held(after, k)]
+    assert holders == [then]
+    assert all(e["step"] == "gather" for e in events(after, "milestone-gained"))
+
+
+def test_ow13_warlord_is_three_pitched_wins_or_more():
+    """Red has won 3 pitched battles at the tabletop, Blue 2: Red is the `warlord`."""
+    data = reforming(tiles=[])
+    data["kingdoms"][0]["pitched_wins"] = 3
+    data["kingdoms"][1]["pitched_wins"] = 2
+
+    after = adjudicate(data)
+
+    assert (held(after, "red"), held(after, "blue")) == (["warlord"], [])
+
+
+def test_ow13_the_milestones_are_checked_at_the_end_of_the_deploy_step():
+    """Winter's deploy step: Red's army waits in its capital and goes there by default;
+    Red controls 3 fortresses: it gains `heavily_fortified` as the step ends, before year 2
+    begins."""
+    data = winter(
+        "deploy",
+        tiles=[*HOMES, *owned("red", FREE[:3], "fortress")],
+        armies=[army("red-1", (0, 0))],
+        inputs={"deploy": {"red": []}},
+        options=MILESTONES,
+        dice=[],
+    )
+
+    after = adjudicate(data)
+
+    assert held(after, "red") == ["heavily_fortified"]
+    assert [e["step"] for e in events(after, "milestone-gained")] == ["deploy"]
+    assert after["clock"]["season"] == "summer"
+
+
+def test_ow13_master_merchant_is_not_checked_at_the_reform_step():
+    """Blue holds `master_merchant` from the last winter; the reform step leaves it."""
+    after = adjudicate(reforming(tiles=[], holding={"blue": ["master_merchant"]}))
+
+    assert held(after, "blue") == ["master_merchant"]
+
+
+def test_ow14_example_3_each_milestone_held_at_the_end_is_two_might():
+    """The last deploy of year 6: Red holds `largest_kingdom` (12 tiles) and
+    `heavily_fortified` (3 fortresses) as it ends: its final might is 4 more than without
+    the option."""
+    tiles = owned("red", FREE[:3], "fortress") + owned("red", FREE[3:11])
+    base = winter(
+        "deploy",
+        year=6,
+        tiles=[*HOMES, *tiles],
+        armies=[army("red-1", (0, 0))],
+        inputs={"deploy": {"red": []}},
+        dice=[],
+    )
+    with_milestones = {**base, "options": {**base["options"], **MILESTONES}}
+
+    without, after = adjudicate(base), adjudicate(with_milestones)
+
+    assert after["clock"]["season"] == "ended"
+    assert held(after, "red") == ["heavily_fortified", "largest_kingdom"]
+    might = {s["kingdom"]: s["might"] for s in after["scores"]}
+    before = {s["kingdom"]: s["might"] for s in without["scores"]}
+    assert might["red"] == before["red"] + 4
+    assert might["blue"] == before["blue"]
+
+
+def test_ow12_the_first_capital_is_the_one_chosen_at_the_setup():
+    """Setup's capitals step: Red founds its capital at [2, 0], Blue at [-2, 0]; each
+    kingdom's `first_capital` is written, and stays when the capital is lost later."""
+    data = at_setup(
+        "capitals", inputs={"capitals": {"red": [2, 0], "blue": [-2, 0]}}, options=MILESTONES
+    )
+
+    after = adjudicate(data)
+
+    assert kingdom(after, "red")["first_capital"] == [2, 0]
+    assert kingdom(after, "blue")["first_capital"] == [-2, 0]
+
+
+def test_og1_absent_milestone_fields_read_as_none_held_and_the_capital_in_the_file():
+    """Part B's settled points: `milestones` absent is none held (from the next check on);
+    `first_capital` absent is the kingdom's capital in that file, and is written."""
+    after = adjudicate(reforming(tiles=[]))
+
+    assert kingdom(after, "red")["first_capital"] == [0, 0]
+    assert kingdom(after, "blue")["first_capital"] == [-3, 3]
+    assert held(after, "red") == []
+
+
+@pytest.mark.parametrize(
+    ("given", "code"),
+    [(["capital_city"], "unknown-milestone"), (["empire", "empire"], "milestone-twice")],
+)
+def test_ow12_a_milestone_that_is_none_or_listed_twice_is_refused(given, code):
+    refused = refusal(reforming(tiles=[], holding={"red": given}))
+    assert refused.code == code
+    assert refused.field.startswith("kingdoms[0].milestones")
+
+
+def test_ow12_a_sole_milestone_held_by_two_kingdoms_is_refused():
+    refused = refusal(reforming(tiles=[], holding={"red": ["warlord"], "blue": ["warlord"]}))
+    assert (refused.code, refused.field) == ("sole-milestone-shared", "kingdoms[1].milestones")
+
+
+def test_og1_a_milestone_field_with_the_option_off_is_refused():
+    data = reforming(tiles=[], holding={"red": ["warlord"]})
+    data["options"].pop("milestones")
+    refused = refusal(data)
+    assert isinstance(refused, RuleError)
+    assert (refused.code, refused.field) == ("option-off", "kingdoms[0].milestones")
+
+
+def test_ow13_an_eliminated_kingdom_holding_a_milestone_is_refused():
+    """Eliminated kingdoms hold none: a file where one does is refused, naming it."""
+    data = reforming(tiles=[], holding={"blue": ["warlord"]})
+    data["kingdoms"][1]["eliminated"] = 1
+    data["player_order"] = ["red"]
+    data["armies"] = [a for a in data["armies"] if a["kingdom"] == "red"]
+    refused = refusal(data)
+    assert (refused.code, refused.field) == ("eliminated-holds-milestone", "kingdoms[1].milestones")

@@ -160,7 +160,8 @@ def test_each_of_a_hundred_campaigns_plays_to_the_end_and_reaches_nothing_new(se
 
 
 def assert_scores_recount(final: Json) -> None:
-    """Rulings P1, P2: might is tabletop wins, settlements (the capital 3), 5 an army."""
+    """Rulings P1, P2: might is tabletop wins, settlements (the capital 3), 5 an army, and
+    with option milestones 2 a milestone held (OW14)."""
     table = [recount(final, kingdom) for kingdom in final["kingdoms"]]
     assert len(final["scores"]) == len(table)
     for entry in final["scores"]:
@@ -182,6 +183,7 @@ def recount(final: Json, kingdom: Json) -> Json:
         + sum(SETTLEMENT_MIGHT[s] * n for s, n in count.items())
         + holds_capital
         + 5 * armies
+        + 2 * len(kingdom.get("milestones", []))  # option milestones (OW14)
     )
     return {
         "kingdom": kingdom["id"],

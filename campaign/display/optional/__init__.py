@@ -4,12 +4,20 @@ and the registry the general code walks, keyed by the option's row name in
 `campaign.rules.options`: the general code calls what the rules a campaign turns on
 declare, and never names an option."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
 
 from campaign.display.describing import Wording
 from campaign.display.mapsvg.layer import MapLayer
-from campaign.display.optional import army_limits, common_deck, sieges, wizards, yearly_event
+from campaign.display.optional import (
+    army_limits,
+    common_deck,
+    milestones,
+    sieges,
+    wizards,
+    yearly_event,
+)
 from campaign.display.optional.card import CardPart
 from campaign.rules.options import switched_on
 from campaign.rules.vocabulary import EventType
@@ -33,12 +41,35 @@ CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(
 # The words of the events only an optional rule's play records (the report, the chronicle
 # and the winter ledger word them by this table beside the core game's).
 EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
-    {**wizards.EVENT_WORDINGS, **yearly_event.EVENT_WORDINGS}
+    {**wizards.EVENT_WORDINGS, **milestones.EVENT_WORDINGS, **yearly_event.EVENT_WORDINGS}
 )
 
 # What the optional rules add to or take from a kingdom's gathering, by the source a
 # `gathered` event's `gains` name (OG7's gather).
 GAIN_NAMES: Mapping[str, str] = MappingProxyType(dict(yearly_event.GAIN_NAMES))
+
+
+# What an option adds to a kingdom's line on the leaderboard (the milestones it holds), and
+# to the words of how might is counted (OG4).
+STANDING_NOTES: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, ...]]] = MappingProxyType(
+    {milestones.OPTION: milestones.standing_notes}
+)
+MIGHT_WORDS: Mapping[str, str] = MappingProxyType({milestones.OPTION: milestones.MIGHT_WORDS})
+
+
+def standing_notes(options: Mapping[str, object], kingdom: Mapping[str, Any]) -> tuple[str, ...]:
+    """What the options a campaign turns on add to a kingdom's line on the leaderboard."""
+    return tuple(
+        note
+        for row in switched_on(options)
+        if row.name in STANDING_NOTES
+        for note in STANDING_NOTES[row.name](kingdom)
+    )
+
+
+def might_words(options: Mapping[str, object]) -> tuple[str, ...]:
+    """What the options a campaign turns on add to might, in words (OG4)."""
+    return tuple(MIGHT_WORDS[row.name] for row in switched_on(options) if row.name in MIGHT_WORDS)
 
 
 def map_layers(options: Mapping[str, object]) -> list[MapLayer]:

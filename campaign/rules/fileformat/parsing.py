@@ -53,7 +53,7 @@ def parse_campaign(data: object) -> Campaign:
     if top["format"].as_int() != FORMAT:
         top["format"].refuse("unknown-format", f"This engine reads campaign file format {FORMAT}.")
     hexmap = cached_map_from_json(top["map"].value, "map")
-    kingdoms = tuple(_kingdom(item) for item in top["kingdoms"].as_list())
+    kingdoms = tuple(_kingdom(item, options) for item in top["kingdoms"].as_list())
     known = {kingdom.id for kingdom in kingdoms}
     campaign = Campaign(
         name=optional_field(top, "name", Json.as_str, ""),
@@ -121,8 +121,9 @@ def _clock(json: Json) -> Clock:
     return clock
 
 
-def _kingdom(json: Json) -> Kingdom:
-    fields = json.as_object(
+def _kingdom(json: Json, options: Options) -> Kingdom:
+    fields = _fields(
+        json, "kingdoms[]", options,
         required=("id",),
         optional=(
             "name",
@@ -136,7 +137,7 @@ def _kingdom(json: Json) -> Kingdom:
             "armies_raised",
             "ships_built",
         ),
-    )
+    )  # fmt: skip
     kingdom_id = fields["id"].as_str()
     return Kingdom(
         id=kingdom_id,
@@ -152,6 +153,7 @@ def _kingdom(json: Json) -> Kingdom:
         ),
         armies_raised=optional_field(fields, "armies_raised", lambda j: j.as_int(minimum=0), 0),
         ships_built=optional_field(fields, "ships_built", lambda j: j.as_int(minimum=0), 0),
+        **optional.read(options, "kingdoms[]", fields),
     )
 
 

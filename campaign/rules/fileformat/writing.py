@@ -58,7 +58,7 @@ def dump_campaign(campaign: Campaign, scores: list[dict[str, object]]) -> dict[s
             "step": str(campaign.clock.step),
         },
         "player_order": list(campaign.player_order),
-        "kingdoms": [_dump_kingdom(kingdom) for kingdom in campaign.kingdoms],
+        "kingdoms": [_dump_kingdom(kingdom, campaign.options) for kingdom in campaign.kingdoms],
         "tiles": [
             {"hex": _hex(h.hex), "owner": h.owner, "settlement": _str(h.settlement)}
             for h in sorted(campaign.tiles.values(), key=lambda h: h.hex)
@@ -90,7 +90,7 @@ def sort_units[U: (Army, Ship)](units: Collection[U]) -> list[U]:
     return sorted(units, key=lambda unit: natural_key(unit.id))
 
 
-def _dump_kingdom(kingdom: Kingdom) -> dict[str, object]:
+def _dump_kingdom(kingdom: Kingdom, options: Options) -> dict[str, object]:
     return {
         "id": kingdom.id,
         "name": kingdom.name,
@@ -103,6 +103,7 @@ def _dump_kingdom(kingdom: Kingdom) -> dict[str, object]:
         "eliminated": kingdom.eliminated,
         "armies_raised": kingdom.armies_raised,
         "ships_built": kingdom.ships_built,
+        **optional.written(options, "kingdoms[]", kingdom),
     }
 
 

@@ -14,7 +14,14 @@ from typing import Any
 from campaign.rules.errors import RuleError
 from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex
-from campaign.rules.optional import army_limits, common_deck, sieges, wizards, yearly_event
+from campaign.rules.optional import (
+    army_limits,
+    common_deck,
+    milestones,
+    sieges,
+    wizards,
+    yearly_event,
+)
 from campaign.rules.optional.rule import (
     DeployPlan,
     Entry,
@@ -30,9 +37,11 @@ from campaign.rules.state import (
     Battle,
     BattleInput,
     Campaign,
+    Kingdom,
     Options,
     Purchase,
     PurchaseKind,
+    Step,
     Unit,
 )
 from campaign.rules.turn import Turn
@@ -43,6 +52,7 @@ RULES: tuple[OptionalRule, ...] = (
     wizards.RULE,
     common_deck.RULE,
     sieges.RULE,
+    milestones.RULE,
     yearly_event.RULE,
 )
 
@@ -232,6 +242,17 @@ def capital_lost(
     return campaign
 
 
+# --- setup: a capital founded (S2) ------------------------------------------------------------
+
+
+def capital_founded(campaign: Campaign, kingdom_id: str, hex_: Hex) -> Campaign:
+    """The kingdom's capital is founded at `hex_` at the setup (OW12: its first capital)."""
+    for rule in each(campaign.options):
+        if rule.capital_founded is not None:
+            campaign = rule.capital_founded(campaign, kingdom_id, hex_)
+    return campaign
+
+
 # --- winter: gather (OG7) -------------------------------------------------------------------
 
 
@@ -306,6 +327,23 @@ def step_done(campaign: Campaign, turn: Turn) -> Campaign:
         if rule.step_done is not None:
             campaign = rule.step_done(campaign, turn)
     return campaign
+
+
+def step_ended(campaign: Campaign, turn: Turn, step: Step) -> Campaign:
+    """A step is over, every decision it asked for in: what each rule that is on checks at
+    its end (OW13: the milestones at reform, gather and deploy)."""
+    for rule in each(campaign.options):
+        if rule.step_ended is not None:
+            campaign = rule.step_ended(campaign, turn, step)
+    return campaign
+
+
+# --- might (OG4) ------------------------------------------------------------------------------
+
+
+def might(campaign: Campaign, kingdom: Kingdom) -> int:
+    """What the rules that are on add to the kingdom's might (P1, OG4: OW14's milestones)."""
+    return sum(rule.might(campaign, kingdom) for rule in each(campaign.options) if rule.might)
 
 
 # --- the bots ---------------------------------------------------------------------------------

@@ -20,9 +20,11 @@ from campaign.rules.state import (
     BattleInput,
     BattleSide,
     Campaign,
+    Kingdom,
     Placement,
     Purchase,
     PurchaseKind,
+    Step,
     Unit,
 )
 from campaign.rules.turn import Turn
@@ -157,6 +159,8 @@ class OptionalRule:
     ) = None
     # A capital taken by `taker` or razed (`taker` None).
     capital_lost: Callable[[Campaign, str, str | None, Hex, Turn], Campaign] | None = None
+    # --- setup: a capital founded (S2) ---
+    capital_founded: Callable[[Campaign, str, Hex], Campaign] | None = None
     # --- winter: gather ---
     # As the gather step begins, before anything is gathered: what the rule does to every
     # kingdom (a die, a revolt's razing; `Linked` tells each kingdom's connected tiles).
@@ -174,6 +178,11 @@ class OptionalRule:
     deployed: Callable[[Campaign, str, DeployPlan], Campaign] | None = None
     # --- after every step of the engine ---
     step_done: Callable[[Campaign, Turn], Campaign] | None = None
+    # A step over, all its decisions in (the step it was: OW13's checks at reform, gather
+    # and deploy); the turn's clock is still the step's.
+    step_ended: Callable[[Campaign, Turn, Step], Campaign] | None = None
+    # --- might (OG4): what the rule adds to a kingdom's might (P1), live and final ---
+    might: Callable[[Campaign, Kingdom], int] | None = None
     # --- the bots (campaign.rules.bots), deciding at random with `rng` ---
     # The purchases a kingdom's bot adds to its winter's list, as the file's entries.
     bot_purchases: Callable[[Campaign, str, random.Random], list[dict[str, Any]]] | None = None
