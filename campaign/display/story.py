@@ -19,6 +19,7 @@ from typing import Any
 
 from campaign.display import optional
 from campaign.display.svg import FONTS, SVG_NS, coordinate, element, text_element
+from campaign.rules.scoring import ARMY_MIGHT
 from campaign.rules.state import Season
 
 type Json = Mapping[str, Any]
@@ -100,6 +101,7 @@ class Standing:
     change: str
     eliminated: int | None = None
     notes: tuple[str, ...] = ()  # what the options on add to its line (milestones held)
+    sources: tuple[tuple[str, int], ...] = ()  # its might by source (`might_by_source`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +159,25 @@ def leaderboard(
                 ),
                 eliminated=kingdom.get("eliminated"),
                 notes=optional.standing_notes(options, kingdom),
+                sources=might_by_source(score, kingdom, options),
             )
         )
     since = month_label(previous.get("clock") or {}) if previous is not None else ""
     return Leaderboard(tuple(standings), since, optional.might_words(options))
+
+
+def might_by_source(
+    score: Json, kingdom: Json, options: Mapping[str, object]
+) -> tuple[tuple[str, int], ...]:
+    """A kingdom's might by where it comes from (P1, OG4): its settlements (the capital
+    3), its armies (5 each), its pitched battles won at the tabletop, then what each option
+    on brings (milestones); each source with some might."""
+    armies = ARMY_MIGHT * int(score.get("armies") or 0)
+    wins = int(kingdom.get("pitched_wins") or 0)
+    brought = optional.might_sources(options, kingdom)
+    settlements = int(score.get("might") or 0) - armies - wins - sum(n for _, n in brought)
+    found = (("settlements", settlements), ("armies", armies), ("tabletop wins", wins), *brought)
+    return tuple((source, n) for source, n in found if n)
 
 
 def banner_of(kingdom: str, banners: Mapping[str, Banner], name: object = None) -> Banner:

@@ -28,6 +28,7 @@ from campaign.display import history, report, story
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg.legend import legend_list
 from campaign.display.mapsvg.scene import capital_of, looks_of
+from campaign.display.optional import standing_notes
 from campaign.forms import MAX_SNAPSHOT, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
@@ -352,6 +353,7 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
     kingdom = next(k for k in data["kingdoms"] if k["id"] == me)
     carried = {s["carrying"] for s in data["ships"] if s["carrying"]}
     names = names_of(data, membership.campaign.gazetteer, [membership])
+    score = next((s for s in data["scores"] if s["kingdom"] == me), None)
     return render(
         request,
         "campaign/kingdom.html",
@@ -396,7 +398,9 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
                 if t["owner"] == me and t["settlement"]
             ],
             "tiles": sum(1 for t in data["tiles"] if t["owner"] == me),
-            "score": next((s for s in data["scores"] if s["kingdom"] == me), None),
+            "score": score,
+            "might_sources": story.might_by_source(score or {}, kingdom, data["options"]),
+            "held": standing_notes(data["options"], kingdom),
             "owed": asks_of(
                 slug,
                 data["pending"],

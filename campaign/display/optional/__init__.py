@@ -55,6 +55,9 @@ STANDING_NOTES: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, ...]]] = M
     {milestones.OPTION: milestones.standing_notes}
 )
 MIGHT_WORDS: Mapping[str, str] = MappingProxyType({milestones.OPTION: milestones.MIGHT_WORDS})
+MIGHT_SOURCES: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, int]]] = MappingProxyType(
+    {milestones.OPTION: milestones.might_source}
+)
 
 
 def standing_notes(options: Mapping[str, object], kingdom: Mapping[str, Any]) -> tuple[str, ...]:
@@ -64,6 +67,17 @@ def standing_notes(options: Mapping[str, object], kingdom: Mapping[str, Any]) ->
         for row in switched_on(options)
         if row.name in STANDING_NOTES
         for note in STANDING_NOTES[row.name](kingdom)
+    )
+
+
+def might_sources(
+    options: Mapping[str, object], kingdom: Mapping[str, Any]
+) -> tuple[tuple[str, int], ...]:
+    """The might each option a campaign turns on brings the kingdom (OG4), by its source."""
+    return tuple(
+        MIGHT_SOURCES[row.name](kingdom)
+        for row in switched_on(options)
+        if row.name in MIGHT_SOURCES
     )
 
 

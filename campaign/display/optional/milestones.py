@@ -67,6 +67,11 @@ EVENT_WORDINGS: Mapping[EventType, Wording] = {
 MIGHT_WORDS = "2 per milestone held (option OW14)"
 
 
+def might_source(kingdom: Mapping[str, Any]) -> tuple[str, int]:
+    """The might a kingdom's milestones bring (OW14), as a source of its might."""
+    return ("milestones", 2 * len(kingdom.get("milestones") or ()))
+
+
 def standing_notes(kingdom: Mapping[str, Any]) -> tuple[str, ...]:
     """The milestones a kingdom holds, as its line on the leaderboard names them."""
     held = kingdom.get("milestones") or ()

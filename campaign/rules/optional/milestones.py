@@ -237,7 +237,6 @@ RULE = OptionalRule(
         "OW14).",
         default=False,
         switch=True,
-        offered=False,  # until its pages are built: the engine plays it, nobody chooses it
     ),
     fields={"kingdoms[]": ("milestones", "first_capital")},
     read={"kingdoms[]": _kingdom_fields},

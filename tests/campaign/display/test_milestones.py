@@ -49,3 +49,21 @@ def test_the_leaderboard_names_each_kingdoms_milestones_and_counts_their_might()
     off = story.leaderboard({**data, "options": {}}, banners={})
     assert off.might_terms == ()
     assert off.standings[0].notes == ()
+
+
+def test_might_by_source_splits_settlements_armies_wins_and_milestones():
+    """P1 and OW14: Red's 31 might are 2 armies (10), 1 tabletop win, 2 milestones (4), and
+    16 from its settlements; without the option, no milestones' share."""
+    score = {"kingdom": "red", "might": 31, "armies": 2}
+    red = {"id": "red", "pitched_wins": 1, "milestones": ["empire", "warlord"]}
+    assert story.might_by_source(score, red, {"milestones": True}) == (
+        ("settlements", 16),
+        ("armies", 10),
+        ("tabletop wins", 1),
+        ("milestones", 4),
+    )
+    assert story.might_by_source({**score, "might": 27}, {**red, "milestones": []}, {}) == (
+        ("settlements", 16),
+        ("armies", 10),
+        ("tabletop wins", 1),
+    )

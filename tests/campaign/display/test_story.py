@@ -378,7 +378,10 @@ def test_p2_the_leaderboard_shares_the_first_place_of_kingdoms_still_tied(client
     rows = tables_of(leaderboard_section(page))["numbers"][1:]
     assert [row[0] for row in rows] == ["1", "1"]
     names = {row[1] for row in rows}
-    assert names == {"R Red Elves ruled by alice", "B Blue Dwarfs ruled by bob"}
+    assert names == {  # each with its might by source (P1): 14 = 9 + 5
+        "R Red Elves ruled by alice settlements 9 · armies 5",
+        "B Blue Dwarfs ruled by bob settlements 9 · armies 5",
+    }
     # The kingdoms stand as the setup left them: there is no earlier end to compare with.
     assert {row[3] for row in rows} == {"\N{EN DASH}"}
     assert since(page) == "Since last month"
