@@ -2,6 +2,7 @@
 
 from dataclasses import replace
 
+from campaign.rules import optional
 from campaign.rules.hexmap import Hex, Terrain
 from campaign.rules.orders import army_count, take_control
 from campaign.rules.players import order_by_count
@@ -49,6 +50,8 @@ def _terrain(campaign: Campaign, turn: Turn) -> Campaign:
 
 def _slowed(campaign: Campaign, start: Hex, end: Hex) -> bool:
     if Settlement.CITY in (campaign.settlement(start), campaign.settlement(end)):
+        return False
+    if optional.terrain_spared(campaign, start, end):  # the optional rules' march (OW11)
         return False
     tiles = campaign.map.tiles
     rough = {Terrain.MOUNTAINS, Terrain.FOREST}

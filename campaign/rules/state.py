@@ -251,6 +251,7 @@ class PurchaseKind(StrEnum):
     ARMY = "army"
     DISBAND = "disband"
     QUEST = "quest"  # optional.wizards (OA6): a hero sent to a Wizard's tower
+    ROAD = "road"  # optional.roads (OW9): a road between two tiles of the kingdom's
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +264,7 @@ class Purchase:
     army: str | None = None
     hero: str | None = None  # a quest's hero (OA6), and his points
     points: int | None = None
+    to: Hex | None = None  # a road's other end (optional.roads, OW9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +396,7 @@ class Campaign:
     extra: JsonObject = field(default_factory=dict)
     towers: frozenset[Hex] = frozenset()  # optional.wizards (OA5): never explored or entered
     artefacts: tuple[Artefact, ...] = ()  # optional.wizards (OA8): the pool, in its order
+    roads: frozenset[tuple[Hex, Hex]] = frozenset()  # optional.roads (OW9): each pair in order
 
     def kingdom(self, kingdom_id: str) -> Kingdom:
         for kingdom in self.kingdoms:

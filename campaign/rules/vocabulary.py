@@ -63,6 +63,7 @@ class EventType(StrEnum):
     CAPITAL_NAMED = "capital-named"
     BUILT = "built"
     QUEST = "quest"  # option wizards (OA6)
+    ROAD_BUILT = "road-built"  # option roads (OW9)
     RESOURCES_LOST = "resources-lost"
     STARVED = "starved"
     NO_ROOM = "no-room"
@@ -99,5 +100,6 @@ class OptionName(StrEnum):
     WIZARDS = "wizards"  # options OA4 to OA11
     COMMON_DECK = "common_deck"  # options OA12 and OA13
     SIEGES = "sieges"  # options OA14 and OA15
+    ROADS = "roads"  # options OW9 to OW11
     MILESTONES = "milestones"  # options OW12 to OW14
     YEARLY_EVENT = "yearly_event"  # option OW15

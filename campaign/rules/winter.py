@@ -370,6 +370,8 @@ def _describe(purchase: Purchase) -> dict[str, object]:
         described["ally"] = purchase.ally
     if purchase.hero is not None:
         described |= {"hero": purchase.hero, "points": purchase.points}
+    if purchase.to is not None:
+        described["to"] = list(purchase.to)
     return described
 
 

@@ -48,6 +48,9 @@ def tab_to(page: Page, selector: str) -> None:
 
 
 def focused_hex(page: Page) -> tuple[int, int]:
+    """The tile that has the focus, once one has: in a board htmx swaps in, the map gives
+    the focus back to the tile chosen as it is set up, a moment after the swap."""
+    page.wait_for_function("() => document.activeElement?.matches('g.hex')")
     q, r = page.evaluate("document.activeElement.getAttribute('data-hex')").split(",")
     return int(q), int(r)
 

@@ -664,3 +664,34 @@ def test_a_kingdom_without_a_home_deploys_nothing():
     )
     assert data["pending"] == [{"kind": "deploy", "kingdom": "red", "armies": ["red-1"]}]
     assert all(a["deploy"]["red"] == [] for a in answers(data, 5))
+
+
+def test_with_roads_a_bot_buys_a_road_from_its_road_linked_land_half_the_time():
+    """Option roads (OW9): half the time a bot adds a road from a tile joined to its capital
+    by roads to a tile of its own next to it with none yet, never across water nor where a
+    road is; the engine builds it."""
+    data = position(
+        clock=(1, "winter", 0, "build"),
+        map=make_map(2, water_edges=[((0, 0), (0, 1))]),
+        tiles=[
+            tile((0, 0), "red", "city"),
+            tile((1, 0), "red"),
+            tile((0, 1), "red"),
+            tile((2, 0), "red"),
+        ],
+        capitals={"red": (0, 0)},
+        options={"roads": True},
+        roads=[[[0, 0], [1, 0]]],
+        kingdom_fields={"red": {"gold": 5}},
+    )
+    bought = [a["purchases"]["red"] for a in answers(asked(data), 400)]
+    roads = [p for ps in bought for p in ps if p.get("build") == "road"]
+    assert about(len(roads) / len(bought), 0.5, within=0.08)
+    # From [0, 0] or [1, 0] (road-linked) to a tile of Red's next to it: [1, 0] to [2, 0] or
+    # to [0, 1]; never [0, 0]-[0, 1] (across water) nor [0, 0]-[1, 0] (built already).
+    assert {(tuple(p["hex"]), tuple(p["to"])) for p in roads} == {
+        ((1, 0), (2, 0)),
+        ((1, 0), (0, 1)),
+    }
+    built = adjudicate({**asked(data), "inputs": {"purchases": {"red": roads[:1], "blue": []}}})
+    assert sorted([roads[0]["hex"], roads[0]["to"]]) in built["roads"]

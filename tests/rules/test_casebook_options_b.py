@@ -1,5 +1,6 @@
 """The rules casebook for the campaign options of part B (campaign-options.md) that the
-engine plays so far: `milestones` (OW12 to OW14) and `yearly_event` (OW15). Each test is
+engine plays so far: `roads` (OW9 to OW11), `milestones` (OW12 to OW14) and
+`yearly_event` (OW15). Each test is
 one case, named after its rule, with the document's worked examples among them; its
 docstring states the position and what must happen. Positions are those of the summer and
 winter casebooks, on a hexagon of plains around [0, 0], Red's capital [0, 0] and Blue's
@@ -21,13 +22,16 @@ from tests.rules.casebook import (
     hexagon,
     kingdom,
     make_map,
+    move,
+    order,
     position,
     refusal,
     tile,
     tile_at,
 )
 from tests.rules.test_casebook_setup import at_setup
-from tests.rules.test_casebook_winter import HOMES, purse, winter
+from tests.rules.test_casebook_summer import orders, upright
+from tests.rules.test_casebook_winter import HOMES, HUNGRY_BLUE, buy, purse, winter
 
 YEARLY_EVENT = {"yearly_event": True}
 
@@ -422,3 +426,175 @@ def test_ow13_an_eliminated_kingdom_holding_a_milestone_is_refused():
     data["armies"] = [a for a in data["armies"] if a["kingdom"] == "red"]
     refused = refusal(data)
     assert (refused.code, refused.field) == ("eliminated-holds-milestone", "kingdoms[1].milestones")
+
+
+# --- roads (OW9 to OW11) -------------------------------------------------------------------------
+
+ROADS = {"roads": True}
+
+
+def a_road(a: tuple[int, int], b: tuple[int, int]) -> Json:
+    return {"build": "road", "hex": list(a), "to": list(b)}
+
+
+def building_roads(*purchases: Json, tiles: list[Json], gold: int = 3, **extra: Any) -> Json:
+    """Winter's build step with `roads` on: Red buys `purchases` with `gold`; Blue, short of
+    food with its hungry army, makes the engine stop at the feed step, Red's purse read."""
+    return winter(
+        "build",
+        tiles=[*HOMES, *tiles],
+        armies=[HUNGRY_BLUE],
+        inputs=buy(red=list(purchases)),
+        options=ROADS,
+        kingdom_fields={"red": {"gold": gold}},
+        **extra,
+    )
+
+
+def test_ow9_a_road_between_two_tiles_of_the_kingdoms_costs_a_gold():
+    """Red buys a road from its capital [0, 0] to its tile [1, 0]: 1 gold, and `roads` holds
+    the pair, in [q, r] order whichever way it was bought."""
+    data = building_roads(a_road((1, 0), (0, 0)), tiles=[tile((1, 0), "red")])
+
+    after = adjudicate(data)
+
+    assert after["roads"] == [[[0, 0], [1, 0]]]
+    assert purse(after, "red")[0] == 2
+    assert happened(after, "road-built") == [
+        {"type": "road-built", "kingdom": "red", "hex": [1, 0], "to": [0, 0]}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tiles", "roads", "gold", "reason"),
+    [
+        ([tile((1, 0), "blue")], [], 3, "does not control both"),  # a tile not Red's
+        ([tile((1, 0), "red")], [[[0, 0], [1, 0]]], 3, "already"),  # a road there
+        ([tile((1, 0), "red")], [], 0, "gold"),  # too little gold
+    ],
+)
+def test_ow9_a_road_not_possible_at_its_moment_is_skipped_with_its_reason(
+    tiles, roads, gold, reason
+):
+    """Part B's settled points: a road whose tile is not the kingdom's, that is built
+    already, or that Red cannot pay is skipped as W5 skips a purchase, and costs nothing."""
+    data = building_roads(a_road((0, 0), (1, 0)), tiles=tiles, gold=gold, roads=roads)
+
+    after = adjudicate(data)
+
+    (skipped,) = happened(after, "purchase-skipped")
+    assert skipped["purchase"] == {"kind": "road", "hex": [0, 0], "to": [1, 0]}
+    assert reason in skipped["reason"]
+    assert purse(after, "red")[0] == gold
+    assert after["roads"] == roads
+
+
+@pytest.mark.parametrize(
+    ("to", "board"),
+    [
+        ((2, 0), make_map(3)),  # not adjacent
+        ((1, 0), make_map(3, terrain={(1, 0): "marsh"})),  # no army enters marsh
+        ((1, 0), make_map(3, water_edges=[((0, 0), (1, 0))])),  # across a water edge
+    ],
+)
+def test_ow9_a_road_that_can_never_be_is_refused_naming_the_purchase(to, board):
+    """Part B's settled points: a road purchase whose tiles are not two adjacent map tiles
+    armies may enter, or that crosses a water edge, refuses the file, naming it."""
+    data = building_roads(a_road((0, 0), to), tiles=[tile((1, 0), "red")], map=board)
+
+    refused = refusal(data)
+
+    assert (refused.code, refused.field) == ("bad-road", "inputs.purchases.red[0]")
+
+
+@pytest.mark.parametrize(
+    ("roads", "code", "field"),
+    [
+        ([[[0, 0], [2, 0]]], "bad-road", "roads[0]"),  # not adjacent
+        ([[[0, 0], [1, 0]], [[1, 0], [0, 0]]], "road-twice", "roads[1]"),  # either way round
+    ],
+)
+def test_ow9_a_road_of_the_file_that_cannot_be_is_refused(roads, code, field):
+    refused = refusal(building_roads(tiles=[], roads=roads))
+    assert (refused.code, refused.field) == (code, field)
+
+
+def test_ow9_input_roads_in_any_order_are_written_each_pair_and_the_list_in_qr_order():
+    data = building_roads(tiles=[], roads=[[[1, 0], [0, 0]], [[-1, 0], [0, 0]]])
+    assert adjudicate(data)["roads"] == [[[-1, 0], [0, 0]], [[0, 0], [1, 0]]]
+
+
+def test_ow10_example_1_trade_from_the_road_linked_city_and_villages():
+    """Capital [0, 0]; roads [0, 0]-[1, 0], [1, 0]-[2, 0], [1, 0]-[1, -1]; city [2, 0],
+    village [1, -1], village [3, -1] with no road: trade 1 + (1 // 2) = 1 gold, told as a
+    gain of the gathering."""
+    tiles = [
+        tile((1, 0), "red"),
+        tile((2, 0), "red", "city"),
+        tile((1, -1), "red", "village"),
+        tile((3, -1), "red", "village"),
+    ]
+    roads = [[[0, 0], [1, 0]], [[1, 0], [2, 0]], [[1, -1], [1, 0]]]
+    data = winter("gather", tiles=[*HOMES, *tiles], options=ROADS, roads=roads)
+
+    after = adjudicate(data)
+
+    red = happened(after, "gathered")[0]
+    assert red["gains"] == [{"source": "trade", "gold": 1, "food": 0}]
+    assert purse(after, "red") == (2 + 1 + 1, 2)  # capital 2, city 1, trade 1; 2 villages
+
+
+def test_ow10_example_2_a_road_tile_lost_breaks_the_link_and_the_roads_stay():
+    """Blue takes [1, 0]: Red's road link to [2, 0] and [1, -1] is broken, trade 0; the
+    roads stay."""
+    tiles = [
+        tile((1, 0), "blue"),
+        tile((2, 0), "red", "city"),
+        tile((1, -1), "red", "village"),
+    ]
+    roads = [[[0, 0], [1, 0]], [[1, 0], [2, 0]], [[1, -1], [1, 0]]]
+    data = winter("gather", tiles=[*HOMES, *tiles], options=ROADS, roads=roads)
+
+    after = adjudicate(data)
+
+    assert "gains" not in happened(after, "gathered")[0]
+    assert after["roads"] == sorted(roads)  # every road stays, in [q, r] order
+
+
+def test_ow10_a_kingdom_without_a_capital_trades_nothing_and_fortresses_bring_none():
+    """Decided: fortresses bring no trade; and without a capital, nothing is road-linked."""
+    tiles = [tile((1, 0), "red", "fortress"), tile((2, 0), "red", "city")]
+    roads = [[[0, 0], [1, 0]], [[1, 0], [2, 0]]]
+    with_capital = winter("gather", tiles=[*HOMES, *tiles], options=ROADS, roads=roads)
+    without = winter(
+        "gather", tiles=[*HOMES, *tiles], options=ROADS, roads=roads, capitals={"blue": (-3, 3)}
+    )
+
+    assert happened(adjudicate(with_capital), "gathered")[0]["gains"] == [
+        {"source": "trade", "gold": 1, "food": 0}  # the city alone
+    ]
+    assert "gains" not in happened(adjudicate(without), "gathered")[0]
+
+
+@pytest.mark.parametrize(("roads", "stands"), [([[[0, 0], [1, 0]]], True), ([], False)])
+def test_ow11_example_3_a_march_along_a_road_spares_the_terrain(roads, stands):
+    """red-1 moves from [0, 0] (plains) to [1, 0] (forest): along a road it stays upright;
+    without the road it lies down (R1)."""
+    data = position(
+        map=make_map(3, terrain={(1, 0): "forest"}),
+        tiles=[tile((0, 0), "red"), tile((1, 0), "red"), tile((-2, 0), "blue")],
+        armies=[army("red-1", (0, 0)), army("blue-1", (-2, 0))],
+        inputs=orders(red=[move("red-1", (1, 0))], blue=[order("blue-1", "defend")]),
+        options=ROADS,
+        roads=roads,
+    )
+
+    after = adjudicate(data)
+
+    assert upright(after, "red-1") is stands
+
+
+def test_og1_roads_with_the_option_off_are_refused():
+    data = building_roads(tiles=[], roads=[[[0, 0], [1, 0]]])
+    data["options"].pop("roads")
+    assert (refusal(data).code, refusal(data).field) == ("option-off", "roads")

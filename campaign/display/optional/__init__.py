@@ -14,6 +14,7 @@ from campaign.display.optional import (
     army_limits,
     common_deck,
     milestones,
+    roads,
     sieges,
     wizards,
     yearly_event,
@@ -41,12 +42,17 @@ CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(
 # The words of the events only an optional rule's play records (the report, the chronicle
 # and the winter ledger word them by this table beside the core game's).
 EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
-    {**wizards.EVENT_WORDINGS, **milestones.EVENT_WORDINGS, **yearly_event.EVENT_WORDINGS}
+    {
+        **wizards.EVENT_WORDINGS,
+        **roads.EVENT_WORDINGS,
+        **milestones.EVENT_WORDINGS,
+        **yearly_event.EVENT_WORDINGS,
+    }
 )
 
 # What the optional rules add to or take from a kingdom's gathering, by the source a
 # `gathered` event's `gains` name (OG7's gather).
-GAIN_NAMES: Mapping[str, str] = MappingProxyType(dict(yearly_event.GAIN_NAMES))
+GAIN_NAMES: Mapping[str, str] = MappingProxyType({**roads.GAIN_NAMES, **yearly_event.GAIN_NAMES})
 
 
 # What an option adds to a kingdom's line on the leaderboard (the milestones it holds), and

@@ -439,6 +439,18 @@ def _tithe(json: Json) -> Tithe:
     )
 
 
+# What the file's own `build` makes (an optional rule's builds are its entries: a road).
+OWN_BUILDS = frozenset(
+    {
+        PurchaseKind.VILLAGE,
+        PurchaseKind.CITY,
+        PurchaseKind.FORTRESS,
+        PurchaseKind.CAPITAL,
+        PurchaseKind.SHIP,
+    }
+)
+
+
 def _purchase(json: Json, options: Options) -> Purchase:
     fields = _fields(
         json, "inputs.purchases[]", options,
@@ -459,7 +471,7 @@ def _purchase(json: Json, options: Options) -> Purchase:
         json.child("hex").refuse("missing-field", "A build or a recruit needs 'hex'.")
     if "build" in fields:
         kind = fields["build"].choice(PurchaseKind)
-        if kind in (PurchaseKind.ARMY, PurchaseKind.DISBAND) or "ally" in fields:
+        if kind not in OWN_BUILDS or "ally" in fields:
             fields["build"].refuse(
                 "unknown-value", "Build a village, city, fortress, capital or ship."
             )

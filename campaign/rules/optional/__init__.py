@@ -18,6 +18,7 @@ from campaign.rules.optional import (
     army_limits,
     common_deck,
     milestones,
+    roads,
     sieges,
     wizards,
     yearly_event,
@@ -52,6 +53,7 @@ RULES: tuple[OptionalRule, ...] = (
     wizards.RULE,
     common_deck.RULE,
     sieges.RULE,
+    roads.RULE,
     milestones.RULE,
     yearly_event.RULE,
 )
@@ -99,8 +101,14 @@ def written(options: Options, where: str, part: object) -> Mapping[str, object]:
 
 
 def purchase_keys(options: Options) -> tuple[str, ...]:
-    """The keys of the purchases the rules that are on add (a purchase names one action)."""
-    return tuple(p.entry.key for rule in each(options) for p in rule.purchases.values())
+    """The keys of the purchases the rules that are on add (a purchase names one action),
+    bar those given by one of the file's own actions (a road is a `build`)."""
+    return tuple(
+        p.entry.key
+        for rule in each(options)
+        for p in rule.purchases.values()
+        if not p.entry.rides_on
+    )
 
 
 def purchase_entry(options: Options, fields: Mapping[str, Json]) -> Entry[Purchase] | None:
@@ -172,6 +180,18 @@ def explored(
             if instead is not None:
                 return instead
     return None
+
+
+# --- summer: reform (R1 with OW11) ----------------------------------------------------------
+
+
+def terrain_spared(campaign: Campaign, start: Hex, end: Hex) -> bool:
+    """Whether a rule that is on spares a move from `start` to `end` from lying down for
+    terrain (OW11: along a road)."""
+    return any(
+        rule.terrain_spared is not None and rule.terrain_spared(campaign, start, end)
+        for rule in each(campaign.options)
+    )
 
 
 # --- an army raised (S3, W5) -----------------------------------------------------------------

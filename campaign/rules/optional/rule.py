@@ -89,6 +89,9 @@ class Entry[T]:
     key: str
     read: Callable[[Json, Mapping[str, Json]], T]
     write: Callable[[T], dict[str, object]]
+    # The file's own action the entry is given by, when its key is none ("build" for a
+    # road's `to`): that action counts as the purchase's one action.
+    rides_on: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +144,9 @@ class OptionalRule:
     # A unit explores `to` (O5) with `dice`, its two dice, to which a rule may add: None
     # goes on as usual; a campaign replaces the move and the exploration.
     explored: Callable[[Campaign, Unit, Hex, list[int], Turn], Campaign | None] | None = None
+    # --- summer: reform (R1) ---
+    # A move from `start` to `end` the rule spares from lying down for terrain (OW11).
+    terrain_spared: Callable[[Campaign, Hex, Hex], bool] | None = None
     # --- an army raised (setup's starting army, a winter's recruit) ---
     # The new army, with what the rule gives it; `judged_at` is where it is raised.
     army_raised: Callable[[Campaign, Army, Hex], Army] | None = None
