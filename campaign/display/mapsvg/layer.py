@@ -3,7 +3,7 @@
 never names an option itself."""
 
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -12,6 +12,8 @@ from campaign.rules.hexmap import Hex
 
 type DrawOnHex = Callable[[ET.Element, float, float], None]
 type DrawSymbol = Callable[[ET.Element, str], None]
+# A line from one hex's centre to another's: the group, then x1, y1, x2, y2.
+type DrawSegment = Callable[[ET.Element, float, float, float, float], None]
 
 
 class WordsAt(StrEnum):
@@ -37,13 +39,17 @@ class MapLayer:
     `campaign.rules.options`; `marks` reads from the campaign file the hexes it marks, each
     with what a tap on it says (said where `words_at` puts it); a marked hex's group
     carries `hex_class`, and `draw` (if any) draws on it, centred on the hex, above its
-    settlement and below the contested ring; `legend` are its lines in the legend."""
+    settlement and below the contested ring; `segments` reads the pairs of hexes it joins
+    (a track from tile to tile), each drawn by `draw_segment` from centre to centre, above the hexes and below
+    the units; `legend` are its lines in the legend."""
 
     option: str
     marks: Callable[[Mapping[str, Any]], Mapping[Hex, str]]
     words_at: WordsAt = WordsAt.SETTLEMENT
     hex_class: str = ""
     draw: DrawOnHex | None = None
+    segments: Callable[[Mapping[str, Any]], Sequence[tuple[Hex, Hex]]] | None = None
+    draw_segment: DrawSegment | None = None
     legend: tuple[LegendSymbol, ...] = ()
 
 

@@ -99,6 +99,7 @@ def draw_ground(
         _draw_hex(layer, h, scene)
     draw_shores(root, scene.terrain)
     draw_water_edges(root, scene.water_edges)
+    _draw_segments(root, data, scene)
     # Tokens go above every hex, so that one reaching past its hex's edge is never hidden.
     tokens = element(root, "g", {"class": "units"})
     for h in sorted(scene.units, key=lambda h: (h[1], h[0])):
@@ -108,6 +109,19 @@ def draw_ground(
     if last_moves:
         draw_moves(root, defs, last_month_moves(data), scene.looks, scene.terrain, scene.names)
     return ET.tostring(root, encoding="unicode")
+
+
+def _draw_segments(root: ET.Element, data: Mapping[str, Any], scene: Scene) -> None:
+    """What the optional rules' layers join from tile to tile, drawn from hex centre to hex
+    centre, those between two hexes of the map."""
+    for marked in scene.optional:
+        layer = marked.layer
+        if layer.segments is None or layer.draw_segment is None:
+            continue
+        group = element(root, "g", {"class": f"{layer.option}-segments", "pointer-events": "none"})
+        for a, b in layer.segments(data):
+            if a in scene.terrain and b in scene.terrain:
+                layer.draw_segment(group, *centre(a), *centre(b))
 
 
 def _svg(data: Mapping[str, Any], scene: Scene, focus: Sequence[Hex]) -> ET.Element:

@@ -24,7 +24,7 @@ from campaign.rules.options import switched_on
 from campaign.rules.vocabulary import EventType
 
 MAP_LAYERS: Mapping[str, MapLayer] = MappingProxyType(
-    {layer.option: layer for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER)}
+    {layer.option: layer for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER, roads.MAP_LAYER)}
 )
 
 CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(

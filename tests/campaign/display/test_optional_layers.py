@@ -19,7 +19,6 @@ NOT_ON_THE_MAP = {
     "army_limits": "its licences and limits are on the army lists and the battle card",
     "common_deck": "its deck is on the battle card",
     "milestones": "its holders are a matter of the standings, not of the map",
-    "roads": "not drawn yet: its layer comes with its pages (issue 38), before it is offered",
     "yearly_event": "a revolt's razed settlements are drawn as any razed tile",
 }
 DISPLAY = Path(mapsvg.__file__).parent.parent
