@@ -3,6 +3,7 @@ public to every viewer; a tap on a tile it runs through says so; the legend has 
 with the option off, nothing of it is drawn. Its events in words."""
 
 import re
+from typing import Any
 
 from campaign.display import events
 from campaign.display.mapsvg.geometry import centre
@@ -15,13 +16,15 @@ from tests.rules.casebook import make_map, position, tile
 ROADS = [[[0, 0], [1, 0]], [[1, -1], [1, 0]]]
 
 
-def with_roads(on: bool = True) -> dict[str, object]:
-    return position(
+def with_roads(on: bool = True) -> dict[str, Any]:
+    data = position(
         map=make_map(2),
         tiles=[tile((0, 0), "red", "city"), tile((1, 0), "red"), tile((1, -1), "red")],
         options={"roads": True} if on else {},
-        **({"roads": ROADS} if on else {}),
     )
+    if on:
+        data["roads"] = ROADS
+    return data
 
 
 def test_each_road_is_drawn_from_tile_centre_to_tile_centre():
@@ -30,7 +33,8 @@ def test_each_road_is_drawn_from_tile_centre_to_tile_centre():
         r'<line class="road" x1="([^"]+)" y1="([^"]+)" x2="([^"]+)" y2="([^"]+)"', drawn
     )
     expected = {
-        tuple(coordinate(v) for v in (*centre(tuple(a)), *centre(tuple(b)))) for a, b in ROADS
+        tuple(coordinate(v) for v in (*centre((a[0], a[1])), *centre((b[0], b[1]))))
+        for a, b in ROADS
     }
     assert set(lines) == expected
     assert "a road runs through it" in drawn  # the words of a tap on [0, 0], [1, 0], [1, -1]
