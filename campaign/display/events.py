@@ -294,7 +294,7 @@ def _eliminated(d: Describer, e: Event) -> Line:
 
 def _gathered(d: Describer, e: Event) -> Line:
     told = f"{d.k(e['kingdom'])} gathered {e['gold']} gold and {e['food']} food"
-    return Line(f"{told}{_with_gains(e)}.")
+    return Line(f"{told}{_with_gains(e, d.names)}.")
 
 
 def _tithe(d: Describer, e: Event) -> Line:
@@ -389,12 +389,13 @@ def _found_no_port(d: Describer, e: Event) -> str:
 
 def _gathered_own(d: Describer, e: Event) -> str:
     told = f"Gathered {e['gold']} gold and {e['food']} food{_tile_by_tile(e, d.names)}"
-    return f"{told}{_with_gains(e)}."
+    return f"{told}{_with_gains(e, d.names)}."
 
 
-def _with_gains(gathered: Event) -> str:
+def _with_gains(gathered: Event, names: Names) -> str:
     """What the optional rules added or took (OG7's gather): "; the trade fair 1 gold",
-    "; the hard frost took 1 food", "; the hard frost took nothing" ("" for none)."""
+    "; the hard frost took 1 food", "; the hard frost took nothing", "; trade along the
+    roads 1 gold (from Harrowby, Stonewick)" ("" for none)."""
     parts = []
     for gain in as_list(gathered.get("gains")):
         source = GAIN_NAMES.get(str(gain.get("source")), str(gain.get("source")))
@@ -404,6 +405,9 @@ def _with_gains(gathered: Event) -> str:
             for n, what in amounts
             if n
         ]
+        brought = [names.place(h) for h in as_list(gain.get("tiles"))]
+        if said and brought:
+            said[-1] += f" (from {words_list(brought)})"
         parts += said or [f"{source} took nothing"]
     return f"; {', '.join(parts)}" if parts else ""
 

@@ -249,7 +249,10 @@ def gather(campaign: Campaign, turn: Turn) -> Campaign:
 
 
 def _gain_told(gain: Gain) -> dict[str, object]:
-    return {"source": gain.source, "gold": gain.gold, "food": gain.food}
+    told: dict[str, object] = {"source": gain.source, "gold": gain.gold, "food": gain.food}
+    if gain.tiles:
+        told["tiles"] = [list(h) for h in gain.tiles]
+    return told
 
 
 def _linked(campaign: Campaign, kingdom_id: str) -> frozenset[Hex] | None:

@@ -539,8 +539,8 @@ def test_ow10_example_1_trade_from_the_road_linked_city_and_villages():
 
     after = adjudicate(data)
 
-    red = happened(after, "gathered")[0]
-    assert red["gains"] == [{"source": "trade", "gold": 1, "food": 0}]
+    red = happened(after, "gathered")[0]  # with the city and the village that brought it
+    assert red["gains"] == [{"source": "trade", "gold": 1, "food": 0, "tiles": [[1, -1], [2, 0]]}]
     assert purse(after, "red") == (2 + 1 + 1, 2)  # capital 2, city 1, trade 1; 2 villages
 
 
@@ -571,7 +571,7 @@ def test_ow10_a_kingdom_without_a_capital_trades_nothing_and_fortresses_bring_no
     )
 
     assert happened(adjudicate(with_capital), "gathered")[0]["gains"] == [
-        {"source": "trade", "gold": 1, "food": 0}  # the city alone
+        {"source": "trade", "gold": 1, "food": 0, "tiles": [[2, 0]]}  # the city alone
     ]
     assert "gains" not in happened(adjudicate(without), "gathered")[0]
 

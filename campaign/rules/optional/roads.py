@@ -114,19 +114,20 @@ def road_linked(campaign: Campaign, kingdom_id: str) -> frozenset[Hex]:
     return frozenset(reached)
 
 
-def trade(campaign: Campaign, kingdom_id: str) -> int:
+def trade(campaign: Campaign, kingdom_id: str) -> Gain:
     """OW10: a gold per road-linked city (not the capital), a gold per two road-linked
-    villages, rounded down."""
+    villages, rounded down; with the cities and villages that bring it."""
     linked = road_linked(campaign, kingdom_id)
     capital = campaign.kingdom(kingdom_id).capital
-    cities = sum(1 for h in linked if h != capital and campaign.settlement(h) is Settlement.CITY)
-    villages = sum(1 for h in linked if campaign.settlement(h) is Settlement.VILLAGE)
-    return cities + villages // 2
+    cities = sorted(h for h in linked if h != capital and campaign.settlement(h) is Settlement.CITY)
+    villages = sorted(h for h in linked if campaign.settlement(h) is Settlement.VILLAGE)
+    gold = len(cities) + len(villages) // 2
+    return Gain(TRADE, gold=gold, tiles=tuple(sorted(cities + villages)) if gold else ())
 
 
 def _gains(campaign: Campaign, kingdom_id: str, turn: Turn) -> Sequence[Gain]:
-    gold = trade(campaign, kingdom_id)
-    return (Gain(TRADE, gold=gold),) if gold else ()
+    traded = trade(campaign, kingdom_id)
+    return (traded,) if traded.gold else ()
 
 
 # --- marching (OW11) --------------------------------------------------------------------------

@@ -97,11 +97,13 @@ class Entry[T]:
 @dataclass(frozen=True, slots=True)
 class Gain:
     """Gold and food an optional rule adds to a kingdom's gathering (OG7's gather), or takes
-    from it (a negative amount), and where it comes from ("fair", "frost")."""
+    from it (a negative amount), where it comes from ("fair", "frost"), and the tiles that
+    brought it, if any (trade's cities and villages)."""
 
     source: str
     gold: int = 0
     food: int = 0
+    tiles: tuple[Hex, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,3 +53,15 @@ def test_a_road_built_is_told_with_its_two_places():
     }  # fmt: skip
     line = events.describe(built, Names({"red": "Red Elves"})).text
     assert line.startswith("Red Elves built a road from ")
+
+
+def test_trade_is_told_in_the_gathering_with_the_settlements_that_brought_it():
+    gathered = {
+        "year": 1, "season": "winter", "month": 0, "step": "gather", "type": "gathered",
+        "kingdom": "red", "gold": 4, "food": 1, "tiles": [],
+        "gains": [{"source": "trade", "gold": 1, "food": 0, "tiles": [[1, -1], [2, 0]]}],
+    }  # fmt: skip
+    names = Names({"red": "Red Elves"})
+    line = events.describe(gathered, names).text
+    where = f"{names.place([1, -1])}, {names.place([2, 0])}"
+    assert line.endswith(f"; trade along the roads 1 gold (from {where}).")
