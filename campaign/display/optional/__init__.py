@@ -66,39 +66,36 @@ MIGHT_SOURCES: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, int]]] = Ma
 )
 
 
+def _declared[T](options: Mapping[str, object], table: Mapping[str, T]) -> list[T]:
+    """What `table` declares for the optional rules a campaign's `options` turn on, in the
+    order of the options' table."""
+    return [table[row.name] for row in switched_on(options) if row.name in table]
+
+
 def standing_notes(options: Mapping[str, object], kingdom: Mapping[str, Any]) -> tuple[str, ...]:
     """What the options a campaign turns on add to a kingdom's line on the leaderboard."""
-    return tuple(
-        note
-        for row in switched_on(options)
-        if row.name in STANDING_NOTES
-        for note in STANDING_NOTES[row.name](kingdom)
-    )
+    return tuple(note for notes in _declared(options, STANDING_NOTES) for note in notes(kingdom))
 
 
 def might_sources(
     options: Mapping[str, object], kingdom: Mapping[str, Any]
 ) -> tuple[tuple[str, int], ...]:
     """The might each option a campaign turns on brings the kingdom (OG4), by its source."""
-    return tuple(
-        MIGHT_SOURCES[row.name](kingdom)
-        for row in switched_on(options)
-        if row.name in MIGHT_SOURCES
-    )
+    return tuple(source(kingdom) for source in _declared(options, MIGHT_SOURCES))
 
 
 def might_words(options: Mapping[str, object]) -> tuple[str, ...]:
     """What the options a campaign turns on add to might, in words (OG4)."""
-    return tuple(MIGHT_WORDS[row.name] for row in switched_on(options) if row.name in MIGHT_WORDS)
+    return tuple(_declared(options, MIGHT_WORDS))
 
 
 def map_layers(options: Mapping[str, object]) -> list[MapLayer]:
     """The map layers of the optional rules a campaign's `options` turn on, in the order of
     the options' table."""
-    return [MAP_LAYERS[row.name] for row in switched_on(options) if row.name in MAP_LAYERS]
+    return _declared(options, MAP_LAYERS)
 
 
 def card_parts(options: Mapping[str, object]) -> list[CardPart]:
     """The parts of the battle card of the optional rules a campaign's `options` turn on,
     in the order of the options' table."""
-    return [CARD_PARTS[row.name] for row in switched_on(options) if row.name in CARD_PARTS]
+    return _declared(options, CARD_PARTS)

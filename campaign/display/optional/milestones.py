@@ -11,6 +11,7 @@ from campaign.rules.optional.milestones import (
     HEAVILY_FORTIFIED,
     LARGEST_KINGDOM,
     MASTER_MERCHANT,
+    MILESTONE_MIGHT,
     WARLORD,
 )
 from campaign.rules.options import OPTION_ROWS
@@ -41,7 +42,7 @@ def _named(e: Event) -> str:
 
 
 def _gained(d: Describer, e: Event) -> Line:
-    return Line(f"{d.k(e['kingdom'])} holds the milestone {_named(e)}: 2 might.")
+    return Line(f"{d.k(e['kingdom'])} holds the milestone {_named(e)}: {MILESTONE_MIGHT} might.")
 
 
 def _lost(d: Describer, e: Event) -> Line:
@@ -49,7 +50,7 @@ def _lost(d: Describer, e: Event) -> Line:
 
 
 def _gained_own(d: Describer, e: Event) -> str:
-    return f"Holds the milestone {_named(e)}: 2 might."
+    return f"Holds the milestone {_named(e)}: {MILESTONE_MIGHT} might."
 
 
 def _lost_own(d: Describer, e: Event) -> str:
@@ -64,15 +65,15 @@ EVENT_WORDINGS: Mapping[EventType, Wording] = {
 
 # --- the standings ---------------------------------------------------------------------------
 
-MIGHT_WORDS = "2 per milestone held (option OW14)"
+MIGHT_WORDS = f"{MILESTONE_MIGHT} per milestone held (option OW14)"
 
 
 def might_source(kingdom: Mapping[str, Any]) -> tuple[str, int]:
     """The might a kingdom's milestones bring (OW14), as a source of its might."""
-    return ("milestones", 2 * len(kingdom.get("milestones") or ()))
+    return ("milestones", MILESTONE_MIGHT * len(kingdom.get("milestones") or ()))
 
 
 def standing_notes(kingdom: Mapping[str, Any]) -> tuple[str, ...]:
     """The milestones a kingdom holds, as its line on the leaderboard names them."""
     held = kingdom.get("milestones") or ()
-    return tuple(f"{MILESTONE_NAMES.get(str(m), str(m))} (+2)" for m in held)
+    return tuple(f"{MILESTONE_NAMES.get(str(m), str(m))} (+{MILESTONE_MIGHT})" for m in held)
