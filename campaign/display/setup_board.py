@@ -20,8 +20,8 @@ from campaign.display.mapsvg.render import render_map
 from campaign.display.mapsvg.scene import from_capital, looks_of
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.hexmap import Hex, hex_label, neighbours
-from campaign.rules.setup import RACES
 from campaign.rules.state import Step
+from campaign.rules.vocabulary import RACES
 from campaign.words import kingdom_names, names_of
 
 type Json = dict[str, Any]

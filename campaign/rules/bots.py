@@ -18,7 +18,6 @@ from campaign.rules import optional
 from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex, HexMap, Terrain, cached_map_from_json, connected
-from campaign.rules.setup import RACES
 from campaign.rules.state import (
     MAX_ARMIES,
     Army,
@@ -34,6 +33,7 @@ from campaign.rules.state import (
     Ship,
     Step,
 )
+from campaign.rules.vocabulary import RACES
 from campaign.rules.winter import BUILDS, CAPITAL_LIMIT, DEPLOYMENT_LIMIT, home
 
 type JsonDict = dict[str, Any]

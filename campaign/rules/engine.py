@@ -88,6 +88,9 @@ def run(
         campaign = STEP_RULES[step](campaign, turn)
         if not turn.pending:
             campaign = optional.step_ended(campaign, turn, step)
+        if _month_opens(turn.clock, campaign.clock):
+            turn.clock = campaign.clock
+            campaign = optional.month_opened(campaign, turn)
         campaign = optional.step_done(campaign, turn)
         if turn.pending:
             break
@@ -98,6 +101,12 @@ def run(
         dice=turn.dice.scripted,
         dice_rolled=turn.dice.rolled,
     )
+
+
+def _month_opens(before: Clock, now: Clock) -> bool:
+    """The clock has entered a summer month's orders step: after the setup, a reform or a
+    winter's deploy (part B's settled points: a month opens once, as the clock enters it)."""
+    return now.step is Step.ORDERS and now != before
 
 
 def _next_months_orders(start: Clock, now: Clock) -> bool:

@@ -68,12 +68,16 @@ BASE_OPTIONS: tuple[OptionRow, ...] = (
         default=0,
     ),
 )
-OPTIONS: tuple[OptionRow, ...] = (*BASE_OPTIONS, *(rule.row for rule in RULES))
+OPTIONS: tuple[OptionRow, ...] = (
+    *BASE_OPTIONS,
+    *(rule.row for rule in RULES),
+    *(setting for rule in RULES for setting in rule.settings),
+)
 OPTION_ROWS: Mapping[str, OptionRow] = MappingProxyType({row.name: row for row in OPTIONS})
 # What a file without the option means: an optional rule absent is off (OG1), so the
 # campaign's options name only those turned on.
 DEFAULTS: Mapping[str, OptionValue] = MappingProxyType(
-    {row.name: row.default for row in OPTIONS if not row.switch}
+    {row.name: row.default for row in OPTIONS if not row.switch and not row.needs}
 )
 
 

@@ -9,6 +9,7 @@ from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex, Terrain
 from campaign.rules.state import (
+    HORDE,
     Army,
     Campaign,
     Holding,
@@ -206,7 +207,7 @@ def _default_orders(campaign: Campaign, unit_ids: Sequence[str]) -> tuple[Order,
 
 
 def unit_of(campaign: Campaign, unit_id: str) -> Unit:
-    return campaign.armies.get(unit_id) or campaign.ships[unit_id]
+    return campaign.armies.get(unit_id) or campaign.horde.get(unit_id) or campaign.ships[unit_id]
 
 
 # --- the legality of orders ------------------------------------------------------------
@@ -455,6 +456,8 @@ def resolve_orders(campaign: Campaign, turn: Turn) -> Campaign:
         for kingdom_id in campaign.player_order:
             if queues[kingdom_id]:
                 campaign = _resolve(campaign, queues[kingdom_id].pop(0), turn)
+    for order in optional.horde_orders(campaign):  # after every kingdom's (OW4)
+        campaign = _resolve(campaign, order, turn)
     inputs = replace(campaign.inputs, orders={})
     return replace(campaign, inputs=inputs).at(Step.BATTLES)
 
@@ -508,14 +511,30 @@ def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     one is taken if no enemy army or ship is in it at this moment. An optional rule may stop
     the unit where it is (OA5: a tower that rose earlier this month) or replace an
     exploration (OA4)."""
-    start = unit.hex
     if optional.move_stopped(campaign, unit, to, turn):
         return campaign
     unexplored = to not in campaign.tiles and campaign.map.tiles[to].terrain is not Terrain.OCEAN
+    # The horde never explores or takes a tile, and a kingdom's unit explores no tile where
+    # the horde stands (OW1, part B's settled points).
+    if unit.kingdom == HORDE or (unexplored and enemies_in(campaign, to, unit.kingdom)):
+        return _entered(campaign, unit, to, turn)
     dice = [turn.roll(), turn.roll()] if unexplored else []
     instead = optional.explored(campaign, unit, to, dice, turn) if dice else None
     if instead is not None:
         return instead
+    campaign = _entered(campaign, unit, to, turn)
+    if campaign.map.tiles[to].terrain is Terrain.OCEAN:
+        return campaign  # ruling M4: open water is never explored or controlled
+    if unexplored:
+        return _explore(campaign, unit.kingdom, to, dice, turn)
+    if enemies_in(campaign, to, unit.kingdom):
+        return campaign
+    return take_control(campaign, to, unit.kingdom, turn)
+
+
+def _entered(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
+    """The unit stands in `to` (a ship with the army it carries), having moved there."""
+    start = unit.hex
     if isinstance(unit, Army):
         campaign = campaign.with_army(replace(unit, hex=to, moved=(start, to)))
     else:
@@ -525,13 +544,7 @@ def _move(campaign: Campaign, unit: Unit, to: Hex, turn: Turn) -> Campaign:
     turn.record(
         EventType.MOVED, unit=unit.id, kingdom=unit.kingdom, **{"from": list(start)}, to=list(to)
     )
-    if campaign.map.tiles[to].terrain is Terrain.OCEAN:
-        return campaign  # ruling M4: open water is never explored or controlled
-    if unexplored:
-        return _explore(campaign, unit.kingdom, to, dice, turn)
-    if enemies_in(campaign, to, unit.kingdom):
-        return campaign
-    return take_control(campaign, to, unit.kingdom, turn)
+    return campaign
 
 
 def _explore(
@@ -548,6 +561,13 @@ def _explore(
         settlement=None if settlement is None else str(settlement),
     )
     return campaign.with_holding(Holding(hex_, kingdom_id, settlement))
+
+
+def claim_unexplored(campaign: Campaign, hex_: Hex, kingdom_id: str, turn: Turn) -> Campaign:
+    """An unexplored tile where the horde stood becomes the kingdom's with no settlement
+    and no dice: by a battle won there (B10) or at reform (R2) (part B's settled points)."""
+    turn.record(EventType.TILE_TAKEN, kingdom=kingdom_id, hex=list(hex_), **{"from": None})
+    return campaign.with_holding(Holding(hex_, kingdom_id, None))
 
 
 def take_control(campaign: Campaign, hex_: Hex, kingdom_id: str, turn: Turn) -> Campaign:

@@ -4,9 +4,9 @@ from dataclasses import replace
 
 from campaign.rules import optional
 from campaign.rules.hexmap import Hex, Terrain
-from campaign.rules.orders import army_count, take_control
+from campaign.rules.orders import army_count, claim_unexplored, take_control
 from campaign.rules.players import order_by_count
-from campaign.rules.state import Campaign, Season, Settlement, Step
+from campaign.rules.state import HORDE, Campaign, Season, Settlement, Step
 from campaign.rules.turn import Turn
 from campaign.rules.vocabulary import EventType
 
@@ -23,7 +23,8 @@ def reform(campaign: Campaign, turn: Turn) -> Campaign:
         army_id: replace(army, defending=False, moved=None)
         for army_id, army in campaign.armies.items()
     }
-    campaign = replace(campaign, armies=armies, player_order=tuple(order))
+    horde = {army_id: replace(army, moved=None) for army_id, army in campaign.horde.items()}
+    campaign = replace(campaign, armies=armies, horde=horde, player_order=tuple(order))
     if campaign.clock.month < campaign.options.months:
         return campaign.at(Step.ORDERS, month=campaign.clock.month + 1)
     return campaign.at(Step.RECALL, month=0, season=Season.WINTER)
@@ -32,9 +33,9 @@ def reform(campaign: Campaign, turn: Turn) -> Campaign:
 def _terrain(campaign: Campaign, turn: Turn) -> Campaign:
     """Ruling R1: an army that moved lies down if its start or end tile is mountains or
     forest, or its end tile has a river or lake without a bridge; not if either tile holds a
-    city. Armies aboard ships never lie down for terrain."""
+    city. Armies aboard ships never lie down for terrain. The horde's armies alike (OW1)."""
     carried = {ship.carrying for ship in campaign.ships.values()}
-    for army in campaign.armies.values():
+    for army in [*campaign.armies.values(), *campaign.horde.values()]:
         if army.moved is None or army.id in carried or not army.upright:
             continue
         if _slowed(campaign, *army.moved):
@@ -63,11 +64,17 @@ def _slowed(campaign: Campaign, start: Hex, end: Hex) -> bool:
 
 def _conquering_heroes(campaign: Campaign, turn: Turn) -> Campaign:
     """Ruling R2: every tile (not open water) holding units of exactly one kingdom becomes
-    that kingdom's."""
+    that kingdom's. The horde counts as a kingdom here but takes nothing (OW1); a tile
+    left unexplored where it stood becomes the kingdom's with no settlement and no dice
+    (part B's settled points)."""
     held: dict[Hex, set[str]] = {}
     for unit in campaign.units():
         held.setdefault(unit.hex, set()).add(unit.kingdom)
     for hex_, kingdoms in sorted(held.items()):
-        if len(kingdoms) == 1 and hex_ in campaign.tiles:
+        if len(kingdoms) != 1 or HORDE in kingdoms:
+            continue
+        if hex_ in campaign.tiles:
             campaign = take_control(campaign, hex_, next(iter(kingdoms)), turn)
+        elif campaign.map.army_may_enter(hex_):
+            campaign = claim_unexplored(campaign, hex_, next(iter(kingdoms)), turn)
     return campaign

@@ -20,20 +20,6 @@ from campaign.rules.state import (
 from campaign.rules.turn import Turn
 from campaign.rules.vocabulary import EventType
 
-# The official Kings of War races a kingdom may choose (rulebook, Initial Kingdom A).
-RACES = (
-    "Abyssal Dwarfs",
-    "Basileans",
-    "Dwarfs",
-    "Elves",
-    "Empire of Dust",
-    "Forces of Nature",
-    "Kingdoms of Men",
-    "Nightstalkers",
-    "Ogres",
-    "Orcs",
-    "Undead",
-)
 # Chosen for a kingdom that has not named its race by the deadline (the rulebook and
 # rulings are silent; the app's rules page says so).
 UNDECLARED_RACE = "Undeclared"

@@ -16,6 +16,7 @@ from campaign.rules import engine
 from campaign.rules.bots import decide
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import MAX_KINGDOMS, MIN_KINGDOMS
+from campaign.rules.options import OPTIONS
 
 type JsonDict = dict[str, Any]
 type Advance = Callable[[object], JsonDict]
@@ -46,7 +47,7 @@ def new_campaign(
     switches: Sequence[str] = (),
 ) -> JsonDict:
     """A campaign file at the start of setup, with the optional rules named in `switches`
-    on. Raises ValueError for a bad argument."""
+    on (and their settings at their defaults). Raises ValueError for a bad argument."""
     if not MIN_KINGDOMS <= kingdoms <= MAX_KINGDOMS:
         raise ValueError(
             f"A campaign has {MIN_KINGDOMS} to {MAX_KINGDOMS} kingdoms, not {kingdoms}."
@@ -63,6 +64,7 @@ def new_campaign(
             "battles": battles,
             "seed": seed,
             **dict.fromkeys(switches, True),
+            **{row.name: row.default for row in OPTIONS if row.needs in switches},
         },
         "map": map_to_json(hexmap),
         "clock": {"year": 1, "season": "setup", "month": 0, "step": "races"},

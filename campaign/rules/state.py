@@ -13,6 +13,10 @@ from campaign.rules.hexmap import Hex, HexMap
 type JsonObject = Mapping[str, object]
 
 MAX_ARMIES = 6  # rulebook, Winter: at most 6 armies in a kingdom
+# optional.marauders (OW1, OW5): the side of no kingdom, its armies' `kingdom` in the state and
+# its name in battles, results and pending. It never picks a battle, controls a tile, gathers,
+# eats or scores; the battles treat it as the last side in player order.
+HORDE = "marauders"
 
 
 class Season(StrEnum):
@@ -126,6 +130,10 @@ class Options:
     battles: BattlesMode = BattlesMode.TABLETOP
     seed: int = 0
     switches: frozenset[str] = frozenset()
+    # optional.marauders (OW1, OW5): the horde's race, and who reports for it ("admin" or a
+    # kingdom id); set exactly when the rule is on.
+    marauder_race: str | None = None
+    marauder_general: str | None = None
 
     def on(self, name: str) -> bool:
         """Whether the optional rule `name` is on."""
@@ -156,6 +164,7 @@ class Kingdom:
     armies_raised: int = 0
     ships_built: int = 0
     milestones: tuple[str, ...] = ()  # optional.milestones (OW12): held, in OW12's order
+    plunder: int = 0  # optional.marauders (OW7): gold won from the horde, added at the gather
     first_capital: Hex | None = None  # optional.milestones (OW12): the capital set up first
 
 
@@ -204,6 +213,15 @@ class Order:
     order: OrderKind
     to: Hex | None = None
     carry: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Raid:
+    """`optional.marauders` (OW3): a horde army's order for the month, fixed by the engine:
+    `move` (to `to`), `raze`, `hold` or `regroup`."""
+
+    order: str
+    to: Hex | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,6 +415,12 @@ class Campaign:
     towers: frozenset[Hex] = frozenset()  # optional.wizards (OA5): never explored or entered
     artefacts: tuple[Artefact, ...] = ()  # optional.wizards (OA8): the pool, in its order
     roads: frozenset[tuple[Hex, Hex]] = frozenset()  # optional.roads (OW9): each pair in order
+    # optional.marauders (OW1 to OW3): the horde's armies (each of kingdom HORDE, by id), this
+    # month's order of each (fixed at the month's opening, cleared at reform), and how many
+    # have ever arrived.
+    horde: Mapping[str, Army] = field(default_factory=dict)
+    raids: Mapping[str, Raid] = field(default_factory=dict)
+    marauders_arrived: int = 0
 
     def kingdom(self, kingdom_id: str) -> Kingdom:
         for kingdom in self.kingdoms:
@@ -413,17 +437,32 @@ class Campaign:
         return holding.settlement if holding else None
 
     def units(self) -> list[Unit]:
-        """Every army and ship."""
-        return [*self.armies.values(), *self.ships.values()]
+        """Every army and ship, the horde's armies last."""
+        return [*self.armies.values(), *self.ships.values(), *self.horde.values()]
 
     def units_in(self, hex_: Hex) -> list[Unit]:
-        """Armies (not those aboard ships) and ships in a tile, in id order."""
+        """Armies (not those aboard ships) and ships in a tile, in id order, then the horde's."""
         carried = {ship.carrying for ship in self.ships.values() if ship.carrying}
         units: list[Unit] = [
             army for army in self.armies.values() if army.hex == hex_ and army.id not in carried
         ]
         units.extend(ship for ship in self.ships.values() if ship.hex == hex_)
+        units.extend(army for army in self.horde.values() if army.hex == hex_)
         return units
+
+    def army(self, army_id: str) -> Army:
+        """A kingdom's army or the horde's, by id."""
+        return self.armies.get(army_id) or self.horde[army_id]
+
+    def sides(self) -> frozenset[str]:
+        """Who may fight a battle: the kingdoms, and the horde while there is one (OW5)."""
+        kingdoms = frozenset(k.id for k in self.kingdoms)
+        return kingdoms | {HORDE} if self.options.marauder_general is not None else kingdoms
+
+    def one_step(self, a: Hex, b: Hex) -> bool:
+        """OG3: from `a` to the adjacent `b`, which armies may enter, not across a water
+        edge nor into a Wizard's tower."""
+        return self.map.army_may_move(a, b) and b not in self.towers
 
     def carrier_of(self, army_id: str) -> Ship | None:
         for ship in self.ships.values():
@@ -441,6 +480,8 @@ class Campaign:
         return replace(self, tiles={**self.tiles, holding.hex: holding})
 
     def with_army(self, army: Army) -> "Campaign":
+        if army.kingdom == HORDE:
+            return replace(self, horde={**self.horde, army.id: army})
         return replace(self, armies={**self.armies, army.id: army})
 
     def with_ship(self, ship: Ship) -> "Campaign":
@@ -456,6 +497,10 @@ class Campaign:
             for k, s in self.ships.items()
             if k != unit_id
         }
+        if unit_id in self.horde:
+            marauders = {k: a for k, a in self.horde.items() if k != unit_id}
+            orders = {k: o for k, o in self.raids.items() if k != unit_id}
+            return replace(self, horde=marauders, raids=orders)
         return replace(self, armies=armies, ships=ships)
 
     def at(

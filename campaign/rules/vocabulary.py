@@ -22,6 +22,9 @@ class EventType(StrEnum):
     CAPITAL_FOUNDED = "capital-founded"
     SETTLEMENTS_PLACED = "settlements-placed"
     ARMY_PLACED = "army-placed"
+    # A summer month opens: option marauders (OW2, OW3)
+    MARAUDERS_ARRIVED = "marauders-arrived"
+    MARAUDER_ORDERS = "marauder-orders"
     # A summer month: orders resolved
     MOVED = "moved"
     EXPLORED = "explored"
@@ -44,6 +47,8 @@ class EventType(StrEnum):
     STRATEGY_LEARNED = "strategy-learned"
     RETREATED = "retreated"
     DESTROYED = "destroyed"
+    MARAUDERS_MOVED_OFF = "marauders-moved-off"  # option marauders (OW6)
+    PLUNDERED = "plundered"  # option marauders (OW7)
     ARTEFACT_TAKEN = "artefact-taken"  # option wizards (OA10)
     ARTEFACT_RETURNED = "artefact-returned"  # option wizards (OA11)
     # Winter
@@ -100,6 +105,25 @@ class OptionName(StrEnum):
     WIZARDS = "wizards"  # options OA4 to OA11
     COMMON_DECK = "common_deck"  # options OA12 and OA13
     SIEGES = "sieges"  # options OA14 and OA15
+    MARAUDERS = "marauders"  # options OW1 to OW8
     ROADS = "roads"  # options OW9 to OW11
     MILESTONES = "milestones"  # options OW12 to OW14
     YEARLY_EVENT = "yearly_event"  # option OW15
+    MARAUDER_RACE = "marauder_race"  # option marauders (OW1), while it is on
+    MARAUDER_GENERAL = "marauder_general"  # option marauders (OW5), while it is on
+
+
+# The official Kings of War races a kingdom may choose (rulebook, Initial Kingdom A).
+RACES = (
+    "Abyssal Dwarfs",
+    "Basileans",
+    "Dwarfs",
+    "Elves",
+    "Empire of Dust",
+    "Forces of Nature",
+    "Kingdoms of Men",
+    "Nightstalkers",
+    "Ogres",
+    "Orcs",
+    "Undead",
+)

@@ -39,8 +39,8 @@ from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
 from campaign.rules.decisions import ANSWERS
 from campaign.rules.hexmap import hex_label
-from campaign.rules.setup import RACES
 from campaign.rules.state import PendingKind
+from campaign.rules.vocabulary import RACES
 from campaign.services import common, submissions
 from campaign.services.common import ServiceError
 from campaign.views.common import decision_of

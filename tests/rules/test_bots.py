@@ -16,8 +16,8 @@ import pytest
 
 from campaign.rules.bots import decide
 from campaign.rules.hexmap import cached_map_from_json
-from campaign.rules.setup import RACES
 from campaign.rules.state import MAX_ARMIES
+from campaign.rules.vocabulary import RACES
 from tests.rules.casebook import (
     Json,
     adjudicate,

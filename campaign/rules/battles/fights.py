@@ -26,6 +26,7 @@ from campaign.rules.battles.retreats import destroy
 from campaign.rules.combat import natural_key
 from campaign.rules.hexmap import Hex, Terrain
 from campaign.rules.state import (
+    HORDE,
     Battle,
     BattleSide,
     BattlesMode,
@@ -85,6 +86,8 @@ def before_battle(campaign: Campaign, battle: Battle, turn: Turn) -> BeforeBattl
         return BeforeBattle(conceding=conceding, forced=conceding == weaker)
     if weaker is None:
         return BeforeBattle()
+    if weaker == HORDE:  # outnumbered, the horde scatters: no Last Stand (OW5)
+        return BeforeBattle(conceding=HORDE, forced=True)
     if may_make_last_stand(campaign, battle.hex, weaker):
         if any(e.last_stand == weaker for e in entries):
             return BeforeBattle(last_stand=weaker)
@@ -188,13 +191,14 @@ def _taken_in_a_simple_battle(
 
 
 def _defences(campaign: Campaign, hex_: Hex, side: BattleSide) -> list[int]:
-    kingdom = campaign.kingdom(side.kingdom)
+    """B7's Defence of each army of the side (the horde's: 4 each, OW5)."""
+    capital = None if side.kingdom == HORDE else campaign.kingdom(side.kingdom).capital
     holding = campaign.tiles.get(hex_)
     own = holding is not None and holding.owner == side.kingdom
     return [
         combat.army_defence(
-            defends=campaign.armies[army_id].defending,
-            own_capital=own and kingdom.capital == hex_,
+            defends=campaign.army(army_id).defending,
+            own_capital=own and capital == hex_,
             own_fortress=own and holding is not None and holding.settlement is Settlement.FORTRESS,
         )
         for army_id in side.armies

@@ -9,6 +9,7 @@ from campaign.rules.battles.ledger import armies_among, entries_for, ships_among
 from campaign.rules.combat import natural_key
 from campaign.rules.hexmap import Hex
 from campaign.rules.state import (
+    HORDE,
     Army,
     Battle,
     BattleSide,
@@ -20,14 +21,14 @@ from campaign.rules.state import (
 
 def opponent_of(campaign: Campaign, hex_: Hex, picker: str) -> str:
     """One with upright units if any; among those, the tile's controller if present; else
-    the first in player order (B2)."""
+    the first in player order, the horde last (B2, OW1)."""
     units = [u for u in campaign.units_in(hex_) if u.kingdom != picker]
     upright = {u.kingdom for u in units if u.upright}
     candidates = upright or {u.kingdom for u in units}
     controller = campaign.owner(hex_)
     if controller in candidates:
         return controller
-    return next(k for k in campaign.player_order if k in candidates)
+    return next(k for k in (*campaign.player_order, HORDE) if k in candidates)
 
 
 def kind_of_battle(campaign: Campaign, hex_: Hex, picker: str, opponent: str) -> str:
@@ -79,7 +80,7 @@ def _side(campaign: Campaign, hex_: Hex, kingdom_id: str) -> BattleSide:
         armies=tuple(a.id for a in upright_armies),
         ships=tuple(s.id for s in ships_among(units)),
         points=combat.battle_points(len(upright_armies)),
-        strategy_cards=campaign.kingdom(kingdom_id).pitched_losses,
+        strategy_cards=0 if kingdom_id == HORDE else campaign.kingdom(kingdom_id).pitched_losses,
         defending=any(a.defending for a in upright_armies),
     )
 
@@ -106,7 +107,8 @@ def new_battle(campaign: Campaign, hex_: Hex, kind: str, picker: str, opponent: 
 
 
 def weaker_side(battle: Battle) -> str | None:
-    """The side with fewer upright armies, which must concede (ruling B4)."""
+    """The side with fewer upright armies, which must concede (ruling B4); the horde
+    outnumbered scatters (OW5)."""
     attacker, defender = battle.sides
     if len(attacker.armies) == len(defender.armies):
         return None

@@ -63,11 +63,9 @@ def contested(campaign: Campaign) -> dict[Hex, list[Unit]]:
     """Ruling B1: tiles holding units of two or more kingdoms, with their units."""
     by_hex: dict[Hex, list[Unit]] = {}
     carried = {ship.carrying for ship in campaign.ships.values() if ship.carrying}
-    for army in campaign.armies.values():
-        if army.id not in carried:
-            by_hex.setdefault(army.hex, []).append(army)
-    for ship in campaign.ships.values():
-        by_hex.setdefault(ship.hex, []).append(ship)
+    for unit in campaign.units():
+        if unit.id not in carried:
+            by_hex.setdefault(unit.hex, []).append(unit)
     return {h: units for h, units in by_hex.items() if len({u.kingdom for u in units}) > 1}
 
 

@@ -3,6 +3,7 @@ and the choices left over when the engine stops (B12)."""
 
 from dataclasses import replace
 
+from campaign.rules import optional
 from campaign.rules.battles.fights import land_water, naval, pitched, slaughter
 from campaign.rules.battles.kinds import (
     NAVAL_NEEDS,
@@ -35,6 +36,7 @@ from campaign.rules.battles.retreats import settle_retreats
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
 from campaign.rules.state import (
+    HORDE,
     Battle,
     BattleInput,
     Campaign,
@@ -85,6 +87,9 @@ def _fight_until_waiting(campaign: Campaign, turn: Turn) -> Campaign:
             return campaign
         if picked:
             continue
+        campaign, slaughtered = _horde_slaughter(campaign, turn)
+        if slaughtered:
+            continue
         awaiting = [b for b in this_month(campaign) if b.status == AWAITING]
         if awaiting:
             _wait_for_results(campaign, awaiting, turn)
@@ -99,7 +104,14 @@ def _wait_for_results(campaign: Campaign, awaiting: list[Battle], turn: Turn) ->
             continue
         restated = {"restated": True} if battle.extra.get("restated") else {}
         for side in battle.sides:
-            turn.wait(PendingKind.BATTLE_RESULT, side.kingdom, hex=list(battle.hex), **restated)
+            general = optional.result_waits(campaign, battle) if side.kingdom == HORDE else {}
+            turn.wait(
+                PendingKind.BATTLE_RESULT,
+                side.kingdom,
+                hex=list(battle.hex),
+                **restated,
+                **general,
+            )
 
 
 def _pick_one(campaign: Campaign, turn: Turn) -> tuple[Campaign, bool]:
@@ -122,6 +134,20 @@ def _pick_one(campaign: Campaign, turn: Turn) -> tuple[Campaign, bool]:
             # Not mutated: a player has been asked, so the engine stops either way.
             return campaign, False  # pragma: no mutate
         return replace(campaign, battle_turn=after(order, picker)), True
+    return campaign, False
+
+
+def _horde_slaughter(campaign: Campaign, turn: Turn) -> tuple[Campaign, bool]:
+    """OW5: when picking ends, the first tile ([q, r] order) with the horde and only laid-down
+    kingdom units is a slaughter by the horde of the first of those kingdoms in player
+    order; picking then resumes. False if there is no such tile."""
+    for hex_, units in sorted(contested(campaign).items()):
+        kingdoms = {u.kingdom for u in units if u.kingdom != HORDE}
+        if HORDE in {u.kingdom for u in units} and not any(
+            u.upright for u in units if u.kingdom != HORDE
+        ):
+            victim = next(k for k in campaign.player_order if k in kingdoms)
+            return slaughter(campaign, hex_, HORDE, victim, turn), True
     return campaign, False
 
 

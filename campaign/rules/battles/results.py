@@ -5,10 +5,14 @@ from dataclasses import replace
 from campaign.rules import optional
 from campaign.rules.battles.kinds import KIND_WORDS, NAVAL_NEEDS, may_make_last_stand, weaker_side
 from campaign.rules.battles.ledger import AWAITING, Outcome, consume, entries_for, loser_of
+from campaign.rules.battles.retreats import destroy
+from campaign.rules.combat import natural_key
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
-from campaign.rules.orders import take_control
+from campaign.rules.orders import claim_unexplored, take_control
 from campaign.rules.state import (
+    HORDE,
+    Army,
     Battle,
     BattleInput,
     BattlesMode,
@@ -80,6 +84,8 @@ def misfit(campaign: Campaign, battle: Battle, entry: BattleInput) -> RuleError 
     """Why the entry can't be for this battle, or None if it can: it must be by one of its
     sides, with a choice the rules allow in it (ruling B12)."""
     at = list(battle.hex)
+    if HORDE in (entry.concede, entry.last_stand):
+        return choice_refused(entry, "the horde never concedes (option OW5)")
     if entry.winner is not None and entry.winner not in (battle.attacker, battle.defender):
         return RuleError(
             "winner-not-in-battle",
@@ -182,10 +188,10 @@ def apply_pitched_result(
 ) -> Campaign:
     """Might for a pitched battle won on the tabletop; a strategy for its loser (B10)."""
     loser = loser_of(battle, battle.winner)
-    if battle.winner is not None and tabletop:
+    if battle.winner not in (None, HORDE) and tabletop:
         winner = campaign.kingdom(battle.winner)
         campaign = campaign.with_kingdom(replace(winner, pitched_wins=winner.pitched_wins + 1))
-    if loser is not None:
+    if loser not in (None, HORDE):
         beaten = campaign.kingdom(loser)
         campaign = campaign.with_kingdom(replace(beaten, pitched_losses=beaten.pitched_losses + 1))
         turn.record(EventType.STRATEGY_LEARNED, kingdom=loser, strategies=beaten.pitched_losses + 1)
@@ -196,16 +202,65 @@ def apply_pitched_result(
 
 def apply_outcome(campaign: Campaign, hex_: Hex, outcome: Outcome, turn: Turn) -> Campaign:
     """Ruling B10. Loss: the loser's units retreat and lie down. Draw: units stay if their
-    kingdom controls the tile, else retreat upright. Win: the winner takes the tile."""
+    kingdom controls the tile, else retreat upright. Win: the winner takes the tile, an
+    unexplored one unsettled. The horde (OW6): beaten, destroyed; in a draw, off to the
+    next tile; winning, it takes nothing."""
     # Not mutated: a loser is named exactly when a winner is (`and` -> `or` is the same test).
     if outcome.winner is not None and outcome.loser is not None:  # pragma: no mutate
-        campaign = _order_retreat(campaign, hex_, outcome.loser, "loss")
+        if outcome.loser == HORDE:
+            campaign = _horde_destroyed(campaign, hex_, outcome.winner, turn)
+        else:
+            campaign = _order_retreat(campaign, hex_, outcome.loser, "loss")
+        if outcome.winner == HORDE:
+            return campaign
         if hex_ in campaign.tiles:
             campaign = take_control(campaign, hex_, outcome.winner, turn)
+        elif campaign.map.army_may_enter(hex_):
+            campaign = claim_unexplored(campaign, hex_, outcome.winner, turn)
         return campaign
     for kingdom_id in outcome.sides:
-        if campaign.owner(hex_) != kingdom_id:
+        if kingdom_id == HORDE:
+            campaign = _horde_moves_off(campaign, hex_, turn)
+        elif campaign.owner(hex_) != kingdom_id:
             campaign = _order_retreat(campaign, hex_, kingdom_id, "draw")
+    return campaign
+
+
+def _horde_in(campaign: Campaign, hex_: Hex) -> list[Army]:
+    return sorted(
+        (a for a in campaign.horde.values() if a.hex == hex_), key=lambda a: natural_key(a.id)
+    )
+
+
+def _horde_destroyed(campaign: Campaign, hex_: Hex, winner: str, turn: Turn) -> Campaign:
+    """OW6: every marauder army in the tile is destroyed; OW7: the winner's plunder."""
+    beaten = _horde_in(campaign, hex_)
+    for army in beaten:
+        campaign = destroy(campaign, army, turn, "beaten", winner)
+    return optional.horde_beaten(campaign, winner, len(beaten), hex_, turn)
+
+
+def _horde_moves_off(campaign: Campaign, hex_: Hex, turn: Turn) -> Campaign:
+    """OW6: after a draw the horde moves together, upright, to the first tile one step
+    away (OG3) with no kingdom's unit; with none, they are destroyed, and nobody won."""
+    band = _horde_in(campaign, hex_)
+    free = [
+        h
+        for h in sorted(campaign.map.neighbours(hex_))
+        if campaign.one_step(hex_, h) and all(u.kingdom == HORDE for u in campaign.units_in(h))
+    ]
+    if not free:
+        for army in band:
+            campaign = destroy(campaign, army, turn, "no retreat", None)
+        return campaign
+    turn.record(
+        EventType.MARAUDERS_MOVED_OFF,
+        armies=[a.id for a in band],
+        **{"from": list(hex_)},
+        to=list(free[0]),
+    )
+    for army in band:
+        campaign = campaign.with_army(replace(army, hex=free[0], upright=True))
     return campaign
 
 

@@ -13,6 +13,7 @@ from campaign.rules.hexmap import Hex, cached_map_from_json
 from campaign.rules.optional.rule import OptionRow
 from campaign.rules.options import OPTION_FIELDS, OPTION_ROWS
 from campaign.rules.state import (
+    HORDE,
     STEPS,
     Allocation,
     Army,
@@ -92,6 +93,13 @@ def _options(json: Json) -> Options:
         if not OPTION_ROWS[key].switch
     }
     switches = {key for key, value in fields.items() if OPTION_ROWS[key].switch and value.as_bool()}
+    for row in OPTION_ROWS.values():
+        if row.needs and (row.needs in switches) != (row.name in values):
+            if row.name in values:
+                fields[row.name].refuse(
+                    "option-off", f"options.{row.name} is set, but option {row.needs} is off."
+                )
+            json.refuse("missing-field", f"options.{row.name} is required while {row.needs} is on.")
     return Options(**values, switches=frozenset(switches))
 
 
@@ -103,6 +111,12 @@ def _option(json: Json, row: OptionRow) -> object:
             allowed = ", ".join(row.choices)
             json.refuse("unknown-value", f"{json.path} must be one of {allowed}, not {text!r}.")
         return row.enum(text)
+    if row.choices or row.text:
+        text = json.as_str()
+        if row.choices and text not in row.choices:
+            allowed = ", ".join(row.choices)
+            json.refuse("unknown-value", f"{json.path} must be one of {allowed}, not {text!r}.")
+        return text
     return json.as_int(row.low, row.high)
 
 
@@ -376,6 +390,8 @@ def _battle_side(json: Json, options: Options) -> BattleSide:
 
 
 def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
+    # Who may be named in a battle's entries: the kingdoms, and the horde while there is one.
+    sides = {*known, HORDE} if options.marauder_general is not None else known
     fields = json.as_object(
         optional=(
             "races",
@@ -413,7 +429,7 @@ def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
             "battle_choices", lambda j: tuple(i.as_hex() for i in j.as_list())
         ),
         battles=tuple(
-            _battle_input(item, known, position, options)
+            _battle_input(item, sides, position, options)
             for position, item in enumerate(fields["battles"].as_list())
         )
         if "battles" in fields

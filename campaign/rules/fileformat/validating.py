@@ -154,8 +154,8 @@ def _validate_units(campaign: Campaign) -> None:
 
 
 def _validate_battles(campaign: Campaign) -> None:
-    """Every battle is between kingdoms of the file."""
-    known = {kingdom.id for kingdom in campaign.kingdoms}
+    """Every battle is between kingdoms of the file (or one and the horde, OW5)."""
+    known = campaign.sides()
     for index, battle in enumerate(campaign.battles):
         named = [("attacker", battle.attacker), ("defender", battle.defender)]
         named += [(f"sides[{n}].kingdom", side.kingdom) for n, side in enumerate(battle.sides)]

@@ -39,6 +39,8 @@ def _options_json(options: Options) -> dict[str, object]:
             if options.on(row.name):
                 written[row.name] = True
             continue
+        if row.needs and not options.on(row.needs):
+            continue
         value = getattr(options, row.name)
         written[row.name] = str(value) if isinstance(value, StrEnum) else value
     return written

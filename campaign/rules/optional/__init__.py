@@ -17,6 +17,7 @@ from campaign.rules.hexmap import Hex
 from campaign.rules.optional import (
     army_limits,
     common_deck,
+    marauders,
     milestones,
     roads,
     sieges,
@@ -40,6 +41,7 @@ from campaign.rules.state import (
     Campaign,
     Kingdom,
     Options,
+    Order,
     Purchase,
     PurchaseKind,
     Step,
@@ -53,6 +55,7 @@ RULES: tuple[OptionalRule, ...] = (
     wizards.RULE,
     common_deck.RULE,
     sieges.RULE,
+    marauders.RULE,
     roads.RULE,
     milestones.RULE,
     yearly_event.RULE,
@@ -144,6 +147,18 @@ def deploy_written(entry: Allocation) -> dict[str, object]:
     raise ValueError(f"No optional rule writes the deploy entry {entry!r}.")
 
 
+# --- summer: a month's orders step opens (OG7) ------------------------------------------------
+
+
+def month_opened(campaign: Campaign, turn: Turn) -> Campaign:
+    """A summer month's orders step opens, as the clock enters it (part B's settled points):
+    what each rule that is on does before any order is given (OW2 arrival, OW3 orders)."""
+    for rule in each(campaign.options):
+        if rule.month_opened is not None:
+            campaign = rule.month_opened(campaign, turn)
+    return campaign
+
+
 # --- summer: orders (O3) ---------------------------------------------------------------------
 
 
@@ -180,6 +195,16 @@ def explored(
             if instead is not None:
                 return instead
     return None
+
+
+def horde_orders(campaign: Campaign) -> list[Order]:
+    """The orders no kingdom gives (OW4: the horde's), resolved after every kingdom's."""
+    return [
+        order
+        for rule in each(campaign.options)
+        if rule.horde_orders is not None
+        for order in rule.horde_orders(campaign)
+    ]
 
 
 # --- summer: reform (R1 with OW11) ----------------------------------------------------------
@@ -249,6 +274,26 @@ def armies_beaten(
     for rule in each(campaign.options):
         if rule.armies_beaten is not None:
             campaign = rule.armies_beaten(campaign, armies, winner, hex_, turn, names)
+    return campaign
+
+
+def result_waits(campaign: Campaign, battle: Battle) -> dict[str, object]:
+    """What the horde side's pending adds for a battle handed to the tabletop (OW5)."""
+    detail: dict[str, object] = {}
+    for rule in each(campaign.options):
+        if rule.result_waits is not None:
+            detail.update(rule.result_waits(campaign, battle))
+    return detail
+
+
+def horde_beaten(
+    campaign: Campaign, winner: str, destroyed: int, hex_: Hex, turn: Turn
+) -> Campaign:
+    """`winner` won a battle at `hex_` in which `destroyed` of the horde's armies were
+    destroyed (OW7: plunder)."""
+    for rule in each(campaign.options):
+        if rule.horde_beaten is not None:
+            campaign = rule.horde_beaten(campaign, winner, destroyed, hex_, turn)
     return campaign
 
 

@@ -57,7 +57,7 @@ def _licensed(campaign: Campaign, army: Army, judged_at: Hex) -> Army:
 def _card(campaign: Campaign, battle: Battle) -> Battle:
     """OA2: the card prints each side's limits."""
     return each_side(
-        battle, lambda s: replace(s, limits=limits([campaign.armies[a] for a in s.armies]))
+        battle, lambda s: replace(s, limits=limits([campaign.army(a) for a in s.armies]))
     )
 
 

@@ -21,6 +21,7 @@ from campaign.rules.state import (
     BattleSide,
     Campaign,
     Kingdom,
+    Order,
     Placement,
     Purchase,
     PurchaseKind,
@@ -55,6 +56,10 @@ class OptionRow:
     choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     enum: type[StrEnum] | None = None  # the engine's type of a choice
     switch: bool = False
+    text: bool = False  # any string, judged by the rule that reads it
+    # A setting of the optional rule of this name (OW1: the horde's race): required while
+    # that rule is on, refused while it is off (OG1), never a default of its own.
+    needs: str = ""
     # Offered to a group creating a campaign: an optional rule whose pages are not all
     # built yet is played by the engine (and its casebook) but not offered.
     offered: bool = True
@@ -66,6 +71,8 @@ class OptionRow:
         if self.choices:
             allowed = " or ".join(self.choices)
             return None if value in self.choices else f"{self.label} is {allowed}."
+        if self.text:
+            return None if isinstance(value, str) and value else f"{self.label} is a name."
         if type(value) is not int:
             return f"{self.label} is a whole number."
         if self.low is not None and value < self.low:
@@ -127,6 +134,8 @@ class OptionalRule:
     are."""
 
     row: OptionRow
+    # The options the rule asks for while it is on (each row's `needs` is the rule's name).
+    settings: tuple[OptionRow, ...] = ()
     fields: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     # --- the campaign file: its fields, by the places of `fields` ---
     read: Mapping[str, ReadFields] = field(default_factory=lambda: MappingProxyType({}))
@@ -138,7 +147,12 @@ class OptionalRule:
     write: Mapping[str, WriteFields] = field(default_factory=lambda: MappingProxyType({}))
     # An entry of its own in a kingdom's deploy list (`inputs.deploy`).
     deploy_entry: Entry[Allocation] | None = None
+    # --- summer: a month's orders step opens (OG7, part B's settled points) ---
+    # As the clock enters it: what the rule does before any order is given (OW2, OW3).
+    month_opened: Callable[[Campaign, Turn], Campaign] | None = None
     # --- summer: orders and resolution ---
+    # The orders of armies no kingdom gives, resolved after every kingdom's (OW4).
+    horde_orders: Callable[[Campaign], Sequence[Order]] | None = None
     # Why no unit may be ordered to move into `to` (a RuleError naming `where`), or None.
     move_refused: Callable[[Campaign, Unit, Hex, str], RuleError | None] | None = None
     # A unit about to move into `to` is stopped where it is, the rule recording why: True.
@@ -159,6 +173,10 @@ class OptionalRule:
     battle_card: Callable[[Campaign, Battle], Battle] | None = None
     # An entry reporting a battle's result: why it does not fit the battle, or None.
     result_refused: Callable[[Battle, BattleInput], RuleError | None] | None = None
+    # A battle handed to the tabletop: what the horde side's pending adds (OW5: its general).
+    result_waits: Callable[[Campaign, Battle], Mapping[str, object]] | None = None
+    # A kingdom won a battle in which `n` of the horde's armies were destroyed at `hex` (OW7).
+    horde_beaten: Callable[[Campaign, str, int, Hex, Turn], Campaign] | None = None
     # The winner (None: nobody) has beaten these armies of the other side at `hex`
     # (hit, routed with `names`, or destroyed).
     armies_beaten: (

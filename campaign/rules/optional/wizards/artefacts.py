@@ -10,6 +10,7 @@ from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import Hex
 from campaign.rules.picks import random_pick
 from campaign.rules.state import (
+    HORDE,
     Allocation,
     Artefact,
     Battle,
@@ -265,7 +266,9 @@ def _handed_to(
 
 def _new_home(campaign: Campaign, kingdom_id: str, hex_: Hex) -> Holder | None:
     """Where a taken artefact goes: the kingdom's first army in the tile, else its capital,
-    else nowhere (the pool)."""
+    else nowhere (the pool). The horde keeps none: to the pool (where options meet)."""
+    if kingdom_id == HORDE:
+        return None
     army = next(
         (a.id for a in campaign.armies.values() if a.kingdom == kingdom_id and a.hex == hex_),
         None,
