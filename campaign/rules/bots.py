@@ -19,6 +19,7 @@ from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex, HexMap, Terrain, cached_map_from_json, connected
 from campaign.rules.state import (
+    HORDE,
     MAX_ARMIES,
     Army,
     Campaign,
@@ -324,8 +325,9 @@ def _last_stand(desk: Desk, pending: Pending) -> None:
 
 
 def _battle_result(desk: Desk, pending: Pending) -> None:
-    """A result drawn at random for a tabletop battle, once for its two players: mostly a
-    win for either side, sometimes a draw, a concession or the admin's simple battle."""
+    """A result drawn at random for a tabletop battle, once for its two players (the horde's
+    general reporting for it): mostly a win for either side, sometimes a draw, a concession
+    (never the horde's, OW5) or the admin's simple battle."""
     battles = desk.inputs.setdefault("battles", [])
     hex_ = pending["hex"]
     if any(entry["hex"] == hex_ and entry.keys() & SETTLING for entry in battles):
@@ -337,7 +339,8 @@ def _battle_result(desk: Desk, pending: Pending) -> None:
     elif roll < 0.85:
         battles.append({"hex": hex_, "result": "draw"})
     elif roll < 0.92:
-        battles.append({"hex": hex_, "concede": desk.rng.choice(sides)})
+        kingdoms = [side for side in sides if side != HORDE]
+        battles.append({"hex": hex_, "concede": desk.rng.choice(kingdoms)})
     else:
         battles.append({"hex": hex_, "resolve": "simple"})
 

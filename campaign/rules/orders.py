@@ -206,6 +206,10 @@ def _default_orders(campaign: Campaign, unit_ids: Sequence[str]) -> tuple[Order,
     return tuple(orders)
 
 
+def _every_unit(campaign: Campaign) -> set[str]:
+    return {*campaign.armies, *campaign.ships, *campaign.horde}
+
+
 def unit_of(campaign: Campaign, unit_id: str) -> Unit:
     return campaign.armies.get(unit_id) or campaign.horde.get(unit_id) or campaign.ships[unit_id]
 
@@ -296,7 +300,7 @@ def order_choices(campaign: Campaign, unit_id: str) -> OrderChoices:
 
 
 def _own_unit(campaign: Campaign, kingdom_id: str, order: Order, where: str) -> Unit:
-    unit = campaign.armies.get(order.unit) or campaign.ships.get(order.unit)
+    unit = unit_of(campaign, order.unit) if order.unit in _every_unit(campaign) else None
     if unit is None:
         raise RuleError(
             "unknown-unit", f"{where}.unit", f"There is no army or ship {order.unit!r}.", order.unit

@@ -42,10 +42,6 @@ SEEDS = (1, 9, 50)
 NOT_IN_SIMULATIONS = {
     "deadline-default": "only a deadline's --defaults-now takes defaults: the bots answer all",
     "disbanded": "the bots never buy a disbanding (a hungry army they give up is 'starved')",
-    "razed": "the bots raze only at an enemy settlement, and none of the hundred ever does",
-    "raze-failed": "(as razed)",
-    "raze-nothing-left": "(as razed)",
-    "tower-blocked": "a tower rising in a tile another unit moves into the same month: rare",
 }
 
 

@@ -10,12 +10,12 @@ destroyed, added at the next gather. Fields: `options.marauder_race` and
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.rules.errors import RuleError
 from campaign.rules.filevalues import Json, optional_field
-from campaign.rules.hexmap import Hex
+from campaign.rules.hexmap import Hex, HexMap
 from campaign.rules.optional.rule import Gain, OptionalRule, OptionRow
 from campaign.rules.picks import random_pick
 from campaign.rules.state import (
@@ -63,45 +63,55 @@ def in_id_order(campaign: Campaign) -> list[Army]:
 # --- steps (OG3) --------------------------------------------------------------------------------
 
 
-def _step_ok(campaign: Campaign, a: Hex, b: Hex) -> bool:
-    """One step from `a` to `b` (OG3): armies may enter `b`, no water edge, no tower."""
-    return campaign.map.army_may_move(a, b) and b not in campaign.towers
+@dataclass(frozen=True, slots=True)
+class Ground:
+    """What OW3's steps and targets read: the map, the towers (never entered) and the
+    settlements standing."""
+
+    map: HexMap
+    towers: frozenset[Hex]
+    settlements: Mapping[Hex, Settlement]
+
+    @classmethod
+    def of(cls, campaign: Campaign) -> "Ground":
+        standing = {h: t.settlement for h, t in campaign.tiles.items() if t.settlement is not None}
+        return cls(campaign.map, campaign.towers, standing)
+
+    def one_step(self, a: Hex, b: Hex) -> bool:
+        """OG3: armies may enter `b` from `a`, no water edge, no tower."""
+        return self.map.army_may_move(a, b) and b not in self.towers
+
+    def rings(self, start: Hex) -> Iterator[list[Hex]]:
+        """The tiles 0, 1, 2... steps from `start` (OG3), ring by ring."""
+        seen, ring = {start}, [start]
+        while ring:
+            yield ring
+            following: list[Hex] = []
+            for h in ring:
+                for n in self.map.neighbours(h):
+                    if n not in seen and self.one_step(h, n):
+                        seen.add(n)
+                        following.append(n)
+            ring = following
 
 
-def _rings(campaign: Campaign, start: Hex) -> Iterator[list[Hex]]:
-    """The tiles 0, 1, 2... steps from `start` (OG3), ring by ring."""
-    seen, ring = {start}, [start]
-    while ring:
-        yield ring
-        following: list[Hex] = []
-        for h in ring:
-            for n in campaign.map.neighbours(h):
-                if n not in seen and _step_ok(campaign, h, n):
-                    seen.add(n)
-                    following.append(n)
-        ring = following
-
-
-def _target(campaign: Campaign, start: Hex) -> tuple[Hex, int] | None:
+def target(ground: Ground, start: Hex) -> tuple[Hex, int] | None:
     """OW3: the nearest settlement by steps (ties: village, city, fortress, then [q, r]
     order), and its steps; None if no settlement can be reached."""
-    for steps, ring in enumerate(_rings(campaign, start)):
-        found = [h for h in ring if campaign.settlement(h) is not None]
+    for steps, ring in enumerate(ground.rings(start)):
+        found = [h for h in ring if h in ground.settlements]
         if found:
-            best = min(found, key=lambda h: (_RANK[campaign.settlement(h)], h))  # type: ignore[index]
-            return best, steps
+            return min(found, key=lambda h: (_RANK[ground.settlements[h]], h)), steps
     return None
 
 
-def _step_toward(campaign: Campaign, start: Hex, target: Hex, steps: int) -> Hex:
-    """OW3: the tile one step away on a shortest path to `target`, first in [q, r] order."""
-    for distance, ring in enumerate(_rings(campaign, target)):
+def _step_toward(ground: Ground, start: Hex, goal: Hex, steps: int) -> Hex:
+    """OW3: the tile one step away on a shortest path to `goal`, first in [q, r] order."""
+    for distance, ring in enumerate(ground.rings(goal)):
         if distance == steps - 1:
             near = set(ring)
             return min(
-                n
-                for n in campaign.map.neighbours(start)
-                if n in near and _step_ok(campaign, start, n)
+                n for n in ground.map.neighbours(start) if n in near and ground.one_step(start, n)
             )
     raise AssertionError("a settlement reached is reached back")
 
@@ -122,11 +132,12 @@ def raid(campaign: Campaign, army: Army) -> Raid:
         return Raid(RAZE)
     if guarded:
         return Raid(HOLD)
-    found = _target(campaign, army.hex)
+    ground = Ground.of(campaign)
+    found = target(ground, army.hex)
     if found is None:
         return Raid(HOLD)
-    target, steps = found
-    return Raid(MOVE, _step_toward(campaign, army.hex, target, steps))
+    goal, steps = found
+    return Raid(MOVE, _step_toward(ground, army.hex, goal, steps))
 
 
 def _orders_fixed(campaign: Campaign, turn: Turn) -> Campaign:
@@ -167,12 +178,9 @@ def _arrival(campaign: Campaign, turn: Turn) -> Campaign:
     if out >= MOST:
         return campaign
     die = turn.roll()
-    if die != ARRIVAL_FACE:
-        turn.record(EventType.MARAUDERS_ARRIVED, die=die, armies=[])
-        return campaign
-    candidates = _landing_tiles(campaign)
+    candidates = _landing_tiles(campaign) if die == ARRIVAL_FACE else []
     if not candidates:
-        turn.record(EventType.MARAUDERS_ARRIVED, die=die, armies=[])
+        turn.record(EventType.MARAUDERS_ARRIVED, dice=[die], armies=[])
         return campaign
     picks: list[int] = []
 
@@ -186,7 +194,6 @@ def _arrival(campaign: Campaign, turn: Turn) -> Campaign:
     band = [Army(f"m-{n}", HORDE, hex_) for n in range(first, first + size)]
     turn.record(
         EventType.MARAUDERS_ARRIVED,
-        die=die,
         armies=[a.id for a in band],
         hex=list(hex_),
         dice=[die, *picks],
