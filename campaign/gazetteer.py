@@ -38,6 +38,7 @@ from itertools import product
 from typing import Any
 
 from campaign.rules.hexmap import ARMY_TERRAIN, Hex, hex_label, neighbours
+from campaign.rules.state import HORDE
 from campaign.rules.vocabulary import EventType
 
 type Json = dict[str, Any]
@@ -86,6 +87,10 @@ _REGION_PATTERNS: Mapping[str, tuple[str, ...]] = {
     "ocean": ("the {c} Sea", "the Bay of {r}", "the {r} Sound", "the {c} Deep"),
     "plains": ("the plains of {r}", "the {r} Downs", "the {c} Fields", "the Vale of {r}"),
 }
+
+# Option marauders: the horde's name wherever a kingdom's would stand, and its armies' ids.
+HORDE_NAME = "the marauders"
+MARAUDER_ID = re.compile(r"m-([1-9][0-9]*)")
 
 
 def _roots() -> list[str]:
@@ -345,6 +350,8 @@ class Names(Mapping[str, str]):
         return hashlib.sha256(json.dumps(said, sort_keys=True).encode()).hexdigest()[:16]
 
     def kingdom(self, kingdom: object) -> str:
+        if str(kingdom) == HORDE and HORDE not in self.kingdoms:
+            return HORDE_NAME
         return self.kingdoms.get(str(kingdom), str(kingdom))
 
     # Places.
@@ -423,8 +430,12 @@ class Names(Mapping[str, str]):
         return self.given.get(str(unit)) or self._numbered(unit)
 
     def default_unit(self, unit: object) -> str:
-        """A unit by its kingdom's name and its number: "Aldermark's 1st army"."""
+        """A unit by its kingdom's name and its number: "Aldermark's 1st army"; the horde's
+        by its number: "the 3rd marauder army" (option marauders)."""
         owner = self.owner(unit)
+        marauder = MARAUDER_ID.fullmatch(str(unit))
+        if owner is None and marauder:
+            return f"the {ordinal(int(marauder[1]))} marauder army"
         if owner is None:
             return str(unit)
         return f"{possessive(self.kingdoms[owner])} {self._numbered(unit)}"

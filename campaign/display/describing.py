@@ -163,7 +163,7 @@ def as_int(value: object) -> int:
 
 
 def kingdom_name(kingdom_id: object, names: Names) -> str:
-    return names.get(str(kingdom_id), str(kingdom_id))
+    return names.kingdom(kingdom_id)
 
 
 def counted(n: int, thing: str) -> str:
