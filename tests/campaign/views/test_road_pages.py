@@ -2,7 +2,8 @@
 its two tiles or by choosing them from lists, judged at once (the engine's refusal, or the
 page's for tiles not the kingdom's or a road there already, in words, nothing saved) and
 forecast (a road built, or skipped for want of gold, in words); another kingdom cannot buy
-one on your land; the orders page says a move along a road is spared the terrain."""
+one on your land; the orders page says a move along a road is spared the terrain; the
+new-campaign form offers the option and the rules page tells it."""
 
 import copy
 import html
@@ -243,3 +244,11 @@ def test_ow11_the_orders_page_says_a_move_along_a_road_is_spared_the_terrain(cli
     page = html.unescape(client.get(orders).text)
     sequence = page[page.index("Resolution sequence") :]
     assert f"Move to {said(campaign, end)}, {march}" in sequence
+
+
+def test_the_new_campaign_form_offers_roads_and_the_rules_page_tells_them(client, cast):
+    rules = html.unescape(client.get(reverse("campaign:rules")).text)
+    assert 'id="ruling-ow9"' in rules
+    form = html.unescape(signed_in(client, cast["gm"]).get(reverse("campaign:new")).text)
+    assert 'name="roads"' in form
+    assert "Roads and trade" in form
