@@ -63,9 +63,10 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
+from campaign.services import members, setup
 from campaign.views.dashboard import ACTIONS as DASHBOARD_ACTIONS
 from notifications.views import DESK_ACTIONS
-from tests.battles.conftest import make_league
+from tests.battles.conftest import KINGDOMS, make_league
 from tests.campaign.helpers import at_step, play_until
 from tests.conftest import BASE_DIR
 from tests.test_permissions import MATRIX, OPEN, ROLES, Door, seated_league
@@ -154,7 +155,9 @@ json_values = st.recursive(
 ).map(json.dumps)
 json_ish = st.sampled_from(
     ['{"recruit": "spearmen"}', '{"recruit": 1}', '{"build": "town"}', "[]", "{}", "{", "null",
-     '"x"', "[" * 200, '{"a":' * 50]
+     '"x"', "[" * 200, '{"a":' * 50, '{"build": "road"}', '{"build": "road", "to": [0, 0]}',
+     '{"build": "road", "hex": [0, 0], "to": [0, 0]}', '{"build": "road", "hex": [0], "to": 1}',
+     '{"build": "village", "hex": [0, 0], "to": [1, 0]}', '{"quest": [0, 0], "to": [1, 0]}']
 )  # fmt: skip
 texts = st.one_of(
     st.text(max_size=40),
@@ -260,7 +263,22 @@ def leagues(league: League) -> dict[str, Campaign]:
             at[state] = make_league(cast)
             if step is not None:
                 play_until(at[state], cast, at_step(step))
+        at["roads"] = roads_league(cast)
         return at
+
+
+def roads_league(cast: dict[str, User]) -> Campaign:
+    """The league with option roads on, at its first winter's purchases (the road's form:
+    a purchase and its two tiles)."""
+    campaign = setup.campaign_create(
+        name="Road League", admin=cast["gm"], kingdoms=3, map_name="borderlands",
+        options={"roads": True},
+    )  # fmt: skip
+    for name, kingdom in KINGDOMS.items():
+        members.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
+    setup.campaign_start(campaign=campaign, actor=cast["gm"])
+    play_until(campaign, cast, at_step("build"))
+    return campaign
 
 
 # What a visitor who may not post must leave as it is: no row of these tables is written.
@@ -381,8 +399,8 @@ def test_no_nested_huge_or_non_numeric_value_makes_a_server_error(name, league, 
     campaign = leagues[step_of(name)]
     targets = [(campaign, reverse(name, args=MATRIX[name].args(campaign, battle)))]
     if name == "campaign:winter_change":  # a purchase, read as JSON, at the purchases step
-        bought = leagues["purchases"]
-        targets.append((bought, reverse(name, args=[bought.slug, "purchases", "add"])))
+        for bought in (leagues["purchases"], leagues["roads"]):
+            targets.append((bought, reverse(name, args=[bought.slug, "purchases", "add"])))
     role = posters(MATRIX[name])[0]
     for at, url in targets:
         newest = Snapshot.objects.filter(campaign=at).order_by("-number").first()
@@ -509,3 +527,44 @@ def test_the_limits_are_set_for_this_app():
     assert django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 256 * 1024
     assert django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS == 400
     assert django_settings.FILE_UPLOAD_MAX_MEMORY_SIZE == 256 * 1024
+
+
+# A road's two tiles (option OW9): hexes on the map and off it, next to each other or not,
+# the same tile twice, and shapes no form sends.
+road_tiles = st.one_of(hexes, odd_hexes, unicode_digits, texts, st.sampled_from(["0,0", "1,0"]))
+
+
+def test_no_road_posted_makes_a_server_error_and_one_refused_changes_nothing(league, leagues):
+    """The winter's road purchase, with option roads on (issue 38): the purchase and its two
+    tiles made up (forged: off the map, not adjacent, across water, another kingdom's,
+    built or listed already), from two of its players, with and without htmx: a 4xx or a
+    page in words, never a 5xx; a post answered with "Nothing was changed." changes no
+    kingdom's list."""
+    _, _, clients = league
+    campaign = leagues["roads"]
+    url = reverse("campaign:winter_change", args=[campaign.slug, "purchases", "add"])
+    seen = Snapshot.objects.filter(campaign=campaign).order_by("-number").first()
+    assert seen is not None
+
+    @settings(FUZZ)
+    @given(
+        purchase=st.one_of(json_ish, json_values, st.just('{"build": "road"}')),
+        ends=st.fixed_dictionaries({}, optional={"hex": road_tiles, "to": road_tiles}),
+        htmx=st.booleans(),
+        role=st.sampled_from(["player", "member"]),
+    )
+    def post(purchase, ends, htmx, role):
+        with rolled_back(clients):
+            before = list(Submission.objects.filter(campaign=campaign).values_list("payload"))
+            response = clients[role].post(
+                url,
+                {"purchase": purchase, **ends, "seen": str(seen.number)},
+                headers={"HX-Request": "true"} if htmx else {},
+                follow=not htmx,
+            )
+            answered(response)
+            if "Nothing was changed." in response.text:
+                after = list(Submission.objects.filter(campaign=campaign).values_list("payload"))
+                assert after == before
+
+    post()

@@ -312,6 +312,8 @@ def _purchase_skipped(d: Describer, e: Event) -> Line:
     purchase = as_mapping(e.get("purchase"))
     what = purchase.get("kind") or "purchase"
     where = f" {d.at(purchase['hex'])}" if "hex" in purchase else ""
+    if "hex" in purchase and "to" in purchase:  # between two tiles: a road (option OW9)
+        where = f" {d.names.route(purchase['hex'], purchase['to'])}"
     reason = d.names.said(str(e.get("reason")))
     return Line(f"{d.k(e['kingdom'])} could not buy a {what}{where}: {reason}")
 
@@ -487,6 +489,9 @@ def purchase_words(purchase: Mapping[str, Any], names: Names) -> str:
         return f"Build a ship {at}"
     if purchase["build"] == PurchaseKind.VILLAGE:
         return f"Build a village, {names.settlement(purchase['hex'])}, {at}"
+    if purchase.get("to") is not None:  # a build between two tiles: a road (option OW9)
+        ends = (names.place(purchase[k], picking=True) for k in ("hex", "to"))
+        return f"Build a {purchase['build']} from {next(ends)} to {next(ends)}"
     return f"Build a {purchase['build']} {at}"
 
 
@@ -499,7 +504,7 @@ def _as_input(described: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"quest": described["hex"], "hero": described["hero"], "points": described["points"]}
     if kind == PurchaseKind.ARMY:
         return {"recruit": "army", "hex": described["hex"], "ally": described.get("ally")}
-    return {"build": kind, "hex": described["hex"]}
+    return {"build": kind, **{k: described[k] for k in ("hex", "to") if k in described}}
 
 
 # --- The table: every event type's words --------------------------------------------------------

@@ -18,6 +18,7 @@ from django.urls import reverse
 from campaign.display.mapcache import derived, snapshot_map
 from campaign.display.mapsvg.orders import Move, Pick
 from campaign.display.mapsvg.scene import capital_of, looks_of
+from campaign.display.optional import march_notes
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.errors import RuleError
@@ -51,6 +52,7 @@ class UnitRow:
     carrying: str | None
     order: Json | None
     aboard: str | None = None  # the ship whose order takes this army aboard (ruling O8)
+    notes: tuple[str, ...] = ()  # what the options say of its move (a march along a road)
     names: Names = field(default_factory=Names, compare=False, repr=False)
 
     @property
@@ -71,7 +73,7 @@ class UnitRow:
     @property
     def order_words(self) -> str:
         if self.order:
-            return order_words(self.order, self.names)
+            return ", ".join((order_words(self.order, self.names), *self.notes))
         if self.aboard:
             return f"Aboard {self.names.unit(self.aboard)}: the ship's order is its order"
         return "No order yet"
@@ -221,7 +223,9 @@ def orders_board(
         units=units,
         ready=bool(draft and draft.ready and not cycle),
         selected=chosen,
-        moves=[Target(h, _hex_words(data, h, names)) for h in choices.moves] if choices else [],
+        moves=[_target(data, chosen.hex, h, names) for h in choices.moves]
+        if chosen and choices
+        else [],
         orders=[kind.value for kind in choices.orders] if choices else [],
         carry=[(army, names.unit(army)) for army in choices.carry] if choices else [],
         error=error,
@@ -329,6 +333,8 @@ def _unit_rows(
     rows = []
     for unit_id in [*in_sequence, *aboard, *(u for u in missing if u not in orders)]:
         unit, noun = units[unit_id]
+        order, start = orders.get(unit_id), (unit["hex"][0], unit["hex"][1])
+        to = order.get("to") if order else None
         rows.append(
             UnitRow(
                 id=unit_id,
@@ -336,8 +342,9 @@ def _unit_rows(
                 hex=tuple(unit["hex"]),
                 upright=unit["upright"],
                 carrying=unit.get("carrying"),
-                order=orders.get(unit_id),
+                order=order,
                 aboard=carried.get(unit_id),
+                notes=march_notes(data, start, (to[0], to[1])) if to else (),
                 names=names,
             )
         )
@@ -359,6 +366,11 @@ def _choices_at(data: Json, unit_id: str) -> OrderChoices | None:
         return order_choices(parse_campaign(data), unit_id)
     except (RuleError, KeyError):
         return None
+
+
+def _target(data: Json, start: Hex, h: Hex, names: Names) -> Target:
+    """A tile the chosen unit may move to, with what the options say of that move."""
+    return Target(h, ", ".join((_hex_words(data, h, names), *march_notes(data, start, h))))
 
 
 def _hex_words(data: Json, h: Hex, names: Names) -> str:

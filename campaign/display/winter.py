@@ -72,6 +72,7 @@ FORECAST_EVENTS = frozenset(
         EventType.NO_ROOM,
         EventType.DEPLOYED,
         EventType.QUEST,
+        EventType.ROAD_BUILT,
     }
 )
 

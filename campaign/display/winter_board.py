@@ -19,6 +19,8 @@ from campaign.display import winter as words
 from campaign.display.mapcache import derived, snapshot_map
 from campaign.display.mapsvg.orders import Mark, Pick
 from campaign.display.mapsvg.scene import from_capital, looks_of
+from campaign.display.optional import purchase_parts
+from campaign.display.optional.purchases import Offered, PurchasePart
 from campaign.gazetteer import Names
 from campaign.models import Membership, Snapshot, Submission
 from campaign.rules.fileformat import dump_purchase, parse_campaign
@@ -199,6 +201,12 @@ def _purchases(board: Board, here_at: Hex | None) -> Json:
     }
     step["here_at"] = here_at
     step["here"] = [c for c in step["choices"] if c.hex and c.hex == here_at]
+    # The options' purchases of their own (a road), each with what it offers now.
+    step["purchase_parts"] = [
+        (part, part.offered(state, me, board.names, here_at))
+        for part in purchase_parts(data["options"])
+    ]
+    step["here_more"] = any(offered.ends for _, offered in step["purchase_parts"])
     return step
 
 
@@ -354,7 +362,9 @@ def _winter_map(board: Board, step: Json, marks: list[Mark], players: Sequence[M
         for h, room in step.get("room", {}).items()
         if room > 0 and armies
     ]
-    picks += _purchase_picks(step.get("choices", ()), step.get("here_at"), names)
+    picks += _purchase_picks(
+        board, step.get("choices", ()), step.get("purchase_parts", ()), step.get("here_at")
+    )
     picks += _artefact_picks(step.get("artefact_spots", {}), step.get("here_at"), names)
     own = [mark.hex for mark in marks] or [pick.hex for pick in picks]
     around = [n for h in own for n in neighbours(h)]
@@ -386,16 +396,41 @@ def _artefact_picks(
     ]
 
 
-def _purchase_picks(choices: list[Choice], here: Hex | None, names: Names) -> list[Pick]:
-    """Each tile where a purchase is possible, lit to tap: the tap shows, under the map,
-    what the kingdom could build or raise there (`?at=q,r`)."""
-    tiles = sorted({c.hex for c in choices if c.hex is not None and not c.reason})
+def _purchase_picks(
+    board: Board,
+    choices: list[Choice],
+    parts: Sequence[tuple[PurchasePart, Offered]],
+    here: Hex | None,
+) -> list[Pick]:
+    """Each tile where a purchase is possible, or where an option's purchase starts (a
+    road), lit to tap: the tap shows, under the map, what the kingdom could build or raise
+    there (`?at=q,r`). After such a tap, the tiles where a second tap adds an option's
+    purchase at once (a road's other end) are lit for that instead."""
+    names = board.names
+    tiles = {c.hex for c in choices if c.hex is not None and not c.reason}
+    tiles |= {h for _, offered in parts for h in offered.starts}
+    ends = {h: offer for _, offered in parts for h, offer in offered.ends.items()}
+    url = reverse(
+        "campaign:winter_change", args=[board.membership.campaign.slug, "purchases", "add"]
+    )
     return [
         Pick(
+            hex=h,
+            label=f"{ends[h].words} ({ends[h].price})",
+            href="#here",  # without JavaScript: its button under the map
+            attrs={
+                "hx-post": url,
+                "hx-vals": json.dumps({"purchase": ends[h].value, "seen": board.seen}),
+                "hx-target": "#winter",  # the page's fragment `winter`: the winter part alone
+                "hx-swap": "outerHTML show:none",
+            },
+        )
+        if h in ends
+        else Pick(
             hex=h,
             label=f"What you could add {names.at(h, picking=True)}",
             href=f"?at={h[0]},{h[1]}#here",
             kind="chosen" if h == here else "target",
         )
-        for h in tiles
+        for h in sorted(tiles | set(ends))
     ]

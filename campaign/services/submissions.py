@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
+from campaign.display.optional import purchases_refused
 from campaign.models import (
     Campaign,
     Snapshot,
@@ -51,6 +52,9 @@ def _check_own(
                 )  # fmt: skip
     if kind == PendingKind.PURCHASES and isinstance(payload, list):
         _check_quests(data, kingdom, payload, gazetteer)
+        refusal = purchases_refused(data, kingdom, payload, names_of(data, gazetteer))
+        if refusal is not None:  # what an option's build step would skip: refused now
+            raise ServiceError(refusal, code="not-possible", field="purchases")
     if kind in BY_UNIT:
         own = {u["id"] for u in (*data["armies"], *data["ships"]) if u["kingdom"] == kingdom}
         if not isinstance(payload, dict) or not set(payload) <= own:

@@ -92,10 +92,19 @@ def _amount(post: Any, name: str) -> int:
 
 
 def _hex(post: Any) -> list[int]:
-    found = read_hex(str(post.get("hex", "")))
+    return _tile(post, "hex")
+
+
+def _tile(post: Any, field: str) -> list[int]:
+    found = read_hex(str(post.get(field, "")))
     if found is None:
         raise common.ServiceError("Choose a tile.", code="bad-hex")
     return list(found)
+
+
+# A purchase's tiles when its form has the player choose them from lists ("q,r" each): a
+# road's two ends (option OW9).
+TILES = ("hex", "to")
 
 
 def _purchase(post: Any) -> Json:
@@ -106,6 +115,9 @@ def _purchase(post: Any) -> Json:
         purchase = None
     if not isinstance(purchase, dict):
         raise common.ServiceError("Choose a purchase.", code="bad-purchase")
+    for field in TILES:
+        if field in post:
+            purchase[field] = _tile(post, field)
     if "quest" in purchase:  # option wizards (OA6): the hero and his points, as typed
         return {"quest": purchase["quest"], "hero": _hero(post), "points": _points(post)}
     if "recruit" in purchase and post.get("ally"):

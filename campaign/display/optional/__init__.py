@@ -1,10 +1,11 @@
 """What each optional rule shows in the app, one module an option (its map layer, the words
-of its events, its part of the battle card),
+of its events, its part of the battle card, its part of the winter's purchases, its note on
+a planned move),
 and the registry the general code walks, keyed by the option's row name in
 `campaign.rules.options`: the general code calls what the rules a campaign turns on
 declare, and never names an option."""
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -20,6 +21,9 @@ from campaign.display.optional import (
     yearly_event,
 )
 from campaign.display.optional.card import CardPart
+from campaign.display.optional.purchases import PurchasePart
+from campaign.gazetteer import Names
+from campaign.rules.hexmap import Hex
 from campaign.rules.options import switched_on
 from campaign.rules.vocabulary import EventType
 
@@ -37,6 +41,18 @@ CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(
             sieges.CARD_PART,
         )
     }
+)
+
+# What the options add to the winter page's purchases (W5): a purchase of their own, tapped
+# on the map or chosen in a form, and what the page refuses of it at once.
+PURCHASE_PARTS: Mapping[str, PurchasePart] = MappingProxyType(
+    {part.option: part for part in (roads.PURCHASE_PART,)}
+)
+
+# What an option says of a move a player plans from one tile to the next (a march along a
+# road, spared the terrain), or None.
+MARCH_NOTES: Mapping[str, Callable[[Mapping[str, Any], Hex, Hex], str | None]] = MappingProxyType(
+    {roads.OPTION: roads.march_note}
 )
 
 # The words of the events only an optional rule's play records (the report, the chronicle
@@ -99,3 +115,28 @@ def card_parts(options: Mapping[str, object]) -> list[CardPart]:
     """The parts of the battle card of the optional rules a campaign's `options` turn on,
     in the order of the options' table."""
     return _declared(options, CARD_PARTS)
+
+
+def purchase_parts(options: Mapping[str, object]) -> list[PurchasePart]:
+    """The parts of the winter's purchases of the optional rules a campaign's `options`
+    turn on, in the order of the options' table."""
+    return _declared(options, PURCHASE_PARTS)
+
+
+def purchases_refused(
+    data: Mapping[str, Any], kingdom: str, purchases: Sequence[Any], names: Names
+) -> str | None:
+    """Why the page refuses a kingdom's list of purchases at once, by the options the
+    campaign file `data` turns on, in words; None if none does."""
+    for part in purchase_parts(data.get("options") or {}):
+        refusal = part.refused(data, kingdom, purchases, names)
+        if refusal is not None:
+            return refusal
+    return None
+
+
+def march_notes(data: Mapping[str, Any], start: Hex, end: Hex) -> tuple[str, ...]:
+    """What the options the campaign file `data` turns on say of a move from `start` to
+    `end` (a march along a road)."""
+    notes = (note(data, start, end) for note in _declared(data.get("options") or {}, MARCH_NOTES))
+    return tuple(note for note in notes if note)

@@ -221,7 +221,7 @@ RULE = OptionalRule(
         "the terrain (options OW9 to OW11).",
         default=False,
         switch=True,
-        offered=False,  # until its pages are built: the engine plays it, nobody chooses it
+        offered=True,
     ),
     fields={"": ("roads",), "inputs.purchases[]": ("to",)},
     read={"": _read_top},

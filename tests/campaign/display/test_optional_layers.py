@@ -34,8 +34,8 @@ def test_every_option_row_on_the_map_has_a_layer_and_every_layer_a_row():
 
 
 # The modules of campaign/display/optional/ that are no option's own: the registry, and
-# the declaration of a part of the battle card.
-NOT_AN_OPTION = {"__init__", "card"}
+# the declarations of a part of the battle card and of the winter's purchases.
+NOT_AN_OPTION = {"__init__", "card", "purchases"}
 
 
 def option_modules() -> list[str]:
