@@ -67,7 +67,9 @@ def test_the_options_table_and_the_engine_agree_on_names_and_defaults():
     engine = {f.name: f.default for f in fields(Options) if f.name != "switches"}
     assert list(engine) == [row.name for row in OPTIONS if not row.switch]
     assert engine == {name: value for name, value in DEFAULTS.items() if name in engine} | {
-        row.name: None for row in OPTIONS if row.needs  # a rule's settings: none while it is off
+        row.name: None
+        for row in OPTIONS
+        if row.needs  # a rule's settings: none while it is off
     }
     # OG1: an optional rule is off unless turned on, so a campaign's options hold none off.
     assert all(row.default is False and row.name not in DEFAULTS for row in OPTIONS if row.switch)

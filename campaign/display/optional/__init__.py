@@ -14,6 +14,7 @@ from campaign.display.mapsvg.layer import MapLayer
 from campaign.display.optional import (
     army_limits,
     common_deck,
+    marauders,
     milestones,
     roads,
     sieges,
@@ -28,7 +29,10 @@ from campaign.rules.options import switched_on
 from campaign.rules.vocabulary import EventType
 
 MAP_LAYERS: Mapping[str, MapLayer] = MappingProxyType(
-    {layer.option: layer for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER, roads.MAP_LAYER)}
+    {
+        layer.option: layer
+        for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER, marauders.MAP_LAYER, roads.MAP_LAYER)
+    }
 )
 
 CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(
@@ -39,6 +43,7 @@ CARD_PARTS: Mapping[str, CardPart] = MappingProxyType(
             wizards.CARD_PART,
             common_deck.CARD_PART,
             sieges.CARD_PART,
+            marauders.CARD_PART,
         )
     }
 )
@@ -60,6 +65,7 @@ MARCH_NOTES: Mapping[str, Callable[[Mapping[str, Any], Hex, Hex], str | None]] =
 EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
     {
         **wizards.EVENT_WORDINGS,
+        **marauders.EVENT_WORDINGS,
         **roads.EVENT_WORDINGS,
         **milestones.EVENT_WORDINGS,
         **yearly_event.EVENT_WORDINGS,
@@ -68,7 +74,9 @@ EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
 
 # What the optional rules add to or take from a kingdom's gathering, by the source a
 # `gathered` event's `gains` name (OG7's gather).
-GAIN_NAMES: Mapping[str, str] = MappingProxyType({**roads.GAIN_NAMES, **yearly_event.GAIN_NAMES})
+GAIN_NAMES: Mapping[str, str] = MappingProxyType(
+    {**marauders.GAIN_NAMES, **roads.GAIN_NAMES, **yearly_event.GAIN_NAMES}
+)
 
 
 # What an option adds to a kingdom's line on the leaderboard (the milestones it holds), and
