@@ -18,6 +18,8 @@ from battles.models import Battle, BattleReport
 from campaign.access import membership_for
 from campaign.models import Membership
 from campaign.reads import rows_of
+from campaign.rules.optional.marauders import ADMIN
+from campaign.rules.state import HORDE
 
 
 def battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membership, Battle]:
@@ -30,6 +32,27 @@ def battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membership
         raise Http404("No such battle.")
     found[0].campaign = campaign
     return membership, found[0]
+
+
+def general_of(battle: Battle) -> str:
+    """Who reports for the horde in this battle (option marauders, OW5): its general, or the
+    admin where the general's kingdom is the battle's other side."""
+    general = str(battle.campaign.options.get("marauder_general") or ADMIN)
+    return ADMIN if general in battle.kingdoms else general
+
+
+def side_for(battle: Battle, membership: Membership | None) -> str:
+    """The side of the battle the member speaks for: their kingdom if it fights it; the
+    horde's if they are its general here (OW5); else none ("")."""
+    if membership is None:
+        return ""
+    if membership.kingdom and membership.kingdom in battle.kingdoms:
+        return membership.kingdom
+    if HORDE not in battle.kingdoms:
+        return ""
+    general = general_of(battle)
+    is_general = membership.is_admin if general == ADMIN else membership.kingdom == general
+    return HORDE if is_general else ""
 
 
 def sees(report: BattleReport, membership: Membership | None) -> bool:
@@ -65,7 +88,8 @@ def sees_list(
     battle is resolved, or its result is confirmed or decided and waits for the advance."""
     if membership is None or side not in battle.kingdoms:
         return False
-    if result_in or not battle.awaiting or membership.kingdom == side:
+    mine = side_for(battle, membership)
+    if result_in or not battle.awaiting or mine == side:
         return True
     both = set(battle.kingdoms) <= set(attached)
-    return both and (membership.kingdom in battle.kingdoms or membership.is_admin)
+    return both and (bool(mine) or membership.is_admin)

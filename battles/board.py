@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles import card
+from battles.access import side_for
 from battles.forms import DecideForm, ExtendForm, ProposeForm, ReportForm, SimpleForm
 from battles.models import Battle, ResultReport
 from campaign.display.mapcache import derived, snapshot_map
@@ -29,7 +30,7 @@ from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.decisions import ANSWERS
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.hexmap import neighbours
-from campaign.rules.state import PendingKind
+from campaign.rules.state import HORDE, PendingKind
 
 type Json = dict[str, Any]
 
@@ -50,12 +51,16 @@ class Cast:
 
 
 def cast_of(campaign: Campaign) -> Cast:
+    """The kingdoms' names, players and looks; with option marauders, the horde too, its
+    player its general (OW5)."""
     players = list(campaign.memberships.exclude(kingdom="").select_related("user"))
-    return Cast(
-        names=Names({p.kingdom: p.kingdom_name for p in players}, campaign.gazetteer),
-        players={p.kingdom: p.user.get_username() for p in players},
-        looks=looks_of(players),
-    )
+    names = {p.kingdom: p.kingdom_name for p in players}
+    who = {p.kingdom: p.user.get_username() for p in players}
+    general = campaign.options.get("marauder_general")
+    if general:
+        names[HORDE] = f"the {campaign.options.get('marauder_race', '')} marauders"
+        who[HORDE] = f"{who[general]}, their general" if general in who else "the admin"
+    return Cast(names=Names(names, campaign.gazetteer), players=who, looks=looks_of(players))
 
 
 # A result given goes into the campaign once the battles step has every battle's result.
@@ -122,7 +127,7 @@ def card_context(
     would do, the map around the tile; the reports the viewer may see (the two players and
     the admin see them all, the others the confirmed one)."""
     campaign = membership.campaign
-    mine = membership.kingdom if membership.kingdom in battle.kingdoms else ""
+    mine = side_for(battle, membership)
     insider = bool(mine) or membership.is_admin
     hex_ = (battle.hex[0], battle.hex[1])
     context: Json = {
@@ -224,13 +229,17 @@ class Row:
     asked: str  # what it waits for from the viewer
     disputed: bool
     overdue: bool
+    mine: bool = False  # the viewer speaks for one of its sides
 
 
-def rows_of(battles: list[Battle], cast: Cast, kingdom: str) -> list[Row]:
+def rows_of(battles: list[Battle], cast: Cast, membership: Membership | None) -> list[Row]:
+    """Each battle as the list shows it to the member (None: as anyone sees it); what it
+    asks of the side they speak for (their kingdom's, or the horde's as its general)."""
     now = timezone.now()
     rows = []
     for battle in battles:
         reports = list(battle.reports.all())
+        kingdom = side_for(battle, membership)
         rows.append(
             Row(
                 battle=battle,
@@ -238,6 +247,7 @@ def rows_of(battles: list[Battle], cast: Cast, kingdom: str) -> list[Row]:
                 fighters=f"{cast.name(battle.attacker)} against {cast.name(battle.defender)}",
                 state=state_words(battle, reports, cast),
                 asked=asks_of_me(battle, reports, kingdom),
+                mine=bool(kingdom),
                 disputed=battle.awaiting
                 and any(r.status == ResultReport.Status.DISPUTED for r in reports),
                 overdue=battle.awaiting and battle.deadline is not None and battle.deadline < now,
@@ -246,23 +256,23 @@ def rows_of(battles: list[Battle], cast: Cast, kingdom: str) -> list[Row]:
     return rows
 
 
-def shown(row: Row, show: str, kingdom: str) -> bool:
+def shown(row: Row, show: str) -> bool:
     """The row is one the filter `show` (of FILTERS) keeps."""
     return {
         "all": True,
         "awaiting": row.battle.awaiting,
         "disputed": row.disputed,
         "resolved": not row.battle.awaiting,
-        "mine": kingdom in row.battle.kingdoms,
+        "mine": row.mine,
     }[show]
 
 
-def battle_rows(campaign: Campaign, cast: Cast, kingdom: str, show: str) -> list[Row]:
+def battle_rows(campaign: Campaign, cast: Cast, membership: Membership, show: str) -> list[Row]:
     """The campaign's battles, newest first, that the filter `show` keeps."""
     battles = list(
         Battle.objects.filter(campaign=campaign).prefetch_related("reports").order_by("-number")
     )
-    return [r for r in rows_of(battles, cast, kingdom) if shown(r, show, kingdom)]
+    return [r for r in rows_of(battles, cast, membership) if shown(r, show)]
 
 
 @dataclass(frozen=True)
@@ -456,7 +466,7 @@ def desks_of(
     battles = list(
         Battle.objects.filter(campaign=campaign).prefetch_related("reports").order_by("-number")
     )
-    rows = rows_of(battles, cast, "")
+    rows = rows_of(battles, cast, None)
     rows.sort(key=lambda r: (not r.disputed and not r.overdue, not r.battle.awaiting))
     drawn_at = {"seen": seen}
     return [

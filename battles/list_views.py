@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from battles.access import battle_for, sees_list
+from battles.access import battle_for, sees_list, side_for
 from battles.forms import ArmyListForm, AttachForm
 from battles.models import RULEBOOK_SIZES, ArmyList, AttachedList, Battle, ResultReport
 from battles.services import common, lists
@@ -71,7 +71,7 @@ def lists_on_the_card(
         )
         for kingdom in battle.kingdoms
     ]
-    mine = membership.kingdom if membership.kingdom in battle.kingdoms else ""
+    mine = side_for(battle, membership)
     if mine:
         why = "you see it once yours is attached too"
     elif membership.is_admin:

@@ -19,7 +19,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from battles import photos
-from battles.access import battle_for, reports_seen, sees
+from battles.access import battle_for, reports_seen, sees, side_for
 from battles.forms import BattleReportForm, PhotoForm, ReasonForm
 from battles.models import PHOTOS_PER_REPORT, Battle, BattlePhoto, BattleReport
 from battles.services import battle_reports, common
@@ -49,7 +49,7 @@ def on_the_card(battle: Battle, membership: Membership, names: Mapping[str, str]
     two players the forms to write theirs and add photographs. Two queries."""
     if battle.awaiting:
         return {}
-    mine = membership.kingdom if membership.kingdom in battle.kingdoms else ""
+    mine = side_for(battle, membership)
     reports = list(reports_seen(battle.battle_reports.prefetch_related("photos"), membership))
     told = [
         Told(

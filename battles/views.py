@@ -177,7 +177,7 @@ def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
     if show not in board.FILTERS:
         show = "all"
     cast = cast_of(campaign)
-    rows = board.battle_rows(campaign, cast, membership.kingdom, show)
+    rows = board.battle_rows(campaign, cast, membership, show)
     snapshot = campaign.snapshots.order_by("-number").defer("decisions").first()
     asked = (
         board.decisions(snapshot.data, membership.kingdom, snapshot.number, cast, campaign.slug)

@@ -16,6 +16,7 @@ from campaign.asks import WORDS
 from campaign.gazetteer import NAME_LENGTH
 from campaign.models import Membership
 from campaign.rules.hexmap import Hex
+from campaign.rules.optional.marauders import ADMIN
 from campaign.rules.state import PendingKind
 from campaign.words import names_of
 
@@ -494,6 +495,16 @@ class MakeAdminForm(PeopleForm):
 
     def setup_choices(self, people: People, kingdoms: Choices) -> None:
         self.set_choices("member", people.others)
+
+
+class GeneralForm(PeopleForm):
+    """Option marauders (OW5): who plays the horde's tabletop battles, chosen before the
+    campaign starts: the admin, or a player."""
+
+    general = forms.ChoiceField(label="The marauders' general")
+
+    def setup_choices(self, people: People, kingdoms: Choices) -> None:
+        self.set_choices("general", [(ADMIN, "The admin"), *people.players])
 
 
 class HandOverForm(PeopleForm):

@@ -678,6 +678,7 @@ class AuditEntry(models.Model):
         BATTLE_REPORT_SHOWN = "battle-report-shown", "showed a hidden battle report again"
         BATTLE_PHOTO_REMOVED = "battle-photo-removed", "removed a photograph of a battle report"
         PLACE_RENAMED = "place-renamed", "renamed a place"
+        GENERAL_CHOSEN = "general-chosen", "chose the marauders' general"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

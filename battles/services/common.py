@@ -7,6 +7,7 @@ from typing import Any
 from django.urls import reverse
 
 from accounts.models import User
+from battles.access import side_for
 from battles.models import (
     Battle,
 )
@@ -21,11 +22,13 @@ type Json = dict[str, Any]
 
 
 def side_of(battle: Battle, user: User) -> str:
-    """The user's kingdom, if it fights this battle; refused otherwise."""
-    membership = battle.campaign.memberships.filter(user=user).exclude(kingdom="").first()
-    if membership is None or membership.kingdom not in battle.kingdoms:
+    """The side the user speaks for: their kingdom, if it fights this battle, or the horde's
+    if they are its general here (OW5); refused otherwise."""
+    membership = battle.campaign.memberships.filter(user=user).first()
+    side = side_for(battle, membership)
+    if not side:
         raise ServiceError("Only this battle's two players may do that.", code="not-in-battle")
-    return membership.kingdom
+    return side
 
 
 def locked_open(battle: Battle, seen: int | None) -> Battle:

@@ -14,7 +14,7 @@ from battles.models import (
 )
 from battles.services.common import locked_open, pending_of, side_of
 from campaign.models import Campaign
-from campaign.rules.state import PendingKind
+from campaign.rules.state import HORDE, PendingKind
 from campaign.services import common, submissions
 from campaign.services.common import ServiceError
 
@@ -27,6 +27,11 @@ def battle_concede(*, battle: Battle, user: User, seen: int | None = None) -> No
     worth no might (ruling B4)."""
     battle = locked_open(battle, seen)
     kingdom = side_of(battle, user)
+    if kingdom == HORDE:
+        raise ServiceError(
+            "The marauders never concede (option OW5): report the game's result instead.",
+            code="never-concedes",
+        )
     submissions.submission_save(
         campaign=battle.campaign,
         user=user,

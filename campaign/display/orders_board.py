@@ -18,7 +18,7 @@ from django.urls import reverse
 from campaign.display.mapcache import derived, snapshot_map
 from campaign.display.mapsvg.orders import Move, Pick
 from campaign.display.mapsvg.scene import capital_of, looks_of
-from campaign.display.optional import march_notes
+from campaign.display.optional import march_notes, orders_news
 from campaign.gazetteer import Names
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.rules.errors import RuleError
@@ -117,6 +117,8 @@ class Board:
     # Where the map opens on a phone, "q,r", when nothing on it is lit to tap (static/js/
     # map.js opens it on the unit chosen, else the first to tap): the player's units.
     opens_on: str = ""
+    # What the options tell a player planning this month's orders (the marauders' moves).
+    news: tuple[str, ...] = ()
     names: Names = field(default_factory=Names, compare=False, repr=False)  # the board's
 
     @property
@@ -234,6 +236,7 @@ def orders_board(
         draft=digest,
         stale=stale,
         opens_on=_opens_on(data, me, units),
+        news=orders_news(data, names) if summer_orders else (),
         names=names,
     )
 

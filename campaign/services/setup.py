@@ -23,6 +23,7 @@ from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
 from campaign.rules.hexmap import HexMap, map_to_json
 from campaign.rules.mapgen import generate_map
+from campaign.rules.optional.marauders import ADMIN
 from campaign.rules.options import DEFAULTS, OPTION_ROWS
 from campaign.services.advancing import open_deadline, store_snapshot
 from campaign.services.common import (
@@ -55,7 +56,9 @@ HEXES_PER_KINGDOM = 45  # a generated map's size when none is asked for
 
 def _checked_options(options: Json | None) -> Json:
     """The campaign file's options, defaults filled in; each refused by its row of the
-    options table (campaign.rules.options) in words."""
+    options table (campaign.rules.options) in words. An optional rule's settings stand
+    while it is on (their defaults filled in: the marauders' general is the admin until the
+    admin names a player), and are left out while it is off (OG1)."""
     merged = {**DEFAULTS, **(options or {})}
     for key, value in merged.items():
         row = OPTION_ROWS.get(key)
@@ -64,6 +67,11 @@ def _checked_options(options: Json | None) -> Json:
         refusal = row.refusal(value)
         if refusal is not None:
             raise ServiceError(refusal, code="bad-option", field=key)
+    for row in OPTION_ROWS.values():
+        if row.needs and merged.get(row.needs) is True:
+            merged.setdefault(row.name, row.default)
+        elif row.needs:
+            merged.pop(row.name, None)
     return {key: value for key, value in merged.items() if value is not False}  # OG1
 
 
@@ -221,6 +229,34 @@ def campaign_delete(*, campaign: Campaign, actor: User) -> None:
 
 
 @transaction.atomic
+@transaction.atomic
+def campaign_marauder_general(*, campaign: Campaign, actor: User, general: str) -> str:
+    """Option marauders (OW5): before the campaign starts, its admin names who plays the
+    horde's tabletop battles: the admin (`"admin"`) or a player, by username. Returns the
+    general as the campaign file names it (`"admin"` or the player's kingdom)."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    require_admin(campaign, actor)
+    if campaign.status != Campaign.Status.OPEN:
+        raise ServiceError(
+            "The marauders' general is chosen before the campaign starts.", code="not-open"
+        )
+    if not campaign.options.get("marauders"):
+        raise ServiceError("This campaign has no marauders.", code="no-marauders")
+    chosen = ADMIN
+    if general != ADMIN:
+        player = campaign.memberships.filter(user__username=general).exclude(kingdom="").first()
+        if player is None:
+            raise ServiceError(
+                "The general is the admin or a player of the campaign.", code="bad-general",
+                field="general",
+            )  # fmt: skip
+        chosen = player.kingdom
+    campaign.options = {**campaign.options, "marauder_general": chosen}
+    campaign.save(update_fields=["options"])
+    record_audit(campaign, actor, AuditEntry.Action.GENERAL_CHOSEN, details={"general": chosen})
+    return chosen
+
+
 def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
     """Start a full campaign at setup: the first snapshot, waiting for the races; its
     places are named (campaign.gazetteer)."""

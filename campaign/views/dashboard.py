@@ -35,6 +35,7 @@ from campaign.forms import (
     CampaignForm,
     Choices,
     ExtendForm,
+    GeneralForm,
     HandOverForm,
     InviteForm,
     MakeAdminForm,
@@ -51,6 +52,7 @@ from campaign.forms import (
 )
 from campaign.models import Campaign, KingdomOffer, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules.optional.marauders import ADMIN
 from campaign.services import admin, battle_entries, inputs, setup
 from campaign.services import members as members_services
 from campaign.services import names as names_services
@@ -84,6 +86,7 @@ FORMS: dict[str, type[forms.Form]] = {
     "make-admin": MakeAdminForm,
     "step-down": StartForm,
     "hand-over": HandOverForm,
+    "general": GeneralForm,
     "archive": StartForm,
     "unarchive": StartForm,
     "delete": StartForm,
@@ -334,6 +337,15 @@ def _make_admin(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     return f"{form['member']} runs the campaign with you now."
 
 
+def _general(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
+    setup.campaign_marauder_general(campaign=campaign, actor=actor, general=form["general"])
+    return (
+        "You play the marauders' battles yourself."
+        if form["general"] == ADMIN
+        else f"{form['general']} plays the marauders' battles."
+    )
+
+
 def _step_down(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
     members_services.campaign_step_down(campaign=campaign, actor=actor)
     return "You no longer run this campaign: its other admins do."
@@ -389,6 +401,7 @@ ACTIONS: dict[str, Action] = {
     "new-code": _new_code,
     "remove": _remove,
     "make-admin": _make_admin,
+    "general": _general,
     "step-down": _step_down,
     "hand-over": _hand_over,
     "archive": _archive,

@@ -181,6 +181,9 @@ class MapForm(forms.Form):
     )
 
 
+MOST_RADIOS = 4  # an option with more choices is asked with a list
+
+
 def _option_field(row: OptionRow) -> forms.Field:
     """The form's field for one campaign option, from its row of the options table."""
     if row.switch:
@@ -190,10 +193,11 @@ def _option_field(row: OptionRow) -> forms.Field:
     if row.choices:
         return forms.ChoiceField(
             label=row.label,
-            widget=forms.RadioSelect,
+            widget=forms.RadioSelect if len(row.choices) <= MOST_RADIOS else forms.Select,
             choices=list(row.choices.items()),
             initial=row.default,
             help_text=row.words,
+            required=not row.needs,  # a rule's setting: its default unless chosen
         )
     return WholeNumberField(
         min_value=row.low,
@@ -340,7 +344,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
             kingdoms=choice["kingdoms"],
             map_name=choice["map_name"],
             size=choice["size"],
-            options={row.name: choice[row.name] for row in offered()},
+            options={row.name: choice[row.name] for row in offered() if choice[row.name] != ""},
             deadlines={
                 kind: choice[f"{kind}_hours"]
                 for kind in DEADLINE_KINDS

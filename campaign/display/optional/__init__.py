@@ -60,6 +60,12 @@ MARCH_NOTES: Mapping[str, Callable[[Mapping[str, Any], Hex, Hex], str | None]] =
     {roads.OPTION: roads.march_note}
 )
 
+# What an option tells a player planning this month's orders (the marauders' coming moves,
+# so a raid may be intercepted), line by line.
+ORDERS_NEWS: Mapping[str, Callable[[Mapping[str, Any], Names], tuple[str, ...]]] = MappingProxyType(
+    {marauders.OPTION: marauders.coming_moves}
+)
+
 # The words of the events only an optional rule's play records (the report, the chronicle
 # and the winter ledger word them by this table beside the core game's).
 EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
@@ -141,6 +147,15 @@ def purchases_refused(
         if refusal is not None:
             return refusal
     return None
+
+
+def orders_news(data: Mapping[str, Any], names: Names) -> tuple[str, ...]:
+    """What the options the campaign file `data` turns on tell a player planning orders."""
+    return tuple(
+        line
+        for news in _declared(data.get("options") or {}, ORDERS_NEWS)
+        for line in news(data, names)
+    )
 
 
 def march_notes(data: Mapping[str, Any], start: Hex, end: Hex) -> tuple[str, ...]:

@@ -7,25 +7,31 @@ month's orders, a band falling back after a draw, plunder); on the battle card, 
 horde's side fields (OW5)."""
 
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.display.describing import Describer, Event, Line, Roll, Wording, counted
+from campaign.display.describing import Describer, Event, Line, Roll, Wording
 from campaign.display.mapsvg.layer import LegendSymbol, MapLayer
 from campaign.display.mapsvg.palette import OUTLINE
 from campaign.display.mapsvg.reading import as_hex
 from campaign.display.optional.card import CardPart, Cite, Fought, Note, Side
 from campaign.display.svg import coordinate, element
+from campaign.gazetteer import Names
 from campaign.rules.hexmap import Hex, cached_map_from_json, distance
 from campaign.rules.optional.marauders import ARRIVAL_FACE, PLUNDER, Ground, number, target
 from campaign.rules.options import OPTION_ROWS
 from campaign.rules.state import HORDE, Settlement
 from campaign.rules.vocabulary import EventType
+from campaign.words import capitalised
 
 OPTION = OPTION_ROWS["marauders"].name
 NEAR = 3  # steps: a band this near a kingdom's settlements is news to it (the issue)
 _HORDE = "#7a1010"
+AFTER_YOURS = (
+    "The marauders move after every kingdom's orders (options OW3, OW4): an army that reaches "
+    "a settlement they are to raze first stops the raze, and fights them there."
+)
 _HORDE_LIGHT = "#f2c14e"
 
 
@@ -70,15 +76,23 @@ def _ground(data: Mapping[str, Any]) -> Ground:
     return Ground(cached_map_from_json(data["map"], "map"), towers, settlements)
 
 
-def _intent(data: Mapping[str, Any], band: Band, ground: Ground) -> str:
-    """What the band will do this month and why, in words."""
+def _hex(h: Hex) -> str:
+    return str(list(h))
+
+
+def _intent(
+    data: Mapping[str, Any], band: Band, ground: Ground, place: Callable[[Hex], str] = _hex
+) -> str:
+    """What the band will do this month and why, in words, each tile as `place` says it."""
     kind = (band.order or {}).get("order")
     if kind == "move":
         found = target(ground, band.hex)
         goal = (
-            f", toward {_settlement_words(data, found[0])}, the nearest settlement" if found else ""
+            f", toward {_settlement_words(data, found[0], place)}, the nearest settlement"
+            if found
+            else ""
         )
-        return f"will move to {list((band.order or {})['to'])}{goal}"
+        return f"will move to {place(as_hex((band.order or {})['to']) or band.hex)}{goal}"
     if kind == "raze":
         return "will raze the settlement it stands on, unless a kingdom's unit is in the tile"
     if kind == "regroup":
@@ -88,11 +102,28 @@ def _intent(data: Mapping[str, Any], band: Band, ground: Ground) -> str:
     return "waits for the next summer"
 
 
-def _settlement_words(data: Mapping[str, Any], h: Hex) -> str:
+def _settlement_words(data: Mapping[str, Any], h: Hex, place: Callable[[Hex], str]) -> str:
     held: Mapping[str, Any] = next(
         (t for t in data.get("tiles") or [] if as_hex(t.get("hex")) == h), {}
     )
-    return f"the {held.get('settlement', 'settlement')} at {list(h)}"
+    return f"the {held.get('settlement', 'settlement')} at {place(h)}"
+
+
+def coming_moves(data: Mapping[str, Any], names: Names) -> tuple[str, ...]:
+    """The horde's orders this month, band by band, for a player planning their own (so
+    they may intercept a raid): public before anyone orders (OW3, OW8)."""
+    ground = _ground(data)
+
+    def place(h: Hex) -> str:
+        return names.place(list(h))
+
+    moves = tuple(
+        f"{capitalised(armies(len(band.armies)))} of {race(data)} {names.at(list(band.hex))} "
+        f"{_intent(data, band, ground, place)}."
+        for band in bands(data)
+        if band.order
+    )
+    return (*moves, AFTER_YOURS) if moves else ()
 
 
 def arrived_near(data: Mapping[str, Any]) -> dict[Hex, list[str]]:
@@ -292,8 +323,3 @@ def horde_note(battle: Fought, side: Side) -> Note | None:
 
 
 CARD_PART = CardPart(option=OPTION, side_note=horde_note)
-
-
-def ordered(data: Mapping[str, Any]) -> Sequence[Band]:
-    """The bands with an order this month (the orders page's coming moves)."""
-    return [band for band in bands(data) if band.order]

@@ -412,7 +412,6 @@ RULE = OptionalRule(
         "settlements; beat it for plunder (options OW1 to OW8).",
         default=False,
         switch=True,
-        offered=False,  # until its pages are built: the engine plays it, nobody chooses it
     ),
     settings=(
         OptionRow(
@@ -422,13 +421,12 @@ RULE = OptionalRule(
             default=RACES[0],
             choices={race: race for race in RACES},
             needs="marauders",
-            offered=False,
         ),
         OptionRow(
             "marauder_general",
             "The marauders' general",
             "Who plays and reports the horde's tabletop battles: the admin, or a kingdom's "
-            "player (option OW5).",
+            "player, named on the campaign's admin page before it starts (option OW5).",
             default=ADMIN,
             text=True,
             needs="marauders",
