@@ -18,7 +18,7 @@ from battles.models import Battle, BattleReport
 from campaign.access import membership_for
 from campaign.models import Membership
 from campaign.reads import rows_of
-from campaign.rules.optional.marauders import ADMIN
+from campaign.rules.optional.marauders import ADMIN, general_for
 from campaign.rules.state import HORDE
 
 
@@ -37,8 +37,7 @@ def battle_for(request: HttpRequest, slug: str, number: int) -> tuple[Membership
 def general_of(battle: Battle) -> str:
     """Who reports for the horde in this battle (option marauders, OW5): its general, or the
     admin where the general's kingdom is the battle's other side."""
-    general = str(battle.campaign.options.get("marauder_general") or ADMIN)
-    return ADMIN if general in battle.kingdoms else general
+    return general_for(battle.campaign.options.get("marauder_general"), battle.kingdoms)
 
 
 def side_for(battle: Battle, membership: Membership | None) -> str:

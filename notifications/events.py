@@ -46,6 +46,7 @@ from notifications.news import (
     result_words,
     snapshot_news,
     subject_line,
+    with_general,
 )
 
 logger = logging.getLogger(__name__)
@@ -297,9 +298,10 @@ def battle_handed_off(
     path) and when its result is due. Called by `battles.sync` as it makes the row (not
     for an imported snapshot's battles)."""
     names = campaign_names(snapshot.data, campaign.gazetteer)
-    players = players_of(members_of(campaign), names)
     attacker, defender = str(entry["attacker"]), str(entry["defender"])
     entry_sides = (attacker, defender)
+    members = members_of(campaign)
+    players = with_general(campaign, members, players_of(members, names), entry_sides)
     card = absolute(link)
     where = names.at(entry["hex"])
     kind = entry.get("kind", "pitched")
@@ -313,12 +315,12 @@ def battle_handed_off(
         due = f" by {when(deadline, zone)}" if deadline else ""
         body = (
             f"{campaign.name}, {chapter_words(snapshot.data['clock'])}.\n\n"
-            f"The {kind} battle {where} between {names.get(attacker, attacker)} (who picked "
-            f"it) and {names.get(defender, defender)} goes to the tabletop. Agree a time with "
-            f"{opponent.named if opponent else names.get(other, other)}, play it, and report "
+            f"The {kind} battle {where} between {names.kingdom(attacker)} (who picked "
+            f"it) and {names.kingdom(defender)} goes to the tabletop. Agree a time with "
+            f"{opponent.named if opponent else names.kingdom(other)}, play it, and report "
             f"the result on its card{due}."
         )
-        subject = f"Your battle against {names.get(other, other)} goes to the tabletop"
+        subject = f"Your battle against {names.kingdom(other)} goes to the tabletop"
         letters.append(Letter(player.user, subject_line(campaign.name, subject), body, card))
     sides = joined(
         [players[k].named if k in players else str(names.get(k, k)) for k in entry_sides]
@@ -352,7 +354,8 @@ def result_reported(
 ) -> int:
     """A side reports a result: the other side's player is asked to confirm it."""
     names = names_of(campaign)
-    players = players_of(campaign.memberships.select_related("user"), names)
+    members = members_of(campaign)
+    players = with_general(campaign, members, players_of(members, names), (kingdom, opponent))
     card = absolute(link)
     said = result_words(result, winner, names)
     where = names.at(hex)

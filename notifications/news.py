@@ -5,8 +5,8 @@ facts gathered here (`snapshot_news` compares a new snapshot with the one before
 outbox writes them (`outbox.write`)."""
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,12 +15,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign.asks import WORDS, in_order_of_play
-from campaign.gazetteer import Names
+from campaign.display.optional import kingdom_warnings
+from campaign.gazetteer import HORDE_NAME, Names
 from campaign.models import Campaign, Membership, Snapshot
+from campaign.rules.optional.marauders import general_for
 from campaign.rules.options import orders_in_cycle
-from campaign.rules.state import OrdersMode, PendingKind, Season
+from campaign.rules.state import HORDE, OrdersMode, PendingKind, Season, Step
 from campaign.services import advancing, common
 from campaign.words import absolute, capitalised, chapter_words, joined, kingdom_names, shown, when
+from campaign.words import names_of as campaign_names
 from notifications.discord import DISCORD_LENGTH, discord_time
 from notifications.models import Notification, Reminder
 
@@ -301,6 +304,53 @@ def players_of(members: Iterable[Membership], names: Mapping[str, str]) -> dict[
     }
 
 
+def with_general(
+    campaign: Campaign,
+    members: Iterable[Membership],
+    players: dict[str, Player],
+    sides: Sequence[str],
+) -> dict[str, Player]:
+    """The players of a battle's sides, the horde's its general (option marauders, OW5: a
+    kingdom's player, or the first admin where that is the admin)."""
+    if HORDE not in sides:
+        return players
+    general = general_for(campaign.options.get("marauder_general"), sides)
+    if general in players:
+        return {**players, HORDE: replace(players[general], kingdom=HORDE, name=HORDE_NAME)}
+    admin = next((m for m in members if m.is_admin), None)
+    if admin is None:
+        return players
+    return {**players, HORDE: Player(HORDE, HORDE_NAME, admin.user)}
+
+
+def warnings_news(
+    campaign: Campaign, key: str, data: Json, players: dict[str, Player]
+) -> News | None:
+    """What the options warn each kingdom of as a month opens (a marauder band arrived near
+    its settlements), once a month: e-mailed to each kingdom's player, posted to Discord."""
+    clock = data["clock"]
+    if clock["season"] != Season.SUMMER or clock["step"] != Step.ORDERS:
+        return None
+    names = campaign_names(data, campaign.gazetteer)
+    warned = {k: lines for k, lines in kingdom_warnings(data, names).items() if k in players}
+    if not warned:
+        return None
+    page = absolute(campaign_path(campaign))
+    chapter = chapter_words(clock)
+    letters = [
+        Letter(
+            players[kingdom].user,
+            subject_line(campaign.name, "Marauders near your lands"),
+            f"{campaign.name}, {chapter}.\n\n" + "\n".join(lines),
+            page,
+        )
+        for kingdom, lines in warned.items()
+    ]
+    said = sorted({line for lines in warned.values() for line in lines})
+    post = post_text(campaign.name, chapter, *said, link=page)
+    return News(key, Kind.STEP, letters, post, page, f"{capitalised(chapter)}: marauders near")
+
+
 def names_of(campaign: Campaign) -> Names:
     """The names the campaign's messages say: its kingdoms' as their players named them,
     and its places' and units' (`campaign.words.names_of`) as its newest file reads."""
@@ -395,6 +445,11 @@ def snapshot_news(campaign: Campaign, snapshot: Snapshot) -> list[News]:
         for kingdom, kinds in opened.items()
         if kingdom in players
     ]
+    warned = warnings_news(
+        campaign, f"warned:{campaign.pk}:{clock['year']}:{clock['month']}", data, players
+    )
+    if warned is not None:
+        news.append(warned)
     if asked:
         news.append(
             step_news(

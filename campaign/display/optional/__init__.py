@@ -66,6 +66,12 @@ ORDERS_NEWS: Mapping[str, Callable[[Mapping[str, Any], Names], tuple[str, ...]]]
     {marauders.OPTION: marauders.coming_moves}
 )
 
+# What an option warns a kingdom of, by kingdom, as a snapshot stands (a marauder band
+# arrived near its settlements at the month's opening): told by the notifications.
+KINGDOM_WARNINGS: Mapping[
+    str, Callable[[Mapping[str, Any], Names], Mapping[str, tuple[str, ...]]]
+] = MappingProxyType({marauders.OPTION: marauders.arrivals_near})
+
 # The words of the events only an optional rule's play records (the report, the chronicle
 # and the winter ledger word them by this table beside the core game's).
 EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
@@ -156,6 +162,15 @@ def orders_news(data: Mapping[str, Any], names: Names) -> tuple[str, ...]:
         for news in _declared(data.get("options") or {}, ORDERS_NEWS)
         for line in news(data, names)
     )
+
+
+def kingdom_warnings(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str, ...]]:
+    """What the options the campaign file `data` turns on warn each kingdom of now."""
+    warned: dict[str, tuple[str, ...]] = {}
+    for warnings in _declared(data.get("options") or {}, KINGDOM_WARNINGS):
+        for kingdom, lines in warnings(data, names).items():
+            warned[kingdom] = (*warned.get(kingdom, ()), *lines)
+    return warned
 
 
 def march_notes(data: Mapping[str, Any], start: Hex, end: Hex) -> tuple[str, ...]:

@@ -153,6 +153,25 @@ def kingdoms_near(data: Mapping[str, Any], h: Hex) -> list[str]:
     )
 
 
+def arrivals_near(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str, ...]]:
+    """What each kingdom is told as the month opens: a band arrived within three tiles of
+    its settlements (the issue's notification)."""
+    told: dict[str, list[str]] = {}
+    ground = _ground(data)
+    for h, kingdoms in arrived_near(data).items():
+        band = next((b for b in bands(data) if b.hex == h), None)
+        if band is None:
+            continue
+        line = (
+            f"A band of {armies(len(band.armies))} of {race(data)} arrived {names.at(list(h))}, "
+            f"within {NEAR} tiles of your settlements: "
+            f"{_intent(data, band, ground, lambda x: names.place(list(x)))}."
+        )
+        for kingdom in kingdoms:
+            told.setdefault(kingdom, []).append(line)
+    return {kingdom: tuple(lines) for kingdom, lines in told.items()}
+
+
 def marked(data: Mapping[str, Any]) -> dict[Hex, str]:
     """Each tile where the horde stands, with what a tap on it says."""
     ground = _ground(data)

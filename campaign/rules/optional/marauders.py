@@ -9,7 +9,7 @@ destroyed, added at the next gather. Fields: `options.marauder_race` and
 `options.marauder_general`, `marauder_armies`, `marauders_arrived`, `kingdoms[].plunder`."""
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -226,12 +226,16 @@ def _horde_orders(campaign: Campaign) -> list[Order]:
 # --- battles (OW5 to OW7) --------------------------------------------------------------------------
 
 
+def general_for(general: str | None, sides: Collection[str]) -> str:
+    """OW5: who reports for the horde in a battle between `sides`: its general (`"admin"` or
+    a kingdom), or the admin where the general's kingdom is the battle's other side."""
+    chosen = general or ADMIN
+    return ADMIN if chosen in sides else chosen
+
+
 def _general(campaign: Campaign, battle: Battle) -> Mapping[str, object]:
-    """OW5: who reports for the horde in a battle handed to the tabletop: its general, or
-    the admin where the general's kingdom is the other side."""
-    general = campaign.options.marauder_general or ADMIN
-    kingdoms = {battle.attacker, battle.defender}
-    return {"general": ADMIN if general in kingdoms else general}
+    sides = (battle.attacker, battle.defender)
+    return {"general": general_for(campaign.options.marauder_general, sides)}
 
 
 def _plundered(campaign: Campaign, winner: str, destroyed: int, hex_: Hex, turn: Turn) -> Campaign:
