@@ -229,7 +229,6 @@ def campaign_delete(*, campaign: Campaign, actor: User) -> None:
 
 
 @transaction.atomic
-@transaction.atomic
 def campaign_marauder_general(*, campaign: Campaign, actor: User, general: str) -> str:
     """Option marauders (OW5): before the campaign starts, its admin names who plays the
     horde's tabletop battles: the admin (`"admin"`) or a player, by username. Returns the
@@ -257,6 +256,7 @@ def campaign_marauder_general(*, campaign: Campaign, actor: User, general: str) 
     return chosen
 
 
+@transaction.atomic
 def campaign_start(*, campaign: Campaign, actor: User) -> Snapshot:
     """Start a full campaign at setup: the first snapshot, waiting for the races; its
     places are named (campaign.gazetteer)."""
