@@ -20,6 +20,7 @@ from campaign.models import (
     Submission,
 )
 from campaign.rules import decisions
+from campaign.rules.state import HORDE
 from campaign.words import names_of
 
 type Json = dict[str, Any]
@@ -70,8 +71,9 @@ def is_admin(campaign: Campaign, user: User) -> bool:
 
 
 def owing(data: Json) -> set[str]:
-    """The kingdoms the campaign is waiting for."""
-    return {p["kingdom"] for p in data.get("pending", [])}
+    """The kingdoms the campaign is waiting for (not the horde: its general reports its
+    battles, option marauders)."""
+    return {p["kingdom"] for p in data.get("pending", [])} - {HORDE}
 
 
 def ready_kingdoms(campaign: Campaign) -> set[str]:

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from django.conf import settings
@@ -34,9 +35,16 @@ from accounts.models import User
 from campaign.maps import BUILTIN_MAPS
 from campaign.models import AuditEntry, Campaign, Snapshot
 from campaign.rules import bots, decisions
-from campaign.rules.hexmap import Hex, HexMap, cached_map_from_json, map_from_json, routes
+from campaign.rules.hexmap import (
+    Hex,
+    HexMap,
+    cached_map_from_json,
+    distance,
+    map_from_json,
+    routes,
+)
 from campaign.rules.options import orders_in_cycle
-from campaign.rules.state import BattleStatus, PendingKind, Season, Step
+from campaign.rules.state import HORDE, BattleStatus, PendingKind, Season, Step
 from campaign.rules.vocabulary import EventType
 from campaign.services import advancing, battle_entries, common, letters, setup, submissions
 from campaign.services import members as members_services
@@ -128,8 +136,9 @@ def demo_users(hashed_password: str) -> tuple[dict[str, User], list[str]]:
     return users, created
 
 
-def started(users: Mapping[str, User], name: str, **options: Any) -> Campaign:
-    """A campaign on the demo map, joined by the four players and started by the gm."""
+def started(users: Mapping[str, User], name: str, *, general: str = "", **options: Any) -> Campaign:
+    """A campaign on the demo map, joined by the four players and started by the gm; with
+    marauders, `general` (a player's username) plays their battles."""
     admin = users[ADMIN]
     campaign = setup.campaign_create(
         name=name, admin=admin, kingdoms=len(PLAYERS), map_name=MAP,
@@ -139,6 +148,8 @@ def started(users: Mapping[str, User], name: str, **options: Any) -> Campaign:
         members_services.campaign_join(
             campaign=campaign, user=users[username], kingdom_name=kingdom_name, colour=colour
         )
+    if general:
+        setup.campaign_marauder_general(campaign=campaign, actor=admin, general=general)
     setup.campaign_start(campaign=campaign, actor=admin)
     return campaign
 
@@ -304,7 +315,7 @@ def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     """`demo-options`: a campaign with every optional rule of part A on, played by bots,
     alice's army steered on bob's capital, until a Wizard's tower stands, a quest has won
     an artefact, and their siege waits for its tabletop result with artefacts on its card."""
-    switches = {name: True for name in OPTIONS_IN_DEMO}
+    switches: dict[str, Any] = {name: True for name in OPTIONS_IN_DEMO}
     campaign = started(users, "Demo options", seed=OPTIONS_SEED, **switches)
     players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rivals = tuple(common.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
@@ -341,12 +352,83 @@ def wizardry_shown(data: Json, siege: Json) -> bool:
 OPTIONS_IN_DEMO = ("army_limits", "wizards", "common_deck", "sieges")
 
 
+WARS_SEED = 12  # the dice of `demo-wars`: its battle against the horde waits in year 3
+# The optional rules `demo-wars` has on: part B's, War of Kings adapted (campaign-options.md).
+WARS_OPTIONS: dict[str, Any] = {
+    "marauders": True,
+    "marauder_race": "Orcs",
+    "roads": True,
+    "milestones": True,
+    "yearly_event": True,
+}
+
+
+def wars_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
+    """`demo-wars`: the four options of part B on, bob the marauders' general, played by
+    bots until a band raids beside alice's kingdom with its orders on the map, roads have
+    carried trade to her capital, a kingdom holds a milestone, and a battle against the
+    horde waits at the tabletop for bob to report it."""
+    campaign = started(users, "Demo wars", seed=WARS_SEED, general="bob", **WARS_OPTIONS)
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    alice, bob = (common.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
+    rng = random.Random(WARS_SEED)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        data = common.latest_snapshot(campaign).data
+        battle = next((b for b in awaiting(data) if _against_the_horde(b, bob)), None)
+        if battle is not None and wars_shown(data, alice):
+            campaign.refresh_from_db()
+            return campaign, horde_battle_news(campaign, battle)
+        play_bot_step(
+            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap, warlike=alice
+        )
+    raise CommandError(
+        f"No battle against the horde with a raid beside alice, her trade and a milestone, in "
+        f"{MAX_STEPS} snapshots."
+    )
+
+
+def _against_the_horde(battle: Json, general: str) -> bool:
+    """A pitched battle against the horde whose general is `general` (not its own)."""
+    sides = {battle["attacker"], battle["defender"]}
+    return battle["kind"] == "pitched" and HORDE in sides and general not in sides
+
+
+def wars_shown(data: Json, alice: str) -> bool:
+    """A band with an order within three tiles of alice's settlements, trade gathered at her
+    capital, and a milestone held."""
+    settled = [tuple(t["hex"]) for t in data["tiles"] if t["owner"] == alice and t["settlement"]]
+    raiding = any(
+        m.get("order") and min((distance(tuple(m["hex"]), s) for s in settled), default=9) <= 3
+        for m in data.get("marauder_armies") or []
+    )
+    traded = any(
+        e["type"] == EventType.GATHERED
+        and e["kingdom"] == alice
+        and any(g["source"] == "trade" and g["gold"] > 0 for g in e.get("gains", []))
+        for e in data["events"]
+    )
+    held = any(k.get("milestones") for k in data["kingdoms"])
+    return raiding and traded and held
+
+
+def horde_battle_news(campaign: Campaign, battle: Json) -> str:
+    members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
+    kingdom = members[battle["attacker"]]
+    return (
+        f"A pitched battle at {battle['hex']} against the marauders went to the tabletop, "
+        f"waiting for its result: {kingdom.kingdom_name} ({kingdom.user}) against the Orc "
+        f"horde, bob its general, on a {battle['board']} board."
+    )
+
+
 DEMOS = {
     SLUG: demo_campaign,
     "demo-battle": battle_campaign,
     "demo-winter": winter_campaign,
     "demo-ended": ended_campaign,
     "demo-options": options_campaign,
+    "demo-wars": wars_campaign,
 }
 
 
@@ -355,6 +437,12 @@ def describe(campaign: Campaign, news: str, created: list[str]) -> str:
     clock = snapshot.data["clock"]
     members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
     waiting = sorted(members[k].user.username for k in common.owing(snapshot.data))
+    waiting += [
+        f"{members[p['general']].user.username if p['general'] in members else ADMIN} "
+        "(for the marauders)"
+        for p in snapshot.data.get("pending", [])
+        if p["kingdom"] == HORDE
+    ]
     names = [ADMIN, *(player for player, _, _ in PLAYERS)]
     made = f" (created: {', '.join(created)})" if created else " (all existed)"
     return "\n".join(
@@ -402,13 +490,15 @@ def play_bot_step(
     march: bool = False,
     between: tuple[str, ...] = (),
     siege: tuple[str, str] | None = None,
+    warlike: str = "",
 ) -> Snapshot:
     """Answer with bots whatever the newest snapshot waits for, the way people would: each
     kingdom's player saves its decisions and marks them ready; tabletop results and the
     admin's simple battles come from the admin. Then advance, and return the newest
     snapshot. With `march`, two armies are steered to meet (see `march_armies`), of the
     kingdoms `between` if given; with `siege` (attacker, defender), towards a siege of the
-    defender's capital (see `besiege`)."""
+    defender's capital (see `besiege`); a `warlike` kingdom's armies hunt the marauders and
+    its winters build roads to its cities (see `hunt_the_horde`, `build_roads`)."""
     snapshot = common.latest_snapshot(campaign)
     data = snapshot.data
     hexmap = hexmap or cached_map_from_json(data["map"])
@@ -417,6 +507,10 @@ def play_bot_step(
         march_armies(data, decided, hexmap, between)
     if siege is not None and data["clock"]["step"] == Step.ORDERS:
         besiege(data, decided, hexmap, *siege)
+    if warlike and data["clock"]["step"] == Step.ORDERS:
+        hunt_the_horde(data, decided, hexmap, warlike)
+    if warlike and data["clock"]["step"] == Step.BUILD:
+        build_roads(data, decided, warlike)
     for kingdom, kind, payload in bot_answers(data, decided):
         submissions.submission_save(
             campaign=campaign, user=players[kingdom], kind=kind, payload=payload
@@ -497,6 +591,70 @@ def march_armies(data: Json, inputs: Json, hexmap: HexMap, between: tuple[str, .
                 given[i] = {"unit": hunter_id, "order": "move", "to": list(step)}
             elif order["unit"] == quarry_id:
                 given[i] = {"unit": quarry_id, "order": "defend"}
+
+
+def hunt_the_horde(data: Json, inputs: Json, hexmap: HexMap, kingdom: str) -> None:
+    """Steer the kingdom's first upright army a step towards the nearest marauder band
+    (option marauders), so that a battle against the horde comes."""
+    bands = {(m["hex"][0], m["hex"][1]) for m in data.get("marauder_armies") or []}
+    given = inputs.get("orders", {}).get(kingdom, [])
+    ordered = {order["unit"] for order in given}
+    for army in data.get("armies", []):
+        if army["kingdom"] != kingdom or not army["upright"] or army["id"] not in ordered:
+            continue
+        steps = routes(hexmap, (army["hex"][0], army["hex"][1]), _towers(data))
+        near = sorted((steps[b][0], b) for b in bands if b in steps)
+        if near:
+            step = steps[near[0][1]][1]
+            order = {"unit": army["id"], "order": "move", "to": list(step)}
+            inputs["orders"][kingdom] = [order if o["unit"] == army["id"] else o for o in given]
+            return
+
+
+def build_roads(data: Json, inputs: Json, kingdom: str) -> None:
+    """Steer the kingdom's winter purchases (option roads): first, roads along its own
+    tiles from its capital to its nearest city or village not yet joined, a gold each, so
+    that trade comes to its capital (OW10)."""
+    own = {(t["hex"][0], t["hex"][1]): t for t in data["tiles"] if t["owner"] == kingdom}
+    capital = next((k["capital"] for k in data["kingdoms"] if k["id"] == kingdom), None)
+    if capital is None:
+        return
+    built = {frozenset(((a[0], a[1]), (b[0], b[1]))) for a, b in data.get("roads") or []}
+    hexmap = cached_map_from_json(data["map"])
+    start = (capital[0], capital[1])
+    before: dict[Hex, Hex] = {}
+    frontier = [start]
+    for here in frontier:
+        for there in hexmap.neighbours(here):
+            if (
+                there in own
+                and there not in before
+                and there != start
+                and not hexmap.is_water_edge(here, there)
+            ):
+                before[there] = here
+                frontier.append(there)
+    goals = [h for h in frontier[1:] if own[h]["settlement"] in ("city", "village")]
+    for goal in goals:
+        path = [goal]
+        while path[-1] != start:
+            path.append(before[path[-1]])
+        missing = [(a, b) for a, b in pairwise(path) if frozenset((a, b)) not in built]
+        if missing:
+            roads = [{"build": "road", "hex": list(a), "to": list(b)} for a, b in missing]
+            chosen = {frozenset(pair) for pair in missing}
+            purchases = inputs.setdefault("purchases", {})
+            others = [p for p in purchases.get(kingdom, []) if _road_of(p) not in chosen]
+            purchases[kingdom] = [*roads, *others]
+            return
+
+
+def _road_of(purchase: Json) -> frozenset[Hex] | None:
+    """The two tiles of a road purchase (option roads); None for another purchase."""
+    if purchase.get("build") != "road":
+        return None
+    a, b = purchase["hex"], purchase["to"]
+    return frozenset(((a[0], a[1]), (b[0], b[1])))
 
 
 def besiege(data: Json, inputs: Json, hexmap: HexMap, attacker: str, defender: str) -> None:

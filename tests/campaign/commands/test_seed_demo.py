@@ -292,6 +292,46 @@ def test_demo_options_has_a_wizards_tower_and_an_artefact_won_on_a_quest(demo, c
     assert f"{won['artefact']} was found" in chronicle
 
 
+def test_demo_wars_has_a_raid_beside_alice_trade_a_milestone_and_a_battle_for_bob(demo, client):
+    """Issue 38: the four options of part B on; a marauder band with its order stands within
+    three tiles of alice's settlements, drawn on the map with its arrow and its words; roads
+    have carried trade to her capital (her ledger's gathering); a kingdom holds a milestone
+    (the leaderboard says so); and a battle against the horde waits at the tabletop, which
+    bob, the marauders' general, finds among his own battles and may report."""
+    campaign = Campaign.objects.get(slug="demo-wars")
+    data = common.latest_snapshot(campaign).data
+    assert all(
+        data["options"][name] for name in ("marauders", "roads", "milestones", "yearly_event")
+    )
+    players = {m.user.username: m.kingdom for m in campaign.memberships.exclude(kingdom="")}
+    assert data["options"]["marauder_general"] == players["bob"]
+    (battle,) = [b for b in data["battles"] if b["status"] == "awaiting_result"]
+    assert "marauders" in (battle["attacker"], battle["defender"])
+    assert players["bob"] not in (battle["attacker"], battle["defender"])
+    assert any(
+        p["kingdom"] == "marauders" and p["general"] == players["bob"] for p in data["pending"]
+    )
+    assert any(
+        e["type"] == "gathered" and e["kingdom"] == players["alice"]
+        and any(g["source"] == "trade" and g["gold"] for g in e.get("gains", []))
+        for e in data["events"]
+    )  # fmt: skip
+    assert any(k["milestones"] for k in data["kingdoms"])
+    assert "against the Orc horde, bob its general" in demo.out
+
+    client.force_login(User.objects.get(username="alice"))
+    page = html.unescape(client.get(reverse("campaign:campaign", args=[campaign.slug])).text)
+    assert 'class="marauder-band"' in page
+    assert "marauder arm" in page
+    assert " of Orcs (option OW1): " in page
+    client.force_login(User.objects.get(username="bob"))
+    mine = html.unescape(
+        client.get(reverse("battles:list", args=[campaign.slug]) + "?show=mine").text
+    )
+    assert "against the Orcs marauders" in mine
+    assert "play the game and report the result" in mine  # what it asks of him
+
+
 def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(demo, client):
     campaign = Campaign.objects.get(slug="demo-ended")
     assert campaign.status == Campaign.Status.ENDED

@@ -196,11 +196,11 @@ def test_a_kingdom_is_warned_when_a_band_lands_near_its_settlements(cast):
     and further from Blue's: alice is warned, with what it will do; bob is not."""
     campaign = horde_campaign(cast)
     data = copy.deepcopy(play_until(campaign, cast, at_step("orders")))
-    owned = {tuple(t["hex"]): t["owner"] for t in data["tiles"] if t["settlement"]}
+    owned = {(t["hex"][0], t["hex"][1]): t["owner"] for t in data["tiles"] if t["settlement"]}
     land = [t["hex"] for t in data["map"]["tiles"] if t["terrain"] == "plains"]
 
     def nearest(h: list[int], kingdom: str) -> int:
-        return min(distance(tuple(h), s) for s, k in owned.items() if k == kingdom)
+        return min(distance((h[0], h[1]), s) for s, k in owned.items() if k == kingdom)
 
     near = next(h for h in land if nearest(h, "red-elves") <= 3 < nearest(h, "blue-dwarfs"))
     clock = data["clock"]
