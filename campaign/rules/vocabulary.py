@@ -23,6 +23,7 @@ class EventType(StrEnum):
     SETTLEMENTS_PLACED = "settlements-placed"
     ARMY_PLACED = "army-placed"
     # A summer month opens: option marauders (OW2, OW3)
+    NO_MARAUDERS = "no-marauders"  # the arrival die brought none
     MARAUDERS_ARRIVED = "marauders-arrived"
     MARAUDER_ORDERS = "marauder-orders"
     # A summer month: orders resolved

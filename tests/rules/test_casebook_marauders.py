@@ -127,8 +127,8 @@ def test_ow2_no_six_no_band_and_the_die_is_told():
     """The arrival die is 4: no band; the die is an event of its own (OG5)."""
     after = adjudicate(opening(dice=[4]))
 
-    assert arrival(after)["dice"] == [4]
-    assert arrival(after)["armies"] == []
+    assert [e["dice"] for e in events(after, "no-marauders")] == [[4]]
+    assert events(after, "marauders-arrived") == []
     assert after["marauder_armies"] == []
 
 
@@ -191,7 +191,7 @@ def test_ow2_with_no_candidate_no_band_arrives():
 
     after = adjudicate(data)
 
-    assert arrival(after)["armies"] == []
+    assert [e["dice"] for e in events(after, "no-marauders")] == [[6]]
     assert after["marauder_armies"] == []
 
 
@@ -201,7 +201,7 @@ def test_ow2_a_month_opens_once_a_file_at_its_orders_step_has_had_its_opening():
     after = adjudicate(opening(dice=[4]))
     again = adjudicate({**after, "dice": [6, 6, 6]})
 
-    assert len(events(again, "marauders-arrived")) == 1
+    assert len(events(again, "no-marauders")) == 1
     assert again["dice_rolled"] == after["dice_rolled"]
 
 

@@ -133,7 +133,7 @@ def arrived_near(data: Mapping[str, Any]) -> dict[Hex, list[str]]:
     when = (clock.get("year"), clock.get("month"))
     found: dict[Hex, list[str]] = {}
     for event in data.get("events") or []:
-        if event.get("type") != EventType.MARAUDERS_ARRIVED or not event.get("armies"):
+        if event.get("type") != EventType.MARAUDERS_ARRIVED:
             continue
         h = as_hex(event.get("hex"))
         if h is None or (event.get("year"), event.get("month")) != when:
@@ -275,13 +275,16 @@ GAIN_NAMES: Mapping[str, str] = {PLUNDER: "plunder from the marauders"}
 # --- words -------------------------------------------------------------------------------
 
 
+def _no_marauders(d: Describer, e: Event) -> Line:
+    die = e["dice"][0]
+    words = "no band arrived" if die != ARRIVAL_FACE else "a band found nowhere to land"
+    return Line(
+        f"The marauders' die: {words}.", (Roll(die, f"the marauders' arrival die: {words}"),)
+    )
+
+
 def _arrived(d: Describer, e: Event) -> Line:
     die, *picks = e["dice"]
-    if not e.get("armies"):
-        words = "no band arrived" if die != ARRIVAL_FACE else "a band found nowhere to land"
-        return Line(
-            f"The marauders' die: {words}.", (Roll(die, f"the marauders' arrival die: {words}"),)
-        )
     band = armies(len(e["armies"]))
     landing = [Roll(p, "where the band lands (a random pick)") for p in picks]
     rolls = (Roll(die, "a 6: a marauder band arrives"), *landing)
@@ -320,6 +323,7 @@ def _plundered(d: Describer, e: Event) -> Line:
 
 
 EVENT_WORDINGS: Mapping[EventType, Wording] = {
+    EventType.NO_MARAUDERS: Wording(_no_marauders),
     EventType.MARAUDERS_ARRIVED: Wording(_arrived),
     EventType.MARAUDER_ORDERS: Wording(_orders),
     EventType.MARAUDERS_MOVED_OFF: Wording(_moved_off),

@@ -180,7 +180,7 @@ def _arrival(campaign: Campaign, turn: Turn) -> Campaign:
     die = turn.roll()
     candidates = _landing_tiles(campaign) if die == ARRIVAL_FACE else []
     if not candidates:
-        turn.record(EventType.MARAUDERS_ARRIVED, dice=[die], armies=[])
+        turn.record(EventType.NO_MARAUDERS, dice=[die])
         return campaign
     picks: list[int] = []
 

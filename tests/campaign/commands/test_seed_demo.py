@@ -324,6 +324,9 @@ def test_demo_wars_has_a_raid_beside_alice_trade_a_milestone_and_a_battle_for_bo
     assert 'class="marauder-band"' in page
     assert "marauder arm" in page
     assert " of Orcs (option OW1): " in page
+    chronicle = html.unescape(client.get(reverse("campaign:chronicle", args=[campaign.slug])).text)
+    assert "A band of " in chronicle  # the horde's arrivals are told
+    assert "Aldermark built a road from " in chronicle
     client.force_login(User.objects.get(username="bob"))
     mine = html.unescape(
         client.get(reverse("battles:list", args=[campaign.slug]) + "?show=mine").text
