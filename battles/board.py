@@ -58,7 +58,7 @@ def cast_of(campaign: Campaign) -> Cast:
     who = {p.kingdom: p.user.get_username() for p in players}
     general = campaign.options.get("marauder_general")
     if general:
-        names[HORDE] = f"the {campaign.options.get('marauder_race', '')} marauders"
+        names[HORDE] = f"the marauding {campaign.options.get('marauder_race', '')}"
         who[HORDE] = f"{who[general]}, their general" if general in who else "the admin"
     return Cast(names=Names(names, campaign.gazetteer), players=who, looks=looks_of(players))
 

@@ -14,7 +14,7 @@ from campaign.display.optional.card import CardPart, Fact, Fought, Note
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance
 from campaign.rules.errors import RuleError
-from campaign.rules.state import BattleStatus, PendingKind
+from campaign.rules.state import HORDE, BattleStatus, PendingKind
 from campaign.rules.vocabulary import EventType
 from campaign.words import capitalised, joined
 
@@ -339,7 +339,17 @@ def _describe(
             )
         elif event["type"] == EventType.DESTROYED and units & set(event["units"]):
             lost = joined(names.units(event["units"]))
-            lines.append(f"{lost}: nowhere to retreat, destroyed.")
+            how = (
+                "nowhere to retreat, destroyed" if event.get("why") == "no retreat" else "destroyed"
+            )
+            lines.append(f"{lost}: {how}.")
+        elif event["type"] == EventType.MARAUDERS_MOVED_OFF and event["from"] == battle.hex:
+            lines.append(f"The marauders fall back to {names.place(event['to'])} (option OW6).")
+        elif event["type"] == EventType.PLUNDERED and event["hex"] == battle.hex:
+            lines.append(
+                f"{names.get(event['kingdom'], event['kingdom'])} plunders {event['gold']} gold, "
+                "gathered next winter (option OW7)."
+            )
         elif event["type"] == EventType.STRATEGY_LEARNED and event["kingdom"] in battle.kingdoms:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} learns a new strategy.")
         elif event["type"] == EventType.ARTEFACT_TAKEN and event.get("hex") == battle.hex:
@@ -356,7 +366,7 @@ def _describe(
             lines.append(
                 f"{names.unit(asked['unit'])} retreats to a tile its player chooses: {choices}."
             )
-    if winner and battle.kind == "pitched":
+    if winner and winner != HORDE and battle.kind == "pitched":
         lines.append(
             f"{names.get(winner, winner)} gains 1 might (a pitched battle won on the tabletop)."
         )

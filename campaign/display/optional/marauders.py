@@ -18,10 +18,10 @@ from campaign.display.mapsvg.reading import as_hex
 from campaign.display.optional.card import CardPart, Cite, Fought, Note, Side
 from campaign.display.svg import coordinate, element
 from campaign.gazetteer import Names
-from campaign.rules.hexmap import Hex, cached_map_from_json, distance
+from campaign.rules.hexmap import Hex, cached_map_from_json
 from campaign.rules.optional.marauders import ARRIVAL_FACE, PLUNDER, Ground, number, target
 from campaign.rules.options import OPTION_ROWS
-from campaign.rules.state import HORDE, Settlement
+from campaign.rules.state import HORDE, Settlement, Step
 from campaign.rules.vocabulary import EventType
 from campaign.words import capitalised
 
@@ -83,7 +83,22 @@ def _hex(h: Hex) -> str:
 def _intent(
     data: Mapping[str, Any], band: Band, ground: Ground, place: Callable[[Hex], str] = _hex
 ) -> str:
-    """What the band will do this month and why, in words, each tile as `place` says it."""
+    """What the band will do this month and why, in words, each tile as `place` says it;
+    once the month's orders have resolved, what it was to do."""
+    said = _intended(data, band, ground, place)
+    if _resolved(data) and said.startswith("will "):
+        return "this month it was to " + said.removeprefix("will ")
+    return said
+
+
+def _resolved(data: Mapping[str, Any]) -> bool:
+    """The month's orders have resolved (its battles or reform): they are its record."""
+    return (data.get("clock") or {}).get("step") in (Step.BATTLES, Step.REFORM)
+
+
+def _intended(
+    data: Mapping[str, Any], band: Band, ground: Ground, place: Callable[[Hex], str]
+) -> str:
     kind = (band.order or {}).get("order")
     if kind == "move":
         found = target(ground, band.hex)
@@ -96,7 +111,7 @@ def _intent(
     if kind == "raze":
         return "will raze the settlement it stands on, unless a kingdom's unit is in the tile"
     if kind == "regroup":
-        return "is on its side and will stand up"
+        return "will stand up"
     if kind == "hold":
         return "will hold: a kingdom's unit stands in its tile, or nothing is in reach"
     return "waits for the next summer"
@@ -128,7 +143,7 @@ def coming_moves(data: Mapping[str, Any], names: Names) -> tuple[str, ...]:
 
 def arrived_near(data: Mapping[str, Any]) -> dict[Hex, list[str]]:
     """Bands that arrived at this month's opening, each with the kingdoms whose settlements
-    lie within three steps of it (by hex distance: what a kingdom is told)."""
+    lie within three steps of it (what a kingdom is told)."""
     clock = data.get("clock") or {}
     when = (clock.get("year"), clock.get("month"))
     found: dict[Hex, list[str]] = {}
@@ -143,14 +158,17 @@ def arrived_near(data: Mapping[str, Any]) -> dict[Hex, list[str]]:
 
 
 def kingdoms_near(data: Mapping[str, Any], h: Hex) -> list[str]:
-    """The kingdoms with a settlement within three of `h`."""
-    return sorted(
-        {
-            t["owner"]
-            for t in data.get("tiles") or []
-            if t.get("settlement") and (s := as_hex(t.get("hex"))) and distance(s, h) <= NEAR
-        }
-    )
+    """The kingdoms with a settlement within three steps of `h` (OG3: round water edges and
+    towers, as the horde marches)."""
+    owners = {
+        as_hex(t.get("hex")): t["owner"] for t in data.get("tiles") or [] if t.get("settlement")
+    }
+    near: set[str] = set()
+    for steps, ring in enumerate(_ground(data).rings(h)):
+        if steps > NEAR:
+            break
+        near.update(owners[x] for x in ring if x in owners)
+    return sorted(near)
 
 
 def arrivals_near(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str, ...]]:
@@ -164,7 +182,7 @@ def arrivals_near(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str,
             continue
         line = (
             f"A band of {armies(len(band.armies))} of {race(data)} arrived {names.at(list(h))}, "
-            f"within {NEAR} tiles of your settlements: "
+            f"within {NEAR} steps of your settlements: "
             f"{_intent(data, band, ground, lambda x: names.place(list(x)))}."
         )
         for kingdom in kingdoms:
@@ -185,7 +203,9 @@ def marked(data: Mapping[str, Any]) -> dict[Hex, str]:
         if band.hex in near:
             said += "; arrived this month"
             if near[band.hex]:
-                said += f", within {NEAR} steps of {', '.join(near[band.hex])}'s settlements"
+                named = {k["id"]: k.get("name") or k["id"] for k in data.get("kingdoms") or []}
+                whose = " and ".join(named.get(k, k) for k in near[band.hex])
+                said += f", within {NEAR} steps of the settlements of {whose}"
         words[band.hex] = said
     return words
 

@@ -331,7 +331,7 @@ def test_demo_wars_has_a_raid_beside_alice_trade_a_milestone_and_a_battle_for_bo
     mine = html.unescape(
         client.get(reverse("battles:list", args=[campaign.slug]) + "?show=mine").text
     )
-    assert "against the Orcs marauders" in mine
+    assert "against the marauding Orcs" in mine
     assert "play the game and report the result" in mine  # what it asks of him
 
 

@@ -125,11 +125,11 @@ def test_the_general_reports_for_the_horde_and_the_kingdom_confirms(
     assert battle.kingdoms == ("red-elves", "marauders")
     told = emails_of(campaign, "battle")
     assert set(told) == {"alice", "bob"}  # bob, the general, is told the battle waits for him
-    assert "against the Orcs marauders" not in told["bob"].subject
+    assert "against the marauding Orcs" not in told["bob"].subject
     assert "Red Elves" in told["bob"].subject
 
     mine = page(client, cast["bob"], reverse("battles:list", args=[campaign.slug]) + "?show=mine")
-    assert "against the Orcs marauders" in mine
+    assert "against the marauding Orcs" in mine
     card = page(Client(), cast["bob"], reverse("battles:card", args=[campaign.slug, battle.number]))
     assert "Concede the field" not in card
     assert "The marauders never concede" in card
@@ -202,7 +202,7 @@ def test_a_kingdom_is_warned_when_a_band_lands_near_its_settlements(cast):
     def nearest(h: list[int], kingdom: str) -> int:
         return min(distance((h[0], h[1]), s) for s, k in owned.items() if k == kingdom)
 
-    near = next(h for h in land if nearest(h, "red-elves") <= 3 < nearest(h, "blue-dwarfs"))
+    near = next(h for h in land if nearest(h, "red-elves") <= 2 and nearest(h, "blue-dwarfs") > 6)
     clock = data["clock"]
     data["events"].append(
         {**clock, "type": "marauders-arrived", "armies": ["m-1"], "hex": near, "dice": [6]}
@@ -215,4 +215,4 @@ def test_a_kingdom_is_warned_when_a_band_lands_near_its_settlements(cast):
     assert news is not None
     assert [letter.user for letter in news.letters] == [cast["alice"]]
     assert "A band of 1 marauder army of Orcs arrived" in news.letters[0].body
-    assert "within 3 tiles of your settlements" in news.letters[0].body
+    assert "within 3 steps of your settlements" in news.letters[0].body
