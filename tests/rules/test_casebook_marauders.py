@@ -27,6 +27,7 @@ from tests.rules.casebook import (
     pending,
     position,
     refusal,
+    ship,
     tile,
     tile_at,
 )
@@ -849,3 +850,167 @@ def test_meet_marauders_and_sieges_a_kingdom_defending_its_fortress_gets_a_siege
 
     (fought,) = battles(after, (1, 0))
     assert fought["siege"] == {"side": "red", "works": "stone"}
+
+
+# === more of part B's settled points ==================================================================
+
+
+def test_ow2_the_next_summer_opens_after_the_winters_deploy():
+    """Part B's settled points: the winter's deploy enters month 1 of the next year, which
+    opens: its arrival die is rolled (here a 4: no band) and the run stops at its orders."""
+    data = with_horde(
+        clock=(1, "winter", 0, "deploy"),
+        armies=[army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (-3, 3))],
+        inputs={"deploy": {"red": [], "blue": []}},
+        dice=[4],
+    )
+
+    after = adjudicate(data)
+
+    assert after["clock"] == {"year": 2, "season": "summer", "month": 1, "step": "orders"}
+    (rolled,) = events(after, "no-marauders")
+    assert (rolled["year"], rolled["month"], rolled["step"], rolled["dice"]) == (
+        2,
+        1,
+        "orders",
+        [4],
+    )
+
+
+def test_orders_of_things_marauder_ids_go_by_their_number():
+    """Part B's settled points: m-2 comes before m-10, in the file and in the orders."""
+    data = opening(
+        marauders=[horde("m-10", (4, 0)), horde("m-2", (-4, 0))], marauders_arrived=10, dice=[1]
+    )
+
+    after = adjudicate(data)
+
+    assert [m["id"] for m in after["marauder_armies"]] == ["m-2", "m-10"]
+    (ordered,) = events(after, "marauder-orders")
+    assert list(ordered["orders"]) == ["m-2", "m-10"]
+
+
+def test_ow5_a_kingdoms_ships_alone_against_the_horde_fight_a_land_water_battle():
+    """Red's ship (its only unit there) shares the coast tile [1, 0] with m-1 at the battle
+    step: a land/water battle (B9), Red's die first (5), the horde's (2): Red wins, m-1 is
+    destroyed and Red plunders 1."""
+    coast = make_map(5, terrain={(2, 0): "ocean"}, coast=[(1, 0)])
+    data = with_horde(
+        map=coast,
+        clock=(1, "summer", 1, "battles"),
+        tiles=[*HOMES, tile((1, 0), "red")],
+        armies=[army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (-3, 3))],
+        ships=[ship("red-s1", (1, 0))],
+        marauders=[horde("m-1", (1, 0), order={"order": "hold"})],
+        dice=[5, 2, 1],
+    )
+
+    after = adjudicate(data)
+
+    (fought,) = battles(after, (1, 0))
+    assert (fought["kind"], fought["winner"], fought["dice"]) == ("land_water", "red", [5, 2])
+    assert the_horde(after) == {}
+    assert kingdom(after, "red")["plunder"] == 1
+
+
+def test_ow5_an_outnumbered_kingdom_with_no_tile_beside_may_make_a_last_stand():
+    """Two marauder armies hold unexplored [0, 2]... red-1 alone stands there with them at
+    the battle step, Red holding no tile beside it: it is asked for a Last Stand (B4)."""
+    data = with_horde(
+        clock=(1, "summer", 1, "battles"),
+        armies=[army("red-1", (0, 3))],
+        marauders=[
+            horde("m-1", (0, 3), order={"order": "hold"}),
+            horde("m-2", (0, 3), order={"order": "hold"}),
+        ],
+    )
+
+    after = adjudicate(data)
+
+    assert pending(after) == [{"kind": "last_stand", "kingdom": "red", "hex": [0, 3]}]
+    after["inputs"] = {"battles": [{"hex": [0, 3], "last_stand": "red"}]}
+    after["dice"] = [6, 6]
+    stood = adjudicate(after)
+    (fought,) = battles(stood, (0, 3))
+    assert (fought["kind"], fought["last_stand"], fought["status"]) == (
+        "pitched",
+        "red",
+        "awaiting_result",
+    )
+
+
+def test_ow5_the_admin_may_settle_a_battle_against_the_horde_as_a_simple_battle():
+    """The admin's switch to a simple battle (B6): Defence 4 on both sides, Red's die (4)
+    hits, the horde's (1) misses: Red wins, no might (not at the tabletop), plunder 1."""
+    after = adjudicate(pitched_at())
+    after["inputs"] = {"battles": [{"hex": [1, 0], "resolve": "simple"}]}
+    after["dice"] = [4, 1, 1]
+
+    settled = adjudicate(after)
+
+    (fought,) = battles(settled, (1, 0))
+    assert (fought["kind"], fought["winner"]) == ("simple", "red")
+    assert kingdom(settled, "red")["pitched_wins"] == 0
+    assert kingdom(settled, "red")["plunder"] == 1
+
+
+def test_ow1_m7_a_kingdom_deploys_onto_its_settlement_where_the_horde_stands():
+    """Part B's settled points: the horde controls nothing and bars no deployment: red-1
+    deploys onto Red's capital, where m-1 stands."""
+    data = with_horde(
+        clock=(1, "winter", 0, "deploy"),
+        armies=[army("red-1", (0, 0)), army("red-2", (0, 0)), army("blue-1", (-3, 3))],
+        marauders=[horde("m-1", (0, 0))],
+        inputs={"deploy": {"red": [{"army": "red-1", "hex": [0, 0]}], "blue": []}},
+        dice=[4],  # month 1's arrival die: Red has more armies, so no roll-off
+    )
+
+    after = adjudicate(data)
+
+    assert next(a for a in after["armies"] if a["id"] == "red-1")["hex"] == [0, 0]
+    assert order_of(after, "m-1") == {"order": "hold"}  # OW3: a kingdom's unit in its tile
+
+
+def test_meet_wizards_and_marauders_artefacts_the_horde_wins_return_to_the_pool():
+    """red-1 carries the Blade of Slashing; the marauders win the simple battle (Red 1,
+    horde 6): the artefact on the army they hit goes back to the pool, none to the horde."""
+    data = with_horde(
+        clock=(1, "summer", 1, "battles"),
+        options={"wizards": True, "battles": "simple"},
+        tiles=[*HOMES, tile((1, 0), "red")],
+        armies=[army("red-1", (1, 0)), army("blue-1", (-3, 3))],
+        marauders=[horde("m-1", (1, 0), order={"order": "hold"})],
+        artefacts=[
+            {
+                "name": "Blade of Slashing",
+                "points": 5,
+                "holder": {"kingdom": "red", "army": "red-1"},
+            }
+        ],
+        dice=[1, 6, 1, 2, 1],  # the battle's, the new player order's roll-off, the arrival's
+    )
+
+    after = adjudicate(data)
+
+    assert battles(after, (1, 0))[0]["winner"] == "marauders"
+    (blade,) = [a for a in after["artefacts"] if a["name"] == "Blade of Slashing"]
+    assert blade["holder"] is None
+    assert happened(after, "artefact-taken")[0]["to"] is None
+
+
+def test_meet_marauders_and_yearly_event_the_horde_on_a_link_causes_no_revolt():
+    """A revolt (die 2): Red's village [2, 0] is joined to its capital through [1, 0], where
+    m-1 stands: the horde breaks no connection, so nothing rises."""
+    data = with_horde(
+        clock=(1, "winter", 0, "gather"),
+        options={"yearly_event": True},
+        tiles=[*HOMES, tile((1, 0), "red"), tile((2, 0), "red", "village")],
+        armies=[],
+        marauders=[horde("m-1", (1, 0))],
+        dice=[2],
+    )
+
+    after = adjudicate(data)
+
+    assert events(after, "revolted") == []
+    assert tile_at(after, (2, 0)) == tile((2, 0), "red", "village")
