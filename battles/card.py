@@ -317,6 +317,12 @@ def changes(data: Json, battle: Battle, names: Names) -> list[str]:
     return _describe(following, data, battle, battle.winner, names)
 
 
+def _said_by_parts(parts: list[CardPart], event: Json, hex_: list[int], names: Names) -> list[str]:
+    """What the options say of an event of their own that follows a battle at `hex_`."""
+    said = (part.after_battle(event, hex_, names) for part in parts if part.after_battle)
+    return [line for line in said if line]
+
+
 def _describe(
     events: list[Json], after: Json, battle: Battle, winner: str, names: Names
 ) -> list[str]:
@@ -343,13 +349,8 @@ def _describe(
                 "nowhere to retreat, destroyed" if event.get("why") == "no retreat" else "destroyed"
             )
             lines.append(f"{lost}: {how}.")
-        elif event["type"] == EventType.MARAUDERS_MOVED_OFF and event["from"] == battle.hex:
-            lines.append(f"The marauders fall back to {names.place(event['to'])} (option OW6).")
-        elif event["type"] == EventType.PLUNDERED and event["hex"] == battle.hex:
-            lines.append(
-                f"{names.get(event['kingdom'], event['kingdom'])} plunders {event['gold']} gold, "
-                "gathered next winter (option OW7)."
-            )
+        elif said := _said_by_parts(parts_of(battle), event, battle.hex, names):
+            lines.extend(said)
         elif event["type"] == EventType.STRATEGY_LEARNED and event["kingdom"] in battle.kingdoms:
             lines.append(f"{names.get(event['kingdom'], event['kingdom'])} learns a new strategy.")
         elif event["type"] == EventType.ARTEFACT_TAKEN and event.get("hex") == battle.hex:

@@ -370,6 +370,8 @@ def _purchases(desk: Desk, pending: Pending) -> None:
     affordable = _within_means(desk.campaign, kingdom, wishes)
     added = optional.bot_purchases(desk.campaign, kingdom.id, desk.rng)
     desk.inputs.setdefault("purchases", {})[kingdom.id] = affordable + added
+    for key, value in optional.bot_inputs(desk.campaign, kingdom.id, desk.rng).items():
+        desk.inputs.setdefault(key, {})[kingdom.id] = value
 
 
 def _wishes(campaign: Campaign, kingdom: Kingdom, rng: random.Random) -> list[JsonDict]:

@@ -564,7 +564,10 @@ def _explore(
         dice=dice,
         settlement=None if settlement is None else str(settlement),
     )
-    return campaign.with_holding(Holding(hex_, kingdom_id, settlement))
+    campaign = campaign.with_holding(Holding(hex_, kingdom_id, settlement))
+    if settlement is None:
+        return campaign
+    return optional.settlement_found(campaign, kingdom_id, hex_, turn)
 
 
 def claim_unexplored(campaign: Campaign, hex_: Hex, kingdom_id: str, turn: Turn) -> Campaign:
@@ -582,6 +585,11 @@ def take_control(campaign: Campaign, hex_: Hex, kingdom_id: str, turn: Turn) -> 
         return campaign
     turn.record(EventType.TILE_TAKEN, kingdom=kingdom_id, hex=list(hex_), **{"from": holding.owner})
     campaign = campaign.with_holding(replace(holding, owner=kingdom_id))
+    if holding.settlement is not None:
+        capital = campaign.kingdom(holding.owner).capital == hex_
+        campaign = optional.settlement_taken(
+            campaign, kingdom_id, holding.owner, hex_, capital, turn
+        )
     return _lose_capital_at(campaign, hex_, turn, "taken", taker=kingdom_id)
 
 

@@ -165,6 +165,11 @@ class Kingdom:
     ships_built: int = 0
     milestones: tuple[str, ...] = ()  # optional.milestones (OW12): held, in OW12's order
     plunder: int = 0  # optional.marauders (OW7): gold won from the horde, added at the gather
+    # optional.glory (OB1, OB2): glory (0 to 4 while an honour is unclaimed), the honours held
+    # (in OB3's order) and the kingdom's secret wishes, in its order.
+    glory: int = 0
+    honours: tuple[str, ...] = ()
+    honour_wishes: tuple[str, ...] = ()
     first_capital: Hex | None = None  # optional.milestones (OW12): the capital set up first
 
 
@@ -316,6 +321,8 @@ class Inputs:
     purchases: Mapping[str, tuple[Purchase, ...]] = field(default_factory=dict)
     feed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     deploy: Mapping[str, tuple[Placement | Allocation, ...]] = field(default_factory=dict)
+    # optional.glory (OB2): each kingdom's new wishes, applied as the file is read
+    honour_wishes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,10 @@ class EventType(StrEnum):
     CAMPAIGN_ENDED = "campaign-ended"
     # Any step: a decision missing at its deadline took its default (ruling A22)
     DEADLINE_DEFAULT = "deadline-default"
+    # Glory won, taken and traded for honours: option glory (OB1, OB2)
+    GLORY_GAINED = "glory-gained"
+    GLORY_LOST = "glory-lost"
+    HONOUR_CLAIMED = "honour-claimed"
     # The end of a reform, gather or deploy step: option milestones (OW13)
     MILESTONE_GAINED = "milestone-gained"
     MILESTONE_LOST = "milestone-lost"
@@ -110,6 +114,7 @@ class OptionName(StrEnum):
     ROADS = "roads"  # options OW9 to OW11
     MILESTONES = "milestones"  # options OW12 to OW14
     YEARLY_EVENT = "yearly_event"  # option OW15
+    GLORY = "glory"  # options OB1 to OB4
     MARAUDER_RACE = "marauder_race"  # option marauders (OW1), while it is on
     MARAUDER_GENERAL = "marauder_general"  # option marauders (OW5), while it is on
 

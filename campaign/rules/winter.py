@@ -409,8 +409,11 @@ def _why_not(
     holding = campaign.tiles.get(purchase.hex)
     if holding is None or holding.owner != kingdom_id:
         return f"{list(purchase.hex)} is not a tile {kingdom_id} controls."
-    needs, gold, food = BUILDS[purchase.kind]
-    if holding.settlement is not needs:
+    needs = BUILDS[purchase.kind][0]
+    gold, food = cost(campaign, kingdom_id, purchase.kind)
+    if holding.settlement is not needs and not _raised_elsewhere(
+        campaign, kingdom_id, purchase, made
+    ):
         where = "an empty tile" if needs is None else f"a {needs}"
         what = (
             "An army is raised in"
@@ -422,6 +425,25 @@ def _why_not(
         return f"It costs {gold} gold and {food} food; {kingdom_id} has {kingdom.gold} gold and {kingdom.food} food."
     check = _SPECIAL_CHECKS.get(purchase.kind)
     return check(campaign, kingdom, purchase, made) if check else None
+
+
+def cost(campaign: Campaign, kingdom_id: str, kind: PurchaseKind) -> tuple[int, int]:
+    """What a purchase of `kind` costs the kingdom, in gold and food (W5, as the optional
+    rules change it: OB3's master masons)."""
+    if kind is PurchaseKind.DISBAND:
+        return 0, 0  # A17
+    _, gold, food = BUILDS[kind]
+    return optional.price(campaign, kingdom_id, kind, (gold, food))
+
+
+def _raised_elsewhere(
+    campaign: Campaign, kingdom_id: str, purchase: Purchase, made: list[tuple[str, Purchase]]
+) -> bool:
+    """An army raised where an optional rule allows, no fortress (OB3's war college)."""
+    assert purchase.hex is not None
+    return purchase.kind is PurchaseKind.ARMY and optional.recruits_at(
+        campaign, kingdom_id, purchase.hex, made
+    )
 
 
 def _capital_check(
@@ -478,7 +500,7 @@ def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) ->
     if added is not None:
         return added.make(campaign, kingdom_id, purchase, turn)
     assert purchase.hex is not None
-    _, gold, food = BUILDS[purchase.kind]
+    gold, food = cost(campaign, kingdom_id, purchase.kind)
     kingdom = replace(kingdom, gold=kingdom.gold - gold, food=kingdom.food - food)
     if purchase.kind is PurchaseKind.ARMY:
         kingdom = replace(kingdom, armies_raised=kingdom.armies_raised + 1)
@@ -506,9 +528,10 @@ def _buy(campaign: Campaign, kingdom_id: str, purchase: Purchase, turn: Turn) ->
     turn.record(
         EventType.BUILT, kingdom=kingdom_id, settlement=str(settlement), hex=list(purchase.hex)
     )
-    return campaign.with_kingdom(kingdom).with_holding(
+    campaign = campaign.with_kingdom(kingdom).with_holding(
         Holding(purchase.hex, kingdom_id, settlement)
     )
+    return optional.settlement_built(campaign, kingdom_id, purchase.hex, turn)
 
 
 # --- C iii) Feed -------------------------------------------------------------------------
@@ -761,16 +784,11 @@ def purchase_choices(
         Purchase(PurchaseKind.DISBAND, army=a.id) for a in _armies_of(campaign, kingdom_id)
     ]
     return [
-        PurchaseChoice(p, _why_not(campaign, kingdom_id, p, made), *_price(p)) for p in candidates
+        PurchaseChoice(
+            p, _why_not(campaign, kingdom_id, p, made), *cost(campaign, kingdom_id, p.kind)
+        )
+        for p in candidates
     ]
-
-
-def _price(purchase: Purchase) -> tuple[int, int]:
-    """What a purchase costs in gold and food; disbanding is free (A17)."""
-    if purchase.kind is PurchaseKind.DISBAND:
-        return 0, 0
-    _, gold, food = BUILDS[purchase.kind]
-    return gold, food
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from campaign.display.mapsvg.layer import MapLayer
 from campaign.display.optional import (
     army_limits,
     common_deck,
+    glory,
     marauders,
     milestones,
     roads,
@@ -81,24 +82,27 @@ EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
         **roads.EVENT_WORDINGS,
         **milestones.EVENT_WORDINGS,
         **yearly_event.EVENT_WORDINGS,
+        **glory.EVENT_WORDINGS,
     }
 )
 
 # What the optional rules add to or take from a kingdom's gathering, by the source a
 # `gathered` event's `gains` name (OG7's gather).
 GAIN_NAMES: Mapping[str, str] = MappingProxyType(
-    {**marauders.GAIN_NAMES, **roads.GAIN_NAMES, **yearly_event.GAIN_NAMES}
+    {**marauders.GAIN_NAMES, **roads.GAIN_NAMES, **yearly_event.GAIN_NAMES, **glory.GAIN_NAMES}
 )
 
 
 # What an option adds to a kingdom's line on the leaderboard (the milestones it holds), and
 # to the words of how might is counted (OG4).
 STANDING_NOTES: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, ...]]] = MappingProxyType(
-    {milestones.OPTION: milestones.standing_notes}
+    {milestones.OPTION: milestones.standing_notes, glory.OPTION: glory.standing_notes}
 )
-MIGHT_WORDS: Mapping[str, str] = MappingProxyType({milestones.OPTION: milestones.MIGHT_WORDS})
+MIGHT_WORDS: Mapping[str, str] = MappingProxyType(
+    {milestones.OPTION: milestones.MIGHT_WORDS, glory.OPTION: glory.MIGHT_WORDS}
+)
 MIGHT_SOURCES: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, int]]] = MappingProxyType(
-    {milestones.OPTION: milestones.might_source}
+    {milestones.OPTION: milestones.might_source, glory.OPTION: glory.might_source}
 )
 
 

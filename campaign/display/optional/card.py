@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.gazetteer import Names
+
 type Side = Mapping[str, Any]
 
 
@@ -66,6 +68,9 @@ class CardPart:
     and `before_deployment`, steps just before the units deploy."""
 
     option: str
+    # What it says of an event of its own that follows the battle at a hex, in the card's
+    # "what each result does" (a band falling back, plunder), or None.
+    after_battle: Callable[[Mapping[str, Any], list[int], Names], str | None] | None = None
     side_note: SideWords | None = None
     reckoning: SideWords | None = None
     stance: Callable[[Fought, str], str | None] | None = None

@@ -365,4 +365,14 @@ def horde_note(battle: Fought, side: Side) -> Note | None:
     )
 
 
-CARD_PART = CardPart(option=OPTION, side_note=horde_note)
+def after_battle(event: Mapping[str, Any], hex_: list[int], names: Names) -> str | None:
+    """On the card, what the horde's events after its battle do (OW6, OW7)."""
+    if event.get("type") == EventType.MARAUDERS_MOVED_OFF and event.get("from") == hex_:
+        return f"The marauders fall back to {names.place(event['to'])} (option OW6)."
+    if event.get("type") == EventType.PLUNDERED and event.get("hex") == hex_:
+        who = names.kingdom(event["kingdom"])
+        return f"{who} plunders {event['gold']} gold, gathered next winter (option OW7)."
+    return None
+
+
+CARD_PART = CardPart(option=OPTION, side_note=horde_note, after_battle=after_battle)

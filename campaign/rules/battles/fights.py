@@ -195,8 +195,10 @@ def _defences(campaign: Campaign, hex_: Hex, side: BattleSide) -> list[int]:
     capital = None if side.kingdom == HORDE else campaign.kingdom(side.kingdom).capital
     holding = campaign.tiles.get(hex_)
     own = holding is not None and holding.owner == side.kingdom
+    more = optional.defence(campaign, side.kingdom)  # OB3's veterans
     return [
-        combat.army_defence(
+        more
+        + combat.army_defence(
             defends=campaign.army(army_id).defending,
             own_capital=own and capital == hex_,
             own_fortress=own and holding is not None and holding.settlement is Settlement.FORTRESS,

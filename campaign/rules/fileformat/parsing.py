@@ -82,7 +82,7 @@ def parse_campaign(data: object) -> Campaign:
     counted = tuple(
         _with_counters(k, campaign.armies.values(), campaign.ships.values()) for k in kingdoms
     )
-    return replace(campaign, kingdoms=counted)
+    return optional.file_read(replace(campaign, kingdoms=counted))
 
 
 def _options(json: Json) -> Options:
@@ -392,7 +392,9 @@ def _battle_side(json: Json, options: Options) -> BattleSide:
 def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
     # Who may be named in a battle's entries: the kingdoms, and the horde while there is one.
     sides = {*known, HORDE} if options.marauder_general is not None else known
-    fields = json.as_object(
+    fields = _fields(
+        json, "inputs", options,
+        required=(),
         optional=(
             "races",
             "capitals",
@@ -407,7 +409,7 @@ def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
             "feed",
             "deploy",
         ),
-    )
+    )  # fmt: skip
 
     def per_kingdom[T](key: str, read: Callable[[Json], T]) -> dict[str, T]:
         if key not in fields:
@@ -443,6 +445,7 @@ def _inputs(json: Json, known: Collection[str], options: Options) -> Inputs:
         ),
         feed=per_kingdom("feed", _feed),
         deploy=per_kingdom("deploy", lambda j: tuple(_placement(i, options) for i in j.as_list())),
+        **optional.read(options, "inputs", fields),
     )
 
 

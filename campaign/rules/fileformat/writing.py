@@ -194,6 +194,7 @@ def _dump_inputs(inputs: Inputs, options: Options) -> dict[str, object]:
             k: [_dump_deploy_entry(p) for p in placements]
             for k, placements in inputs.deploy.items()
         }
+    data.update(optional.written(options, "inputs", inputs))
     return data
 
 

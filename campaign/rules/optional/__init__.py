@@ -17,6 +17,7 @@ from campaign.rules.hexmap import Hex
 from campaign.rules.optional import (
     army_limits,
     common_deck,
+    glory,
     marauders,
     milestones,
     roads,
@@ -59,6 +60,7 @@ RULES: tuple[OptionalRule, ...] = (
     roads.RULE,
     milestones.RULE,
     yearly_event.RULE,
+    glory.RULE,
 )
 
 
@@ -145,6 +147,47 @@ def deploy_written(entry: Allocation) -> dict[str, object]:
         if rule.deploy_entry is not None:
             return rule.deploy_entry.write(entry)
     raise ValueError(f"No optional rule writes the deploy entry {entry!r}.")
+
+
+# --- the campaign file read ------------------------------------------------------------------
+
+
+def file_read(campaign: Campaign) -> Campaign:
+    """What the rules that are on apply as the file is read, before anything is run (OB2:
+    input honour wishes replace a kingdom's)."""
+    for rule in each(campaign.options):
+        if rule.file_read is not None:
+            campaign = rule.file_read(campaign)
+    return campaign
+
+
+# --- settlements built, found and taken ----------------------------------------------------
+
+
+def settlement_built(campaign: Campaign, kingdom_id: str, hex_: Hex, turn: Turn) -> Campaign:
+    """A settlement built or upgraded by the kingdom in winter (W5; OB1's glory)."""
+    for rule in each(campaign.options):
+        if rule.settlement_built is not None:
+            campaign = rule.settlement_built(campaign, kingdom_id, hex_, turn)
+    return campaign
+
+
+def settlement_found(campaign: Campaign, kingdom_id: str, hex_: Hex, turn: Turn) -> Campaign:
+    """An exploration of the kingdom's placed a settlement (O5; OB1's glory)."""
+    for rule in each(campaign.options):
+        if rule.settlement_found is not None:
+            campaign = rule.settlement_found(campaign, kingdom_id, hex_, turn)
+    return campaign
+
+
+def settlement_taken(
+    campaign: Campaign, taker: str, loser: str, hex_: Hex, capital: bool, turn: Turn
+) -> Campaign:
+    """A settlement tile passes from `loser` to `taker` (O4, B10, R2; OB1's conquest)."""
+    for rule in each(campaign.options):
+        if rule.settlement_taken is not None:
+            campaign = rule.settlement_taken(campaign, taker, loser, hex_, capital, turn)
+    return campaign
 
 
 # --- summer: a month's orders step opens (OG7) ------------------------------------------------
@@ -357,6 +400,35 @@ def gathered(
 # --- winter: build (W5 with OA6, OA7) --------------------------------------------------------
 
 
+def price(
+    campaign: Campaign, kingdom_id: str, kind: PurchaseKind, usual: tuple[int, int]
+) -> tuple[int, int]:
+    """What a purchase of `kind` costs the kingdom, in gold and food (OB3's master masons)."""
+    for rule in each(campaign.options):
+        if rule.price is not None:
+            usual = rule.price(campaign, kingdom_id, kind, usual)
+    return usual
+
+
+def recruits_at(
+    campaign: Campaign, kingdom_id: str, hex_: Hex, made: Sequence[tuple[str, Purchase]]
+) -> bool:
+    """Whether a rule that is on lets the kingdom raise an army at `hex_`, no fortress (OB3's
+    war college)."""
+    return any(
+        rule.recruits_at is not None and rule.recruits_at(campaign, kingdom_id, hex_, made)
+        for rule in each(campaign.options)
+    )
+
+
+def defence(campaign: Campaign, kingdom_id: str) -> int:
+    """What the rules that are on add to the Defence of the kingdom's armies in a simple
+    battle (OB3's veterans)."""
+    return sum(
+        rule.defence(campaign, kingdom_id) for rule in each(campaign.options) if rule.defence
+    )
+
+
 def purchase_rule(campaign: Campaign, kind: PurchaseKind) -> PurchaseRule | None:
     """The rule of a purchase an optional rule that is on adds, if `kind` is one."""
     for rule in each(campaign.options):
@@ -412,6 +484,16 @@ def might(campaign: Campaign, kingdom: Kingdom) -> int:
 
 
 # --- the bots ---------------------------------------------------------------------------------
+
+
+def bot_inputs(campaign: Campaign, kingdom_id: str, rng: random.Random) -> dict[str, Any]:
+    """What else the bot of `kingdom_id` gives with its winter's purchases, by input key,
+    for each rule that is on (honour wishes, OB2)."""
+    given: dict[str, Any] = {}
+    for rule in each(campaign.options):
+        if rule.bot_inputs is not None:
+            given.update(rule.bot_inputs(campaign, kingdom_id, rng))
+    return given
 
 
 def bot_purchases(campaign: Campaign, kingdom_id: str, rng: random.Random) -> list[dict[str, Any]]:

@@ -185,6 +185,21 @@ class OptionalRule:
     ) = None
     # A capital taken by `taker` or razed (`taker` None).
     capital_lost: Callable[[Campaign, str, str | None, Hex, Turn], Campaign] | None = None
+    # --- the campaign file read: what the rule applies before anything is run (OB2's wishes)
+    file_read: Callable[[Campaign], Campaign] | None = None
+    # --- settlements: built or upgraded in winter (W5), found exploring (O5), or passing
+    # from one kingdom (`loser`) to another (`taker`; `capital`: it was the loser's) ---
+    settlement_built: Callable[[Campaign, str, Hex, Turn], Campaign] | None = None
+    settlement_found: Callable[[Campaign, str, Hex, Turn], Campaign] | None = None
+    settlement_taken: Callable[[Campaign, str, str, Hex, bool, Turn], Campaign] | None = None
+    # --- winter: build (W5) ---
+    # What a purchase of this kind costs the kingdom (gold, food), from its usual price.
+    price: Callable[[Campaign, str, PurchaseKind, tuple[int, int]], tuple[int, int]] | None = None
+    # Whether the kingdom may raise an army at `hex` though it is no fortress (`made`: this
+    # winter's purchases so far).
+    recruits_at: Callable[[Campaign, str, Hex, Sequence[tuple[str, Purchase]]], bool] | None = None
+    # --- battles: what a rule adds to the Defence of a kingdom's armies in a simple battle
+    defence: Callable[[Campaign, str], int] | None = None
     # --- setup: a capital founded (S2) ---
     capital_founded: Callable[[Campaign, str, Hex], Campaign] | None = None
     # --- winter: gather ---
@@ -212,6 +227,9 @@ class OptionalRule:
     # --- the bots (campaign.rules.bots), deciding at random with `rng` ---
     # The purchases a kingdom's bot adds to its winter's list, as the file's entries.
     bot_purchases: Callable[[Campaign, str, random.Random], list[dict[str, Any]]] | None = None
+    # What else a kingdom's bot gives with its winter's purchases, by the input's key (OB2:
+    # its honour wishes).
+    bot_inputs: Callable[[Campaign, str, random.Random], Mapping[str, Any]] | None = None
 
 
 def each_side(battle: Battle, change: Callable[[BattleSide], BattleSide]) -> Battle:

@@ -20,6 +20,7 @@ NOT_ON_THE_MAP = {
     "common_deck": "its deck is on the battle card",
     "milestones": "its holders are a matter of the standings, not of the map",
     "yearly_event": "a revolt's razed settlements are drawn as any razed tile",
+    "glory": "glory and honours are a matter of the standings and the kingdom page",
 }
 DISPLAY = Path(mapsvg.__file__).parent.parent
 
