@@ -171,7 +171,8 @@ def assert_scores_recount(final: Json) -> None:
 def honours_might(kingdom: Json) -> int:
     """OB4: 2 an honour, 4 the chroniclers; glory of 5 or more (every honour claimed) 2 per 5."""
     honours = kingdom.get("honours", [])
-    return 2 * len(honours) + 2 * ("chroniclers" in honours) + 2 * (kingdom.get("glory", 0) // 5)
+    glory = int(kingdom.get("glory", 0))
+    return 2 * len(honours) + 2 * ("chroniclers" in honours) + 2 * (glory // 5)
 
 
 def recount(final: Json, kingdom: Json) -> Json:
