@@ -51,10 +51,16 @@ class MapLayer:
     segments: Callable[[Mapping[str, Any]], Sequence[tuple[Hex, Hex]]] | None = None
     draw_segment: DrawSegment | None = None
     legend: tuple[LegendSymbol, ...] = ()
+    # Marked hexes it singles out as news (a marauder band just arrived near a kingdom's
+    # settlements), each drawn over by `draw_news` as well.
+    news: Callable[[Mapping[str, Any]], frozenset[Hex]] | None = None
+    draw_news: DrawOnHex | None = None
 
 
 class Marked(NamedTuple):
-    """A layer with the hexes it marks on this map, each with its words."""
+    """A layer with the hexes it marks on this map, each with its words, and those it
+    singles out as news."""
 
     layer: MapLayer
     hexes: Mapping[Hex, str]
+    news: frozenset[Hex] = frozenset()

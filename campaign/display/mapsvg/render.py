@@ -192,6 +192,8 @@ def _draw_hex(layer: ET.Element, h: Hex, scene: Scene) -> None:
     for marked in scene.optional:
         if marked.layer.draw is not None and h in marked.hexes:
             marked.layer.draw(group, x, y)
+        if marked.layer.draw_news is not None and h in marked.news:
+            marked.layer.draw_news(group, x, y)
     if contested:
         draw_contested(group, x, y)
 

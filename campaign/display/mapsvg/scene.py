@@ -108,7 +108,10 @@ def read_scene(
 
 def _optional_layers(data: Mapping[str, Any]) -> list[Marked]:
     """The layers of the optional rules the file's options turn on, with what they mark."""
-    return [Marked(layer, layer.marks(data)) for layer in map_layers(data.get("options") or {})]
+    return [
+        Marked(layer, layer.marks(data), layer.news(data) if layer.news else frozenset())
+        for layer in map_layers(data.get("options") or {})
+    ]
 
 
 def map_tiles(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:

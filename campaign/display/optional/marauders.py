@@ -276,16 +276,47 @@ def _raid_symbol(root: ET.Element, prefix: str) -> None:
     draw_raid(root, -12, 0, 16, 0)
 
 
+def news(data: Mapping[str, Any]) -> frozenset[Hex]:
+    """The tiles where a band arrived this month within three steps of a kingdom's
+    settlements: ringed on the map."""
+    return frozenset(h for h, near in arrived_near(data).items() if near)
+
+
+def draw_arrival(parent: ET.Element, x: float, y: float) -> None:
+    """A band just arrived near a kingdom's lands: a gold ring, dashed, round the hex."""
+    element(
+        parent,
+        "circle",
+        {
+            "class": "marauders-arrived",
+            "cx": coordinate(x),
+            "cy": coordinate(y),
+            "r": "21",
+            "fill": "none",
+            "stroke": _HORDE_LIGHT,
+            "stroke-width": "3",
+            "stroke-dasharray": "5 3",
+        },
+    )
+
+
+def _arrival_symbol(root: ET.Element, prefix: str) -> None:
+    draw_arrival(root, 0, 0)
+
+
 MAP_LAYER = MapLayer(
     option=OPTION,
     marks=marked,
     hex_class="marauders",
     draw=draw_band,
+    news=news,
+    draw_news=draw_arrival,
     segments=raids,
     draw_segment=draw_raid,
     legend=(
         LegendSymbol("Marauders: a horde that belongs to nobody", _band_symbol, 10),
         LegendSymbol("Where the marauders move this month", _raid_symbol, 16),
+        LegendSymbol("Marauders just arrived near a kingdom's lands", _arrival_symbol, 24),
     ),
 )
 

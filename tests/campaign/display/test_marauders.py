@@ -12,7 +12,7 @@ from campaign.display.mapsvg.geometry import centre
 from campaign.display.mapsvg.legend import legend_items
 from campaign.display.mapsvg.render import render_map
 from campaign.display.optional.card import Fought
-from campaign.display.optional.marauders import CARD_PART, marked, raids
+from campaign.display.optional.marauders import CARD_PART, marked, news, raids
 from campaign.display.svg import coordinate
 from campaign.gazetteer import Names
 from campaign.rules.engine import advance
@@ -47,12 +47,21 @@ def test_a_tap_on_a_band_says_what_it_will_do_and_toward_which_settlement():
     )
 
 
-def test_a_band_arrived_this_month_near_a_kingdoms_settlements_is_said_so():
+def test_a_band_arrived_this_month_near_a_kingdoms_settlements_is_ringed_and_said_so():
+    """The band that landed at the opening, far from everyone, is said to have arrived; one
+    landing at [2, 1], beside Red's village [2, 0], is ringed and its words name Red."""
     data = raiding()
     (arrived,) = [e for e in data["events"] if e["type"] == "marauders-arrived"]
-    landed = tuple(arrived["hex"])
+    far = (arrived["hex"][0], arrived["hex"][1])
+    assert "arrived this month" in marked(data)[far]
+    assert far not in news(data)
+    data["events"].append({**arrived, "armies": ["m-3"], "hex": [2, 1]})
+    data["marauder_armies"].append({"id": "m-3", "hex": [2, 1], "upright": True, "order": None})
 
-    assert "arrived this month" in marked(data)[landed]
+    assert news(data) == {(2, 1)}
+    assert "within 3 steps of the settlements of Blue and Red" in marked(data)[(2, 1)]
+    drawn = render_map(data, kingdoms={})
+    assert drawn.count('class="marauders-arrived"') == 1
 
 
 def test_with_the_option_off_nothing_of_the_horde_is_drawn():
