@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from battles.models import Battle, ResultReport
-from battles.services import decisions, results
+from battles.services import decisions, desk, results
 from campaign.models import Campaign
 from campaign.rules.hexmap import distance
 from campaign.services import common, setup
@@ -216,3 +216,19 @@ def test_a_kingdom_is_warned_when_a_band_lands_near_its_settlements(cast):
     assert [letter.user for letter in news.letters] == [cast["alice"]]
     assert "A band of 1 marauder army of Orcs arrived" in news.letters[0].body
     assert "within 3 steps of your settlements" in news.letters[0].body
+
+
+def test_the_admin_settles_a_battle_against_the_horde_as_a_simple_battle(
+    cast, eager_celery, django_capture_on_commit_callbacks
+):
+    """From the desk (B6): the dice decide it, Defence 4 on both sides; it is resolved."""
+    campaign = horde_campaign(cast)
+    plains = horde_battle(campaign, cast)
+    battle = Battle.objects.get(campaign=campaign)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        desk.battle_resolve_simply(battle=battle, actor=cast["gm"])
+
+    data = common.latest_snapshot(campaign).data
+    fought = next(b for b in data["battles"] if b["hex"] == plains)
+    assert (fought["kind"], fought["status"]) == ("simple", "resolved")
