@@ -102,6 +102,15 @@ WORDS: Mapping[PendingKind, KindWords] = MappingProxyType(
             "hungry armies",
             "campaign:winter",
         ),
+        PendingKind.SUCCESSION: KindWords(  # option succession (OB7)
+            "choose the army your disputed heir disbands",
+            (
+                "disbands its most recently raised army",
+                "disband their most recently raised armies",
+            ),
+            "succession",
+            "campaign:winter",
+        ),
         PendingKind.DEPLOY: KindWords(
             "deploy your armies",
             (

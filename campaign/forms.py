@@ -408,6 +408,7 @@ _SHOWN: dict[PendingKind, tuple[type[DecisionForm], str]] = {
     PendingKind.PURCHASES: (DecisionForm, "campaign/_winter_purchases.html"),
     PendingKind.FEED: (DecisionForm, "campaign/_winter_feed.html"),
     PendingKind.DEPLOY: (DecisionForm, "campaign/_winter_deploy.html"),
+    PendingKind.SUCCESSION: (DecisionForm, "campaign/_winter_succession.html"),
 }
 # The one table of decisions: each kind the campaign waits for, how it is posted and shown.
 DECISIONS: Mapping[PendingKind, Made] = MappingProxyType(

@@ -112,6 +112,7 @@ STEP_TITLES: Mapping[Step, str] = {
     Step.REFORM: "End of the month",
     Step.RECALL: "Recall",
     Step.GATHER: "Gathering",
+    Step.SUCCESSION: "The rulers' deaths",
     Step.TITHE: "Tithes",
     Step.BUILD: "Building and recruiting",
     Step.FEED: "Feeding the armies",

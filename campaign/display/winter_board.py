@@ -39,6 +39,7 @@ NOTHING: dict[str, Any] = {
     PendingKind.PURCHASES: [],
     PendingKind.FEED: {"disband": []},
     PendingKind.DEPLOY: [],
+    PendingKind.SUCCESSION: {},  # option succession (OB7): none chosen, the default
 }
 
 
@@ -257,12 +258,43 @@ def _deploy(board: Board, here_at: Hex | None) -> Json:
     return step
 
 
+def _succession(board: Board, here_at: Hex | None) -> Json:
+    """Option succession (OB7): the armies the kingdom may disband for its disputed heir,
+    each with what it costs (5 might, and where it stands; the artefacts it carries, with
+    option wizards, go to the capital), and the default, the last raised."""
+    data, me, names = board.data, board.kingdom, board.names
+    asked = next(
+        p for p in data["pending"] if p["kind"] == PendingKind.SUCCESSION and p["kingdom"] == me
+    )
+    carried = {
+        a["holder"]["army"]: a["name"]
+        for a in data.get("artefacts") or []
+        if (a.get("holder") or {}).get("army")
+    }
+    where = {a["id"]: a["hex"] for a in data["armies"]}
+    heir = next((k.get("heir") for k in data["kingdoms"] if k["id"] == me), None)
+    return {
+        "heir": heir,
+        "disbandable": [
+            (
+                army,
+                names.unit(army),
+                names.at(where[army]),
+                carried.get(army, ""),
+            )
+            for army in asked["armies"]
+        ],
+        "default_army": names.unit(asked["armies"][-1]),
+    }
+
+
 # What each of the winter's decisions needs on the page, by its kind.
 STEPS: Mapping[PendingKind, Callable[[Board, Hex | None], Json]] = {
     PendingKind.TITHES: _tithes,
     PendingKind.PURCHASES: _purchases,
     PendingKind.FEED: _feed,
     PendingKind.DEPLOY: _deploy,
+    PendingKind.SUCCESSION: _succession,
 }
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.rules import optional
+from campaign.rules import decisions, optional
 from campaign.rules.battles.kinds import naval_possible
 from campaign.rules.filevalues import Json
 from campaign.rules.hexmap import Hex, HexMap, Terrain, cached_map_from_json, connected
@@ -485,6 +485,13 @@ def _deployment_room(campaign: Campaign, kingdom_id: str) -> dict[Hex, int]:
     return room
 
 
+def _succession(desk: Desk, pending: Pending) -> None:
+    """Any of the kingdom's armies, to disband for a disputed heir (OB7)."""
+    army = desk.rng.choice(pending["armies"])
+    owed = decisions.ANSWERS[PendingKind.SUCCESSION]
+    desk.inputs.setdefault(owed, {})[pending["kingdom"]] = {"disband": army}
+
+
 ANSWERS: Mapping[PendingKind, Callable[[Desk, Pending], None]] = {
     PendingKind.RACE: _race,
     PendingKind.CAPITAL: _capital,
@@ -499,4 +506,5 @@ ANSWERS: Mapping[PendingKind, Callable[[Desk, Pending], None]] = {
     PendingKind.PURCHASES: _purchases,
     PendingKind.FEED: _feed,
     PendingKind.DEPLOY: _deploy,
+    PendingKind.SUCCESSION: _succession,
 }

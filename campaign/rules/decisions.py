@@ -52,6 +52,7 @@ DECISIONS: Mapping[PendingKind, Asked] = MappingProxyType(
         PendingKind.PURCHASES: Asked("purchases"),
         PendingKind.FEED: Asked("feed"),
         PendingKind.DEPLOY: Asked("deploy"),
+        PendingKind.SUCCESSION: Asked(PendingKind.SUCCESSION.value),  # an army to disband (OB7)
     }
 )
 # Which `inputs` key answers each kind, and the keys by their shape.

@@ -14,6 +14,7 @@ from typing import Any
 from campaign.rules import optional, orders, reform, setup, winter
 from campaign.rules.battles import picking
 from campaign.rules.dice import Dice
+from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import dump_campaign, parse_campaign
 from campaign.rules.scoring import scores
 from campaign.rules.state import Campaign, Clock, Season, Step
@@ -85,12 +86,12 @@ def run(
             break
         turn.clock = campaign.clock
         step = campaign.clock.step
-        campaign = STEP_RULES[step](campaign, turn)
+        campaign = _step_rule(campaign, step)(campaign, turn)
         if not turn.pending:
             campaign = optional.step_ended(campaign, turn, step)
-        if _month_opens(turn.clock, campaign.clock):
+        if campaign.clock != turn.clock:  # a step opens once, as the clock enters it
             turn.clock = campaign.clock
-            campaign = optional.month_opened(campaign, turn)
+            campaign = optional.step_opened(campaign, turn)
         campaign = optional.step_done(campaign, turn)
         if turn.pending:
             break
@@ -103,10 +104,15 @@ def run(
     )
 
 
-def _month_opens(before: Clock, now: Clock) -> bool:
-    """The clock has entered a summer month's orders step: after the setup, a reform or a
-    winter's deploy (part B's settled points: a month opens once, as the clock enters it)."""
-    return now.step is Step.ORDERS and now != before
+def _step_rule(campaign: Campaign, step: Step) -> StepRule:
+    """The rule of the step the clock stands at: the engine's, or an optional rule's own
+    (OB5's step of the rulers' deaths); refused for a step of a rule that is off."""
+    rule = STEP_RULES.get(step) or optional.own_step(campaign, step)
+    if rule is None:
+        raise RuleError(
+            "bad-clock", "clock.step", f"Step {step} belongs to an option that is off (rule OG1)."
+        )
+    return rule
 
 
 def _next_months_orders(start: Clock, now: Clock) -> bool:

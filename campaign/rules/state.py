@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import ClassVar
 
+from campaign.rules.combat import natural_key
 from campaign.rules.hexmap import Hex, HexMap
 
 type JsonObject = Mapping[str, object]
@@ -37,6 +38,7 @@ class Step(StrEnum):
     REFORM = "reform"
     RECALL = "recall"
     GATHER = "gather"
+    SUCCESSION = "succession"  # optional.succession (OB5): only while the rule is on
     TITHE = "tithe"
     BUILD = "build"
     FEED = "feed"
@@ -60,6 +62,7 @@ class PendingKind(StrEnum):
     PURCHASES = "purchases"
     FEED = "feed"
     DEPLOY = "deploy"
+    SUCCESSION = "succession"  # optional.succession (OB7): the army a kingdom disbands
 
 
 class BattleStatus(StrEnum):
@@ -72,7 +75,15 @@ class BattleStatus(StrEnum):
 STEPS: Mapping[Season, tuple[Step, ...]] = {
     Season.SETUP: (Step.RACES, Step.CAPITALS, Step.SETTLEMENTS, Step.ARMIES),
     Season.SUMMER: (Step.ORDERS, Step.RESOLUTION, Step.BATTLES, Step.REFORM),
-    Season.WINTER: (Step.RECALL, Step.GATHER, Step.TITHE, Step.BUILD, Step.FEED, Step.DEPLOY),
+    Season.WINTER: (
+        Step.RECALL,
+        Step.GATHER,
+        Step.SUCCESSION,
+        Step.TITHE,
+        Step.BUILD,
+        Step.FEED,
+        Step.DEPLOY,
+    ),
     Season.ENDED: (Step.FINAL,),
 }
 
@@ -170,6 +181,10 @@ class Kingdom:
     glory: int = 0
     honours: tuple[str, ...] = ()
     honour_wishes: tuple[str, ...] = ()
+    # optional.succession (OB5, OB6): the ruler's years, and this winter's heir while the
+    # clock stands at the succession step ("peaceful", "disputed", "civil_war").
+    reign: int = 0
+    heir: str | None = None
     first_capital: Hex | None = None  # optional.milestones (OW12): the capital set up first
 
 
@@ -323,6 +338,8 @@ class Inputs:
     deploy: Mapping[str, tuple[Placement | Allocation, ...]] = field(default_factory=dict)
     # optional.glory (OB2): each kingdom's new wishes, applied as the file is read
     honour_wishes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # optional.succession (OB7): the army each kingdom disbands if it owes one
+    succession: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,6 +487,27 @@ class Campaign:
         """OG3: from `a` to the adjacent `b`, which armies may enter, not across a water
         edge nor into a Wizard's tower."""
         return self.map.army_may_move(a, b) and b not in self.towers
+
+    def stand_in(self, kingdom_id: str) -> Hex | None:
+        """W1's stand-in, in a winter after the recall: the city or village where the
+        kingdom's recalled armies stand (its recruits stand in fortresses), its first army
+        there in id order; None if none is left."""
+        for army in sorted(
+            (a for a in self.armies.values() if a.kingdom == kingdom_id),
+            key=lambda a: natural_key(a.id),
+        ):
+            holding = self.tiles.get(army.hex)
+            if (
+                holding is not None
+                and holding.owner == kingdom_id
+                and holding.settlement
+                in (
+                    Settlement.CITY,
+                    Settlement.VILLAGE,
+                )
+            ):
+                return army.hex
+        return None
 
     def carrier_of(self, army_id: str) -> Ship | None:
         for ship in self.ships.values():

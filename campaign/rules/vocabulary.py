@@ -61,6 +61,10 @@ class EventType(StrEnum):
     YEARLY_EVENT = "yearly_event"  # option yearly_event (OW15): its type is the rule's
     REVOLTED = "revolted"  # option yearly_event (OW15)
     GATHERED = "gathered"
+    # The succession step opens: option succession (OB5, OB6)
+    RULER_LIVED = "ruler-lived"
+    RULER_DIED = "ruler-died"
+    CIVIL_WAR_RAZED = "civil-war-razed"
     TITHE = "tithe"
     PURCHASE_SKIPPED = "purchase-skipped"
     DISBANDED = "disbanded"
@@ -115,6 +119,7 @@ class OptionName(StrEnum):
     MILESTONES = "milestones"  # options OW12 to OW14
     YEARLY_EVENT = "yearly_event"  # option OW15
     GLORY = "glory"  # options OB1 to OB4
+    SUCCESSION = "succession"  # options OB5 to OB7
     MARAUDER_RACE = "marauder_race"  # option marauders (OW1), while it is on
     MARAUDER_GENERAL = "marauder_general"  # option marauders (OW5), while it is on
 

@@ -62,7 +62,7 @@ def home(campaign: Campaign, kingdom_id: str) -> Hex | None:
     if capital is not None:
         return capital
     if campaign.clock.season is Season.WINTER and campaign.clock.step is not Step.RECALL:
-        recalled = _recalled_to(campaign, kingdom_id)
+        recalled = campaign.stand_in(kingdom_id)
         if recalled is not None:
             return recalled
     owned = set(_own(campaign, kingdom_id))
@@ -76,18 +76,6 @@ def home(campaign: Campaign, kingdom_id: str) -> Hex | None:
                 return sum(1 for army in armies if army.hex in reach)
 
             return min(candidates, key=lambda h: (-supported(h), h))
-    return None
-
-
-def _recalled_to(campaign: Campaign, kingdom_id: str) -> Hex | None:
-    """After recall, the city or village where the kingdom's recalled armies stand (its
-    recruits stand in fortresses); None if none of them is left."""
-    for army in _armies_of(campaign, kingdom_id):
-        if campaign.owner(army.hex) == kingdom_id and campaign.settlement(army.hex) in (
-            Settlement.CITY,
-            Settlement.VILLAGE,
-        ):
-            return army.hex
     return None
 
 
@@ -245,7 +233,7 @@ def gather(campaign: Campaign, turn: Turn) -> Campaign:
         campaign = campaign.with_kingdom(
             replace(kingdom, gold=kingdom.gold + gold, food=kingdom.food + food)
         )
-    return campaign.at(Step.TITHE)
+    return campaign.at(optional.step_after(campaign, Step.GATHER) or Step.TITHE)
 
 
 def _gain_told(gain: Gain) -> dict[str, object]:
@@ -259,7 +247,7 @@ def _linked(campaign: Campaign, kingdom_id: str) -> frozenset[Hex] | None:
     """The kingdom's tiles connected (M7) to its capital, else to the city or village its
     armies were recalled to this winter (W1's stand-in); None when it has neither."""
     capital = campaign.kingdom(kingdom_id).capital
-    base = capital if capital is not None else _recalled_to(campaign, kingdom_id)
+    base = capital if capital is not None else campaign.stand_in(kingdom_id)
     return None if base is None else _reach(campaign, kingdom_id, base)
 
 

@@ -71,6 +71,7 @@ NEXT_STEP: dict[Step, tuple[str, str | None]] = {
     Step.ARMIES: ("the first month's orders open", "orders"),
     Step.ORDERS: ("the month's orders resolve, and its battles or the next orders open", None),
     Step.BATTLES: ("the month goes on once every battle is settled", None),
+    Step.SUCCESSION: ("the tithes step opens", "winter"),  # option succession (OB5)
     Step.TITHE: ("the purchases step opens", "winter"),
     Step.BUILD: (
         "the hungry armies step opens if a kingdom is short of food, else deployment",

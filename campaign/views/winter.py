@@ -183,6 +183,11 @@ def _hungry(draft: Any, post: Any) -> Any:
     return {"disband": [str(a) for a in post.getlist("army")]}
 
 
+def _disbanded(draft: Any, post: Any) -> Any:
+    """Option succession (OB7): the army the disputed heir disbands."""
+    return {"disband": str(post.get("army", ""))}
+
+
 type Change = Callable[[Any, Any], Any]
 # The changes the page makes to each of the winter's lists, by kind and action.
 CHANGES: Mapping[PendingKind, Mapping[str, Change]] = {
@@ -190,6 +195,7 @@ CHANGES: Mapping[PendingKind, Mapping[str, Change]] = {
     PendingKind.PURCHASES: {"remove": _removed, "up": _raised, "add": _purchase_added},
     PendingKind.FEED: {"set": _hungry},
     PendingKind.DEPLOY: {"remove": _removed, "up": _raised, "add": _deployed},
+    PendingKind.SUCCESSION: {"set": _disbanded},
 }
 
 

@@ -24,13 +24,13 @@ def test_every_ruling_is_named_by_a_test():
 
 
 # The rules of campaign-options.md the engine plays so far: the general rules OG1 to OG7, and
-# every rule of parts A and B (OA1 to OA15, OW1 to OW15), and part C's glory (OB1 to OB4).
+# every rule of parts A, B and C (OA1 to OA15, OW1 to OW15, OB1 to OB7).
 OPTION_RULES = {
     *("OG1", "OG2", "OG3", "OG4", "OG5", "OG6", "OG7"),
     *("OA1", "OA2", "OA3", "OA4", "OA5", "OA6", "OA7", "OA8", "OA9", "OA10", "OA11"),
     *("OA12", "OA13", "OA14", "OA15"),
     *("OW1", "OW2", "OW3", "OW4", "OW5", "OW6", "OW7", "OW8"),
-    *("OB1", "OB2", "OB3", "OB4"),
+    *("OB1", "OB2", "OB3", "OB4", "OB5", "OB6", "OB7"),
     *("OW9", "OW10", "OW11", "OW12", "OW13", "OW14", "OW15"),
 }
 

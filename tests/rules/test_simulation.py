@@ -41,7 +41,6 @@ SEEDS = (1, 9, 50)
 # the casebook (tests/rules/test_casebook_*.py) has a case of each.
 NOT_IN_SIMULATIONS = {
     "deadline-default": "only a deadline's --defaults-now takes defaults: the bots answer all",
-    "disbanded": "the bots never buy a disbanding (a hungry army they give up is 'starved')",
 }
 
 

@@ -67,10 +67,12 @@ def test_bad_arguments_are_refused(kingdoms, battles, orders, problem):
 
 
 def test_the_bots_answer_every_kind_of_pending():
-    """The kinds the campaign file lists (campaign-file.md, Outputs)."""
+    """The kinds the campaign file lists (campaign-file.md, Outputs), with option
+    succession's."""
     kinds = {
         "race", "capital", "settlements", "starting_army", "orders", "battle_choice",
         "last_stand", "battle_result", "retreat", "tithes", "purchases", "feed", "deploy",
+        "succession",
     }  # fmt: skip
     assert set(ANSWERS) == kinds
 

@@ -19,6 +19,7 @@ from campaign.display.optional import (
     milestones,
     roads,
     sieges,
+    succession,
     wizards,
     yearly_event,
 )
@@ -83,6 +84,7 @@ EVENT_WORDINGS: Mapping[EventType, Wording] = MappingProxyType(
         **milestones.EVENT_WORDINGS,
         **yearly_event.EVENT_WORDINGS,
         **glory.EVENT_WORDINGS,
+        **succession.EVENT_WORDINGS,
     }
 )
 

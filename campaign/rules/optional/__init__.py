@@ -6,7 +6,7 @@ each point runs the hook of every rule that is on and enters it, in the options 
 order. To add a rule: docs/adding-an-option.md."""
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -22,6 +22,7 @@ from campaign.rules.optional import (
     milestones,
     roads,
     sieges,
+    succession,
     wizards,
     yearly_event,
 )
@@ -61,6 +62,7 @@ RULES: tuple[OptionalRule, ...] = (
     milestones.RULE,
     yearly_event.RULE,
     glory.RULE,
+    succession.RULE,
 )
 
 
@@ -193,13 +195,31 @@ def settlement_taken(
 # --- summer: a month's orders step opens (OG7) ------------------------------------------------
 
 
-def month_opened(campaign: Campaign, turn: Turn) -> Campaign:
-    """A summer month's orders step opens, as the clock enters it (part B's settled points):
-    what each rule that is on does before any order is given (OW2 arrival, OW3 orders)."""
+def step_opened(campaign: Campaign, turn: Turn) -> Campaign:
+    """The clock has entered a step: what each rule that is on does as it opens, before any
+    decision of it is asked (a summer month's orders: OW2's arrival, OW3's orders; the
+    succession: OB5's and OB6's dice)."""
     for rule in each(campaign.options):
-        if rule.month_opened is not None:
-            campaign = rule.month_opened(campaign, turn)
+        opening = rule.opens.get(campaign.clock.step)
+        if opening is not None:
+            campaign = opening(campaign, turn)
     return campaign
+
+
+def step_after(campaign: Campaign, step: Step) -> Step | None:
+    """The step a rule that is on plays after `step` (the succession after the gather)."""
+    for rule in each(campaign.options):
+        if rule.own_step is not None and rule.own_step.after is step:
+            return rule.own_step.step
+    return None
+
+
+def own_step(campaign: Campaign, step: Step) -> Callable[[Campaign, Turn], Campaign] | None:
+    """How a rule that is on plays its own step `step`, if it is one."""
+    for rule in each(campaign.options):
+        if rule.own_step is not None and rule.own_step.step is step:
+            return rule.own_step.play
+    return None
 
 
 # --- summer: orders (O3) ---------------------------------------------------------------------

@@ -125,6 +125,17 @@ class PurchaseRule:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnStep:
+    """A step an optional rule adds to the year (OB5: the winter's heirs), played
+    after the step `after`, by `play` (as the engine's steps are: it moves the clock on
+    when it is over)."""
+
+    after: Step
+    step: Step
+    play: Callable[[Campaign, Turn], Campaign]
+
+
+@dataclass(frozen=True, slots=True)
 class OptionalRule:
     """One optional rule: its row, the state fields it adds to the campaign file by where
     they stand (`""` the top level, `"armies[]"`, `"battles[].sides[]"`...; a field of a
@@ -147,9 +158,14 @@ class OptionalRule:
     write: Mapping[str, WriteFields] = field(default_factory=lambda: MappingProxyType({}))
     # An entry of its own in a kingdom's deploy list (`inputs.deploy`).
     deploy_entry: Entry[Allocation] | None = None
-    # --- summer: a month's orders step opens (OG7, part B's settled points) ---
-    # As the clock enters it: what the rule does before any order is given (OW2, OW3).
-    month_opened: Callable[[Campaign, Turn], Campaign] | None = None
+    # --- a step opens, as the clock enters it (OG7; part B's and C's settled points): what
+    # the rule does then, by step (OW2, OW3 at a summer month's orders; OB5, OB6 at the
+    # ruler's death, OB5) ---
+    opens: Mapping[Step, Callable[[Campaign, Turn], Campaign]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    # --- a step of its own (OB5's), played after the step `after` ---
+    own_step: "OwnStep | None" = None
     # --- summer: orders and resolution ---
     # The orders of armies no kingdom gives, resolved after every kingdom's (OW4).
     horde_orders: Callable[[Campaign], Sequence[Order]] | None = None

@@ -13,7 +13,7 @@ from campaign.models import AuditEntry, Campaign, Submission
 from campaign.rules import decisions
 from campaign.rules.hexmap import neighbours
 from campaign.services import battle_entries, common, submissions
-from tests.campaign.services.test_whole_campaign import MAX_STEPS, SEED, Table, seat
+from tests.campaign.services.test_whole_campaign import MAX_STEPS, OPTIONS_OWN, SEED, Table, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -134,5 +134,5 @@ def test_every_decision_the_rules_refuse_is_refused_as_it_is_given_and_nothing_p
     campaign.refresh_from_db()
 
     assert campaign.status == Campaign.Status.ENDED
-    assert table.tempted == (decisions.ANSWER_KEYS - NOTHING_TO_REFUSE) | {"results"}
+    assert table.tempted == (decisions.ANSWER_KEYS - NOTHING_TO_REFUSE - OPTIONS_OWN) | {"results"}
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.ADVANCE_REFUSED).exists()
