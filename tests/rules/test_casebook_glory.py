@@ -412,3 +412,11 @@ def test_meet_glory_and_army_limits_a_war_college_army_is_licensed_at_the_capita
 
     raised = next(a for a in after["armies"] if a["id"] == "red-1")
     assert "monsters" in raised["licence"]
+
+
+def test_ob2_wishes_for_a_kingdom_the_campaign_has_not_are_refused():
+    data = winter("gather", options=GLORY, tiles=HOMES, inputs={"honour_wishes": {"green": []}})
+
+    refused = refusal(data)
+
+    assert (refused.code, refused.field) == ("unknown-kingdom", "inputs.honour_wishes.green")

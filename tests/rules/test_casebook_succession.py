@@ -216,3 +216,11 @@ def test_meet_succession_and_wizards_a_disbanded_armys_artefacts_go_to_the_capit
 
     (blade,) = [a for a in after["artefacts"] if a["name"] == "Blade of Slashing"]
     assert blade["holder"] == {"kingdom": "red", "army": None}
+
+
+def test_ob7_an_entry_for_a_kingdom_the_campaign_has_not_is_refused_as_the_file_is_read():
+    data = gathering(dice=[3, 3], inputs={"succession": {"green": {"disband": "green-1"}}})
+
+    refused = refusal(data)
+
+    assert (refused.code, refused.field) == ("unknown-kingdom", "inputs.succession.green")

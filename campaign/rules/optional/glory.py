@@ -17,7 +17,7 @@ from typing import Any
 from campaign.rules.errors import RuleError
 from campaign.rules.filevalues import Json, optional_field
 from campaign.rules.hexmap import Hex
-from campaign.rules.optional.rule import Gain, OptionalRule, OptionRow, each_side
+from campaign.rules.optional.rule import Gain, OptionalRule, OptionRow, each_side, kingdoms_known
 from campaign.rules.state import Battle, Campaign, Kingdom, Purchase, PurchaseKind
 from campaign.rules.turn import Turn
 from campaign.rules.vocabulary import EventType
@@ -235,14 +235,7 @@ def _checked(campaign: Campaign) -> None:
                     f"kingdoms[{index}].glory",
                     f"{kingdom.id} has {kingdom.glory} glory: while an honour is unclaimed the fifth claims it (OB2).",
                 )
-    known = {k.id for k in campaign.kingdoms}
-    for kingdom_id in campaign.inputs.honour_wishes:
-        if kingdom_id not in known:
-            raise RuleError(
-                "unknown-kingdom",
-                f"inputs.honour_wishes.{kingdom_id}",
-                f"There is no kingdom {kingdom_id!r}.",
-            )
+    kingdoms_known(campaign, campaign.inputs.honour_wishes, "inputs.honour_wishes")
 
 
 def _wishes_applied(campaign: Campaign) -> Campaign:

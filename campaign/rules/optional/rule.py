@@ -4,7 +4,7 @@ the points OG7 names. The steps call those points through `campaign.rules.option
 of them names an option."""
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -246,6 +246,17 @@ class OptionalRule:
     # What else a kingdom's bot gives with its winter's purchases, by the input's key (OB2:
     # its honour wishes).
     bot_inputs: Callable[[Campaign, str, random.Random], Mapping[str, Any]] | None = None
+
+
+def kingdoms_known(campaign: Campaign, given: Iterable[str], where: str) -> None:
+    """Refuse an input of a rule given for a kingdom the campaign has not (naming
+    `<where>.<kingdom>`)."""
+    known = {k.id for k in campaign.kingdoms}
+    for kingdom_id in given:
+        if kingdom_id not in known:
+            raise RuleError(
+                "unknown-kingdom", f"{where}.{kingdom_id}", f"There is no kingdom {kingdom_id!r}."
+            )
 
 
 def each_side(battle: Battle, change: Callable[[BattleSide], BattleSide]) -> Battle:

@@ -14,7 +14,7 @@ from typing import Any
 from campaign.rules.errors import RuleError
 from campaign.rules.filevalues import Json, optional_field
 from campaign.rules.hexmap import Hex, distance
-from campaign.rules.optional.rule import OptionalRule, OptionRow, OwnStep
+from campaign.rules.optional.rule import OptionalRule, OptionRow, OwnStep, kingdoms_known
 from campaign.rules.state import Campaign, Kingdom, PendingKind, Step
 from campaign.rules.turn import Turn
 from campaign.rules.vocabulary import EventType
@@ -176,14 +176,7 @@ def _written_inputs(inputs: Any) -> Mapping[str, object]:
 def _checked(campaign: Campaign) -> None:
     """An entry's kingdom is the campaign's (OB7's settled point); an heir stands only at the
     succession step."""
-    known = {k.id for k in campaign.kingdoms}
-    for kingdom_id in campaign.inputs.succession:
-        if kingdom_id not in known:
-            raise RuleError(
-                "unknown-kingdom",
-                f"inputs.succession.{kingdom_id}",
-                f"There is no kingdom {kingdom_id!r}.",
-            )
+    kingdoms_known(campaign, campaign.inputs.succession, "inputs.succession")
     if campaign.clock.step is not Step.SUCCESSION:
         for index, kingdom in enumerate(campaign.kingdoms):
             if kingdom.heir is not None:
