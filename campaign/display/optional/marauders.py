@@ -141,30 +141,34 @@ def coming_moves(data: Mapping[str, Any], names: Names) -> tuple[str, ...]:
     return (*moves, AFTER_YOURS) if moves else ()
 
 
-def arrived_near(data: Mapping[str, Any]) -> dict[Hex, list[str]]:
+def arrived_near(data: Mapping[str, Any], ground: Ground) -> dict[Hex, list[str]]:
     """Bands that arrived at this month's opening, each with the kingdoms whose settlements
-    lie within three steps of it (what a kingdom is told)."""
-    clock = data.get("clock") or {}
-    when = (clock.get("year"), clock.get("month"))
-    found: dict[Hex, list[str]] = {}
-    for event in data.get("events") or []:
-        if event.get("type") != EventType.MARAUDERS_ARRIVED:
-            continue
-        h = as_hex(event.get("hex"))
-        if h is None or (event.get("year"), event.get("month")) != when:
-            continue
-        found[h] = kingdoms_near(data, h)
-    return found
-
-
-def kingdoms_near(data: Mapping[str, Any], h: Hex) -> list[str]:
-    """The kingdoms with a settlement within three steps of `h` (OG3: round water edges and
-    towers, as the horde marches)."""
+    lie within three steps of it (OG3: round water edges and towers, as the horde marches):
+    what a kingdom is told."""
     owners = {
         as_hex(t.get("hex")): t["owner"] for t in data.get("tiles") or [] if t.get("settlement")
     }
+    return {h: _owners_near(ground, owners, h) for h in _landed(data)}
+
+
+def _landed(data: Mapping[str, Any]) -> list[Hex]:
+    """Where the bands of this month's opening landed: its events are the newest, so the
+    story is read back from its end only as far as this month."""
+    clock = data.get("clock") or {}
+    when = (clock.get("year"), clock.get("month"))
+    landed: list[Hex] = []
+    for event in reversed(data.get("events") or []):
+        if (event.get("year"), event.get("month")) != when:
+            break
+        h = as_hex(event.get("hex")) if event.get("type") == EventType.MARAUDERS_ARRIVED else None
+        if h is not None:
+            landed.append(h)
+    return landed
+
+
+def _owners_near(ground: Ground, owners: Mapping[Hex | None, str], h: Hex) -> list[str]:
     near: set[str] = set()
-    for steps, ring in enumerate(_ground(data).rings(h)):
+    for steps, ring in enumerate(ground.rings(h)):
         if steps > NEAR:
             break
         near.update(owners[x] for x in ring if x in owners)
@@ -176,8 +180,9 @@ def arrivals_near(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str,
     its settlements (the issue's notification)."""
     told: dict[str, list[str]] = {}
     ground = _ground(data)
-    for h, kingdoms in arrived_near(data).items():
-        band = next((b for b in bands(data) if b.hex == h), None)
+    standing = {band.hex: band for band in bands(data)}
+    for h, kingdoms in arrived_near(data, ground).items():
+        band = standing.get(h)
         if band is None:
             continue
         line = (
@@ -193,7 +198,7 @@ def arrivals_near(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str,
 def marked(data: Mapping[str, Any]) -> dict[Hex, str]:
     """Each tile where the horde stands, with what a tap on it says."""
     ground = _ground(data)
-    near = arrived_near(data)
+    near = arrived_near(data, ground)
     words: dict[Hex, str] = {}
     for band in bands(data):
         said = (
@@ -279,7 +284,7 @@ def _raid_symbol(root: ET.Element, prefix: str) -> None:
 def news(data: Mapping[str, Any]) -> frozenset[Hex]:
     """The tiles where a band arrived this month within three steps of a kingdom's
     settlements: ringed on the map."""
-    return frozenset(h for h, near in arrived_near(data).items() if near)
+    return frozenset(h for h, near in arrived_near(data, _ground(data)).items() if near)
 
 
 def draw_arrival(parent: ET.Element, x: float, y: float) -> None:
