@@ -272,6 +272,8 @@ def battle_rows(campaign: Campaign, cast: Cast, membership: Membership, show: st
     battles = list(
         Battle.objects.filter(campaign=campaign).prefetch_related("reports").order_by("-number")
     )
+    for battle in battles:
+        battle.campaign = campaign  # read once: a battle against the horde asks its general
     return [r for r in rows_of(battles, cast, membership) if shown(r, show)]
 
 

@@ -15,6 +15,8 @@ from django.db.models.functions import Lower
 
 from campaign import storage
 from campaign.reads import rows_of
+from campaign.rules.optional.marauders import ADMIN
+from campaign.rules.state import HORDE
 
 
 class WorkerHeartbeat(models.Model):
@@ -254,7 +256,7 @@ HERALD = "herald"  # the key of the herald's correspondence, public to every mem
 # correspondence, a drawn result, the marauders' side and the admin as their general
 # (campaign-options part B). No kingdom's id is one of them, so that no form or key
 # mistakes a kingdom for one.
-RESERVED_KINGDOM_IDS = frozenset({HERALD, "draw", "marauders", "admin"})
+RESERVED_KINGDOM_IDS = frozenset({HERALD, "draw", HORDE, ADMIN})
 LETTER_LENGTH = 4000  # characters of a letter
 
 
