@@ -426,6 +426,7 @@ class People:
     """The campaign's members, as the forms that change who plays offer them."""
 
     players: Choices  # members ruling a kingdom
+    kingdoms: Choices  # the kingdoms of the members ruling one, by id
     others: Choices  # members who are not admins
     free: Choices  # members without a kingdom
 
@@ -436,6 +437,7 @@ def people_of(members: list[Membership]) -> People:
 
     return People(
         players=[(name(m), f"{m.kingdom_name} ({name(m)})") for m in members if m.kingdom],
+        kingdoms=[(m.kingdom, f"{m.kingdom_name} ({name(m)})") for m in members if m.kingdom],
         others=[(name(m), name(m)) for m in members if not m.is_admin],
         free=[(name(m), name(m)) for m in members if not m.kingdom],
     )
@@ -505,7 +507,8 @@ class GeneralForm(PeopleForm):
     general = forms.ChoiceField(label="The marauders' general")
 
     def setup_choices(self, people: People, kingdoms: Choices) -> None:
-        self.set_choices("general", [(ADMIN, "The admin"), *people.players])
+        # By kingdom: no kingdom's id is "admin" (RESERVED_KINGDOM_IDS), a username may be.
+        self.set_choices("general", [(ADMIN, "The admin"), *people.kingdoms])
 
 
 class HandOverForm(PeopleForm):

@@ -346,7 +346,8 @@ def warnings_news(
         )
         for kingdom, lines in warned.items()
     ]
-    said = sorted({line for lines in warned.values() for line in lines})
+    # Public, so each line is addressed to the kingdom it warns.
+    said = [f"{names.kingdom(k)}: {line}" for k, lines in sorted(warned.items()) for line in lines]
     post = post_text(campaign.name, chapter, *said, link=page)
     return News(key, Kind.STEP, letters, post, page, f"{capitalised(chapter)}: marauders near")
 

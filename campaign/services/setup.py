@@ -231,8 +231,8 @@ def campaign_delete(*, campaign: Campaign, actor: User) -> None:
 @transaction.atomic
 def campaign_marauder_general(*, campaign: Campaign, actor: User, general: str) -> str:
     """Option marauders (OW5): before the campaign starts, its admin names who plays the
-    horde's tabletop battles: the admin (`"admin"`) or a player, by username. Returns the
-    general as the campaign file names it (`"admin"` or the player's kingdom)."""
+    horde's tabletop battles: the admin (`"admin"`) or a player, by the id of the kingdom
+    they rule, as the campaign file names the general."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     require_admin(campaign, actor)
     if campaign.status != Campaign.Status.OPEN:
@@ -241,19 +241,15 @@ def campaign_marauder_general(*, campaign: Campaign, actor: User, general: str) 
         )
     if not campaign.options.get("marauders"):
         raise ServiceError("This campaign has no marauders.", code="no-marauders")
-    chosen = ADMIN
-    if general != ADMIN:
-        player = campaign.memberships.filter(user__username=general).exclude(kingdom="").first()
-        if player is None:
-            raise ServiceError(
-                "The general is the admin or a player of the campaign.", code="bad-general",
-                field="general",
-            )  # fmt: skip
-        chosen = player.kingdom
-    campaign.options = {**campaign.options, "marauder_general": chosen}
+    if general != ADMIN and not campaign.memberships.filter(kingdom=general).exists():
+        raise ServiceError(
+            "The general is the admin or a player of the campaign.", code="bad-general",
+            field="general",
+        )  # fmt: skip
+    campaign.options = {**campaign.options, "marauder_general": general}
     campaign.save(update_fields=["options"])
-    record_audit(campaign, actor, AuditEntry.Action.GENERAL_CHOSEN, details={"general": chosen})
-    return chosen
+    record_audit(campaign, actor, AuditEntry.Action.GENERAL_CHOSEN, details={"general": general})
+    return general
 
 
 @transaction.atomic

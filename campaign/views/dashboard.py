@@ -338,12 +338,13 @@ def _make_admin(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
 
 
 def _general(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:
-    setup.campaign_marauder_general(campaign=campaign, actor=actor, general=form["general"])
-    return (
-        "You play the marauders' battles yourself."
-        if form["general"] == ADMIN
-        else f"{form['general']} plays the marauders' battles."
+    general = setup.campaign_marauder_general(
+        campaign=campaign, actor=actor, general=form["general"]
     )
+    if general == ADMIN:
+        return "You play the marauders' battles yourself."
+    ruler = campaign.memberships.select_related("user").get(kingdom=general)
+    return f"{ruler.kingdom_name} ({ruler.user.get_username()}) plays the marauders' battles."
 
 
 def _step_down(campaign: Campaign, actor: User, form: dict[str, Any]) -> str:

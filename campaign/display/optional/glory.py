@@ -19,6 +19,7 @@ from campaign.rules.optional.glory import (
     TO_CLAIM,
     VETERANS,
     WAR_COLLEGE,
+    worth,
 )
 from campaign.rules.options import OPTION_ROWS
 from campaign.rules.vocabulary import EventType
@@ -102,9 +103,8 @@ MIGHT_WORDS = (
 def might_source(kingdom: Mapping[str, Any]) -> tuple[str, int]:
     """The might a kingdom's honours and glory bring (OB4). Glory of 5 or more stands only
     once every honour is claimed (OB2), when each full 5 is worth 2."""
-    honours = kingdom.get("honours") or ()
-    might = sum(CHRONICLERS_MIGHT if h == CHRONICLERS else HONOUR_MIGHT for h in honours)
-    return ("honours", might + HONOUR_MIGHT * (int(kingdom.get("glory") or 0) // TO_CLAIM))
+    honours = [str(h) for h in kingdom.get("honours") or ()]
+    return ("honours", worth(honours, int(kingdom.get("glory") or 0) // TO_CLAIM))
 
 
 def standing_notes(kingdom: Mapping[str, Any]) -> tuple[str, ...]:

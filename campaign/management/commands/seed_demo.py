@@ -149,7 +149,8 @@ def started(users: Mapping[str, User], name: str, *, general: str = "", **option
             campaign=campaign, user=users[username], kingdom_name=kingdom_name, colour=colour
         )
     if general:
-        setup.campaign_marauder_general(campaign=campaign, actor=admin, general=general)
+        kingdom = common.kingdom_of(campaign, users[general])
+        setup.campaign_marauder_general(campaign=campaign, actor=admin, general=kingdom)
     setup.campaign_start(campaign=campaign, actor=admin)
     return campaign
 

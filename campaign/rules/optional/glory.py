@@ -152,11 +152,16 @@ def _card(campaign: Campaign, battle: Battle) -> Battle:
     )
 
 
+def worth(honours: Sequence[str], full_fives: int) -> int:
+    """OB4: 2 per honour (the chroniclers 4), and 2 per full 5 glory counted."""
+    held = sum(CHRONICLERS_MIGHT if h == CHRONICLERS else HONOUR_MIGHT for h in honours)
+    return held + HONOUR_MIGHT * full_fives
+
+
 def might(campaign: Campaign, kingdom: Kingdom) -> int:
-    """OB4: 2 per honour (the chroniclers 4); once every honour is claimed, 2 per full 5
-    glory."""
-    honours = sum(CHRONICLERS_MIGHT if h == CHRONICLERS else HONOUR_MIGHT for h in kingdom.honours)
-    return honours + (HONOUR_MIGHT * (kingdom.glory // TO_CLAIM) if not _unclaimed(campaign) else 0)
+    """OB4: glory counts only once every honour is claimed."""
+    counted = kingdom.glory // TO_CLAIM if not _unclaimed(campaign) else 0
+    return worth(kingdom.honours, counted)
 
 
 # --- the campaign file ------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 MARAUDERS = {"marauders": True, "marauder_race": "Orcs"}
 
 
-def horde_campaign(cast: dict[str, User], general: str = "bob") -> Campaign:
+def horde_campaign(cast: dict[str, User], general: str = "blue-dwarfs") -> Campaign:
     """alice (Red Elves) and bob (Blue Dwarfs), gm runs it; with marauders of Orcs, whose
     general gm names before the start."""
     campaign = new_campaign(cast, start=False, options=MARAUDERS)
@@ -98,17 +98,19 @@ def test_the_admin_names_a_player_general_before_the_start_and_only_then(client,
     assert "The marauders' general" in board
 
     signed_in(client, cast["gm"]).post(
-        reverse("campaign:dashboard_action", args=[campaign.slug, "general"]), {"general": "bob"}
+        reverse("campaign:dashboard_action", args=[campaign.slug, "general"]),
+        {"general": "blue-dwarfs"},
     )
     campaign.refresh_from_db()
     assert campaign.options["marauder_general"] == "blue-dwarfs"
 
     refused = signed_in(Client(), cast["alice"]).post(
-        reverse("campaign:dashboard_action", args=[campaign.slug, "general"]), {"general": "alice"}
+        reverse("campaign:dashboard_action", args=[campaign.slug, "general"]),
+        {"general": "red-elves"},
     )
     assert refused.status_code in (403, 404)
     with pytest.raises(ServiceError, match="the admin or a player"):
-        setup.campaign_marauder_general(campaign=campaign, actor=cast["gm"], general="eve")
+        setup.campaign_marauder_general(campaign=campaign, actor=cast["gm"], general="evermore")
     setup.campaign_start(campaign=campaign, actor=cast["gm"])
     with pytest.raises(ServiceError, match="before the campaign starts"):
         setup.campaign_marauder_general(campaign=campaign, actor=cast["gm"], general="admin")
@@ -216,6 +218,7 @@ def test_a_kingdom_is_warned_when_a_band_lands_near_its_settlements(cast):
     assert [letter.user for letter in news.letters] == [cast["alice"]]
     assert "A band of 1 marauder army of Orcs arrived" in news.letters[0].body
     assert "within 3 steps of your settlements" in news.letters[0].body
+    assert "Red Elves: A band of 1 marauder army of Orcs arrived" in news.post
 
 
 def test_the_admin_settles_a_battle_against_the_horde_as_a_simple_battle(
