@@ -20,7 +20,7 @@ from campaign.gazetteer import HORDE_NAME, Names
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.optional.marauders import general_for
 from campaign.rules.options import orders_in_cycle
-from campaign.rules.state import HORDE, OrdersMode, PendingKind, Season, Step
+from campaign.rules.state import HORDE, OrdersMode, PendingKind, Season
 from campaign.services import advancing, common
 from campaign.words import absolute, capitalised, chapter_words, joined, kingdom_names, shown, when
 from campaign.words import names_of as campaign_names
@@ -326,30 +326,40 @@ def with_general(
 def warnings_news(
     campaign: Campaign, key: str, data: Json, players: dict[str, Player]
 ) -> News | None:
-    """What the options warn each kingdom of as a month opens (a marauder band arrived near
-    its settlements), once a month: e-mailed to each kingdom's player, posted to Discord."""
-    clock = data["clock"]
-    if clock["season"] != Season.SUMMER or clock["step"] != Step.ORDERS:
-        return None
+    """What the options warn each kingdom of as a snapshot stands (a marauder band arrived
+    near its settlements, its ruler dead), once a chapter: e-mailed to each kingdom's
+    player, posted to Discord."""
     names = campaign_names(data, campaign.gazetteer)
-    warned = {k: lines for k, lines in kingdom_warnings(data, names).items() if k in players}
+    warned = {k: told for k, told in kingdom_warnings(data, names).items() if k in players}
     if not warned:
         return None
     page = absolute(campaign_path(campaign))
-    chapter = chapter_words(clock)
+    chapter = chapter_words(data["clock"])
     letters = [
         Letter(
             players[kingdom].user,
-            subject_line(campaign.name, "Marauders near your lands"),
-            f"{campaign.name}, {chapter}.\n\n" + "\n".join(lines),
+            subject_line(campaign.name, _subjects(told)),
+            f"{campaign.name}, {chapter}.\n\n" + "\n".join(line for _, line in told),
             page,
         )
-        for kingdom, lines in warned.items()
+        for kingdom, told in warned.items()
     ]
     # Public, so each line is addressed to the kingdom it warns.
-    said = [f"{names.kingdom(k)}: {line}" for k, lines in sorted(warned.items()) for line in lines]
+    said = [f"{names.kingdom(k)}: {line}" for k, told in sorted(warned.items()) for _, line in told]
     post = post_text(campaign.name, chapter, *said, link=page)
-    return News(key, Kind.STEP, letters, post, page, f"{capitalised(chapter)}: marauders near")
+    everything = [pair for told in warned.values() for pair in told]
+    return News(
+        key,
+        Kind.STEP,
+        letters,
+        post,
+        page,
+        f"{capitalised(chapter)}: {_subjects(everything).lower()}",
+    )
+
+
+def _subjects(told: list[tuple[str, str]]) -> str:
+    return "; ".join(dict.fromkeys(subject for subject, _ in told))
 
 
 def names_of(campaign: Campaign) -> Names:
@@ -447,7 +457,10 @@ def snapshot_news(campaign: Campaign, snapshot: Snapshot) -> list[News]:
         if kingdom in players
     ]
     warned = warnings_news(
-        campaign, f"warned:{campaign.pk}:{clock['year']}:{clock['month']}", data, players
+        campaign,
+        f"warned:{campaign.pk}:{clock['year']}:{clock['season']}:{clock['month']}",
+        data,
+        players,
     )
     if warned is not None:
         news.append(warned)

@@ -26,6 +26,7 @@ from campaign.models import Membership, Snapshot, Submission
 from campaign.rules.fileformat import dump_purchase, parse_campaign
 from campaign.rules.hexmap import Hex, neighbours
 from campaign.rules.state import Campaign, PendingKind
+from campaign.rules.vocabulary import EventType
 from campaign.rules.winter import deploy_choices, purchase_choices, supply
 from campaign.signals import Refused
 from campaign.words import names_of
@@ -273,8 +274,17 @@ def _succession(board: Board, here_at: Hex | None) -> Json:
     }
     where = {a["id"]: a["hex"] for a in data["armies"]}
     heir = next((k.get("heir") for k in data["kingdoms"] if k["id"] == me), None)
+    died = next(
+        (
+            e
+            for e in reversed(data["events"])
+            if e["type"] == EventType.RULER_DIED and e.get("kingdom") == me
+        ),
+        None,
+    )
     return {
         "heir": heir,
+        "died": died,
         "disbandable": [
             (
                 army,

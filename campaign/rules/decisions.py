@@ -60,6 +60,11 @@ ANSWERS: Mapping[str, str] = MappingProxyType({k: d.answer for k, d in DECISIONS
 ANSWER_KEYS = frozenset(ANSWERS.values())
 LISTED = frozenset(d.answer for d in DECISIONS.values() if d.shape is Shape.LISTED)
 BY_UNIT = frozenset(d.answer for d in DECISIONS.values() if d.shape is Shape.BY_UNIT)
+# What a kingdom may give at any step, asked by no pending decision (the secret honour
+# wishes of OB2): final once given and used at the next advance, no part of the draft
+# that Ready commits nor of whether a kingdom is ready.
+HONOUR_WISHES = "honour_wishes"
+STANDING = frozenset({HONOUR_WISHES})
 
 
 def asked_of(pending: Iterable[Mapping[str, Any]], kingdom: str) -> set[str]:

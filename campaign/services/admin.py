@@ -17,6 +17,7 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
+from campaign.rules.decisions import STANDING
 from campaign.rules.errors import RuleError
 from campaign.rules.fileformat import parse_campaign
 from campaign.rules.optional.wizards.artefacts import HIGHEST, LOWEST
@@ -156,7 +157,7 @@ def campaign_undo(
     taken_back = _results_given(campaign)
     Submission.objects.filter(campaign=campaign, consumed_by=None).update(consumed_by=snapshot)
     for submission in Submission.objects.filter(campaign=campaign, consumed_by=latest):
-        submission.consumed_by, submission.ready = None, False
+        submission.consumed_by, submission.ready = None, submission.kind in STANDING
         submission.save()
     if campaign.status == Campaign.Status.ENDED:
         campaign.status = Campaign.Status.RUNNING

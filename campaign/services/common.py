@@ -79,6 +79,7 @@ def owing(data: Json) -> set[str]:
 def ready_kingdoms(campaign: Campaign) -> set[str]:
     """Kingdoms with every open decision marked ready."""
     open_ = Submission.objects.filter(campaign=campaign, consumed_by=None).exclude(kingdom="")
+    open_ = open_.exclude(kind__in=decisions.STANDING)
     return ready_among(open_.values_list("kingdom", "ready"))
 
 

@@ -16,7 +16,7 @@ from campaign.models import (
     Snapshot,
     Submission,
 )
-from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, LISTED
+from campaign.rules.decisions import ANSWER_KEYS, BY_UNIT, HONOUR_WISHES, LISTED, STANDING
 from campaign.rules.hexmap import neighbours
 from campaign.rules.state import PendingKind
 from campaign.services.advancing import advance_when_ready
@@ -201,6 +201,39 @@ def submission_save(
 
 
 @transaction.atomic
+def wishes_save(
+    *, campaign: Campaign, user: User, wishes: list[str], seen: int | None = None
+) -> Submission:
+    """Option glory (OB2): the kingdom's secret honour wishes, its whole list in order,
+    given at any step. Judged by the engine at once (an unknown or repeated honour is
+    refused), kept as the kingdom's open decision of its kind, and used at the next
+    advance, which applies it before anything else: it waits on nothing and holds up
+    nobody (`decisions.STANDING`)."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    kingdom = kingdom_of(campaign, user)
+    if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
+        raise ServiceError("The campaign is not running.", code="not-running")
+    snapshot = latest_snapshot(campaign)
+    check_seen(snapshot, seen)
+    if not snapshot.data["options"].get("glory"):
+        raise ServiceError("This campaign is played without glory and honours.", code="not-asked")
+    check_with_engine(snapshot.data, HONOUR_WISHES, kingdom, wishes, gazetteer=campaign.gazetteer)
+    submission, _ = Submission.objects.update_or_create(
+        campaign=campaign,
+        kingdom=kingdom,
+        kind=HONOUR_WISHES,
+        consumed_by=None,
+        defaults={
+            "payload": wishes,
+            "snapshot": snapshot.number,
+            "submitted_by": user,
+            "ready": True,
+        },
+    )
+    return submission
+
+
+@transaction.atomic
 def submission_set_ready(
     *,
     campaign: Campaign,
@@ -222,6 +255,7 @@ def submission_set_ready(
     snapshot = latest_snapshot(campaign)
     check_seen(snapshot, seen)
     own = Submission.objects.filter(campaign=campaign, kingdom=kingdom, consumed_by=None)
+    own = own.exclude(kind__in=STANDING)
     unsaved = judge(snapshot, list(own)) if judge is not None else {}
     if ready:
         check_draft(draft_digest(own), draft)
@@ -257,7 +291,9 @@ def _check_still_stands(
 
 def draft_digest(decisions: Iterable[Submission]) -> str:
     """A short fingerprint of a kingdom's open decisions, as a page draws them."""
-    given = sorted((d.kind, json.dumps(d.payload, sort_keys=True)) for d in decisions)
+    given = sorted(
+        (d.kind, json.dumps(d.payload, sort_keys=True)) for d in decisions if d.kind not in STANDING
+    )
     return hashlib.sha256(json.dumps(given).encode()).hexdigest()[:16]
 
 

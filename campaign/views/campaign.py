@@ -8,9 +8,9 @@ from typing import Any, cast
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -28,13 +28,14 @@ from campaign.display import history, report, story
 from campaign.display.mapcache import snapshot_map
 from campaign.display.mapsvg.legend import legend_list
 from campaign.display.mapsvg.scene import capital_of, looks_of
-from campaign.display.optional import standing_notes
+from campaign.display.optional import glory, standing_notes
 from campaign.forms import MAX_SNAPSHOT, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules.decisions import HONOUR_WISHES
 from campaign.rules.options import switched_on
 from campaign.rules.state import Season, Step
-from campaign.services import common, inputs, letters, members
+from campaign.services import common, inputs, letters, members, submissions
 from campaign.services import names as names_services
 from campaign.views.common import Ask, asks_of
 from campaign.views.freshness import revalidated
@@ -401,6 +402,7 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
             "score": score,
             "might_sources": story.might_by_source(score or {}, kingdom, data["options"]),
             "held": standing_notes(data["options"], kingdom),
+            "honours": _honours(membership, data) if data["options"].get("glory") else None,
             "owed": asks_of(
                 slug,
                 data["pending"],
@@ -411,6 +413,64 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         },
     )
+
+
+def _honours(membership: Membership, data: dict[str, Any]) -> glory.Honours:
+    """Option glory: the kingdom's honours, and its secret wishes as it last gave them (a
+    list the next advance applies, else the file's), for its own player's page alone."""
+    given = (
+        Submission.objects.filter(
+            campaign=membership.campaign,
+            kingdom=membership.kingdom,
+            kind=HONOUR_WISHES,
+            consumed_by=None,
+        )
+        .values_list("payload", flat=True)
+        .first()
+    )
+    own = next(k for k in data["kingdoms"] if k["id"] == membership.kingdom)
+    wishes = given if given is not None else own.get("honour_wishes") or []
+    players = list(membership.campaign.memberships.exclude(kingdom=""))
+    names = names_of(data, membership.campaign.gazetteer, players)
+    return glory.kingdom_honours(data, membership.kingdom, wishes, names.kingdom)
+
+
+def wishes_as_posted(post: QueryDict) -> list[str]:
+    """The wish list as the page posted it (its hidden `wish` fields, in order, after a
+    drag), with the one change a button asks: `add`, `drop`, `raise` or `lower` an honour."""
+    wishes = post.getlist("wish")
+    add, drop = post.get("add", ""), post.get("drop", "")
+    if add:
+        wishes.append(add)
+    if drop in wishes:
+        wishes.remove(drop)
+    for step, key in ((-1, "raise"), (1, "lower")):
+        moved = post.get(key, "")
+        if moved in wishes:
+            i = wishes.index(moved)
+            j = min(max(i + step, 0), len(wishes) - 1)
+            wishes[i], wishes[j] = wishes[j], wishes[i]
+    return wishes
+
+
+@login_required
+@require_POST
+def honour_wishes(request: HttpRequest, slug: str) -> HttpResponse:
+    """Option glory (OB2): the player's kingdom's secret wish list, the whole of it, as its
+    page posted it; judged by the engine at once, refused in words, nothing changed."""
+    membership = player_for(request, slug)
+    try:
+        submissions.wishes_save(
+            campaign=membership.campaign,
+            user=membership.user,
+            wishes=wishes_as_posted(request.POST),
+            seen=whole_number(request.POST.get("seen")),
+        )
+    except common.ServiceError as error:
+        refused(request, error.message)
+    else:
+        messages.success(request, "Your wishes are kept, in this order, and seen by you alone.")
+    return redirect(reverse("campaign:kingdom", args=[slug]) + "#honours")
 
 
 @login_required
@@ -459,5 +519,6 @@ urlpatterns: list[URLPattern] = [
     path("c/<slug:slug>/", campaign_page, name="campaign"),
     path("c/<slug:slug>/kingdom/", kingdom_page, name="kingdom"),
     path("c/<slug:slug>/kingdom/name/", unit_name, name="unit_name"),
+    path("c/<slug:slug>/kingdom/wishes/", honour_wishes, name="honour_wishes"),
     path("c/<slug:slug>/report/<int:number>/", report_page, name="report"),
 ]

@@ -35,6 +35,7 @@ from campaign.display.orders_board import (
 from campaign.forms import read_hex, whole_number
 from campaign.models import Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
+from campaign.rules.decisions import STANDING
 from campaign.rules.options import orders_in_cycle
 from campaign.rules.state import OrderKind, PendingKind
 from campaign.services import common, inputs, submissions
@@ -71,7 +72,9 @@ def _read_board(
         draft=next(
             (d for d in decisions if d.kingdom == me and d.kind == PendingKind.ORDERS), None
         ),
-        ready=common.ready_among((d.kingdom, d.ready) for d in decisions if d.kingdom),
+        ready=common.ready_among(
+            (d.kingdom, d.ready) for d in decisions if d.kingdom and d.kind not in STANDING
+        ),
         digest=submissions.draft_digest(own),
         stale=inputs.stale_draft(snapshot.data, snapshot.number, own, gazetteer=campaign.gazetteer),
         selected=selected,

@@ -1,11 +1,11 @@
 """What each optional rule shows in the app, one module an option (its map layer, the words
 of its events, its part of the battle card, its part of the winter's purchases, its note on
-a planned move),
-and the registry the general code walks, keyed by the option's row name in
+a planned move, what it warns a kingdom of), and the registry the general code walks, keyed by the option's row name in
 `campaign.rules.options`: the general code calls what the rules a campaign turns on
 declare, and never names an option."""
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -33,7 +33,13 @@ from campaign.rules.vocabulary import EventType
 MAP_LAYERS: Mapping[str, MapLayer] = MappingProxyType(
     {
         layer.option: layer
-        for layer in (wizards.MAP_LAYER, sieges.MAP_LAYER, marauders.MAP_LAYER, roads.MAP_LAYER)
+        for layer in (
+            wizards.MAP_LAYER,
+            sieges.MAP_LAYER,
+            marauders.MAP_LAYER,
+            roads.MAP_LAYER,
+            succession.MAP_LAYER,
+        )
     }
 )
 
@@ -68,11 +74,24 @@ ORDERS_NEWS: Mapping[str, Callable[[Mapping[str, Any], Names], tuple[str, ...]]]
     {marauders.OPTION: marauders.coming_moves}
 )
 
-# What an option warns a kingdom of, by kingdom, as a snapshot stands (a marauder band
-# arrived near its settlements at the month's opening): told by the notifications.
-KINGDOM_WARNINGS: Mapping[
-    str, Callable[[Mapping[str, Any], Names], Mapping[str, tuple[str, ...]]]
-] = MappingProxyType({marauders.OPTION: marauders.arrivals_near})
+
+@dataclass(frozen=True)
+class Warning:
+    """What an option warns a kingdom of, by kingdom, as a snapshot stands (`told`), under
+    the e-mail's `subject`: told by the notifications once a chapter."""
+
+    subject: str
+    told: Callable[[Mapping[str, Any], Names], Mapping[str, tuple[str, ...]]]
+
+
+# A marauder band arrived near a kingdom's settlements at the month's opening; a kingdom's
+# ruler died this winter.
+KINGDOM_WARNINGS: Mapping[str, Warning] = MappingProxyType(
+    {
+        marauders.OPTION: Warning("Marauders near your lands", marauders.arrivals_near),
+        succession.OPTION: Warning("Your ruler has died", succession.deaths_told),
+    }
+)
 
 # The words of the events only an optional rule's play records (the report, the chronicle
 # and the winter ledger word them by this table beside the core game's).
@@ -170,12 +189,13 @@ def orders_news(data: Mapping[str, Any], names: Names) -> tuple[str, ...]:
     )
 
 
-def kingdom_warnings(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str, ...]]:
-    """What the options the campaign file `data` turns on warn each kingdom of now."""
-    warned: dict[str, tuple[str, ...]] = {}
-    for warnings in _declared(data.get("options") or {}, KINGDOM_WARNINGS):
-        for kingdom, lines in warnings(data, names).items():
-            warned[kingdom] = (*warned.get(kingdom, ()), *lines)
+def kingdom_warnings(data: Mapping[str, Any], names: Names) -> dict[str, list[tuple[str, str]]]:
+    """What the options the campaign file `data` turns on warn each kingdom of now: its
+    lines, each with its subject."""
+    warned: dict[str, list[tuple[str, str]]] = {}
+    for warning in _declared(data.get("options") or {}, KINGDOM_WARNINGS):
+        for kingdom, lines in warning.told(data, names).items():
+            warned.setdefault(kingdom, []).extend((warning.subject, line) for line in lines)
     return warned
 
 

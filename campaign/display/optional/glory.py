@@ -1,10 +1,11 @@
-"""Option glory (OB1 to OB4), as the app shows it so far: glory won and taken, and honours
-claimed, in the report, the chronicle and the ledger; the honours' gains in a gathering;
-the honours and glory on the leaderboard's line of each kingdom and in its might by source.
-Nothing on the map. A kingdom's wishes are its own: no page shows them yet (issue 39 builds
-the kingdom page's list), so the option is not offered."""
+"""Option glory (OB1 to OB4) in the app: glory won and taken, and honours claimed, in the
+report, the chronicle and the ledger; the honours' gains in a gathering; the honours and
+glory on the leaderboard's line of each kingdom and in its might by source; the kingdom
+page's honours, who holds each and what it does, and the kingdom's secret wishes, shown to
+its own player alone. Nothing on the map."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from campaign.display.describing import Describer, Event, Line, Wording
@@ -13,6 +14,7 @@ from campaign.rules.optional.glory import (
     CHRONICLERS_MIGHT,
     GRANARIES,
     HONOUR_MIGHT,
+    HONOURS,
     MASTER_MASONS,
     ROYAL_MINT,
     STRATEGISTS,
@@ -111,3 +113,60 @@ def standing_notes(kingdom: Mapping[str, Any]) -> tuple[str, ...]:
     """A kingdom's glory and its honours, as its line on the leaderboard names them."""
     honours = tuple(HONOUR_NAMES.get(str(h), str(h)) for h in kingdom.get("honours") or ())
     return (f"Glory {int(kingdom.get('glory') or 0)}", *honours)
+
+
+# --- the kingdom page --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Honour:
+    """One honour as the kingdom page lists it: `holder`, the kingdom holding it by name
+    ("" while unclaimed); `wished`, the kingdom's own wish for it."""
+
+    id: str
+    name: str
+    words: str
+    holder: str
+    wished: bool
+
+
+@dataclass(frozen=True)
+class Honours:
+    """A kingdom's glory, every honour in OB3's order (`table`), the kingdom's own, its
+    wishes in its order and the honours it has not wished for; `all_claimed`: glory then
+    counts on for might (OB2, OB4)."""
+
+    glory: int
+    table: tuple[Honour, ...]
+    held: tuple[Honour, ...]
+    wishes: tuple[Honour, ...]
+    others: tuple[Honour, ...]
+    all_claimed: bool
+    to_claim: int = TO_CLAIM
+
+
+def kingdom_honours(
+    data: Mapping[str, Any], kingdom_id: str, wishes: Sequence[str], kingdom: Callable[[str], str]
+) -> Honours:
+    """The kingdom page's honours for `kingdom_id`, its `wishes` as it last gave them (a
+    list not yet applied, or the file's), other kingdoms named by `kingdom`."""
+    holders = {h: k["id"] for k in data["kingdoms"] for h in k.get("honours") or ()}
+    rows = {
+        h: Honour(
+            h,
+            HONOUR_NAMES[h],
+            HONOUR_WORDS[h],
+            kingdom(holders[h]) if h in holders else "",
+            h in wishes,
+        )
+        for h in HONOURS
+    }
+    own = next(k for k in data["kingdoms"] if k["id"] == kingdom_id)
+    return Honours(
+        glory=int(own.get("glory") or 0),
+        table=tuple(rows.values()),
+        held=tuple(rows[h] for h in HONOURS if holders.get(h) == kingdom_id),
+        wishes=tuple(rows[w] for w in wishes if w in rows),
+        others=tuple(rows[h] for h in HONOURS if h not in wishes),
+        all_claimed=len(holders) == len(HONOURS),
+    )

@@ -21,7 +21,7 @@ from campaign.gazetteer import Names
 from campaign.rules.hexmap import Hex, cached_map_from_json
 from campaign.rules.optional.marauders import ARRIVAL_FACE, PLUNDER, Ground, number, target
 from campaign.rules.options import OPTION_ROWS
-from campaign.rules.state import HORDE, Settlement, Step
+from campaign.rules.state import HORDE, Season, Settlement, Step
 from campaign.rules.vocabulary import EventType
 from campaign.words import capitalised
 
@@ -178,6 +178,9 @@ def _owners_near(ground: Ground, owners: Mapping[Hex | None, str], h: Hex) -> li
 def arrivals_near(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str, ...]]:
     """What each kingdom is told as the month opens: a band arrived within three tiles of
     its settlements (the issue's notification)."""
+    clock = data["clock"]
+    if clock["season"] != Season.SUMMER or clock["step"] != Step.ORDERS:
+        return {}
     told: dict[str, list[str]] = {}
     ground = _ground(data)
     standing = {band.hex: band for band in bands(data)}

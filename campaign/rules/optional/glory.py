@@ -270,7 +270,6 @@ RULE = OptionalRule(
         "plays (options OB1 to OB4).",
         default=False,
         switch=True,
-        offered=False,  # until its pages are built: the engine plays it, nobody chooses it
     ),
     fields={"kingdoms[]": ("glory", "honours", "honour_wishes"), "inputs": ("honour_wishes",)},
     read={"kingdoms[]": _read_kingdom, "inputs": _read_inputs},

@@ -195,7 +195,6 @@ RULE = OptionalRule(
         "settlement too (options OB5 to OB7).",
         default=False,
         switch=True,
-        offered=False,  # until its pages are built: the engine plays it, nobody chooses it
     ),
     fields={"kingdoms[]": ("reign", "heir"), "inputs": ("succession",)},
     read={"kingdoms[]": _read_kingdom, "inputs": _read_inputs},

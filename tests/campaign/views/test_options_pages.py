@@ -36,11 +36,14 @@ from tests.campaign.views.test_new_campaign import NEW, choices
 pytestmark = pytest.mark.django_db
 
 PART_A = ("army_limits", "wizards", "common_deck", "sieges")
+# Every campaign option the new-campaign page offers: parts A, B and C, ten (issue 39).
+OFFERED = tuple(name for name, row in OPTION_ROWS.items() if row.switch and row.offered)
 
 
 def test_the_new_campaign_page_offers_each_option_with_a_link_to_its_rules(client, cast):
+    assert len(OFFERED) == 10
     page = signed_in(client, cast["gm"]).get(NEW).text
-    for name in PART_A:
+    for name in OFFERED:
         row = OPTION_ROWS[name]
         assert f'name="{name}"' in page
         assert html.escape(row.words) in page
@@ -73,7 +76,7 @@ def test_a_campaign_without_options_lists_none(client, cast):
 
 def test_the_rules_page_holds_each_options_rules_with_their_anchors(client):
     page = client.get(reverse("campaign:rules")).text
-    for name in PART_A:
+    for name in OFFERED:
         assert f'id="option-{name}"' in page
     for rule in (
         "OA1 Licence.",
@@ -81,6 +84,13 @@ def test_the_rules_page_holds_each_options_rules_with_their_anchors(client):
         "OA7 Quest roll.",
         "OA9 Placement, secret.",
         "OA15 The works.",
+        "OB1 Earning.",
+        "OB2 Honours.",
+        "OB3 The honours,",
+        "OB4 Might.",
+        "OB5 Death.",
+        "OB6 The heir.",
+        "OB7 The army disbanded.",
     ):
         rule_id = rule.split()[0].lower()
         assert f'<li id="ruling-{rule_id}"><strong>{rule}</strong>' in page

@@ -14,12 +14,13 @@ from django.urls import reverse
 
 from campaign.models import Campaign, Submission
 from campaign.services import admin, advancing, common
+from notifications.models import Notification
 from tests.campaign.helpers import at_step, new_campaign, play_until, signed_in
 
 pytestmark = pytest.mark.django_db
 
 
-def disputed(cast: dict[str, Any]) -> Campaign:
+def disputed(cast: dict[str, Any], dice: tuple[int, ...] = (1, 2, 3)) -> Campaign:
     """A campaign with succession, corrected to its first winter's gather: Red Elves
     (alice) with two armies at home, Blue Dwarfs (bob) with one; the dice: Red's ruler dies
     (1) and the heir's die 2 (+1 for the capital: 3) disputes the claim; Blue's lives (3)."""
@@ -35,7 +36,7 @@ def disputed(cast: dict[str, Any]) -> Campaign:
     ]
     data["clock"] = {"year": 1, "season": "winter", "month": 0, "step": "gather"}
     data["player_order"] = ["red-elves", "blue-dwarfs"]
-    data["inputs"], data["pending"], data["dice"] = {}, [], [1, 2, 3]
+    data["inputs"], data["pending"], data["dice"] = {}, [], list(dice)
     fixed = admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="a death", data=data, what="test"
     )
@@ -100,3 +101,51 @@ def test_bob_is_not_asked_and_cannot_choose_for_alice(client, cast):
 
     assert "That is not asked of your kingdom now." in page
     assert not Submission.objects.filter(campaign=campaign, kind="succession").exists()
+
+
+def test_each_kingdom_whose_ruler_died_is_told_even_one_asked_nothing(
+    cast, django_capture_on_commit_callbacks
+):
+    """Both rulers die: Red's heir is disputed (2 + 1 for the capital), Blue's takes the
+    crown in peace (5 + 1). Alice is told, and asked which army goes; bob, asked nothing,
+    is told too."""
+    for user in cast.values():
+        user.email = f"{user.get_username()}@example.org"
+        user.save(update_fields=["email"])
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign = disputed(cast, dice=(1, 2, 1, 5))
+    told = {
+        n.user.get_username(): n
+        for n in Notification.objects.filter(campaign=campaign, channel="email")
+        if n.user is not None and "Your ruler has died" in n.subject
+    }
+    assert set(told) == {"alice", "bob"}
+    assert "Your ruler died after a reign of 0: the heir's claim is disputed" in told["alice"].body
+    assert "the heir takes the crown in peace" in told["bob"].body
+    asked = Notification.objects.filter(campaign=campaign, channel="email", user=cast["alice"])
+    assert any("army" in n.body and "disband" in n.body.lower() for n in asked), [
+        n.body for n in asked
+    ]
+
+
+def test_a_civil_wars_razed_settlement_is_marked_on_the_map_this_winter(client, cast):
+    """Red's ruler dies and the heir's die is 1 (+1 for the capital: 2): civil war, and
+    Red's settlement farthest from its capital is razed (OB6). Alice's winter page says so
+    and both players' maps cross the tile out, with what a tap says."""
+    campaign = disputed(cast, dice=(1, 1, 3))
+    data = common.latest_snapshot(campaign).data
+    (razed,) = [e for e in data["events"] if e["type"] == "civil-war-razed"]
+    alice = html.unescape(
+        signed_in(client, cast["alice"]).get(reverse("campaign:winter", args=[campaign.slug])).text
+    )
+    assert "Civil war: the heir's claim is fought over" in alice
+    for name in ("alice", "bob"):
+        page = html.unescape(
+            signed_in(Client(), cast[name])
+            .get(reverse("campaign:campaign", args=[campaign.slug]))
+            .text
+        )
+        # the cross's two strokes on the tile, and in the legend
+        assert page.count('class="razed"') == 4, name
+        assert f"its {razed['settlement']} razed this winter in a civil war (option OB6)" in page
+        assert "A settlement razed this winter in a civil war" in page  # the legend
