@@ -208,7 +208,7 @@ def wishes_save(
     given at any step. Judged by the engine at once (an unknown or repeated honour is
     refused), kept as the kingdom's open decision of its kind, and used at the next
     advance, which applies it before anything else: it waits on nothing and holds up
-    nobody (`decisions.STANDING`)."""
+    nobody (`decisions.STANDING`; app ruling A30)."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     kingdom = kingdom_of(campaign, user)
     if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):

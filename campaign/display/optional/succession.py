@@ -69,7 +69,7 @@ EVENT_WORDINGS: Mapping[EventType, Wording] = {
 def deaths_told(data: Mapping[str, Any], names: Names) -> dict[str, tuple[str, ...]]:
     """Each kingdom whose ruler died this winter, told what its heir's die brought (and,
     for a disputed heir, that an army is to be disbanded), whether or not it is asked
-    anything."""
+    anything (app ruling A31)."""
     return {
         e["kingdom"]: (
             f"Your ruler died after a reign of {e['reign']}: "

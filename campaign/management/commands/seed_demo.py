@@ -389,6 +389,66 @@ def wars_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     )
 
 
+GLORY_SEED = 78  # the dice of `demo-glory`: each kingdom holds an honour, and alice's disputed
+# heir costs one of her three armies, in the winter of year 3 (35 snapshots)
+
+
+def glory_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
+    """`demo-glory`: the options of part C on (glory and honours, the ruler's death), played
+    by bots, who give their secret honour wishes with their winters' purchases, until
+    honours are held, alice has her wishes, and a winter's succession step asks alice which
+    of her armies her disputed heir disbands (OB7): the choice is hers, still open."""
+    campaign = started(users, "Demo glory", seed=GLORY_SEED, glory=True, succession=True)
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    alice = common.kingdom_of(campaign, users["alice"])
+    rng = random.Random(GLORY_SEED)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        data = common.latest_snapshot(campaign).data
+        if glory_shown(data, alice):
+            campaign.refresh_from_db()
+            return campaign, glory_news(campaign, data)
+        if data["clock"]["season"] == Season.ENDED:
+            break
+        play_bot_step(campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap)
+    raise CommandError(
+        f"No winter asked alice which army her disputed heir disbands, with honours held and "
+        f"her wishes given, in {MAX_STEPS} snapshots."
+    )
+
+
+def glory_shown(data: Json, alice: str) -> bool:
+    """At a winter's succession step, alice's kingdom is asked which of its two or more
+    armies to disband (OB7), a kingdom holds an honour, and alice has wished for honours."""
+    clock = data["clock"]
+    if (clock["season"], clock["step"]) != (Season.WINTER, Step.SUCCESSION):
+        return False
+    asked = any(
+        p["kind"] == PendingKind.SUCCESSION and p["kingdom"] == alice for p in data["pending"]
+    )
+    armies = sum(1 for a in data["armies"] if a["kingdom"] == alice)
+    kingdoms = {k["id"]: k for k in data["kingdoms"]}
+    held = any(k.get("honours") for k in kingdoms.values())
+    return asked and armies >= 2 and held and bool(kingdoms[alice].get("honour_wishes"))
+
+
+def glory_news(campaign: Campaign, data: Json) -> str:
+    members = {m.kingdom: m for m in campaign.memberships.select_related("user")}
+    holders = "; ".join(
+        f"{members[k['id']].kingdom_name} {', '.join(k['honours'])}"
+        for k in data["kingdoms"]
+        if k.get("honours")
+    )
+    (alice,) = (k for k in data["kingdoms"] if members[k["id"]].user.username == "alice")
+    armies = sum(1 for a in data["armies"] if a["kingdom"] == alice["id"])
+    heir = "a civil war" if alice.get("heir") == "civil_war" else "a disputed heir"
+    return (
+        f"Honours held: {holders}. {members[alice['id']].kingdom_name} (alice) wishes for "
+        f"{', '.join(alice['honour_wishes'])}; her ruler has died, and {heir} disbands one of "
+        f"her {armies} armies: she chooses which."
+    )
+
+
 def _against_the_horde(battle: Json, general: str) -> bool:
     """A pitched battle against the horde whose general is `general` (not its own)."""
     sides = {battle["attacker"], battle["defender"]}
@@ -430,6 +490,7 @@ DEMOS = {
     "demo-ended": ended_campaign,
     "demo-options": options_campaign,
     "demo-wars": wars_campaign,
+    "demo-glory": glory_campaign,
 }
 
 
@@ -499,7 +560,8 @@ def play_bot_step(
     snapshot. With `march`, two armies are steered to meet (see `march_armies`), of the
     kingdoms `between` if given; with `siege` (attacker, defender), towards a siege of the
     defender's capital (see `besiege`); a `warlike` kingdom's armies hunt the marauders and
-    its winters build roads to its cities (see `hunt_the_horde`, `build_roads`)."""
+    its winters build roads to its cities (see `hunt_the_horde`, `build_roads`). With option
+    glory, the secret honour wishes the bots give with their purchases are saved too."""
     snapshot = common.latest_snapshot(campaign)
     data = snapshot.data
     hexmap = hexmap or cached_map_from_json(data["map"])
@@ -516,6 +578,8 @@ def play_bot_step(
         submissions.submission_save(
             campaign=campaign, user=players[kingdom], kind=kind, payload=payload
         )
+    for kingdom, wishes in sorted(decided.get(decisions.HONOUR_WISHES, {}).items()):
+        submissions.wishes_save(campaign=campaign, user=players[kingdom], wishes=wishes)
     given = len((data.get("inputs") or {}).get("battles", []))
     for entry in decided.get("battles", [])[given:]:
         _battle_entry(campaign, players, admin, entry)

@@ -335,6 +335,41 @@ def test_demo_wars_has_a_raid_beside_alice_trade_a_milestone_and_a_battle_for_bo
     assert "play the game and report the result" in mine  # what it asks of him
 
 
+def test_demo_glory_has_honours_alices_wishes_and_her_disputed_heirs_army_to_choose(demo, client):
+    """Options glory and succession (part C): a kingdom holds an honour, alice has given
+    her secret honour wishes, and the winter stands at its succession step, asking alice
+    which of her armies her disputed heir disbands (OB7): her winter page offers each of
+    them, the choice not yet made."""
+    campaign = Campaign.objects.get(slug="demo-glory")
+    data = common.latest_snapshot(campaign).data
+    assert data["options"]["glory"]
+    assert data["options"]["succession"]
+    alice = common.kingdom_of(campaign, User.objects.get(username="alice"))
+    kingdoms = {k["id"]: k for k in data["kingdoms"]}
+    assert any(k["honours"] for k in kingdoms.values())
+    assert kingdoms[alice]["honour_wishes"]
+    assert (data["clock"]["season"], data["clock"]["step"]) == ("winter", "succession")
+    (asked,) = [p for p in data["pending"] if p["kind"] == "succession"]
+    mine = [a["id"] for a in data["armies"] if a["kingdom"] == alice]
+    assert asked["kingdom"] == alice
+    assert asked["armies"] == mine
+    assert len(mine) >= 2
+    assert kingdoms[alice]["heir"] in ("disputed", "civil_war")
+    assert not campaign.submissions.filter(kingdom=alice, kind="succession").exists()
+    assert "wishes for" in demo.out
+    assert "Now the campaign waits for the succession of alice." in demo.out
+
+    client.force_login(User.objects.get(username="alice"))
+    page = html.unescape(client.get(reverse("campaign:winter", args=[campaign.slug])).text)
+    assert "Your ruler has died" in page
+    assert "One of your armies is disbanded: choose which" in page
+    (default,) = re.findall(r"If you choose none, (.+?), your most recently raised, goes", page)
+    assert default == "Aldermark's 3rd army"
+    for army in mine:
+        assert f'name="army" value="{army}"' in page
+    assert " checked" not in page.split("The army to disband", 1)[1].split("</fieldset>")[0]
+
+
 def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(demo, client):
     campaign = Campaign.objects.get(slug="demo-ended")
     assert campaign.status == Campaign.Status.ENDED

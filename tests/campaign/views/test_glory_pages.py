@@ -2,7 +2,8 @@
 holds each and what each does, and the kingdom's secret wish list, ordered by its arrows,
 by a drag (the list posted in its new order), added to and taken from; the list is judged
 by the engine as it is sent (an unknown or repeated honour refused in words, nothing
-saved), waits on nothing and holds up nobody, and the next advance applies it (OB2). Nobody
+saved), waits on nothing and holds up nobody, and the next advance applies it (OB2, app
+ruling A30). Nobody
 else ever sees it: not bob, not the admin, on any page, fragment or message."""
 
 import copy
