@@ -40,8 +40,18 @@ NOTHING: dict[str, Any] = {
     PendingKind.PURCHASES: [],
     PendingKind.FEED: {"disband": []},
     PendingKind.DEPLOY: [],
-    PendingKind.SUCCESSION: {},  # option succession (OB7): none chosen, the default
+    PendingKind.SUCCESSION: {},  # option succession (OB7): see `unchanged`
 }
+
+
+def unchanged(data: Json, kingdom: str, kind: PendingKind) -> Any:
+    """What the kingdom gives by changing nothing: the empty answer of its `kind`; for the
+    army a disputed heir disbands, the default (OB7: the most recently raised), which the
+    page names and Ready gives."""
+    if kind is PendingKind.SUCCESSION:
+        asked = next(p for p in data["pending"] if p["kind"] == kind and p["kingdom"] == kingdom)
+        return {"disband": asked["armies"][-1]}
+    return NOTHING[kind]
 
 
 @dataclass(frozen=True)
@@ -114,7 +124,7 @@ def winter_board(
         data=data,
         seen=snapshot.number,
         kind=kind,
-        draft=given.payload if given is not None else NOTHING.get(kind or ""),
+        draft=given.payload if given is not None else kind and unchanged(data, me, kind),
         ready=given is not None and given.ready,
         names=names_of(snapshot.data, membership.campaign.gazetteer, players),
         digest=digest,

@@ -21,7 +21,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import newest_or_404, player_for, signed_in_user
 from campaign.actions import refused
-from campaign.display.winter_board import NOTHING, Board, asked_kind, winter_board, winter_context
+from campaign.display.winter_board import (
+    Board,
+    asked_kind,
+    unchanged,
+    winter_board,
+    winter_context,
+)
 from campaign.forms import DECISIONS, read_hex, whole_number
 from campaign.models import Membership, Snapshot, Submission
 from campaign.requests import page_or_fragment
@@ -217,7 +223,8 @@ def winter_change(request: HttpRequest, slug: str, kind: str, action: str) -> Ht
         """The list after the change, from the snapshot and the list the service read."""
         if kind != asked_kind(data, membership.kingdom):
             raise common.ServiceError("That is not asked of your kingdom now.", code="not-asked")
-        return changed(kind, action, given.payload if given else NOTHING[kind], request.POST)
+        unsaid = unchanged(data, membership.kingdom, PendingKind(kind))
+        return changed(kind, action, given.payload if given else unsaid, request.POST)
 
     try:
         submissions.save(
@@ -278,7 +285,7 @@ def _as_shown(kingdom: str) -> submissions.Judge:
         kind = asked_kind(snapshot.data, kingdom)
         if kind is None:
             raise common.ServiceError("Nothing is asked of your kingdom now.", code="not-asked")
-        return {kind: NOTHING[kind]}
+        return {kind: unchanged(snapshot.data, kingdom, kind)}
 
     return judge
 

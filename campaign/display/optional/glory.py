@@ -121,13 +121,13 @@ def standing_notes(kingdom: Mapping[str, Any]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Honour:
     """One honour as the kingdom page lists it: `holder`, the kingdom holding it by name
-    ("" while unclaimed); `wished`, the kingdom's own wish for it."""
+    ("" while unclaimed); `yours`, held by the page's own kingdom."""
 
     id: str
     name: str
     words: str
     holder: str
-    wished: bool
+    yours: bool
 
 
 @dataclass(frozen=True)
@@ -157,7 +157,7 @@ def kingdom_honours(
             HONOUR_NAMES[h],
             HONOUR_WORDS[h],
             kingdom(holders[h]) if h in holders else "",
-            h in wishes,
+            holders.get(h) == kingdom_id,
         )
         for h in HONOURS
     }

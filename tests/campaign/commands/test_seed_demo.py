@@ -367,7 +367,9 @@ def test_demo_glory_has_honours_alices_wishes_and_her_disputed_heirs_army_to_cho
     assert default == "Aldermark's 3rd army"
     for army in mine:
         assert f'name="army" value="{army}"' in page
-    assert " checked" not in page.split("The army to disband", 1)[1].split("</fieldset>")[0]
+    # Nothing chosen yet: the default is the one ticked, and Ready would give it.
+    fieldset = page.split("The army to disband", 1)[1].split("</fieldset>")[0]
+    assert re.findall(r'value="([^"]+)" checked', fieldset) == [mine[-1]]
 
 
 def test_demo_ended_is_a_campaign_played_to_its_end_with_its_final_page(demo, client):

@@ -23,7 +23,8 @@ pytestmark = pytest.mark.django_db
 def disputed(cast: dict[str, Any], dice: tuple[int, ...] = (1, 2, 3)) -> Campaign:
     """A campaign with succession, corrected to its first winter's gather: Red Elves
     (alice) with two armies at home, Blue Dwarfs (bob) with one; the dice: Red's ruler dies
-    (1) and the heir's die 2 (+1 for the capital: 3) disputes the claim; Blue's lives (3)."""
+    (1) and the heir's die 2 (+1 for the capital: 3) disputes the claim; Blue's lives (3);
+    then dice enough for whatever the winter's forecast rolls."""
     campaign = new_campaign(cast, options={"succession": True})
     data = copy.deepcopy(play_until(campaign, cast, at_step("orders")))
     home = next(k for k in data["kingdoms"] if k["id"] == "red-elves")["capital"]
@@ -36,7 +37,7 @@ def disputed(cast: dict[str, Any], dice: tuple[int, ...] = (1, 2, 3)) -> Campaig
     ]
     data["clock"] = {"year": 1, "season": "winter", "month": 0, "step": "gather"}
     data["player_order"] = ["red-elves", "blue-dwarfs"]
-    data["inputs"], data["pending"], data["dice"] = {}, [], list(dice)
+    data["inputs"], data["pending"], data["dice"] = {}, [], [*dice, *[6, 5, 4, 3, 2, 1] * 20]
     fixed = admin.campaign_correct(
         campaign=campaign, actor=cast["gm"], reason="a death", data=data, what="test"
     )
@@ -149,3 +150,23 @@ def test_a_civil_wars_razed_settlement_is_marked_on_the_map_this_winter(client, 
         assert page.count('class="razed"') == 4, name
         assert f"its {razed['settlement']} razed this winter in a civil war (option OB6)" in page
         assert "A settlement razed this winter in a civil war" in page  # the legend
+
+
+def test_alice_ready_without_choosing_gives_the_default_army_the_page_names(
+    client, cast, eager_celery, django_capture_on_commit_callbacks
+):
+    campaign = disputed(cast)
+    signed_in(client, cast["alice"])
+    page = html.unescape(client.get(reverse("campaign:winter", args=[campaign.slug])).text)
+    assert 'value="red-elves-2" checked' in page  # the default, ticked until another is
+    assert "refuse" not in page.split("Forecast", 1)[1].split("</section>")[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("campaign:winter_ready", args=[campaign.slug]),
+            {"ready": "yes", "seen": seen(campaign)},
+            follow=True,
+        )
+    assert "Nothing was changed" not in html.unescape(response.text)
+    after = common.latest_snapshot(campaign).data
+    assert after["clock"]["step"] == "tithe"
+    assert [a["id"] for a in after["armies"] if a["kingdom"] == "red-elves"] == ["red-elves-1"]
