@@ -194,6 +194,9 @@ MATRIX: dict[str, Door] = {
     "campaign:kingdom": Door(PLAYERS, NOT_OFFERED),
     # Issue 35: a player names their own units (tests/campaign/views/test_names.py).
     "campaign:unit_name": Door(NOT_OFFERED, PLAYERS),
+    # Option glory (issue 39): a player orders their own kingdom's secret honour wishes
+    # (tests/campaign/views/test_glory_pages.py).
+    "campaign:honour_wishes": Door(NOT_OFFERED, PLAYERS),
     # Letters (issue 28): every member reads the herald and writes (the admin, who rules no
     # kingdom, is refused in words); a correspondence is its kingdoms' alone
     # (tests/campaign/views/test_letters.py).
