@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign.asks import WORDS, in_order_of_play
-from campaign.display.optional import kingdom_warnings
+from campaign.display.optional import kingdom_warnings, warns
 from campaign.gazetteer import HORDE_NAME, Names
 from campaign.models import Campaign, Membership, Snapshot
 from campaign.rules.optional.marauders import general_for
@@ -329,6 +329,8 @@ def warnings_news(
     """What the options warn each kingdom of as a snapshot stands (a marauder band arrived
     near its settlements, its ruler dead), once a chapter: e-mailed to each kingdom's
     player, posted to Discord."""
+    if not warns(data["options"]):
+        return None
     names = campaign_names(data, campaign.gazetteer)
     warned = {k: told for k, told in kingdom_warnings(data, names).items() if k in players}
     if not warned:

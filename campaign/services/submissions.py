@@ -132,6 +132,18 @@ type Judge = Callable[[Snapshot, list[Submission]], Mapping[str, Any]]
 type Edit = Callable[[Json, Submission | None], Any]
 
 
+def _decided_on(campaign: Campaign, user: User, seen: int | None) -> tuple[Campaign, str, Snapshot]:
+    """The campaign, locked; the user's kingdom; the newest snapshot, the one the player's
+    page showed (`seen`), or refused."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    kingdom = kingdom_of(campaign, user)
+    if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
+        raise ServiceError("The campaign is not running.", code="not-running")
+    snapshot = latest_snapshot(campaign)
+    check_seen(snapshot, seen)
+    return campaign, kingdom, snapshot
+
+
 @transaction.atomic
 def save(
     *,
@@ -149,12 +161,7 @@ def save(
     step the player never saw. `edit`, in place of `payload`: the decision worked out from
     the newest snapshot's data and the kingdom's open decision of that kind (None if it has
     none), read once, under the campaign's lock (a change to a draft the page showed)."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    kingdom = kingdom_of(campaign, user)
-    if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
-        raise ServiceError("The campaign is not running.", code="not-running")
-    snapshot = latest_snapshot(campaign)
-    check_seen(snapshot, seen)
+    campaign, kingdom, snapshot = _decided_on(campaign, user, seen)
     submission = Submission.objects.filter(
         campaign=campaign, kingdom=kingdom, kind=kind, consumed_by=None
     ).first()
@@ -209,12 +216,7 @@ def wishes_save(
     refused), kept as the kingdom's open decision of its kind, and used at the next
     advance, which applies it before anything else: it waits on nothing and holds up
     nobody (`decisions.STANDING`; app ruling A30)."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    kingdom = kingdom_of(campaign, user)
-    if campaign.status not in (Campaign.Status.RUNNING, Campaign.Status.PAUSED):
-        raise ServiceError("The campaign is not running.", code="not-running")
-    snapshot = latest_snapshot(campaign)
-    check_seen(snapshot, seen)
+    campaign, kingdom, snapshot = _decided_on(campaign, user, seen)
     if not snapshot.data["options"].get("glory"):
         raise ServiceError("This campaign is played without glory and honours.", code="not-asked")
     check_with_engine(snapshot.data, HONOUR_WISHES, kingdom, wishes, gazetteer=campaign.gazetteer)

@@ -1,7 +1,7 @@
 """What each optional rule shows in the app, one module an option (its map layer, the words
 of its events, its part of the battle card, its part of the winter's purchases, its note on
-a planned move, what it warns a kingdom of), and the registry the general code walks, keyed by the option's row name in
-`campaign.rules.options`: the general code calls what the rules a campaign turns on
+a planned move, what it warns a kingdom of), and the registry the general code walks, keyed
+by the option's row name in `campaign.rules.options`: the general code calls what the rules a campaign turns on
 declare, and never names an option."""
 
 from collections.abc import Callable, Mapping, Sequence
@@ -76,7 +76,7 @@ ORDERS_NEWS: Mapping[str, Callable[[Mapping[str, Any], Names], tuple[str, ...]]]
 
 
 @dataclass(frozen=True)
-class Warning:
+class KingdomWarning:
     """What an option warns a kingdom of, by kingdom, as a snapshot stands (`told`), under
     the e-mail's `subject`: told by the notifications once a chapter."""
 
@@ -86,10 +86,10 @@ class Warning:
 
 # A marauder band arrived near a kingdom's settlements at the month's opening; a kingdom's
 # ruler died this winter.
-KINGDOM_WARNINGS: Mapping[str, Warning] = MappingProxyType(
+KINGDOM_WARNINGS: Mapping[str, KingdomWarning] = MappingProxyType(
     {
-        marauders.OPTION: Warning("Marauders near your lands", marauders.arrivals_near),
-        succession.OPTION: Warning("Your ruler has died", succession.deaths_told),
+        marauders.OPTION: KingdomWarning("Marauders near your lands", marauders.arrivals_near),
+        succession.OPTION: KingdomWarning("Your ruler has died", succession.deaths_told),
     }
 )
 
@@ -187,6 +187,11 @@ def orders_news(data: Mapping[str, Any], names: Names) -> tuple[str, ...]:
         for news in _declared(data.get("options") or {}, ORDERS_NEWS)
         for line in news(data, names)
     )
+
+
+def warns(options: Mapping[str, object]) -> bool:
+    """Whether any option the campaign turns on may warn a kingdom (`kingdom_warnings`)."""
+    return bool(_declared(options, KINGDOM_WARNINGS))
 
 
 def kingdom_warnings(data: Mapping[str, Any], names: Names) -> dict[str, list[tuple[str, str]]]:
