@@ -209,16 +209,28 @@ def submission_save(
 
 @transaction.atomic
 def wishes_save(
-    *, campaign: Campaign, user: User, wishes: list[str], seen: int | None = None
+    *,
+    campaign: Campaign,
+    user: User,
+    wishes: list[str],
+    seen: int | None = None,
+    drawn: list[str] | None = None,
 ) -> Submission:
     """Option glory (OB2): the kingdom's secret honour wishes, its whole list in order,
     given at any step. Judged by the engine at once (an unknown or repeated honour is
     refused), kept as the kingdom's open decision of its kind, and used at the next
     advance, which applies it before anything else: it waits on nothing and holds up
-    nobody (`decisions.STANDING`; app ruling A30)."""
+    nobody (`decisions.STANDING`; app ruling A30). `drawn`: the list as the player's page
+    showed it; refused if it has changed since (in another tab)."""
     campaign, kingdom, snapshot = _decided_on(campaign, user, seen)
     if not snapshot.data["options"].get("glory"):
         raise ServiceError("This campaign is played without glory and honours.", code="not-asked")
+    if drawn is not None and drawn != wishes_now(campaign, kingdom, snapshot.data):
+        raise ServiceError(
+            "Your wishes changed in another tab or window since this page was drawn: here "
+            "they are as they stand now.",
+            code="wishes-changed",
+        )
     check_with_engine(snapshot.data, HONOUR_WISHES, kingdom, wishes, gazetteer=campaign.gazetteer)
     submission, _ = Submission.objects.update_or_create(
         campaign=campaign,
@@ -233,6 +245,22 @@ def wishes_save(
         },
     )
     return submission
+
+
+def wishes_now(campaign: Campaign, kingdom: str, data: Json) -> list[str]:
+    """Option glory: the kingdom's secret wishes as it last gave them: a list the next
+    advance applies, else the campaign file's (`data`, the newest)."""
+    given = (
+        Submission.objects.filter(
+            campaign=campaign, kingdom=kingdom, kind=HONOUR_WISHES, consumed_by=None
+        )
+        .values_list("payload", flat=True)
+        .first()
+    )
+    if given is not None:
+        return list(given)
+    own = next(k for k in data["kingdoms"] if k["id"] == kingdom)
+    return list(own.get("honour_wishes") or [])
 
 
 @transaction.atomic

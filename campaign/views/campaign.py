@@ -32,7 +32,6 @@ from campaign.display.optional import glory, standing_notes
 from campaign.forms import MAX_SNAPSHOT, whole_number
 from campaign.models import Campaign, Membership, Snapshot, Submission
 from campaign.requests import HtmxHttpRequest, page_or_fragment
-from campaign.rules.decisions import HONOUR_WISHES
 from campaign.rules.options import switched_on
 from campaign.rules.state import Season, Step
 from campaign.services import common, inputs, letters, members, submissions
@@ -416,23 +415,12 @@ def kingdom_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _honours(membership: Membership, data: dict[str, Any]) -> glory.Honours:
-    """Option glory: the kingdom's honours, and its secret wishes as it last gave them (a
-    list the next advance applies, else the file's), for its own player's page alone."""
-    given = (
-        Submission.objects.filter(
-            campaign=membership.campaign,
-            kingdom=membership.kingdom,
-            kind=HONOUR_WISHES,
-            consumed_by=None,
-        )
-        .values_list("payload", flat=True)
-        .first()
-    )
-    own = next(k for k in data["kingdoms"] if k["id"] == membership.kingdom)
-    wishes = given if given is not None else own.get("honour_wishes") or []
-    players = list(membership.campaign.memberships.exclude(kingdom=""))
-    names = names_of(data, membership.campaign.gazetteer, players)
-    return glory.kingdom_honours(data, membership.kingdom, wishes, names.kingdom)
+    """Option glory: the kingdom's honours, and its secret wishes as it last gave them, for
+    its own player's page alone."""
+    campaign, kingdom = membership.campaign, membership.kingdom
+    wishes = submissions.wishes_now(campaign, kingdom, data)
+    names = names_of(data, campaign.gazetteer, list(campaign.memberships.exclude(kingdom="")))
+    return glory.kingdom_honours(data, kingdom, wishes, names.kingdom)
 
 
 def wishes_as_posted(post: QueryDict) -> list[str]:
@@ -465,6 +453,7 @@ def honour_wishes(request: HttpRequest, slug: str) -> HttpResponse:
             user=membership.user,
             wishes=wishes_as_posted(request.POST),
             seen=whole_number(request.POST.get("seen")),
+            drawn=request.POST.get("drawn", "").split(),
         )
     except common.ServiceError as error:
         refused(request, error.message)

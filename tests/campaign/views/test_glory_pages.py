@@ -16,8 +16,9 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from campaign.models import Campaign, Submission
-from campaign.services import admin, advancing, common
+from campaign.services import admin, advancing, common, submissions
 from notifications.discord import webhook_set
 from notifications.models import Notification
 from tests.campaign.helpers import (
@@ -44,8 +45,18 @@ def newest(campaign: Campaign) -> int:
 
 
 def post_wishes(client: Client, campaign: Campaign, **form: Any) -> str:
+    """A post of the kingdom page's wish list: the list as the page drew it (`drawn`, the
+    kingdom's list as it stands, unless given), and the snapshot it was drawn at."""
+    user = client.session.get("_auth_user_id")
+    kingdom = common.kingdom_of(campaign, User.objects.get(pk=user))
+    data = common.latest_snapshot(campaign).data
+    drawn = (
+        " ".join(submissions.wishes_now(campaign, kingdom, data))
+        if "glory" in data["options"]
+        else ""
+    )
     url = reverse("campaign:honour_wishes", args=[campaign.slug])
-    response = client.post(url, {"seen": newest(campaign), **form}, follow=True)
+    response = client.post(url, {"seen": newest(campaign), "drawn": drawn, **form}, follow=True)
     assert response.status_code == 200
     return html.unescape(response.text)
 
@@ -122,6 +133,25 @@ def test_an_unknown_or_repeated_honour_is_refused_in_words_and_nothing_is_saved(
     assert said in page
     assert given(campaign, kingdom_of(campaign, cast["alice"])) == ["granaries"]
     assert wish_list(page) == ["granaries"]
+
+
+def test_wishes_changed_in_another_tab_since_the_page_was_drawn_are_refused(cast):
+    """Tab one drew the list [granaries, veterans]; tab two put veterans first; tab one's
+    arrow is refused, and the list stays as tab two left it."""
+    campaign = glorious(cast)
+    alice = signed_in(Client(), cast["alice"])
+    post_wishes(alice, campaign, wish=["granaries", "veterans"])
+    post_wishes(alice, campaign, wish=["granaries", "veterans"], **{"raise": "veterans"})
+    page = post_wishes(
+        alice,
+        campaign,
+        drawn="granaries veterans",
+        wish=["granaries", "veterans"],
+        lower="granaries",
+    )
+    assert "Your wishes changed in another tab or window since this page was drawn" in page
+    assert given(campaign, kingdom_of(campaign, cast["alice"])) == ["veterans", "granaries"]
+    assert wish_list(page) == ["veterans", "granaries"]
 
 
 def test_wishes_from_a_page_drawn_before_the_campaign_moved_on_are_refused(cast):
