@@ -21,7 +21,6 @@ NOT_ON_THE_MAP = {
     "milestones": "its holders are a matter of the standings, not of the map",
     "yearly_event": "a revolt's razed settlements are drawn as any razed tile",
     "glory": "glory and honours are a matter of the standings and the kingdom page",
-    "succession": "a civil war's razed settlement is drawn as any razed tile",
 }
 DISPLAY = Path(mapsvg.__file__).parent.parent
 
