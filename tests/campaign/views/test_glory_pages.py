@@ -47,8 +47,8 @@ def newest(campaign: Campaign) -> int:
 def post_wishes(client: Client, campaign: Campaign, **form: Any) -> str:
     """A post of the kingdom page's wish list: the list as the page drew it (`drawn`, the
     kingdom's list as it stands, unless given), and the snapshot it was drawn at."""
-    user = client.session.get("_auth_user_id")
-    kingdom = common.kingdom_of(campaign, User.objects.get(pk=user))
+    user = User.objects.get(pk=client.session["_auth_user_id"])
+    kingdom = common.kingdom_of(campaign, user)
     data = common.latest_snapshot(campaign).data
     drawn = (
         " ".join(submissions.wishes_now(campaign, kingdom, data))
