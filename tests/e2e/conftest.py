@@ -4,6 +4,7 @@ saved under test-artifacts/e2e/ for people to look at."""
 
 import fcntl
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 from io import StringIO
@@ -19,10 +20,14 @@ from django.core.serializers.base import DeserializedObject
 from django.db import connection, transaction
 from django.db.models import Model
 from django.test import override_settings
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+from campaign.models import Campaign
+from campaign.rules.options import OPTION_ROWS
+from campaign.services import members
 from config.celery import app as celery_app
 from tests.conftest import service_missing
 
@@ -193,3 +198,30 @@ def sign_in(browser: Browser, live_server: LiveServer, username: str) -> Page:
     page.get_by_role("button", name="Sign in").click()
     page.get_by_role("heading", name="My campaigns").wait_for()
     return page
+
+
+def created_with_options(
+    gm: Page, name: str, options: Iterable[str], *, race: str, seed: str = ""
+) -> Campaign:
+    """The gm, from the home page, creates a campaign of two kingdoms on the new-campaign
+    page with these `options` ticked and the marauders' `race` chosen (and the dice's
+    `seed`, if given), through the preview of its map; the campaign as stored, alice
+    (Red Elves) and bob (Blue Dwarfs) joined."""
+    gm.get_by_role("link", name="Start a new campaign").click()
+    gm.locator("#id_name").fill(name)
+    gm.locator("#id_kingdoms").fill("2")
+    if seed:
+        gm.locator("#id_seed").fill(seed)
+    for option in options:
+        gm.locator(f"input[name={option}]").check()
+    gm.get_by_label(OPTION_ROWS["marauder_race"].label).select_option(race)
+    gm.get_by_role("button", name="Create the campaign").click()
+    expect(gm.locator("ul.messages")).to_contain_text("Here is the map these choices make")
+    gm.get_by_role("button", name="Create the campaign").click()
+    expect(gm.get_by_label("Invitation link")).to_have_value(re.compile(r"/join/"))
+    campaign = Campaign.objects.get(name=name)
+    assert campaign.options["marauder_race"] == race
+    users = {u.get_username(): u for u in User.objects.filter(username__in=("alice", "bob"))}
+    for player, kingdom in (("alice", "Red Elves"), ("bob", "Blue Dwarfs")):
+        members.campaign_join(campaign=campaign, user=users[player], kingdom_name=kingdom)
+    return campaign

@@ -21,9 +21,9 @@ from pytest_django import Settings
 from accounts.models import User
 from campaign.models import Campaign, Submission
 from campaign.rules.options import OPTION_ROWS
-from campaign.services import admin, advancing, common, members
+from campaign.services import admin, advancing, common
 from tests.campaign.helpers import kingdom_of, make_cast, play_until
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import created_with_options, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -107,22 +107,8 @@ def test_a_campaign_with_all_ten_options_and_alices_disputed_heir(
     # The gm creates the campaign with every option offered, and starts it
     assert len(SWITCHES) == 10, SWITCHES
     gm = sign_in(browser, live_server, "gm")
-    gm.get_by_role("link", name="Start a new campaign").click()
-    gm.locator("#id_name").fill(NAME)
-    gm.locator("#id_kingdoms").fill("2")
-    gm.locator("#id_seed").fill("7")
-    for name in SWITCHES:
-        gm.locator(f"input[name={name}]").check()
-    gm.get_by_label(OPTION_ROWS["marauder_race"].label).select_option("Orcs")
-    gm.get_by_role("button", name="Create the campaign").click()
-    expect(gm.locator("ul.messages")).to_contain_text("Here is the map these choices make")
-    gm.get_by_role("button", name="Create the campaign").click()
-    expect(gm.get_by_label("Invitation link")).to_have_value(re.compile(r"/join/"))
-    campaign = Campaign.objects.get(name=NAME)
+    campaign = created_with_options(gm, NAME, SWITCHES, race="Orcs", seed="7")
     assert all(campaign.options[name] is True for name in SWITCHES), campaign.options
-    assert campaign.options["marauder_race"] == "Orcs"
-    for name, kingdom in (("alice", "Red Elves"), ("bob", "Blue Dwarfs")):
-        members.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
     gm.reload()
     gm.get_by_role("button", name="Start the campaign").click()
     expect(gm.locator("ul.messages")).to_contain_text("The campaign has started")

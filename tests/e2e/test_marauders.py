@@ -15,12 +15,10 @@ from pytest_django import Settings
 
 from accounts.models import User
 from battles.models import Battle
-from campaign.models import Campaign
-from campaign.rules.options import OPTION_ROWS
-from campaign.services import common, members
+from campaign.services import common
 from tests.campaign.helpers import make_cast
 from tests.campaign.views.test_marauder_pages import horde_battle
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import created_with_options, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,20 +36,7 @@ def test_a_campaign_with_marauders_whose_general_bob_reports_for_the_horde(
     browser, live_server, cast, screenshot, eager_tasks
 ):
     gm = sign_in(browser, live_server, "gm")
-    gm.get_by_role("link", name="Start a new campaign").click()
-    gm.locator("#id_name").fill("Horde League")
-    gm.locator("#id_kingdoms").fill("2")
-    for name in PART_B:
-        gm.locator(f"input[name={name}]").check()
-    gm.get_by_label(OPTION_ROWS["marauder_race"].label).select_option("Orcs")
-    gm.get_by_role("button", name="Create the campaign").click()
-    expect(gm.locator("ul.messages")).to_contain_text("Here is the map these choices make")
-    gm.get_by_role("button", name="Create the campaign").click()
-    expect(gm.get_by_label("Invitation link")).to_have_value(re.compile(r"/join/"))
-    campaign = Campaign.objects.get(name="Horde League")
-    assert campaign.options["marauder_race"] == "Orcs"
-    for name, kingdom in (("alice", "Red Elves"), ("bob", "Blue Dwarfs")):
-        members.campaign_join(campaign=campaign, user=cast[name], kingdom_name=kingdom)
+    campaign = created_with_options(gm, "Horde League", PART_B, race="Orcs")
 
     gm.reload()
     section = gm.locator("#general")
