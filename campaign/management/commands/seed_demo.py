@@ -20,7 +20,7 @@ import logging
 import random
 from argparse import ArgumentParser
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from itertools import pairwise
@@ -216,29 +216,54 @@ def demo_campaign(users: Mapping[str, User], seed: int = DEMO_SEED) -> tuple[Cam
     raise CommandError(f"No pitched battle went to the tabletop in {MAX_STEPS} snapshots.")
 
 
+def played_until[T](
+    campaign: Campaign,
+    users: Mapping[str, User],
+    seed: int,
+    reached: Callable[[Json], T | None],
+    missed: str,
+    **steering: Any,
+) -> tuple[Json, T]:
+    """The bots play the campaign, the dice of `seed` deciding their choices and steered as
+    `play_bot_step` is, until `reached` finds what the demo waits for in its newest file;
+    that file and what was found. Refused, saying what was `missed`, if the campaign ends
+    first or takes more than MAX_STEPS snapshots."""
+    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
+    rng = random.Random(seed)
+    hexmap = map_from_json(campaign.map)
+    for _ in range(MAX_STEPS):
+        data = common.latest_snapshot(campaign).data
+        found = reached(data)
+        if found is not None:
+            campaign.refresh_from_db()
+            return data, found
+        if data["clock"]["season"] == Season.ENDED:
+            break
+        play_bot_step(
+            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap, **steering
+        )
+    raise CommandError(f"{missed} in {MAX_STEPS} snapshots.")
+
+
 def battle_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     """`demo-battle`: played by bots, alice's and bob's armies steered at each other: their
     first pitched battle is played at the tabletop (its result reported by the gm), and
     the bots go on until their next one waits for its tabletop result."""
     campaign = started(users, "Demo battle")
-    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rivals = tuple(common.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
-    rng = random.Random(SEED)
-    hexmap = map_from_json(campaign.map)
-    for _ in range(MAX_STEPS):
-        data = common.latest_snapshot(campaign).data
-        battle = next((b for b in awaiting(data) if _between(b, rivals)), None)
+
+    def waiting(data: Json) -> Json | None:
+        """Their next battle waiting at the tabletop, once their first one is played."""
         played = any(
             _between(b, rivals) and b["status"] == BattleStatus.RESOLVED for b in data["battles"]
         )
-        if battle is not None and played:
-            campaign.refresh_from_db()
-            return campaign, battle_news(campaign, battle)
-        play_bot_step(
-            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
-            march=True, between=rivals,
-        )  # fmt: skip
-    raise CommandError(f"alice's and bob's armies did not meet in {MAX_STEPS} snapshots.")
+        return next((b for b in awaiting(data) if _between(b, rivals)), None) if played else None
+
+    _, battle = played_until(
+        campaign, users, SEED, waiting, "alice's and bob's armies did not meet",
+        march=True, between=rivals,
+    )  # fmt: skip
+    return campaign, battle_news(campaign, battle)
 
 
 def _between(battle: Json, rivals: tuple[str, ...]) -> bool:
@@ -254,22 +279,16 @@ def winter_campaign(users: Mapping[str, User], seed: int = WINTER_SEED) -> tuple
     a kingdom short of food (more armies than food), and alice's kingdom able to raise an
     army and feed it (gold, a fortress, fewer than six armies, food to spare)."""
     campaign = started(users, "Demo winter")
-    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     buyer = common.kingdom_of(campaign, users["alice"])
-    rng = random.Random(seed)
-    hexmap = map_from_json(campaign.map)
-    for _ in range(MAX_STEPS):
-        data = common.latest_snapshot(campaign).data
-        short = hungry_and_buyer(data, buyer)
-        if short is not None:
-            campaign.refresh_from_db()
-            armies = sum(1 for a in data["armies"] if a["kingdom"] == short["id"])
-            return campaign, (
-                f"Winter: {short['name']} is short of food ({armies} armies, {short['food']} "
-                "food); alice's kingdom can raise an army and feed it."
-            )
-        play_bot_step(campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap)
-    raise CommandError(f"No winter with a hungry kingdom in {MAX_STEPS} snapshots.")
+    data, short = played_until(
+        campaign, users, seed, lambda d: hungry_and_buyer(d, buyer),
+        "No winter with a hungry kingdom",
+    )  # fmt: skip
+    armies = sum(1 for a in data["armies"] if a["kingdom"] == short["id"])
+    return campaign, (
+        f"Winter: {short['name']} is short of food ({armies} armies, {short['food']} "
+        "food); alice's kingdom can raise an army and feed it."
+    )
 
 
 def hungry_and_buyer(data: Json, buyer: str) -> Json | None:
@@ -293,20 +312,13 @@ def ended_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     (the gm reporting the tabletop results), with its whole chronicle of explorations,
     battles and builds, and its final standings."""
     campaign = started(users, "Demo ended", years=ENDED_YEARS)
-    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
-    rng = random.Random(SEED)
-    hexmap = map_from_json(campaign.map)
-    for _ in range(MAX_STEPS):
-        data = common.latest_snapshot(campaign).data
-        if data["clock"]["season"] == "ended":
-            campaign.refresh_from_db()
-            winner = data["scores"][0]
-            name = next(k["name"] for k in data["kingdoms"] if k["id"] == winner["kingdom"])
-            return campaign, f"The campaign has ended: {name} won with {winner['might']} might."
-        play_bot_step(
-            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap, march=True
-        )
-    raise CommandError(f"The short campaign did not end in {MAX_STEPS} snapshots.")
+    data, winner = played_until(
+        campaign, users, SEED,
+        lambda d: d["scores"][0] if d["clock"]["season"] == Season.ENDED else None,
+        "The short campaign did not end", march=True,
+    )  # fmt: skip
+    name = next(k["name"] for k in data["kingdoms"] if k["id"] == winner["kingdom"])
+    return campaign, f"The campaign has ended: {name} won with {winner['might']} might."
 
 
 OPTIONS_SEED = 5  # the dice of `demo-options`: a tower, a quest's artefact and the siege by year 5
@@ -318,26 +330,19 @@ def options_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     an artefact, and their siege waits for its tabletop result with artefacts on its card."""
     switches: dict[str, Any] = {name: True for name in OPTIONS_IN_DEMO}
     campaign = started(users, "Demo options", seed=OPTIONS_SEED, **switches)
-    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     rivals = tuple(common.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
-    rng = random.Random(OPTIONS_SEED)
-    hexmap = map_from_json(campaign.map)
-    for _ in range(MAX_STEPS):
-        data = common.latest_snapshot(campaign).data
+
+    def siege_shown(data: Json) -> Json | None:
         siege = next((b for b in awaiting(data) if b.get("siege")), None)
-        if siege is not None and wizardry_shown(data, siege):
-            campaign.refresh_from_db()
-            return campaign, battle_news(campaign, siege).replace(
-                "A pitched battle", "A siege assault", 1
-            )
-        play_bot_step(
-            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap,
-            siege=(rivals[0], rivals[1]),
-        )  # fmt: skip
-    raise CommandError(
-        f"No siege with artefacts between alice and bob, after a tower and a quest's "
-        f"artefact, in {MAX_STEPS} snapshots."
-    )
+        return siege if siege is not None and wizardry_shown(data, siege) else None
+
+    _, siege = played_until(
+        campaign, users, OPTIONS_SEED, siege_shown,
+        "No siege with artefacts between alice and bob, after a tower and a quest's artefact,",
+        siege=(rivals[0], rivals[1]),
+    )  # fmt: skip
+    news = battle_news(campaign, siege)
+    return campaign, news.replace("A pitched battle", "A siege assault", 1)
 
 
 def wizardry_shown(data: Json, siege: Json) -> bool:
@@ -370,23 +375,18 @@ def wars_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     carried trade to her capital, a kingdom holds a milestone, and a battle against the
     horde waits at the tabletop for bob to report it."""
     campaign = started(users, "Demo wars", seed=WARS_SEED, general="bob", **WARS_OPTIONS)
-    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     alice, bob = (common.kingdom_of(campaign, users[name]) for name in ("alice", "bob"))
-    rng = random.Random(WARS_SEED)
-    hexmap = map_from_json(campaign.map)
-    for _ in range(MAX_STEPS):
-        data = common.latest_snapshot(campaign).data
+
+    def horde_battle(data: Json) -> Json | None:
         battle = next((b for b in awaiting(data) if _against_the_horde(b, bob)), None)
-        if battle is not None and wars_shown(data, alice):
-            campaign.refresh_from_db()
-            return campaign, horde_battle_news(campaign, battle)
-        play_bot_step(
-            campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap, warlike=alice
-        )
-    raise CommandError(
-        f"No battle against the horde with a raid beside alice, her trade and a milestone, in "
-        f"{MAX_STEPS} snapshots."
-    )
+        return battle if battle is not None and wars_shown(data, alice) else None
+
+    _, battle = played_until(
+        campaign, users, WARS_SEED, horde_battle,
+        "No battle against the horde with a raid beside alice, her trade and a milestone,",
+        warlike=alice,
+    )  # fmt: skip
+    return campaign, horde_battle_news(campaign, battle)
 
 
 GLORY_SEED = 78  # the dice of `demo-glory`: each kingdom holds an honour, and alice's disputed
@@ -399,22 +399,13 @@ def glory_campaign(users: Mapping[str, User]) -> tuple[Campaign, str]:
     honours are held, alice has her wishes, and a winter's succession step asks alice which
     of her armies her disputed heir disbands (OB7): the choice is hers, still open."""
     campaign = started(users, "Demo glory", seed=GLORY_SEED, glory=True, succession=True)
-    players = {m.kingdom: m.user for m in campaign.memberships.exclude(kingdom="")}
     alice = common.kingdom_of(campaign, users["alice"])
-    rng = random.Random(GLORY_SEED)
-    hexmap = map_from_json(campaign.map)
-    for _ in range(MAX_STEPS):
-        data = common.latest_snapshot(campaign).data
-        if glory_shown(data, alice):
-            campaign.refresh_from_db()
-            return campaign, glory_news(campaign, data)
-        if data["clock"]["season"] == Season.ENDED:
-            break
-        play_bot_step(campaign, players=players, admin=users[ADMIN], rng=rng, hexmap=hexmap)
-    raise CommandError(
-        f"No winter asked alice which army her disputed heir disbands, with honours held and "
-        f"her wishes given, in {MAX_STEPS} snapshots."
-    )
+    data, _ = played_until(
+        campaign, users, GLORY_SEED, lambda d: glory_shown(d, alice) or None,
+        "No winter asked alice which army her disputed heir disbands, with honours held and "
+        "her wishes given,",
+    )  # fmt: skip
+    return campaign, glory_news(campaign, data)
 
 
 def glory_shown(data: Json, alice: str) -> bool:
