@@ -153,7 +153,7 @@ def test_ob7_an_entry_naming_another_kingdoms_army_is_refused():
 
     assert (refused.code, refused.field, refused.unit) == (
         "not-your-army",
-        "succession.red.disband",
+        "inputs.succession.red.disband",
         "blue-1",
     )
 

@@ -116,7 +116,7 @@ def _succession(campaign: Campaign, turn: Turn) -> Campaign:
         if given is not None and given not in armies:
             raise RuleError(
                 "not-your-army",
-                f"succession.{kingdom_id}.disband",
+                f"inputs.succession.{kingdom_id}.disband",
                 f"{given} is not an army of {kingdom_id}.",
                 given,
             )

@@ -170,3 +170,30 @@ def test_alice_ready_without_choosing_gives_the_default_army_the_page_names(
     after = common.latest_snapshot(campaign).data
     assert after["clock"]["step"] == "tithe"
     assert [a["id"] for a in after["armies"] if a["kingdom"] == "red-elves"] == ["red-elves-1"]
+
+
+def test_a_choice_the_admins_correction_made_illegal_is_set_aside_not_a_pause(
+    client, cast, eager_celery, django_capture_on_commit_callbacks
+):
+    """Alice chose her 1st army; the admin's correction then takes that army away. At the
+    deadline her choice is set aside and her default disbanded: the campaign never pauses
+    on what a player sent."""
+    campaign = disputed(cast)
+    signed_in(client, cast["alice"])
+    set_ = reverse("campaign:winter_change", args=[campaign.slug, "succession", "set"])
+    client.post(set_, {"army": "red-elves-1", "seen": seen(campaign)})
+    data = copy.deepcopy(common.latest_snapshot(campaign).data)
+    third = {**data["armies"][1], "id": "red-elves-3"}
+    data["armies"] = [a for a in data["armies"] if a["id"] != "red-elves-1"] + [third]
+    admin.campaign_correct(
+        campaign=campaign, actor=cast["gm"], reason="a lost army", data=data, what="test"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        advancing.campaign_advance(
+            campaign_id=campaign.pk, snapshot_number=int(seen(campaign)), defaults=True
+        )
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.RUNNING
+    after = common.latest_snapshot(campaign).data
+    assert after["clock"]["step"] == "tithe"
+    assert [a["id"] for a in after["armies"] if a["kingdom"] == "red-elves"] == ["red-elves-2"]
